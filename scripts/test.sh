@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Set up everything the test suite needs and run it: lint, types, architecture, tests.
+# Usage: bash scripts/test.sh [extra pytest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The browser tests drive Debian's Chromium (browser downloads by test tools do not work here).
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }
+fi
+
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".[dev]"
+
+.venv/bin/ruff check src tests benchmarks examples tools
+.venv/bin/lint-imports
+.venv/bin/mypy
+.venv/bin/python -m pytest -n 2 "$@"

@@ -1,0 +1,5 @@
+import sys
+
+from tendays.cli.main import main
+
+sys.exit(main())

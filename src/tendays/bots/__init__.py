@@ -1,0 +1,1 @@
+"""Bots: computer players that choose a move from a player view."""

@@ -1,0 +1,80 @@
+"""``tendays check EDITION TILE... [--json] [--days N]``: is this a complete journey?
+
+Exit status: 0 complete, 1 not complete, 2 bad input. With no tiles, journeys are read from
+standard input one per line and one JSON verdict is printed per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Sequence
+
+from tendays.engine import Edition, EditionError, checker_for, load_edition
+
+
+class BadJourney(ValueError):
+    """Input that is not a journey of this edition at all."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("edition", help="usa or germany")
+    parser.add_argument("tiles", nargs="*", metavar="TILE", help="tile ids, day 1 first (e.g. WA OR plane-blue HI)")
+    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument("--days", type=int, default=None, help="number of days the journey must have (default 10)")
+
+
+def parse_journey(edition: Edition, ids: Sequence[str], days: int | None) -> list[int]:
+    """Tile ids to tile indices, checking the ids, the length and the number of copies."""
+    unknown = [i for i in ids if i.upper() not in edition.by_id]
+    if unknown:
+        raise BadJourney(f"{edition.name} has no tile {', '.join(repr(u) for u in unknown)}")
+    tiles = [edition.tile(i) for i in ids]
+    expected = days if days is not None else 10
+    if len(tiles) != expected:
+        raise BadJourney(f"a journey has {expected} days, but {len(tiles)} tiles were given")
+    for tile, used in Counter(tiles).items():
+        if used > tile.count:
+            copies = "only one" if tile.count == 1 else f"only {tile.count}"
+            raise BadJourney(f"{tile.name} appears {used} times, but the game has {copies}")
+    return [t.index for t in tiles]
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        edition = load_edition(args.edition.lower())
+    except EditionError as error:
+        print(f"tendays check: {error}", file=sys.stderr)
+        return 2
+    if args.days is not None and args.days < 2:
+        print("tendays check: a journey needs at least 2 days", file=sys.stderr)
+        return 2
+    checker = checker_for(edition)
+    if not args.tiles:
+        for line in sys.stdin:
+            ids = [part for part in re.split(r"[\s,]+", line.strip()) if part]
+            try:
+                verdict = checker.check(parse_journey(edition, ids, args.days))
+                print(json.dumps(verdict.to_json(), ensure_ascii=False))
+            except BadJourney as error:
+                print(json.dumps({"error": str(error)}, ensure_ascii=False))
+            sys.stdout.flush()
+        return 0
+    try:
+        journey = parse_journey(edition, args.tiles, args.days)
+    except BadJourney as error:
+        print(f"tendays check: {error}", file=sys.stderr)
+        return 2
+    verdict = checker.check(journey)
+    if args.json:
+        print(json.dumps(verdict.to_json(), ensure_ascii=False))
+    elif verdict.valid:
+        print(f"a complete {len(journey)}-day journey")
+    else:
+        print(f"not a complete journey ({len(verdict.problems)} problem{'s' if len(verdict.problems) > 1 else ''}):")
+        for problem in verdict.problems:
+            print(f"  {problem}")
+    return 0 if verdict.valid else 1

@@ -1,0 +1,210 @@
+"""Editions as data: regions, colours, borders and the tile manifest of one game.
+
+An edition is loaded from a JSON file and validated on load, so a broken data file fails loudly
+with a message naming the problem instead of producing a subtly wrong game.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from importlib import resources
+from typing import Any
+
+__all__ = ["Edition", "EditionError", "Region", "Role", "Tile", "available_editions", "load_edition"]
+
+
+class EditionError(ValueError):
+    """An edition data file is malformed or inconsistent."""
+
+
+class Role(StrEnum):
+    """What a tile does in a journey."""
+
+    REGION = "region"
+    LINK = "link"  # a colour link (airplane, train): joins two regions of its colour
+    SKIP = "skip"  # a skip (car, bus): stands for a region bordering both ends
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A region of the map (a US state, a German NUTS-2 region)."""
+
+    id: str
+    name: str
+    color: str | None  # None means "any colour" (Alaska, Hawaii, Berlin)
+    neighbors: frozenset[str]
+    geo_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """A kind of tile. ``index`` is its position in ``Edition.tiles``; the engine works with indices."""
+
+    index: int
+    id: str
+    kind: str  # "region", or the transport kind: "plane", "car", "train", "bus"
+    role: Role
+    name: str  # in words: "Ohio", "pink airplane", "car"
+    color: str | None
+    count: int
+
+    @property
+    def is_region(self) -> bool:
+        return self.role is Role.REGION
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One game of the family: its map and its tiles. Build it with :func:`load_edition`."""
+
+    id: str
+    name: str
+    region_noun: str
+    any_color_name: str
+    colors: tuple[str, ...]
+    regions: tuple[Region, ...]
+    tiles: tuple[Tile, ...]
+    contacts: dict[frozenset[str], str]  # non-border contacts: pair -> "corner" | "water"
+    credit: str
+    by_id: dict[str, Tile] = field(repr=False)  # keyed by upper-case id
+
+    @property
+    def tile_count(self) -> int:
+        """Number of physical tiles (Berlin counts twice)."""
+        return sum(t.count for t in self.tiles)
+
+    def tile(self, tile_id: str) -> Tile:
+        """The tile with this id, case-insensitive; raises ``KeyError`` naming the edition."""
+        try:
+            return self.by_id[tile_id.strip().upper()]
+        except KeyError:
+            raise KeyError(f"{self.name} has no tile {tile_id!r}") from None
+
+    def region(self, tile: Tile) -> Region:
+        return self.regions[tile.index]
+
+    def all_tiles(self) -> list[int]:
+        """Every physical tile as a tile index, in manifest order (the unshuffled box)."""
+        return [t.index for t in self.tiles for _ in range(t.count)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The public description printed by ``tendays map --json``."""
+        return {
+            "edition": self.id,
+            "name": self.name,
+            "regions": [
+                {"id": r.id, "name": r.name, "color": r.color, "neighbors": sorted(r.neighbors)}
+                for r in self.regions
+            ],
+            "tiles": [
+                {"id": t.id, "kind": t.kind, "role": t.role.value, "color": t.color, "count": t.count}
+                for t in self.tiles
+            ],
+        }
+
+
+def available_editions() -> list[str]:
+    """Ids of the editions shipped with the package."""
+    files = resources.files("tendays.editions")
+    return sorted(p.name.removesuffix(".json") for p in files.iterdir() if p.name.endswith(".json"))
+
+
+_CACHE: dict[str, Edition] = {}
+
+
+def load_edition(edition_id: str) -> Edition:
+    """Load and validate a shipped edition by id (``usa``, ``germany``); cached."""
+    if edition_id not in _CACHE:
+        if edition_id not in available_editions():
+            known = ", ".join(available_editions())
+            raise EditionError(f"unknown edition {edition_id!r}; known editions: {known}")
+        text = resources.files("tendays.editions").joinpath(f"{edition_id}.json").read_text("utf-8")
+        _CACHE[edition_id] = edition_from_dict(json.loads(text))
+    return _CACHE[edition_id]
+
+
+def _require(data: dict[str, Any], key: str, where: str) -> Any:
+    if key not in data:
+        raise EditionError(f"{where}: missing field {key!r}")
+    return data[key]
+
+
+def edition_from_dict(data: dict[str, Any]) -> Edition:
+    """Build an edition from its data-file form, checking every cross-reference."""
+    edition_id = _require(data, "id", "edition")
+    where = f"edition {edition_id!r}"
+    colors = tuple(_require(data, "colors", where))
+    raw_regions = _require(data, "regions", where)
+    ids = [r["id"] for r in raw_regions]
+    if len(set(ids)) != len(ids):
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        raise EditionError(f"{where}: duplicate region ids {dupes}")
+    known = set(ids)
+    regions = []
+    for raw in raw_regions:
+        rid = raw["id"]
+        color = raw.get("color")
+        if color is not None and color not in colors:
+            raise EditionError(f"{where}: region {rid} has unknown colour {color!r}")
+        neighbors = frozenset(raw.get("neighbors", []))
+        unknown = sorted(neighbors - known)
+        if unknown:
+            raise EditionError(f"{where}: region {rid} borders unknown regions {unknown}")
+        if rid in neighbors:
+            raise EditionError(f"{where}: region {rid} borders itself")
+        regions.append(Region(rid, raw["name"], color, neighbors, str(raw.get("geo_id", ""))))
+    by_region = {r.id: r for r in regions}
+    for r in regions:
+        for n in r.neighbors:
+            if r.id not in by_region[n].neighbors:
+                raise EditionError(f"{where}: asymmetric border: {r.id} lists {n}, but {n} does not list {r.id}")
+
+    copies = data.get("region_copies", {})
+    for rid in copies:
+        if rid not in known:
+            raise EditionError(f"{where}: region_copies names unknown region {rid!r}")
+    tiles: list[Tile] = []
+    for r in regions:
+        tiles.append(Tile(len(tiles), r.id, "region", Role.REGION, r.name, r.color, int(copies.get(r.id, 1))))
+    for transport in _require(data, "transports", where):
+        kind, name, role = transport["kind"], transport["name"], Role(transport["role"])
+        if role is Role.LINK:
+            for color in transport["colors"]:
+                if color not in colors:
+                    raise EditionError(f"{where}: {name} in unknown colour {color!r}")
+                tile_id = f"{kind}-{color}"
+                tiles.append(Tile(len(tiles), tile_id, kind, role, f"{color} {name}", color,
+                                  int(transport["count_per_color"])))
+        elif role is Role.SKIP:
+            tiles.append(Tile(len(tiles), kind, kind, role, name, None, int(transport["count"])))
+        else:
+            raise EditionError(f"{where}: transport {name!r} cannot have role {role.value!r}")
+
+    contacts: dict[frozenset[str], str] = {}
+    for contact in data.get("contacts", []):
+        pair = frozenset(contact["between"])
+        if len(pair) != 2 or not pair <= known:
+            raise EditionError(f"{where}: contact between unknown regions {contact['between']}")
+        a, b = sorted(pair)
+        if b in by_region[a].neighbors:
+            raise EditionError(f"{where}: {a} and {b} are listed both as a border and as a {contact['kind']} contact")
+        contacts[pair] = contact["kind"]
+
+    edition = Edition(
+        id=edition_id,
+        name=_require(data, "name", where),
+        region_noun=data.get("region_noun", "region"),
+        any_color_name=data.get("any_color_name", "any colour"),
+        colors=colors,
+        regions=tuple(regions),
+        tiles=tuple(tiles),
+        contacts=contacts,
+        credit=data.get("credit", ""),
+        by_id={t.id.upper(): t for t in tiles},
+    )
+    expected = data.get("tile_count")
+    if expected is not None and edition.tile_count != expected:
+        raise EditionError(f"{where}: the tiles add up to {edition.tile_count}, but the edition declares {expected}")
+    return edition

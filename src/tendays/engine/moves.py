@@ -1,0 +1,120 @@
+"""Moves: small values with one text notation, used by the CLI, logs, records and the wire.
+
+Notation (days and piles count from 1)::
+
+    draft 4        put the drafted tile on day 4 (setup)
+    draw           take the top tile of the draw pile
+    take 2         take the top tile of discard pile 2
+    swap 3 7       swap the tiles of days 3 and 7 (swap variant, instead of drawing)
+    replace 5 1    put the drawn tile on day 5, discarding the replaced tile onto pile 1
+    discard 3      discard the drawn tile onto pile 3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["InvalidMoveError", "Move", "MoveKind"]
+
+
+class InvalidMoveError(ValueError):
+    """Text that is not a move in the notation at all (as opposed to an illegal move)."""
+
+
+class MoveKind(StrEnum):
+    DRAFT = "draft"
+    DRAW = "draw"
+    TAKE = "take"
+    SWAP = "swap"
+    REPLACE = "replace"
+    DISCARD = "discard"
+
+
+_ARITY = {
+    MoveKind.DRAFT: 1,
+    MoveKind.DRAW: 0,
+    MoveKind.TAKE: 1,
+    MoveKind.SWAP: 2,
+    MoveKind.REPLACE: 2,
+    MoveKind.DISCARD: 1,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One decision. ``a`` and ``b`` are 1-based days or piles, as the kind says."""
+
+    kind: MoveKind
+    a: int = 0
+    b: int = 0
+
+    @classmethod
+    def draft(cls, day: int) -> Move:
+        return cls(MoveKind.DRAFT, day)
+
+    @classmethod
+    def draw(cls) -> Move:
+        return cls(MoveKind.DRAW)
+
+    @classmethod
+    def take(cls, pile: int) -> Move:
+        return cls(MoveKind.TAKE, pile)
+
+    @classmethod
+    def swap(cls, day: int, other_day: int) -> Move:
+        return cls(MoveKind.SWAP, day, other_day)
+
+    @classmethod
+    def replace(cls, day: int, pile: int) -> Move:
+        return cls(MoveKind.REPLACE, day, pile)
+
+    @classmethod
+    def discard(cls, pile: int) -> Move:
+        return cls(MoveKind.DISCARD, pile)
+
+    @property
+    def day(self) -> int:
+        """The day a draft, swap or replace acts on."""
+        return self.a
+
+    @property
+    def pile(self) -> int:
+        """The discard pile a take, replace or discard uses."""
+        return self.b if self.kind is MoveKind.REPLACE else self.a
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """Parse the notation; raises :class:`InvalidMoveError` with the expected form."""
+        parts = text.strip().lower().split()
+        if not parts:
+            raise InvalidMoveError("empty move")
+        try:
+            kind = MoveKind(parts[0])
+        except ValueError:
+            kinds = ", ".join(k.value for k in MoveKind)
+            raise InvalidMoveError(f"unknown move {parts[0]!r}; moves are: {kinds}") from None
+        arity = _ARITY[kind]
+        if len(parts) != arity + 1 or not all(p.isdigit() for p in parts[1:]):
+            raise InvalidMoveError(f"{text.strip()!r}: expected {cls._form(kind)}")
+        numbers = [int(p) for p in parts[1:]] + [0, 0]
+        return cls(kind, numbers[0], numbers[1])
+
+    @staticmethod
+    def _form(kind: MoveKind) -> str:
+        return {
+            MoveKind.DRAFT: "'draft DAY'",
+            MoveKind.DRAW: "'draw'",
+            MoveKind.TAKE: "'take PILE'",
+            MoveKind.SWAP: "'swap DAY DAY'",
+            MoveKind.REPLACE: "'replace DAY PILE'",
+            MoveKind.DISCARD: "'discard PILE'",
+        }[kind]
+
+    def __str__(self) -> str:
+        arity = _ARITY[self.kind]
+        args = (self.a, self.b)[:arity]
+        return " ".join([self.kind.value, *map(str, args)])
+
+    def __repr__(self) -> str:
+        return f"Move.from_text({str(self)!r})"

@@ -1,0 +1,130 @@
+"""Game records: (edition, options, seed, moves) determine a game completely.
+
+A record is the save file, the replay and the test fixture at once. It serialises to JSON and
+replays to the identical state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .edition import load_edition
+from .moves import Move
+from .state import IllegalMoveError, Options, State, apply, new_game
+
+__all__ = ["Game", "GameRecord", "RecordError"]
+
+FORMAT = "tendays-record/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to reproduce a game. ``names`` is display metadata only."""
+
+    edition: str
+    options: Options
+    seed: int
+    moves: tuple[Move, ...] = ()
+    names: tuple[str, ...] = field(default=(), compare=False)
+
+    def replay(self, upto: int | None = None) -> State:
+        """The state after the first ``upto`` moves (all by default)."""
+        state = new_game(load_edition(self.edition), self.options, self.seed)
+        for number, move in enumerate(self.moves[:upto], 1):
+            try:
+                state = apply(state, move)
+            except IllegalMoveError as error:
+                raise RecordError(f"move {number} ({move}) does not replay: {error}") from error
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "edition": self.edition,
+            "options": self.options.to_json(),
+            "seed": self.seed,
+            "moves": [str(m) for m in self.moves],
+        }
+        if self.names:
+            data["names"] = list(self.names)
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        try:
+            if data.get("format", FORMAT) != FORMAT:
+                raise RecordError(f"unsupported record format {data.get('format')!r}")
+            return cls(
+                edition=str(data["edition"]),
+                options=Options.from_json(dict(data["options"])),
+                seed=int(data["seed"]),
+                moves=tuple(Move.from_text(m) for m in data["moves"]),
+                names=tuple(data.get("names", ())),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, RecordError):
+                raise
+            raise RecordError(f"not a tendays game record: {error}") from error
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        try:
+            return cls.from_json(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise RecordError(f"not a tendays game record: {error}") from error
+
+
+class Game:
+    """A game with its history: ``play`` pushes a move, ``undo`` pops it. Good for search and UIs."""
+
+    def __init__(self, edition: str, options: Options, seed: int, names: tuple[str, ...] = ()) -> None:
+        self.edition_id = edition
+        self.options = options
+        self.seed = seed
+        self.names = names
+        self._states = [new_game(load_edition(edition), options, seed)]
+        self._moves: list[Move] = []
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Game:
+        game = cls(record.edition, record.options, record.seed, record.names)
+        for move in record.moves:
+            game.play(move)
+        return game
+
+    @property
+    def state(self) -> State:
+        return self._states[-1]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    def play(self, move: Move | str, player: int | None = None) -> State:
+        """Apply a move (or its text); the game is unchanged if it is illegal."""
+        if isinstance(move, str):
+            move = Move.from_text(move)
+        state = apply(self.state, move, player)
+        self._states.append(state)
+        self._moves.append(move)
+        return state
+
+    def undo(self) -> Move:
+        """Take back the last move and return it."""
+        if not self._moves:
+            raise IndexError("no move to undo")
+        self._states.pop()
+        return self._moves.pop()
+
+    @property
+    def record(self) -> GameRecord:
+        return GameRecord(self.edition_id, self.options, self.seed, tuple(self._moves), self.names)

@@ -1,0 +1,1 @@
+"""The web server: lobby, match master and persistence for browser games."""

@@ -1,0 +1,1 @@
+"""Tournaments, ratings and statistics over many bot games."""
