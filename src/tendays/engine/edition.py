@@ -94,12 +94,15 @@ class Edition:
         return {
             "edition": self.id,
             "name": self.name,
+            "region_noun": self.region_noun,
+            "any_color_name": self.any_color_name,
+            "colors": list(self.colors),
             "regions": [
                 {"id": r.id, "name": r.name, "color": r.color, "neighbors": sorted(r.neighbors)}
                 for r in self.regions
             ],
             "tiles": [
-                {"id": t.id, "kind": t.kind, "role": t.role.value, "color": t.color, "count": t.count}
+                {"id": t.id, "name": t.name, "kind": t.kind, "role": t.role.value, "color": t.color, "count": t.count}
                 for t in self.tiles
             ],
         }
