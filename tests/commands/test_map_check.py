@@ -1,0 +1,88 @@
+"""The `tendays map` and `tendays check` contract that other tools rely on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tendays.cli.main import main
+
+
+def tendays(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tendays", *args], input=stdin, capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_map_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["map", "germany", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["edition"] == "germany" and len(data["regions"]) == 38
+    berlin = next(r for r in data["regions"] if r["id"] == "BE")
+    assert berlin["color"] is None and berlin["neighbors"] == ["BB"]
+    assert sum(t["count"] for t in data["tiles"]) == 54
+
+
+def test_map_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["map", "usa"]) == 0
+    out = capsys.readouterr().out
+    assert "Washington" in out and "plane-pink" in out and "66" in out
+
+
+def test_map_unknown_edition(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["map", "mars"]) == 2
+    assert "unknown edition 'mars'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (["usa", "WA", "OR", "CA", "NV", "UT", "CO", "NM", "TX", "OK", "KS"], 0, "complete 10-day journey"),
+        (["usa", "wa", "or", "ca", "nv", "ut", "nm", "tx", "ok", "ks", "car"], 1,
+         "day 5 → 6: Utah and New Mexico only touch at a corner"),
+        (["germany", "BE", "train-green", "MV", "BB", "BE", "--days", "5"], 1, "Mecklenburg-Vorpommern is pink"),
+        (["germany", "BE", "train-pink", "MV", "BB", "BE", "--days", "5"], 0, "complete 5-day journey"),
+    ],
+)
+def test_check_exit_codes(args: list[str], code: int, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", *args]) == code
+    assert words in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["usa", "WA", "XX"], "10 Days in the USA has no tile 'XX'"),
+        (["usa", "WA", "OR"], "a journey has 10 days, but 2 tiles were given"),
+        (["usa", "WA", "OR", "WA", "OR", "WA", "--days", "5"], "Washington appears 3 times, but the game has only one"),
+        (["germany", "BE", "BB", "BE", "BB", "BE", "--days", "5"], "Berlin appears 3 times, but the game has only 2"),
+        (["usa", "car", "OH", "car", "IN", "car", "KY", "car", "OH", "car", "MI", "car"],
+         "a journey has 10 days, but 11 tiles were given"),
+        (["atlantis", "WA"], "unknown edition 'atlantis'"),
+    ],
+)
+def test_check_bad_input(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", *args]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_check_json() -> None:
+    result = tendays("check", "usa", "UT", "NM", "TX", "OK", "KS", "--days", "5", "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {
+        "valid": False,
+        "problems": [{"day": 1, "message": "day 1 → 2: Utah and New Mexico only touch at a corner"}],
+    }
+
+
+def test_check_reads_journeys_from_stdin() -> None:
+    lines = "WA OR CA NV UT CO NM TX OK KS\nWA,OR,CA,NV,UT,NM,TX,OK,KS,MO\nWA XX\n\n"
+    result = tendays("check", "usa", stdin=lines)
+    assert result.returncode == 0
+    verdicts = [json.loads(line) for line in result.stdout.splitlines()]
+    assert verdicts[0] == {"valid": True, "problems": []}
+    assert verdicts[1]["valid"] is False and "only touch at a corner" in verdicts[1]["problems"][0]["message"]
+    assert verdicts[2] == {"error": "10 Days in the USA has no tile 'XX'"}
+    assert verdicts[3] == {"error": "a journey has 10 days, but 0 tiles were given"}
