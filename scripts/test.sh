@@ -13,7 +13,7 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev]"
 
-.venv/bin/ruff check src tests benchmarks examples tools
+.venv/bin/ruff check
 .venv/bin/lint-imports
 .venv/bin/mypy
 .venv/bin/python -m pytest -n 2 "$@"
