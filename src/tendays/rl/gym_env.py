@@ -1,0 +1,175 @@
+"""The Gymnasium environment ``tendays/TenDays-v0``: the agent in seat 0 against built-in bots.
+
+Each ``step`` plays the agent's action and then the bots' moves until the agent is to move again or
+the game ends. The observation is the same vector as the PettingZoo environment's ``"observation"``;
+the legal actions are in ``info["action_mask"]`` and from :meth:`TenDaysEnv.action_masks` (the method
+sb3-contrib's MaskablePPO calls).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from tendays.bots import Bot
+from tendays.engine import IllegalMoveError, State, apply, load_edition, new_game, view
+
+from .actions import ActionCodec
+from .common import Rewards, env_options
+from .observation import ObservationEncoder
+from .progress import RackProgress
+from .render import render_view
+
+__all__ = ["AGENT_SEAT", "TenDaysEnv", "build_bot"]
+
+AGENT_SEAT = 0
+
+
+def build_bot(spec: str) -> Bot:
+    """The bot named by ``spec`` (``random``, ``greedy``, ``expert``, ``easy``/``normal``/``hard``, ``cmd:...``)."""
+    from tendays import bots
+
+    make_bot = getattr(bots, "make_bot", None)
+    if make_bot is not None:
+        bot: Bot = make_bot(spec)
+        return bot
+    if spec == "random":
+        return bots.RandomBot()
+    raise ValueError(f"unknown bot {spec!r}; this installation only has the random bot")
+
+
+class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """10 Days for one learning agent (seat 0) against bots.
+
+    ``opponents`` is one bot name for every other seat, or one name per seat. ``seed`` seeds the first
+    ``reset()`` that is not given a seed. The reward is given when the game ends (:class:`Rewards`), plus,
+    with ``shaping`` > 0, ``shaping`` times the change of the agent's rack progress (satisfied journey
+    conditions / (days + 1)) at each step. An illegal action ends the episode with ``rewards.illegal`` and
+    ``info["illegal_move"]`` naming the broken rule.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        edition: str = "usa",
+        players: int = 2,
+        opponents: str | Sequence[str] = "random",
+        days: int = 10,
+        seed: int | None = None,
+        swap: bool = False,
+        open_hands: bool = False,
+        turn_limit: int | None = None,
+        rewards: Rewards | None = None,
+        shaping: float = 0.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.edition = load_edition(edition)
+        self.options = env_options(players, days, swap, open_hands, turn_limit)
+        self.options.validate(self.edition)
+        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != players - 1:
+            raise ValueError(f"a game of {players} players has {players - 1} opponents, but {len(specs)} were named")
+        self.opponent_specs = tuple(specs)
+        self.bots = [build_bot(spec) for spec in specs]
+        self.rewards = rewards or Rewards()
+        self.shaping = shaping
+        self.render_mode = render_mode
+        self.codec = ActionCodec(days)
+        self.encoder = ObservationEncoder(self.edition, self.options)
+        self.progress = RackProgress(self.edition)
+        self.observation_space = spaces.Box(-1.0, 1.0, shape=(self.encoder.size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.codec.size)
+        self._first_seed = seed
+        self._bot_rngs: list[random.Random] = []
+        self.state: State | None = None
+        self._ended = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal a new game; the game seed and each bot's RNG seed are drawn from ``self.np_random``."""
+        if seed is None and self._first_seed is not None and self._np_random is None:
+            seed = self._first_seed
+        super().reset(seed=seed)
+        draw = self.np_random.integers
+        self.state = new_game(self.edition, self.options, int(draw(2**63 - 1)))
+        self._bot_rngs = [random.Random(int(draw(2**63 - 1))) for _ in self.bots]
+        self._ended = False
+        self._play_bots()
+        return self._observe()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        state = self._require_state()
+        if self._ended:
+            raise RuntimeError("the episode has ended; call reset() to start a new game")
+        move = self.codec.decode(action)
+        before = self._progress(state) if self.shaping else 0.0
+        try:
+            state = apply(state, move, AGENT_SEAT)
+        except IllegalMoveError as error:
+            self._ended = True
+            observation, info = self._observe()
+            info["illegal_move"] = f"'{move}': {error}"
+            return observation, self.rewards.illegal, True, False, info
+        self.state = state
+        self._play_bots()
+        state = self._require_state()
+        reward = self.shaping * (self._progress(state) - before) if self.shaping else 0.0
+        terminated = truncated = False
+        observation, info = self._observe()
+        if state.is_over:
+            self._ended = True
+            reward += self.rewards.final(state, AGENT_SEAT)
+            terminated = state.winner is not None
+            truncated = not terminated
+            info["winner"] = state.winner
+        return observation, float(reward), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as booleans (for sb3-contrib's MaskablePPO)."""
+        return self.codec.mask(view(self._require_state(), AGENT_SEAT).legal_moves()).astype(bool)
+
+    def render(self) -> str | None:
+        """The table as the agent sees it (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            return None
+        return render_view(view(self._require_state(), AGENT_SEAT))
+
+    def close(self) -> None:
+        """Close bots that hold resources (external engine programs); safe to call twice."""
+        for bot in self.bots:
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+
+    def _play_bots(self) -> None:
+        state = self._require_state()
+        while not state.is_over and state.current != AGENT_SEAT:
+            seat = state.current
+            move = self.bots[seat - 1].choose(view(state, seat), self._bot_rngs[seat - 1])
+            state = apply(state, move, seat)
+        self.state = state
+
+    def _progress(self, state: State) -> float:
+        rack = view(state, AGENT_SEAT).rack
+        assert rack is not None
+        return self.progress.score(rack) / (len(rack) + 1)
+
+    def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
+        """The agent's observation and the info holding its action mask, both from its view alone."""
+        agent_view = view(self._require_state(), AGENT_SEAT)
+        return self.encoder.encode(agent_view), {"action_mask": self.codec.mask(agent_view.legal_moves())}
+
+    def _require_state(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state
