@@ -70,6 +70,9 @@ def test_game_history_undo() -> None:
         ('{"format": "chess/1", "edition": "usa", "options": {}, "seed": 1, "moves": []}', "unsupported record format"),
         ('{"edition": "usa", "options": {"colour": 1}, "seed": 1, "moves": []}', "unknown options"),
         ('{"edition": "usa", "options": {}, "seed": 1, "moves": ["fly 3"]}', "unknown move 'fly'"),
+        ('{"edition": "usa", "options": {"players": "3"}, "seed": 1, "moves": []}', "'players' must be a whole number"),
+        ('{"edition": "usa", "options": {"swap": 1}, "seed": 1, "moves": []}', "'swap' must be true or false"),
+        ('{"edition": "usa", "options": {"days": null}, "seed": 1, "moves": []}', "cannot be null"),
     ],
 )
 def test_bad_records(text: str, message: str) -> None:

@@ -87,6 +87,15 @@ class Options:
         unknown = set(data) - {"players", "days", "swap", "open_hands", "turn_limit"}
         if unknown:
             raise ValueError(f"unknown options {sorted(unknown)}")
+        for key in ("players", "days", "turn_limit"):
+            value = data.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ValueError(f"option {key!r} must be a whole number, not {value!r}")
+        for key in ("swap", "open_hands"):
+            if key in data and not isinstance(data[key], bool):
+                raise ValueError(f"option {key!r} must be true or false, not {data[key]!r}")
+        if data.get("players", 2) is None or data.get("days", 10) is None:
+            raise ValueError("options 'players' and 'days' cannot be null")
         return cls(**data)
 
 
