@@ -1,0 +1,134 @@
+// Shared helpers for the lobby and the table: DOM building, the REST API, and what the browser remembers.
+
+/** Build an element: el("button", {class: "x", onclick: f, "aria-label": "..."}, "text", child, ...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Build an SVG element with attributes. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An error answered by the server, with its message in the game's words. */
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+function detailText(detail) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((d) => (d && d.msg ? `${(d.loc || []).slice(1).join(".")}: ${d.msg}` : String(d))).join("; ");
+  }
+  return detail ? JSON.stringify(detail) : "";
+}
+
+/** Call the REST API; returns the decoded JSON or throws an ApiError whose message is the server's. */
+export async function api(path, { method = "GET", body } = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError(0, "The server cannot be reached. Check your connection and try again.");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = null;
+  }
+  if (!response.ok) {
+    const text = detailText(data && (data.detail ?? data.message));
+    throw new ApiError(response.status, text || `The server answered ${response.status} ${response.statusText}.`);
+  }
+  return data;
+}
+
+// What the browser remembers: the player's display name, and the seat token of each game joined here.
+const NAME_KEY = "tendays.name";
+const GAMES_KEY = "tendays.games";
+
+function readJson(key, fallback) {
+  try {
+    const value = JSON.parse(localStorage.getItem(key) || "null");
+    return value ?? fallback;
+  } catch (error) {
+    return fallback;
+  }
+}
+
+export const remembered = {
+  name() {
+    return localStorage.getItem(NAME_KEY) || "";
+  },
+  setName(name) {
+    if (name) localStorage.setItem(NAME_KEY, name);
+  },
+  /** {gameId: {token, seat, edition, joined}} for the games this browser holds a seat in. */
+  games() {
+    return readJson(GAMES_KEY, {});
+  },
+  token(gameId) {
+    const game = this.games()[gameId];
+    return game ? game.token : null;
+  },
+  setSeat(gameId, token, extra = {}) {
+    const games = this.games();
+    games[gameId] = { ...(games[gameId] || {}), ...extra, token, joined: Date.now() };
+    localStorage.setItem(GAMES_KEY, JSON.stringify(games));
+  },
+  forget(gameId) {
+    const games = this.games();
+    delete games[gameId];
+    localStorage.setItem(GAMES_KEY, JSON.stringify(games));
+  },
+};
+
+/** The seat link path of a game, without the token. */
+export function playPath(gameId) {
+  return `/play/${encodeURIComponent(gameId)}`;
+}
+
+/** A short "3 minutes ago" for timestamps (ISO strings or seconds since the epoch). */
+export function timeAgo(created) {
+  if (created === undefined || created === null) return "";
+  const when = typeof created === "number" ? created * (created < 1e12 ? 1000 : 1) : Date.parse(created);
+  if (Number.isNaN(when)) return "";
+  const seconds = Math.max(0, Math.round((Date.now() - when) / 1000));
+  if (seconds < 60) return "just now";
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}

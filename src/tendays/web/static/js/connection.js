@@ -1,0 +1,106 @@
+// The live link to the table: a WebSocket that reconnects with backoff after a drop and resumes from
+// the state message the server sends on every connect.
+
+const PING_EVERY_MS = 25000;
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 10000;
+
+export class TableConnection {
+  /**
+   * @param {string} gameId
+   * @param {string|null} token the seat token (null: watch as a spectator)
+   * @param {{onMessage: Function, onStatus: Function}} handlers onStatus gets
+   *   {state: "connecting"|"open"|"waiting"|"closed", retryIn?: ms, reason?: string}
+   */
+  constructor(gameId, token, { onMessage, onStatus }) {
+    this.gameId = gameId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.socket = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    window.addEventListener("online", () => this.reconnectNow());
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}${query}`;
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    if (this.stopped) return;
+    this.onStatus({ state: "connecting", attempt: this.attempt });
+    let socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch (error) {
+      this.scheduleRetry(String(error));
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.onStatus({ state: "open" });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (error) {
+        return;
+      }
+      if (message.type === "state") this.attempt = 0; // a good connection: start the backoff afresh
+      this.onMessage(message);
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      clearInterval(this.pingTimer);
+      this.socket = null;
+      // Close codes 4000-4999 are the server's final word (no such game, a seat token that is not valid).
+      if (event.code >= 4000 && event.code < 5000) {
+        this.stopped = true;
+        this.onStatus({ state: "closed", reason: event.reason || "The server closed the connection." });
+        return;
+      }
+      this.scheduleRetry(event.reason);
+    });
+  }
+
+  scheduleRetry(reason) {
+    if (this.stopped) return;
+    const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    this.attempt += 1;
+    this.onStatus({ state: "waiting", retryIn: delay, reason });
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    if (this.stopped || (this.socket && this.socket.readyState <= WebSocket.OPEN)) return;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  get isOpen() {
+    return Boolean(this.socket && this.socket.readyState === WebSocket.OPEN);
+  }
+
+  /** Send a message; returns false when the connection is down (the caller tells the player). */
+  send(message) {
+    if (!this.isOpen) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.socket) this.socket.close(1000, "leaving");
+  }
+}

@@ -1,0 +1,194 @@
+// The lobby: create a game, join or watch an open one, and resume the games this device holds a seat in.
+
+import { api, el, playPath, remembered, timeAgo } from "./common.js";
+
+const REFRESH_MS = 5000;
+const BOT_LEVELS = [
+  ["easy", "Bot: easy"],
+  ["normal", "Bot: normal"],
+  ["hard", "Bot: hard"],
+];
+
+const form = document.getElementById("create-form");
+const nameInput = document.getElementById("player-name");
+const seatList = document.getElementById("seat-list");
+const createError = document.getElementById("create-error");
+const gameList = document.getElementById("game-list");
+const gamesError = document.getElementById("games-error");
+const myGames = document.getElementById("my-games");
+let editionNames = {};
+
+nameInput.value = remembered.name();
+
+function seatCount() {
+  return Number(form.elements.seats.value || 2);
+}
+
+/** Seat 1 is always the creator; the others are a human to invite or a bot of some level. */
+function renderSeats() {
+  const previous = [...seatList.querySelectorAll("select")].map((s) => s.value);
+  seatList.replaceChildren(el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, "Seat 1"),
+    el("span", {}, "You")));
+  for (let seat = 2; seat <= seatCount(); seat += 1) {
+    const id = `seat-${seat}`;
+    const select = el("select", { id, name: id, "data-seat": seat },
+      el("option", { value: "human" }, "A person (invite by link)"),
+      BOT_LEVELS.map(([value, label]) => el("option", { value }, label)));
+    select.value = previous[seat - 2] || "normal";
+    seatList.append(el("li", { class: "seat-row" }, el("label", { for: id, class: "seat-no" }, `Seat ${seat}`), select));
+  }
+}
+
+async function loadEditions() {
+  const holder = document.getElementById("editions");
+  try {
+    const editions = await api("/api/editions");
+    editionNames = Object.fromEntries(editions.map((e) => [e.id, e.name]));
+    holder.replaceChildren(...editions.map((e, i) => el("label", { class: "choice" },
+      el("input", { type: "radio", name: "edition", value: e.id, checked: i === 0 }), ` ${e.name}`)));
+  } catch (error) {
+    holder.replaceChildren(el("span", { class: "form-error" }, `Editions could not be loaded: ${error.message}`));
+  }
+}
+
+function requireName() {
+  const name = nameInput.value.trim();
+  if (!name) {
+    nameInput.setAttribute("aria-invalid", "true");
+    nameInput.focus();
+    return null;
+  }
+  nameInput.removeAttribute("aria-invalid");
+  remembered.setName(name);
+  return name;
+}
+
+/** Go to the seat link the server gave, remembering the token for this game on this device. */
+function enterSeat(answer, edition) {
+  remembered.setSeat(answer.id, answer.token, { seat: answer.seat, edition });
+  location.href = answer.url || `${playPath(answer.id)}#token=${encodeURIComponent(answer.token)}`;
+}
+
+form.addEventListener("change", (event) => {
+  if (event.target.name === "seats") renderSeats();
+});
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  createError.textContent = "";
+  const name = requireName();
+  if (!name) {
+    createError.textContent = "Please enter your name: the other players see it at the table.";
+    return;
+  }
+  const edition = form.elements.edition ? form.elements.edition.value : "";
+  if (!edition) {
+    createError.textContent = "Choose an edition first.";
+    return;
+  }
+  const seats = [{ kind: "human" }];
+  for (const select of seatList.querySelectorAll("select")) {
+    seats.push(select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value });
+  }
+  const body = {
+    edition,
+    name,
+    seats,
+    options: {
+      days: Number(form.elements.days.value),
+      swap: form.elements.swap.checked,
+      open_hands: form.elements.open_hands.checked,
+    },
+  };
+  const button = document.getElementById("create-button");
+  button.disabled = true;
+  button.textContent = "Creating…";
+  try {
+    enterSeat(await api("/api/games", { method: "POST", body }), edition);
+  } catch (error) {
+    createError.textContent = `The game could not be created: ${error.message}`;
+    button.disabled = false;
+    button.textContent = "Create game";
+  }
+});
+
+async function join(game) {
+  gamesError.textContent = "";
+  const name = requireName();
+  if (!name) {
+    gamesError.textContent = "Enter your name (under “New game”) before joining.";
+    return;
+  }
+  try {
+    enterSeat(await api(`/api/games/${encodeURIComponent(game.id)}/join`, { method: "POST", body: { name } }),
+      game.edition);
+  } catch (error) {
+    gamesError.textContent = `You could not join: ${error.message}`;
+    refreshGames();
+  }
+}
+
+function seatChip(seat) {
+  if (seat.kind === "bot") return el("span", { class: "chip bot" }, `${seat.name || "Bot"} (bot, ${seat.bot})`);
+  if (!seat.taken) return el("span", { class: "chip free" }, "free seat");
+  return el("span", { class: "chip human" }, seat.name || `Player ${seat.seat + 1}`);
+}
+
+function gameItem(game) {
+  const mine = remembered.token(game.id);
+  const free = game.seats.filter((s) => s.kind === "human" && !s.taken).length;
+  const status = game.status === "waiting" ? `waiting for ${free} player${free === 1 ? "" : "s"}`
+    : game.status === "playing" ? "playing" : "over";
+  const title = editionNames[game.edition] || game.edition;
+  const actions = [];
+  if (mine) {
+    actions.push(el("a", { class: "button primary", href: `${playPath(game.id)}#token=${encodeURIComponent(mine)}`,
+      "aria-label": `Resume your seat in ${title} game ${game.id}` }, "Resume"));
+  } else if (game.status === "waiting" && free > 0) {
+    actions.push(el("button", { type: "button", class: "primary", onclick: () => join(game),
+      "aria-label": `Join ${title} game ${game.id}`, "data-join": game.id }, "Join"));
+  }
+  actions.push(el("a", { class: "button", href: `${playPath(game.id)}#spectate`,
+    "aria-label": `Watch ${title} game ${game.id}`, "data-spectate": game.id }, "Watch"));
+  return el("li", { class: `game-item ${game.status}`, "data-game": game.id },
+    el("div", { class: "game-head" }, el("strong", {}, title),
+      el("span", { class: `status ${game.status}` }, status),
+      el("span", { class: "muted small" }, timeAgo(game.created))),
+    el("div", { class: "chips" }, game.seats.map(seatChip)),
+    el("div", { class: "actions" }, actions));
+}
+
+async function refreshGames() {
+  try {
+    const games = await api("/api/games");
+    const open = games.filter((g) => g.status !== "over");
+    gameList.replaceChildren(...(open.length ? open.map(gameItem)
+      : [el("li", { class: "muted" }, "No open games right now. Create one!")]));
+    gamesError.textContent = "";
+    renderMyGames(games);
+  } catch (error) {
+    gamesError.textContent = `The list of games could not be loaded: ${error.message}`;
+  }
+}
+
+function renderMyGames(listed) {
+  const known = new Map(listed.map((g) => [g.id, g]));
+  const mine = Object.entries(remembered.games()).sort((a, b) => (b[1].joined || 0) - (a[1].joined || 0));
+  myGames.replaceChildren(...(mine.length ? mine.slice(0, 8).map(([id, seat]) => {
+    const game = known.get(id);
+    const title = editionNames[seat.edition] || seat.edition || "Game";
+    return el("li", { class: "game-item" },
+      el("div", { class: "game-head" }, el("strong", {}, title), el("span", { class: "muted small" }, id),
+        game ? el("span", { class: `status ${game.status}` }, game.status) : null),
+      el("div", { class: "actions" },
+        el("a", { class: "button", href: `${playPath(id)}#token=${encodeURIComponent(seat.token)}` }, "Open"),
+        el("button", { type: "button", class: "quiet", "aria-label": `Forget game ${id} on this device`,
+          onclick: () => { remembered.forget(id); renderMyGames(listed); } }, "Forget")));
+  }) : [el("li", { class: "muted" }, "None yet.")]));
+}
+
+renderSeats();
+loadEditions().then(refreshGames);
+setInterval(() => {
+  if (!document.hidden) refreshGames();
+}, REFRESH_MS);

@@ -1,0 +1,154 @@
+// The edition's map as SVG: regions filled by tile colour, and a journey drawn on top day by day.
+
+import { svg } from "./common.js";
+import { PALETTE } from "./edition.js";
+
+const ANY_COLOUR_PATTERN = "any-colour-stripes";
+
+export class MapView {
+  /**
+   * @param {HTMLElement} container where the SVG goes
+   * @param {import("./edition.js").EditionInfo} edition
+   * @param {{viewBox: string, regions: Object<string, {d: string, label: number[]}>}} geometry
+   */
+  constructor(container, edition, geometry) {
+    this.edition = edition;
+    this.geometry = geometry;
+    const [, , width, height] = geometry.viewBox.split(/[\s,]+/).map(Number);
+    this.unit = Math.max(width, height) / 100; // sizes of marks scale with the map
+    this.root = svg("svg", {
+      viewBox: geometry.viewBox,
+      class: "map",
+      role: "img",
+      "aria-label": `Map of ${edition.title}`,
+      preserveAspectRatio: "xMidYMid meet",
+    });
+    this.root.append(this.defs());
+    this.regionPaths = new Map();
+    const regions = svg("g", { class: "regions" });
+    const labels = svg("g", { class: "labels", "aria-hidden": "true" });
+    for (const [id, shape] of Object.entries(geometry.regions)) {
+      const css = edition.css(id);
+      const path = svg("path", {
+        d: shape.d,
+        class: "region",
+        fill: css || `url(#${ANY_COLOUR_PATTERN})`,
+        "data-region": id,
+      }, svg("title", {}, edition.describe(id)));
+      this.regionPaths.set(id, path);
+      regions.append(path);
+      labels.append(svg("text", {
+        x: shape.label[0], y: shape.label[1], class: "region-label", "font-size": (this.unit * 1.05).toFixed(1),
+      }, id));
+    }
+    this.journeyLayer = svg("g", { class: "journey" });
+    this.root.append(regions, labels, this.journeyLayer);
+    container.replaceChildren(this.root);
+  }
+
+  defs() {
+    // Any-colour regions (Alaska, Hawaii, Berlin) match every colour: stripes of all of them.
+    const colors = this.edition.colors.map((c) => PALETTE[c] || c);
+    const stripe = this.unit * 0.9;
+    const pattern = svg("pattern", {
+      id: ANY_COLOUR_PATTERN, patternUnits: "userSpaceOnUse", width: stripe * colors.length, height: stripe,
+      patternTransform: "rotate(45)",
+    });
+    colors.forEach((color, i) => pattern.append(svg("rect", {
+      x: i * stripe, y: 0, width: stripe, height: stripe, fill: color, "fill-opacity": 0.75,
+    })));
+    return svg("defs", {}, pattern);
+  }
+
+  point(tileId) {
+    const shape = this.geometry.regions[tileId];
+    return shape ? { x: shape.label[0], y: shape.label[1] } : null;
+  }
+
+  /**
+   * Draw a journey: `rack` lists tile ids by day (null for an empty day); `journey` is the server's verdict
+   * ({links: [{from_day, to_day, via_day, ok, message}], problems}). `highlight` lists days to mark (a hint).
+   */
+  showJourney(rack, journey, { highlight = [], label = "your journey" } = {}) {
+    const layer = this.journeyLayer;
+    layer.replaceChildren();
+    for (const path of this.regionPaths.values()) path.classList.remove("on-journey", "dimmed");
+    if (!rack) {
+      this.root.setAttribute("aria-label", `Map of ${this.edition.title}`);
+      return;
+    }
+    const u = this.unit;
+    const positions = new Map(); // day -> {x, y}, spread apart when a region appears on several days
+    const seen = new Map();
+    rack.forEach((tileId, i) => {
+      if (tileId === null || !this.edition.isRegion(tileId)) return;
+      const base = this.point(tileId);
+      if (!base) return;
+      const repeat = seen.get(tileId) || 0;
+      seen.set(tileId, repeat + 1);
+      positions.set(i + 1, { x: base.x + repeat * u * 1.6, y: base.y - repeat * u * 1.2 });
+      const path = this.regionPaths.get(tileId);
+      if (path) path.classList.add("on-journey");
+    });
+    if (positions.size) {
+      for (const [id, path] of this.regionPaths) if (!rack.includes(id)) path.classList.add("dimmed");
+    }
+    const links = (journey && journey.links) || [];
+    const broken = links.filter((l) => !l.ok).length;
+    this.root.setAttribute("aria-label", `Map of ${this.edition.title} showing ${label}: `
+      + `${positions.size} ${this.edition.regionNoun}s, ${links.length - broken} good links, ${broken} broken`);
+    const lines = svg("g", { class: "links" });
+    const badges = svg("g", { class: "badges" });
+    for (const link of links) {
+      const a = positions.get(link.from_day);
+      const b = positions.get(link.to_day);
+      if (!a || !b) continue;
+      const via = link.via_day ? this.edition.tile(rack[link.via_day - 1]) : null;
+      lines.append(this.linkPath(a, b, via, link, badges));
+    }
+    const hinted = new Set(highlight);
+    for (const [day, p] of positions) {
+      badges.append(svg("g", { class: `day-badge${hinted.has(day) ? " hinted" : ""}`, "data-day": day },
+        svg("circle", { cx: p.x, cy: p.y, r: u * 1.25 }),
+        svg("text", { x: p.x, y: p.y, "font-size": (u * 1.35).toFixed(1), dy: "0.35em" }, day),
+        svg("title", {}, `Day ${day}: ${this.edition.describe(rack[day - 1])}`)));
+    }
+    layer.append(lines, badges);
+  }
+
+  linkPath(a, b, via, link, badges) {
+    const u = this.unit;
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const length = Math.hypot(dx, dy) || 1;
+    // Flights and trains arc high, car/bus hops arc low, walking is a straight line.
+    const bend = via ? (via.role === "link" ? 0.28 : 0.14) * length + u : 0;
+    const cx = (a.x + b.x) / 2 - (dy / length) * bend;
+    const cy = (a.y + b.y) / 2 + (dx / length) * bend;
+    const d = via ? `M${a.x},${a.y} Q${cx},${cy} ${b.x},${b.y}` : `M${a.x},${a.y} L${b.x},${b.y}`;
+    const kind = via ? (via.role === "link" ? "flight" : "hop") : "walk";
+    const classes = `link ${kind} ${link.ok ? "ok" : "broken"}`;
+    const stroke = !link.ok ? PALETTE.red : via && via.role === "link" ? PALETTE[via.color] || "#333" : "#2b2d42";
+    const what = `Day ${link.from_day} → ${link.to_day}: ${link.message}`;
+    const group = svg("g", { class: classes, "data-from": link.from_day, "data-to": link.to_day },
+      svg("title", {}, link.ok ? what : `Broken: ${what}`),
+      svg("path", { d, class: "casing", "stroke-width": u * 0.95 }),
+      svg("path", {
+        d, class: "stroke", stroke, "stroke-width": u * 0.5,
+        "stroke-dasharray": kind === "hop" || !link.ok ? `${u * 1.2} ${u * 0.8}` : null,
+      }));
+    const mid = { x: 0.25 * a.x + 0.5 * cx + 0.25 * b.x, y: 0.25 * a.y + 0.5 * cy + 0.25 * b.y };
+    if (via) {
+      badges.append(svg("g", { class: `via-badge ${link.ok ? "ok" : "broken"}`, "data-day": link.via_day },
+        svg("circle", { cx: mid.x, cy: mid.y, r: u * 1.0, fill: !link.ok ? PALETTE.red : via.role === "link" ? stroke : "#fff" }),
+        svg("text", { x: mid.x, y: mid.y, "font-size": (u * 1.1).toFixed(1), dy: "0.35em" }, link.via_day),
+        svg("title", {}, what)));
+    } else if (!link.ok) {
+      badges.append(svg("g", { class: "broken-mark" },
+        svg("circle", { cx: mid.x, cy: mid.y, r: u * 0.9 }),
+        svg("text", { x: mid.x, y: mid.y, "font-size": (u * 1.2).toFixed(1), dy: "0.35em" }, "✗"),
+        svg("title", {}, `Broken: ${what}`)));
+    }
+    return group;
+  }
+}
