@@ -1,0 +1,144 @@
+"""Rich text for tiles, racks, piles, seats and the log, built from player views only.
+
+Colours always come with words: a tile's swatch carries its colour's name on its own background
+(readable on dark and light themes alike), and a link's mark is a symbol as well as a colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from tendays.engine import Edition, Event, PlayerView, Verdict, checker_for, describe_event
+from tendays.engine.edition import Role
+
+__all__ = [
+    "DayMark",
+    "day_marks",
+    "last_actions",
+    "pile_text",
+    "rack_line",
+    "swatch",
+    "tile_text",
+    "transport_names",
+]
+
+# Background and text colour for each swatch; each pair has good contrast on its own.
+_SWATCHES = {
+    "blue": ("#2f6fd6", "#ffffff"),
+    "green": ("#3c9d4a", "#000000"),
+    "orange": ("#f08a24", "#000000"),
+    "pink": ("#f29ac4", "#000000"),
+    "yellow": ("#f0d43a", "#000000"),
+    "purple": ("#8a55cc", "#ffffff"),
+    "any": ("#c9c9c9", "#000000"),
+    "skip": ("#8d8d8d", "#000000"),
+}
+SWATCH_WIDTH = 6
+
+
+def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Text:
+    """A block in the tile's colour, labelled with the colour's name (or the skip's kind)."""
+    if tile is None:
+        return Text(" " * width)
+    t = edition.tiles[tile]
+    if t.role is Role.SKIP:
+        key, label = "skip", t.kind
+    elif t.color is None:
+        key = edition.any_color_name if edition.any_color_name in _SWATCHES else "any"
+        label = "any"
+    else:
+        key, label = t.color, t.color
+    background, foreground = _SWATCHES.get(key, _SWATCHES["any"])
+    return Text(f"{label[:width]:^{width}}", style=f"bold {foreground} on {background}")
+
+
+def tile_text(edition: Edition, tile: int | None, width: int | None = None) -> Text:
+    """Swatch and full name, e.g. ``[ pink ] Ohio``; "(empty)" for an empty day, "?" for a hidden tile."""
+    if tile is None:
+        return Text(" " * SWATCH_WIDTH + " (empty)", style="dim")
+    text = swatch(edition, tile)
+    text.append(" ")
+    text.append(edition.tiles[tile].name)
+    if width is not None:
+        text.truncate(width, overflow="ellipsis", pad=True)
+    return text
+
+
+@dataclass(frozen=True)
+class DayMark:
+    """How one day of a rack joins the journey: ``ok`` None for a day in the middle of a hop."""
+
+    symbol: str
+    ok: bool | None
+    message: str
+
+
+def day_marks(edition: Edition, rack: Sequence[int | None]) -> dict[int, DayMark]:
+    """For each day, the verdict on the link leaving it (or the problem at it), as ``tendays check`` says."""
+    verdict: Verdict = checker_for(edition).check(rack)
+    marks: dict[int, DayMark] = {}
+    for link in verdict.links:
+        symbol = f"{'✓' if link.ok else '✗'}→{link.to_day}"
+        marks[link.from_day] = DayMark(symbol, link.ok, f"day {link.from_day} → {link.to_day}: {link.message}")
+        if link.via_day is not None:
+            marks[link.via_day] = DayMark("┆", None, f"day {link.via_day}: between days {link.from_day} and "
+                                                     f"{link.to_day} ({link.message})")
+    for problem in verdict.problems:
+        if rack[problem.day - 1] is None:
+            continue  # an empty day during the draft is not a mistake
+        if problem.to_day is None or problem.day not in marks or marks[problem.day].ok is not False:
+            marks[problem.day] = DayMark("✗", False, str(problem))
+    if len(rack) and rack[-1] is not None and len(rack) not in marks:
+        marks[len(rack)] = DayMark("■", True, f"day {len(rack)}: the journey ends here")
+    return marks
+
+
+def rack_line(edition: Edition, day: int, tile: int | None, mark: DayMark | None, name_width: int) -> Text:
+    """One day of a rack: number, swatch, name and the mark of its link."""
+    line = Text(f"{day:>2} ")
+    line.append_text(tile_text(edition, tile, SWATCH_WIDTH + 1 + name_width))
+    if mark is not None:
+        style = "green" if mark.ok else ("red" if mark.ok is False else "dim")
+        line.append(f" {mark.symbol}", style=f"bold {style}" if mark.ok is not None else style)
+    return line
+
+
+def pile_text(edition: Edition, pile: Sequence[int], number: int, width: int) -> Text:
+    """A discard pile: its number, top tile and how many tiles lie in it."""
+    line = Text(f"{number} ", style="bold")
+    if pile:
+        line.append_text(tile_text(edition, pile[-1], max(SWATCH_WIDTH + 2, width - 8)))
+        line.append(f" ({len(pile)})", style="dim")
+    else:
+        line.append("(empty)", style="dim")
+    return line
+
+
+def transport_names(edition: Edition) -> tuple[str, str]:
+    """The edition's words for its colour link and its skip, e.g. ("airplane", "car")."""
+    link = next(t for t in edition.tiles if t.role is Role.LINK)
+    skip = next(t for t in edition.tiles if t.role is Role.SKIP)
+    return link.name.removeprefix(f"{link.color} "), skip.name
+
+
+def last_actions(pv: PlayerView, seat: int, names: Sequence[str]) -> str:
+    """What ``seat`` did on its latest turn, in public words ("took Ohio from pile 2; discarded car onto pile 1")."""
+    parts: list[str] = []
+    for event in reversed(pv.events):
+        if event.player != seat or event.kind not in ("draw", "take", "swap", "replace", "discard"):
+            if parts and event.kind in ("draw", "take", "swap", "replace", "discard"):
+                break
+            continue
+        parts.append(_without_name(pv.edition, event, names))
+        if event.kind in ("draw", "take", "swap"):
+            break
+    return "; ".join(reversed(parts))
+
+
+def _without_name(edition: Edition, event: Event, names: Sequence[str]) -> str:
+    text = describe_event(edition, event, names)
+    who = names[event.player] if event.player is not None and event.player < len(names) else ""
+    return text.removeprefix(f"{who} ") if who else text
