@@ -1,1 +1,19 @@
 """Tournaments, ratings and statistics over many bot games."""
+
+from .runner import run_local, run_ray
+from .stats import Rating, rate_games, wilson
+from .tournament import GameResult, PlayerSummary, Summary, Tournament, play_game, summarize
+
+__all__ = [
+    "GameResult",
+    "PlayerSummary",
+    "Rating",
+    "Summary",
+    "Tournament",
+    "play_game",
+    "rate_games",
+    "run_local",
+    "run_ray",
+    "summarize",
+    "wilson",
+]

@@ -1,0 +1,257 @@
+"""Tournaments: many seeded bot games with seats rotated, played in any order, summed up in order.
+
+Game ``i`` of a tournament is fully determined by the configuration and ``i``: its seed, its seating
+(seats rotate, so every player sits in every seat equally often) and every bot's RNG derive from
+them. So the games can be played in one process, across worker processes or on a Ray cluster, and the
+results (all but the measured thinking times) are the same.
+
+A bot that raises, answers an illegal move or (for external engines) answers too slowly or not at
+all loses the game with the reason recorded; the tournament goes on.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tendays.bots import Bot, analyze, make_bot
+from tendays.engine import IllegalMoveError, Options, Phase, load_edition, new_game, view
+
+from .stats import Rating, rate_games, wilson
+
+__all__ = ["GameResult", "PlayerSummary", "Summary", "Tournament", "play_game", "summarize"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """What to play: the bots (specs, one per player), how many games, and the rules."""
+
+    edition: str
+    players: tuple[str, ...]
+    games: int = 400
+    seed: int = 1
+    max_turns: int | None = 300
+    days: int = 10
+    swap: bool = False
+
+    def options(self) -> Options:
+        return Options(players=len(self.players), days=self.days, swap=self.swap, turn_limit=self.max_turns)
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` for a tournament that cannot be played, before any game starts."""
+        if not self.players:
+            raise ValueError("name at least one player")
+        if self.games < 1:
+            raise ValueError(f"play at least one game, not {self.games}")
+        self.options().validate(load_edition(self.edition))
+        for spec in self.players:
+            if not spec.startswith("cmd:"):
+                make_bot(spec)
+
+    def game_seed(self, index: int) -> int:
+        return random.Random(f"tendays-sim/{self.seed}/{index}").getrandbits(32)
+
+    def seating(self, index: int) -> tuple[int, ...]:
+        """Which player sits in each seat in game ``index`` (seats rotate from game to game)."""
+        n = len(self.players)
+        return tuple((seat + index) % n for seat in range(n))
+
+    def names(self) -> list[str]:
+        """Display names: the specs, numbered where one appears more than once."""
+        names = []
+        for i, spec in enumerate(self.players):
+            same = [j for j, s in enumerate(self.players) if s == spec]
+            names.append(spec if len(same) == 1 else f"{spec} #{same.index(i) + 1}")
+        return names
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How one game went, per player (not per seat)."""
+
+    index: int
+    seed: int
+    seating: tuple[int, ...]
+    winner: int | None  # the winning player, if any
+    turns: int
+    hit_limit: bool
+    think_seconds: tuple[float, ...]
+    decisions: tuple[int, ...]
+    start_distance: tuple[int, ...]  # each player's journey distance when the draft ended (-1: not reached)
+    forfeit: int | None = None  # the player who lost by a bad answer
+    reason: str = ""
+
+
+def play_game(tournament: Tournament, index: int) -> GameResult:
+    """Play game ``index`` of ``tournament``."""
+    edition = load_edition(tournament.edition)
+    seed = tournament.game_seed(index)
+    seating = tournament.seating(index)
+    n = len(seating)
+    bots: list[Bot] = [make_bot(tournament.players[seating[seat]]) for seat in range(n)]
+    rngs = [random.Random(f"tendays-sim/{seed}/seat/{seat}") for seat in range(n)]
+    think = [0.0] * n
+    decisions = [0] * n
+    start = [-1] * n
+    state = new_game(edition, tournament.options(), seed)
+    forfeit: int | None = None
+    reason = ""
+    try:
+        while not state.is_over:
+            seat = state.current
+            player_view = view(state, seat)
+            began = time.perf_counter()
+            try:
+                move = bots[seat].choose(player_view, rngs[seat])
+            except Exception as error:  # any failure of a bot costs it the game, not the tournament
+                forfeit, reason = seat, f"{tournament.players[seating[seat]]} failed: {error}"
+                break
+            finally:
+                think[seat] += time.perf_counter() - began
+                decisions[seat] += 1
+            try:
+                was_draft = state.phase is Phase.DRAFT
+                state = state.apply(move, seat)
+            except IllegalMoveError as error:
+                forfeit, reason = seat, f"{tournament.players[seating[seat]]} played an illegal move '{move}': {error}"
+                break
+            if was_draft and state.phase is not Phase.DRAFT:
+                start = [analyze(edition, rack).distance for rack in state.racks]
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+    by_player = sorted(range(n), key=lambda seat: seating[seat])
+    winner: int | None
+    if forfeit is not None:
+        # A forfeit ends the game: with one rival left, that rival wins; with more, nobody does.
+        rivals = [seat for seat in range(n) if seat != forfeit]
+        winner = seating[rivals[0]] if len(rivals) == 1 else None
+    else:
+        winner = None if state.winner is None else seating[state.winner]
+    return GameResult(
+        index=index,
+        seed=seed,
+        seating=seating,
+        winner=winner,
+        turns=state.turn,
+        hit_limit=forfeit is None and state.is_over and state.winner is None,
+        think_seconds=tuple(think[seat] for seat in by_player),
+        decisions=tuple(decisions[seat] for seat in by_player),
+        start_distance=tuple(start[seat] for seat in by_player),
+        forfeit=None if forfeit is None else seating[forfeit],
+        reason=reason,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    name: str
+    spec: str
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_turns_to_win: float | None
+    median_turns_to_win: float | None
+    limit_games: int
+    forfeits: int
+    mean_think_ms: float
+    rating: Rating
+    mean_start_distance: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "spec": self.spec,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci95": list(self.ci95),
+            "mean_turns_to_win": self.mean_turns_to_win,
+            "median_turns_to_win": self.median_turns_to_win,
+            "limit_games": self.limit_games,
+            "forfeits": self.forfeits,
+            "mean_think_ms": self.mean_think_ms,
+            "rating": {"mu": self.rating.mu, "sigma": self.rating.sigma, "ordinal": self.rating.ordinal},
+            "mean_start_distance": self.mean_start_distance,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    tournament: Tournament
+    games: int
+    draws: int
+    mean_turns: float
+    median_turns: float
+    players: tuple[PlayerSummary, ...]
+    forfeit_reasons: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        t = self.tournament
+        return {
+            "games": self.games,
+            "draws": self.draws,
+            "players": [p.to_json() for p in self.players],
+            "mean_turns": self.mean_turns,
+            "median_turns": self.median_turns,
+            "edition": t.edition,
+            "seed": t.seed,
+            "max_turns": t.max_turns,
+            "days": t.days,
+            "swap": t.swap,
+            "forfeit_reasons": list(self.forfeit_reasons),
+        }
+
+
+def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
+    """Per-player statistics over the results, taken in game order (so ratings are reproducible)."""
+    results = sorted(results, key=lambda r: r.index)
+    n = len(tournament.players)
+    names = tournament.names()
+    ranks: list[list[int]] = []
+    for r in results:
+        # Winner first, the rest tied behind; with no winner everybody ties.
+        game_ranks = [1 if r.winner is None or p == r.winner else 2 for p in range(n)]
+        if r.forfeit is not None:
+            game_ranks[r.forfeit] = 3
+        ranks.append(game_ranks)
+    ratings = rate_games(n, ranks) if n > 1 else [Rating(25.0, 25.0 / 3)]
+    players = []
+    for p in range(n):
+        won = [r.turns for r in results if r.winner == p]
+        wins = len(won)
+        decisions = sum(r.decisions[p] for r in results)
+        think = sum(r.think_seconds[p] for r in results)
+        starts = [r.start_distance[p] for r in results if r.start_distance[p] >= 0]
+        players.append(PlayerSummary(
+            name=names[p],
+            spec=tournament.players[p],
+            games=len(results),
+            wins=wins,
+            win_rate=wins / len(results) if results else 0.0,
+            ci95=wilson(wins, len(results)),
+            mean_turns_to_win=statistics.fmean(won) if won else None,
+            median_turns_to_win=float(statistics.median(won)) if won else None,
+            limit_games=sum(r.hit_limit for r in results),
+            forfeits=sum(r.forfeit == p for r in results),
+            mean_think_ms=1000 * think / decisions if decisions else 0.0,
+            rating=ratings[p],
+            mean_start_distance=statistics.fmean(starts) if starts else None,
+        ))
+    turns = [r.turns for r in results]
+    return Summary(
+        tournament=tournament,
+        games=len(results),
+        draws=sum(r.winner is None for r in results),
+        mean_turns=statistics.fmean(turns) if turns else 0.0,
+        median_turns=float(statistics.median(turns)) if turns else 0.0,
+        players=tuple(players),
+        forfeit_reasons=tuple(f"game {r.index + 1}: {r.reason}" for r in results if r.reason),
+    )
