@@ -1,8 +1,9 @@
 """Bots: computer players that choose a move from a player view.
 
 Get one by name with :func:`make_bot`: ``random``, ``greedy``, ``expert`` (or the difficulty names
-``easy``, ``normal``, ``hard``), ``expert:N`` (N rollouts per decision) or ``expert:Ts`` (T seconds per
-decision).
+``easy``, ``normal``, ``hard``), ``expert:N`` (N rollouts per decision), ``expert:Ts`` (T seconds per
+decision), or ``cmd:<command line>`` for an external program speaking the engine protocol
+(``docs/engine-protocol.md``).
 """
 
 from __future__ import annotations
@@ -35,12 +36,16 @@ DIFFICULTIES = {"easy": "random", "normal": "greedy", "hard": "expert"}
 #: Every plain bot name :func:`make_bot` accepts.
 BOT_NAMES = ("random", "greedy", "expert", *DIFFICULTIES)
 
-_FORMS = "random, greedy, expert, easy, normal, hard, expert:ROLLOUTS, expert:SECONDSs"
+_FORMS = "random, greedy, expert, easy, normal, hard, expert:ROLLOUTS, expert:SECONDSs, cmd:COMMAND LINE"
 
 
 def make_bot(spec: str) -> Bot:
     """The bot a spec names; raises ``ValueError`` listing the choices for an unknown spec."""
     text = spec.strip()
+    if text.startswith("cmd:"):
+        from .engine_client import EngineBot
+
+        return EngineBot(text[len("cmd:"):].strip())
     name, _, budget = text.partition(":")
     name = DIFFICULTIES.get(name.lower(), name.lower())
     if name == "random" and not budget:

@@ -33,6 +33,7 @@ Rack = Sequence[int | None]
 # (a completion that really exists) and at worst one change longer than the shortest.
 _SEARCH_NODE_LIMIT = 20_000
 _MEMO_LIMIT = 200_000
+_SPARSE = 24  # below this many states, stepping state by state beats testing every region
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -115,13 +116,18 @@ class JourneyGraph:
         if result is not None:
             return result
         result = 0
-        pred = self.pred
-        for k2 in range(self.n_regions):
-            if pred[k2] & states:
-                result |= 1 << k2
-        regions = states & self.all_regions
-        for ok, offset in zip(self.left_ok, self.offsets, strict=True):
-            result |= (regions & ok) << offset
+        if states.bit_count() <= _SPARSE:
+            succ = self.succ
+            for s in _bits(states):
+                result |= succ[s]
+        else:
+            pred = self.pred
+            for k2 in range(self.n_regions):
+                if pred[k2] & states:
+                    result |= 1 << k2
+            regions = states & self.all_regions
+            for ok, offset in zip(self.left_ok, self.offsets, strict=True):
+                result |= (regions & ok) << offset
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
         memo[states] = result
@@ -165,13 +171,6 @@ def graph_for(edition: Edition) -> JourneyGraph:
     return graph
 
 
-def _level(levels: list[int], c: int) -> int:
-    # Past the last stored level every day may change, so the set no longer grows.
-    if c < 0:
-        return 0
-    return levels[c] if c < len(levels) else levels[-1]
-
-
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """A rack's distance from a complete journey, one shortest completion, and its outs."""
@@ -189,61 +188,74 @@ class Analysis:
 
 
 class _Passes:
-    """Forward and backward reachability of one rack, level by level of changes."""
+    """Forward and backward reachability of one rack, computed level by level of changes as needed."""
 
     def __init__(self, graph: JourneyGraph, rack: Rack) -> None:
         self.graph = graph
         self.rack = rack
-        days = len(rack)
-        masks = [graph.mask_of(t) for t in rack]
-        self.masks = masks
-        all_regions = graph.all_regions
+        self.days = len(rack)
+        self.masks = [graph.mask_of(t) for t in rack]
+        # forward[i][c]: states day i may hold with at most c changes on days 0..i.
+        self.forward: list[list[int]] = [[] for _ in rack]
+        # backward[i][c]: states on day i from which days i+1.. complete with at most c changes.
+        self.backward: list[list[int]] = [[] for _ in rack]
+        self.levels = -1
+
+    def extend(self, level: int) -> None:
+        """Compute both passes up to ``level`` changes."""
+        graph = self.graph
         step, pre = graph.step, graph.pre
-        forward: list[list[int]] = [[masks[0] & all_regions, all_regions]]
-        for i in range(1, days):
-            before = forward[i - 1]
-            levels = []
-            for c in range(i + 2):
-                kept = step(_level(before, c)) & masks[i]
-                changed = step(_level(before, c - 1)) if c else 0
-                levels.append(kept | changed)
-            forward.append(levels)
-        self.forward = forward
-        backward: list[list[int]] = [[] for _ in range(days)]
-        backward[days - 1] = [all_regions]
-        for i in range(days - 2, -1, -1):
-            after = backward[i + 1]
-            levels = []
-            for c in range(days - i):
-                kept = pre(_level(after, c) & masks[i + 1])
-                changed = pre(_level(after, c - 1)) if c else 0
-                levels.append(kept | changed)
-            backward[i] = levels
-        self.backward = backward
+        masks, forward, backward = self.masks, self.forward, self.backward
+        days = self.days
+        all_regions = graph.all_regions
+        for c in range(self.levels + 1, level + 1):
+            forward[0].append(masks[0] & all_regions if c == 0 else all_regions)
+            for i in range(1, days):
+                before = forward[i - 1]
+                if c > i + 1:  # every day so far may change: the set stops growing
+                    forward[i].append(forward[i][-1])
+                    continue
+                kept = step(before[c]) & masks[i]
+                forward[i].append(kept | step(before[c - 1]) if c else kept)
+            backward[days - 1].append(all_regions)
+            for i in range(days - 2, -1, -1):
+                after = backward[i + 1]
+                if c > days - 1 - i:
+                    backward[i].append(backward[i][-1])
+                    continue
+                kept = pre(after[c] & masks[i + 1])
+                backward[i].append(kept | pre(after[c - 1]) if c else kept)
+        self.levels = max(self.levels, level)
 
     def relaxed_distance(self) -> int:
-        last = self.forward[-1]
-        for c, states in enumerate(last):
-            if states & self.graph.all_regions:
+        all_regions = self.graph.all_regions
+        c = 0
+        while True:
+            self.extend(c)
+            if self.forward[-1][c] & all_regions or c >= self.days:
                 return c
-        return len(self.rack)
+            c += 1
 
     def arriving(self, day: int, c: int) -> int:
         """States that day ``day`` may hold after days before it used at most ``c`` changes."""
+        if c < 0:
+            return 0
         if day == 0:
-            return self.graph.all_regions if c >= 0 else 0
-        return self.graph.step(_level(self.forward[day - 1], c)) if c >= 0 else 0
+            return self.graph.all_regions
+        return self.graph.step(self.forward[day - 1][c])
 
     def through(self, day: int, c: int) -> int:
         """States on day ``day`` that lie on a completion with at most ``c`` changes on the other days."""
+        self.extend(c)
         backward = self.backward[day]
         result = 0
         for c1 in range(c + 1):
-            result |= self.arriving(day, c1) & _level(backward, c - c1)
+            result |= self.arriving(day, c1) & backward[c - c1]
         return result
 
     def complete(self, budget: int) -> tuple[int, ...] | None:
         """A completion with at most ``budget`` changes that respects tile counts, if one is found."""
+        self.extend(budget)
         graph = self.graph
         rack, masks, backward = self.rack, self.masks, self.backward
         days = len(rack)
@@ -264,13 +276,13 @@ class _Passes:
                 return False
             options = graph.all_regions if day == 0 else succ[previous]
             left = budget - used
-            for state in _bits(options & masks[day] & _level(backward[day], left)):
+            for state in _bits(options & masks[day] & backward[day][left]):
                 path.append(state)
                 if search(day + 1, state, used):
                     return True
                 path.pop()
             if left >= 1:
-                for state in _bits(options & ~masks[day] & _level(backward[day], left - 1)):
+                for state in _bits(options & ~masks[day] & backward[day][left - 1]):
                     tile = state_tile[state]
                     if spare[tile] <= 0:
                         continue

@@ -1,0 +1,165 @@
+"""Playing an external engine: a program that speaks the line-based engine protocol.
+
+See ``docs/engine-protocol.md``. The program is started on its first move of a game and stopped with
+``close()``. Anything wrong with it (it does not start, crashes, sends something that is not an
+answer, or is too slow) raises :class:`EngineError` naming what happened; the caller decides what that
+costs (in ``tendays simulate``, the game).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import random
+import shlex
+import subprocess
+import threading
+from typing import IO
+
+from tendays.engine import InvalidMoveError, Move, PlayerView
+
+from .wire import view_to_json
+
+__all__ = ["PROTOCOL_VERSION", "EngineBot", "EngineError"]
+
+PROTOCOL_VERSION = 1
+START_TIMEOUT = 10.0  # seconds for the program to start and answer the greeting
+MOVE_TIMEOUT = 5.0  # seconds for each answer during a game
+MAX_LINE = 1 << 20  # longest line accepted from an engine
+
+
+class EngineError(RuntimeError):
+    """The external engine misbehaved; the message says how."""
+
+
+def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    try:
+        for line in stream:
+            lines.put(line)
+    except (OSError, ValueError):
+        pass
+    lines.put(None)  # end of output: the program closed it or exited
+
+
+class EngineBot:
+    """A bot whose moves come from an external program over stdin/stdout."""
+
+    def __init__(self, command: str, start_timeout: float = START_TIMEOUT, move_timeout: float = MOVE_TIMEOUT) -> None:
+        if not command:
+            raise ValueError("cmd: needs a command line, e.g. cmd:tendays engine --bot greedy")
+        self.command = command
+        self.argv = shlex.split(command)
+        self.name = f"cmd:{command}"
+        self.engine_name = ""
+        self.start_timeout = start_timeout
+        self.move_timeout = move_timeout
+        self._process: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._game: tuple[str, int | None, object] | None = None
+
+    # -- the conversation ------------------------------------------------------------------
+
+    def _start(self) -> None:
+        try:
+            self._process = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True, encoding="utf-8", bufsize=1,
+            )
+        except OSError as error:
+            raise EngineError(f"the engine '{self.command}' could not be started: {error}") from None
+        assert self._process.stdout is not None
+        threading.Thread(target=_read_lines, args=(self._process.stdout, self._lines), daemon=True).start()
+        self._send(f"tendays {PROTOCOL_VERSION}")
+        answer = self._answer(self.start_timeout, "the greeting 'tendays 1'")
+        word, _, rest = answer.partition(" ")
+        if word != "ready":
+            raise EngineError(f"the engine answered the greeting with {answer[:80]!r} instead of 'ready NAME'")
+        self.engine_name = rest.strip()
+
+    def _send(self, line: str) -> None:
+        process = self._process
+        assert process is not None and process.stdin is not None
+        try:
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineError(f"the engine has stopped{self._exit_note()}") from None
+
+    def _exit_note(self) -> str:
+        process = self._process
+        if process is None:
+            return ""
+        try:
+            code = process.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            return ""
+        return f" (exit status {code})"
+
+    def _answer(self, timeout: float, what: str) -> str:
+        """The next line that is not a comment ('info ...' or '# ...'), within ``timeout`` seconds."""
+        while True:
+            try:
+                line = self._lines.get(timeout=timeout)
+            except queue.Empty:
+                raise EngineError(f"the engine took longer than {timeout:g} s to answer {what}") from None
+            if line is None:
+                raise EngineError(f"the engine stopped without answering {what}{self._exit_note()}")
+            if len(line) > MAX_LINE:
+                raise EngineError(f"the engine sent a line of {len(line)} characters answering {what}")
+            text = line.strip()
+            if not text or text.startswith("#") or text == "info" or text.startswith("info "):
+                continue
+            return text
+
+    def _expect_ok(self, what: str) -> None:
+        answer = self._answer(self.move_timeout, what)
+        if answer != "ok":
+            raise EngineError(f"the engine answered {what} with {answer[:80]!r} instead of 'ok'")
+
+    # -- the bot protocol ------------------------------------------------------------------
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        if self._process is None:
+            self._start()
+        game = (view.edition.id, view.player, view.options)
+        if self._game != game:
+            setup = {"edition": view.edition.id, "options": view.options.to_json(), "player": view.player,
+                     "move_timeout": self.move_timeout}
+            self._send("newgame " + json.dumps(setup, separators=(",", ":")))
+            self._expect_ok("'newgame'")
+            self._game = game
+        self._send("go " + json.dumps(view_to_json(view), separators=(",", ":")))
+        answer = self._answer(self.move_timeout, f"'go' (turn {view.turn + 1})")
+        word, _, rest = answer.partition(" ")
+        if word != "move":
+            raise EngineError(f"the engine answered 'go' with {answer[:80]!r} instead of 'move MOVE'")
+        try:
+            return Move.from_text(rest)
+        except InvalidMoveError as error:
+            raise EngineError(f"the engine sent a move that is not in the notation: {error}") from None
+
+    def close(self) -> None:
+        """Say goodbye and make sure the program has stopped."""
+        process = self._process
+        if process is None:
+            return
+        self._process = None
+        try:
+            if process.stdin is not None:
+                process.stdin.write("quit\n")
+                process.stdin.flush()
+                process.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+        try:
+            process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # at interpreter shutdown there may be nothing left to clean up with
+            self.close()
