@@ -7,7 +7,7 @@ Two environments over the same encoding (full page: ``docs/rl.md``):
   draw, then place). Observations are ``{"observation": float32[N], "action_mask": int8[A]}``.
   The game is turn-based, so there is no parallel version (``parallel_api_test`` does not apply).
 * **Gymnasium** -- ``gymnasium.make("tendays/TenDays-v0", edition="usa", players=2, opponents="random",
-  days=10, seed=None)``: the agent in seat 0 against bots made by ``tendays.bots``; the mask is in
+  days=10, seed=None)``: the agent in seat 0 against bots named as for ``tendays.bots.make_bot``; the mask is in
   ``info["action_mask"]`` and ``env.unwrapped.action_masks()``.
 
 Actions: one ``Discrete(A)``, ``A = 4D + 7 + D(D-1)/2`` for ``D`` days (92 for 10 days): draft day d
@@ -46,7 +46,7 @@ import gymnasium
 from .actions import ActionCodec
 from .aec import TenDaysAECEnv, env, raw_env
 from .common import DEFAULT_TURNS_PER_PLAYER, Rewards
-from .gym_env import TenDaysEnv, build_bot
+from .gym_env import TenDaysEnv
 from .observation import Block, ObservationEncoder
 from .progress import RackProgress
 
@@ -60,7 +60,6 @@ __all__ = [
     "Rewards",
     "TenDaysAECEnv",
     "TenDaysEnv",
-    "build_bot",
     "env",
     "raw_env",
 ]

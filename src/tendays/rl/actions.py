@@ -23,6 +23,8 @@ from tendays.engine import PILES, Move, MoveKind
 
 __all__ = ["ActionCodec"]
 
+_MASK_CACHE_SIZE = 512
+
 
 class ActionCodec:
     """Maps moves to action indices and back for racks of ``days`` days."""
@@ -46,6 +48,9 @@ class ActionCodec:
         moves += [Move.swap(a, b) for a, b in pairs]
         self._moves: tuple[Move, ...] = tuple(moves)
         self._index: dict[Move, int] = {move: i for i, move in enumerate(moves)}
+        # The engine hands out the same tuple of legal moves for the same situation; remembering the mask
+        # of each such tuple (held here, so its id stays unique) saves hashing every move each step.
+        self._masks: dict[int, tuple[tuple[Move, ...], np.ndarray]] = {}
         assert len(self._moves) == self.size
 
     def encode(self, move: Move) -> int:
@@ -65,11 +70,18 @@ class ActionCodec:
         return self._moves[index]
 
     def mask(self, moves: Iterable[Move]) -> np.ndarray:
-        """An int8 vector with 1 at the index of each move in ``moves``."""
+        """A new int8 vector with 1 at the index of each move in ``moves``."""
+        cached = self._masks.get(id(moves))
+        if cached is not None and cached[0] is moves:
+            return cached[1].copy()
         mask = np.zeros(self.size, dtype=np.int8)
         index = self._index
         for move in moves:
             mask[index[move]] = 1
+        if isinstance(moves, tuple):
+            if len(self._masks) >= _MASK_CACHE_SIZE:
+                self._masks.clear()  # draft-phase tuples are one-off; start over rather than grow
+            self._masks[id(moves)] = (moves, mask.copy())
         return mask
 
     def describe(self, action: int) -> str:

@@ -16,7 +16,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from tendays.bots import Bot
+from tendays.bots import Bot, make_bot
 from tendays.engine import IllegalMoveError, State, apply, load_edition, new_game, view
 
 from .actions import ActionCodec
@@ -25,22 +25,9 @@ from .observation import ObservationEncoder
 from .progress import RackProgress
 from .render import render_view
 
-__all__ = ["AGENT_SEAT", "TenDaysEnv", "build_bot"]
+__all__ = ["AGENT_SEAT", "TenDaysEnv"]
 
 AGENT_SEAT = 0
-
-
-def build_bot(spec: str) -> Bot:
-    """The bot named by ``spec`` (``random``, ``greedy``, ``expert``, ``easy``/``normal``/``hard``, ``cmd:...``)."""
-    from tendays import bots
-
-    make_bot = getattr(bots, "make_bot", None)
-    if make_bot is not None:
-        bot: Bot = make_bot(spec)
-        return bot
-    if spec == "random":
-        return bots.RandomBot()
-    raise ValueError(f"unknown bot {spec!r}; this installation only has the random bot")
 
 
 class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -78,7 +65,7 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         if len(specs) != players - 1:
             raise ValueError(f"a game of {players} players has {players - 1} opponents, but {len(specs)} were named")
         self.opponent_specs = tuple(specs)
-        self.bots = [build_bot(spec) for spec in specs]
+        self.bots: list[Bot] = [make_bot(spec) for spec in specs]
         self.rewards = rewards or Rewards()
         self.shaping = shaping
         self.render_mode = render_mode

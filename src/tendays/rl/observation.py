@@ -140,8 +140,9 @@ class ObservationEncoder:
                 obs[start + d * tiles + tile] = 1.0
                 unseen[tile] -= 1
         start = b["rack_sound"].start
-        for i in range(days - 1):
-            if progress.gap_sound(rack, i):
+        sound = progress.sound_gaps(rack)
+        for i, ok in enumerate(sound):
+            if ok:
                 obs[start + i] = 1.0
         is_region = progress.is_region
         first, last = rack[0], rack[-1]
@@ -157,7 +158,7 @@ class ObservationEncoder:
                 obs[b["held_source"].start + view.taken_from] = 1.0
             if my_turn:
                 start = b["held_gain"].start
-                for d, gain in enumerate(progress.gains(rack, held)):
+                for d, gain in enumerate(progress.gains(rack, held, sound)):
                     obs[start + d] = gain * _GAIN_SCALE
 
         top_start, contents_start = b["pile_top"].start, b["pile_contents"].start
@@ -173,7 +174,7 @@ class ObservationEncoder:
                 obs[offset + tile] += inverse[tile]
                 unseen[tile] -= 1
             obs[size_start + p] = len(pile) / total
-            obs[gain_start + p] = max(progress.gains(rack, top)) * _GAIN_SCALE
+            obs[gain_start + p] = max(progress.gains(rack, top, sound)) * _GAIN_SCALE
         obs[b["draw_pile_size"].start] = view.draw_pile_size / total
 
         known = self._known_racks(view)

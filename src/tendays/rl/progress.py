@@ -22,47 +22,62 @@ class RackProgress:
     """Counts the satisfied journey conditions of racks of one edition."""
 
     def __init__(self, edition: Edition) -> None:
-        self.checker = checker_for(edition)
-        self.is_region = self.checker.is_region
+        checker = checker_for(edition)
+        self.is_region = is_region = checker.is_region
+        n = self._n = len(edition.tiles)
+        regions = [t for t in range(n) if is_region[t]]
+        transports = [t for t in range(n) if not is_region[t]]
+        # Steps encoded as single ints: set membership is the fastest test in pure Python.
+        self._steps = frozenset(a * n + b for a in regions for b in regions if checker.connects(a, b))
+        self._hops = frozenset((a * n + via) * n + b for a in regions for via in transports for b in regions
+                               if checker.connects(a, b, via))
 
     def gap_sound(self, rack: Rack, i: int) -> bool:
         """Whether the gap after the 0-based day ``i`` is part of a valid step of the journey."""
         a, b = rack[i], rack[i + 1]
         if a is None or b is None:
             return False
-        is_region, connects = self.is_region, self.checker.connects
+        is_region, n = self.is_region, self._n
         if is_region[a]:
             if is_region[b]:
-                return connects(a, b)
+                return a * n + b in self._steps
             c = rack[i + 2] if i + 2 < len(rack) else None
-            return c is not None and is_region[c] and connects(a, c, b)
+            return c is not None and (a * n + b) * n + c in self._hops
         if not is_region[b] or i == 0:
             return False
         z = rack[i - 1]
-        return z is not None and is_region[z] and connects(z, b, a)
+        return z is not None and (z * n + a) * n + b in self._hops
+
+    def sound_gaps(self, rack: Rack) -> list[bool]:
+        """Soundness of each of the ``len(rack) - 1`` gaps."""
+        return [self.gap_sound(rack, i) for i in range(len(rack) - 1)]
 
     def score(self, rack: Rack) -> int:
         """The number of satisfied conditions, from 0 to ``len(rack) + 1``."""
-        last = len(rack) - 1
-        total = sum(self.gap_sound(rack, i) for i in range(last))
-        first, end = rack[0], rack[last]
-        return total + (first is not None and self.is_region[first]) + (end is not None and self.is_region[end])
+        first, end = rack[0], rack[-1]
+        return (sum(self.sound_gaps(rack)) + (first is not None and self.is_region[first])
+                + (end is not None and self.is_region[end]))
 
-    def gains(self, rack: Rack, tile: int) -> list[int]:
-        """For each day, how the score changes if ``tile`` is put on that day (from -4 to 4)."""
+    def gains(self, rack: Rack, tile: int, sound: list[bool] | None = None) -> list[int]:
+        """For each day, how the score changes if ``tile`` is put on that day (from -4 to 4).
+
+        ``sound`` may pass ``sound_gaps(rack)`` when it is already known.
+        """
+        if sound is None:
+            sound = self.sound_gaps(rack)
         days = len(rack)
-        is_region = self.is_region
+        is_region, gap_sound = self.is_region, self.gap_sound
         work = list(rack)
         result = []
         for d in range(days):
-            # Only the gaps whose validity can look at day d change: d-2 .. d+1.
+            # Only the gaps whose soundness can look at day d change: d-2 .. d+1.
             low, high = max(0, d - 2), min(days - 2, d + 1)
-            before = sum(self.gap_sound(work, i) for i in range(low, high + 1))
             old = work[d]
             work[d] = tile
-            after = sum(self.gap_sound(work, i) for i in range(low, high + 1))
+            gain = 0
+            for i in range(low, high + 1):
+                gain += gap_sound(work, i) - sound[i]
             work[d] = old
-            gain = after - before
             if d == 0 or d == days - 1:
                 gain += is_region[tile] - (old is not None and is_region[old])
             result.append(gain)
