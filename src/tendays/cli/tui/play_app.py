@@ -20,6 +20,7 @@ from textual.events import Click
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, RichLog, Select, Static
 
+from tendays.bots import hint
 from tendays.engine import (
     PILES,
     Edition,
@@ -127,6 +128,7 @@ class GameScreen(Screen[None]):
         self.edition = load_edition(table.edition)
         self.unlocked: int | None = None  # in hot-seat: the person who may see their rack now
         self.pending: Pending | None = None
+        self.hinted: set[int] = set()  # days the last hint suggested changing, marked until the next move
         self.cursor = 1
         self.message = Text("")
         self.bot_busy = False
@@ -198,6 +200,7 @@ class GameScreen(Screen[None]):
         """After any move: show the new table, then hand over to the next seat."""
         table = self.table
         self.pending = None
+        self.hinted = set()
         if table.is_over:
             self.refresh_view()
             self.show_end()
@@ -306,6 +309,8 @@ class GameScreen(Screen[None]):
         for day in range(1, days + 1):
             row = self.query_one(f"#day-{day}", DayRow)
             line = Text("▸" if day == self.cursor else " ")
+            if day in self.hinted:
+                line = Text("◆" if day != self.cursor else "▸", style="bold")
             line.append_text(rack_line(self.edition, day, rack[day - 1], marks.get(day), NAME_WIDTH))
             row.update(line, layout=False)
             row.set_class(day == self.cursor, "cursor")
@@ -602,10 +607,13 @@ class GameScreen(Screen[None]):
 
     def action_hint(self) -> None:
         pv = self.current_view()
-        if pv.rack is None or None in pv.rack:
-            self.say("A hint needs your full rack: it is available once the draft is over.", error=True)
+        if pv.rack is None or pv.is_over:
+            self.say("There is no rack of yours on screen to give a hint for.", error=True)
             return
-        self.app.push_screen(TextScreen("Hint", hint_text(pv)))
+        advice = hint(pv)
+        self.hinted = set(advice.days)
+        self.say(f"Hint: {advice.message}")
+        self.refresh_rack(pv)
 
     def action_save(self) -> None:
         path = self.config.save_path
@@ -652,16 +660,6 @@ def journey_text(edition: Edition, rack: tuple[int | None, ...]) -> Text:
             text.append(f"  ✓ day {link.from_day} → {link.to_day}: {link.message}\n", style="green")
     text.rstrip()
     return text
-
-
-def hint_text(pv: PlayerView) -> Text:
-    """The hint for the seat of ``pv``: its journey distance and which days to change."""
-    from tendays import bots
-
-    hint = getattr(bots, "hint", None)
-    if hint is None:
-        return Text("Hints are not available in this installation.")
-    return Text(str(hint(pv)))
 
 
 # -- the end of the game ---------------------------------------------------------------------

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tendays.bots import Bot
+from tendays.bots import Bot, make_bot
 from tendays.engine import Game, GameRecord, Move, Options, PlayerView, RecordError, load_edition, view
 
 __all__ = ["HUMAN_WORDS", "PlayConfig", "Seat", "SeatError", "Table", "load_save", "make_seat_bot", "parse_seats"]
@@ -28,19 +28,10 @@ class SeatError(ValueError):
 
 def make_seat_bot(spec: str) -> Bot:
     """The bot for a seat spec (``easy``/``normal``/``hard``/``random``/``greedy``/``expert``/``cmd:...``)."""
-    from tendays import bots
-
-    make_bot = getattr(bots, "make_bot", None)
-    if make_bot is not None:
-        try:
-            bot: Bot = make_bot(spec)
-        except (ValueError, KeyError, OSError) as error:
-            raise SeatError(f"bot {spec!r}: {error}") from error
-        return bot
-    # Only the random bot exists in this installation: the other levels cannot be offered.
-    if spec in ("random", "easy"):
-        return bots.RandomBot()
-    raise SeatError(f"bot {spec!r} is not available here; use 'random'")
+    try:
+        return make_bot(spec)
+    except (ValueError, OSError) as error:
+        raise SeatError(f"bot {spec!r}: {error}") from error
 
 
 @dataclass
@@ -66,7 +57,8 @@ class Seat:
 
 
 def _is_bot_spec(word: str) -> bool:
-    return word.lower() in BOT_LEVELS or word.lower().startswith("cmd:")
+    """Bot specs are the levels, optionally with a budget (``expert:48``), and ``cmd:PROGRAM``."""
+    return word.lower().partition(":")[0] in BOT_LEVELS or word.lower().startswith("cmd:")
 
 
 def parse_seats(text: str, names: Sequence[str] = ()) -> list[Seat]:

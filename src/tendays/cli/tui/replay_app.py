@@ -1,0 +1,197 @@
+"""``tendays replay``: step through a saved game move by move, every rack shown, with the log.
+
+A finished game is public, so every rack is shown; for an unfinished game the racks stay hidden
+unless the replay is asked to reveal them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tendays.engine import (
+    PILES,
+    Edition,
+    GameRecord,
+    IllegalMoveError,
+    RecordError,
+    State,
+    apply,
+    describe_event,
+    load_edition,
+    new_game,
+    view,
+)
+
+from .render import day_marks, pile_text, swatch, tile_text
+from .rules import rules_markdown
+from .screens import HelpScreen
+
+__all__ = ["ReplayApp", "ReplayScreen", "replay_states"]
+
+CSS_PATH = Path(__file__).with_name("tendays.tcss")
+
+
+def replay_states(record: GameRecord) -> list[State]:
+    """The state before the first move and after each move; raises ``RecordError`` naming a bad move."""
+    state = new_game(load_edition(record.edition), record.options, record.seed)
+    states = [state]
+    for number, move in enumerate(record.moves, 1):
+        try:
+            state = apply(state, move)
+        except IllegalMoveError as error:
+            raise RecordError(f"move {number} ({move}) does not replay: {error}") from error
+        states.append(state)
+    return states
+
+
+def racks_table(edition: Edition, racks: Sequence[Sequence[int | None]], names: Sequence[str],
+                highlight: int | None, winner: int | None, width: int) -> RichTable:
+    """Every rack side by side: one column per seat, one row per day, each link marked ✓ or ✗."""
+    grid = RichTable(box=None, padding=(0, 1), show_edge=False, expand=False)
+    players = len(racks)
+    column = max(12, (width - 4) // max(1, players) - 1)
+    grid.add_column("day", justify="right", style="dim", no_wrap=True)
+    for seat, name in enumerate(names):
+        label = name + (" ★ winner" if seat == winner else "") + (" ◀" if seat == highlight else "")
+        grid.add_column(Text(label, style="bold"), no_wrap=True, width=column, overflow="ellipsis")
+    marks = [day_marks(edition, rack) for rack in racks]
+    for day in range(1, len(racks[0]) + 1):
+        cells: list[Text | str] = [str(day)]
+        for seat, rack in enumerate(racks):
+            tile = rack[day - 1]
+            cell = swatch(edition, tile, 3) if tile is not None else Text("   ")
+            cell.append(" ")
+            mark = marks[seat].get(day)
+            name = edition.tiles[tile].name if tile is not None else "(empty)"
+            symbol = "" if mark is None or mark.ok is None else ("✓" if mark.ok else "✗")
+            cell.append(name[: max(3, column - 6)])
+            if symbol:
+                cell.append(f" {symbol}", style="bold green" if mark and mark.ok else "bold red")
+            cells.append(cell)
+        grid.add_row(*cells)
+    return grid
+
+
+class ReplayScreen(Screen[None]):
+    """One position of the game at a time; the arrow keys step through the moves."""
+
+    BINDINGS = [
+        Binding("right,l,n", "step(1)", "Next"),
+        Binding("left,h,p", "step(-1)", "Back"),
+        Binding("pagedown", "step(10)", "+10", show=False),
+        Binding("pageup", "step(-10)", "-10", show=False),
+        Binding("home,g", "go(0)", "Start"),
+        Binding("end,G", "go(-1)", "End"),
+        Binding("question_mark,f1", "help", "Rules"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, record: GameRecord, reveal: bool = False) -> None:
+        super().__init__()
+        self.record = record
+        self.states = replay_states(record)
+        self.edition = load_edition(record.edition)
+        self.names = tuple(record.names) or tuple(f"Player {i + 1}" for i in range(record.options.players))
+        self.finished = self.states[-1].is_over
+        self.reveal = reveal or self.finished  # a finished game is public
+        self.position = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with VerticalScroll(id="replay-racks"):
+            yield Static(id="racks")
+        with Horizontal(id="replay-side"), Vertical():
+            yield Static(id="piles")
+            yield VerticalScroll(Static(id="replay-log-text"), id="replay-log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def on_resize(self) -> None:
+        self.show()
+
+    def action_step(self, step: int) -> None:
+        self.position = max(0, min(len(self.states) - 1, self.position + step))
+        self.show()
+
+    def action_go(self, position: int) -> None:
+        self.position = position if position >= 0 else len(self.states) - 1
+        self.show()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(rules_markdown(self.edition, self.record.options)))
+
+    def show(self) -> None:
+        state = self.states[self.position]
+        moves = self.record.moves
+        last = len(self.states) - 1
+        spectator = view(state, None)
+        if self.position:
+            move = moves[self.position - 1]
+            mover = self.states[self.position - 1].current
+            done = f"move {self.position}/{last}: {self.names[mover]} {move}"
+        else:
+            done = f"move 0/{last}: the deal"
+        ending = ""
+        if self.position == last:
+            ending = " · game over" if state.is_over else " · (the game was saved unfinished)"
+        self.query_one("#status", Static).update(Text.assemble(
+            (self.edition.name, "bold"), f" · {done} · turn {spectator.turn + 1} · draw pile ",
+            str(spectator.draw_pile_size), ending))
+        width = self.size.width or 80
+        if self.reveal:
+            # Each rack is read from its owner's view: the replay is public, so every view may be shown.
+            racks = [view(state, seat).rack or () for seat in range(self.record.options.players)]
+            highlight = None if state.is_over else state.current
+            self.query_one("#racks", Static).update(racks_table(self.edition, racks, self.names, highlight,
+                                                                 state.winner, width))
+        else:
+            counts = ", ".join(f"{name}: {count} tiles" for name, count in zip(self.names, spectator.rack_counts,
+                                                                                strict=True))
+            self.query_one("#racks", Static).update(Text(
+                f"The racks of an unfinished game stay hidden (tendays replay --reveal shows them). {counts}",
+                style="dim"))
+        piles = Text()
+        for number in range(1, PILES + 1):
+            piles.append_text(pile_text(self.edition, spectator.piles[number - 1], number, 30))
+            piles.append("   ")
+        held = view(state, state.current).in_hand if self.reveal and not state.is_over else spectator.in_hand
+        if held is not None:
+            piles.append("\n")
+            piles.append_text(Text.assemble(f"{self.names[state.current]} holds ", tile_text(self.edition, held)))
+        self.query_one("#piles", Static).update(piles)
+        log = Text()
+        events = spectator.events
+        previous = len(self.states[self.position - 1].events) if self.position else 0
+        for index, event in enumerate(events):
+            line = describe_event(self.edition, event, self.names)
+            log.append(("▶ " if index >= previous else "  ") + line + "\n",
+                       style="bold" if index >= previous else "")
+        log.rstrip()
+        self.query_one("#replay-log-text", Static).update(log)
+        self.query_one("#replay-log", VerticalScroll).scroll_end(animate=False)
+
+
+class ReplayApp(App[None]):
+    """Step through a saved game."""
+
+    CSS_PATH = CSS_PATH
+    TITLE = "tendays replay"
+
+    def __init__(self, record: GameRecord, reveal: bool = False) -> None:
+        super().__init__()
+        self.record = record
+        self.reveal = reveal
+
+    def on_mount(self) -> None:
+        self.push_screen(ReplayScreen(self.record, self.reveal))

@@ -1,0 +1,80 @@
+"""Helpers for driving the terminal apps headlessly with Textual's pilot."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from tendays.bots import GreedyBot
+from tendays.cli.tui.play_app import GameScreen, PlayApp
+from tendays.cli.tui.table import PlayConfig, Table, parse_seats
+from tendays.engine import Move, MoveKind, Options
+
+
+def screen_text(app: App[None]) -> str:
+    """Every Static on the active screen, as plain text."""
+    parts = []
+    for widget in app.screen.query(Static):
+        content = widget.content
+        parts.append(content.plain if isinstance(content, Text) else str(content))
+    return "\n".join(parts)
+
+
+def day_key(day: int) -> str:
+    return "0" if day == 10 else str(day)
+
+
+def keys_for(move: Move) -> list[str]:
+    """The keys a person presses to make ``move``."""
+    kind = move.kind
+    if kind is MoveKind.DRAFT:
+        return [day_key(move.a)]
+    if kind is MoveKind.DRAW:
+        return ["d"]
+    if kind is MoveKind.TAKE:
+        return [str(move.a)]
+    if kind is MoveKind.REPLACE:
+        return [day_key(move.a), str(move.b)]
+    if kind is MoveKind.DISCARD:
+        return ["x", str(move.a)]
+    return ["w", day_key(move.a), day_key(move.b)]
+
+
+async def settle(pilot: Pilot[None], limit: int = 5000) -> GameScreen:
+    """Let the bots play until a person must act (their turn, a privacy screen) or the game ends."""
+    app = pilot.app
+    assert isinstance(app, PlayApp)
+    for _ in range(limit):
+        await pilot.pause()
+        screen = app.game_screen
+        if screen.waiting_for_human:
+            return screen
+    raise AssertionError("the bots never handed over")
+
+
+def make_app(players: str, seed: int, edition: str = "usa", days: int = 10, swap: bool = False,
+             turn_limit: int | None = None, save_path: Path = Path("tendays-save.json")) -> PlayApp:
+    """A game with no bot delay, dealt from ``seed``."""
+    config = PlayConfig(edition=edition, players=players, days=days, swap=swap, seed=seed, bot_delay=0,
+                        save_path=save_path)
+    seats = parse_seats(players)
+    options = Options(players=len(seats), days=days, swap=swap, turn_limit=turn_limit)
+    return PlayApp(config, table=Table(edition, options, seed, seats))
+
+
+class Person:
+    """Plays a human seat by pressing keys, choosing moves like the greedy bot from that seat's view."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = GreedyBot()
+        self.rng = random.Random(seed)
+
+    def choose(self, screen: GameScreen) -> Move:
+        pv = screen.my_turn_view()
+        assert pv is not None, "it is not a person's turn"
+        return self.bot.choose(pv, self.rng)
