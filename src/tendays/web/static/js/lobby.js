@@ -100,6 +100,15 @@ form.addEventListener("submit", async (event) => {
       open_hands: form.elements.open_hands.checked,
     },
   };
+  const turnLimit = form.elements.turn_limit.value.trim();
+  if (turnLimit) {
+    if (!/^\d+$/.test(turnLimit) || Number(turnLimit) < 1) {
+      createError.textContent = "The turn limit is a whole number of turns, at least 1 (or leave it empty).";
+      form.elements.turn_limit.focus();
+      return;
+    }
+    body.options.turn_limit = Number(turnLimit);
+  }
   const button = document.getElementById("create-button");
   button.disabled = true;
   button.textContent = "Creating…";

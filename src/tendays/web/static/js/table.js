@@ -172,7 +172,7 @@ function tileCard(tileId, { size = "big", extra = "" } = {}) {
   const tile = edition.tile(tileId);
   const css = edition.css(tileId);
   const any = tile.role === "region" && !css;
-  const long = edition.name(tileId).length > 10 ? " long" : "";
+  const long = edition.name(tileId).length > 9 ? " long" : "";
   const node = el("span", {
     class: `tile ${size} ${tile.role}${any ? " any-colour" : ""}${long} ${extra}`,
     style: css ? `--tile: ${css}` : null,
@@ -220,6 +220,8 @@ function render() {
   const game = ui.game;
   if (!game || !ui.edition) return;
   $("table").hidden = false;
+  // The version shown, for anyone (tests, tools) that waits for the table to change.
+  document.body.dataset.version = String(ui.version);
   const legal = legalNow();
   if (ui.selectedDay !== null && !legal.replace.has(ui.selectedDay) && !legal.any) ui.selectedDay = null;
   renderHeader(game);
@@ -234,7 +236,10 @@ function render() {
 
 function renderHeader(game) {
   const who = game.you === null || game.you === undefined ? "watching" : `seat ${game.you + 1}`;
-  $("game-title").textContent = `${ui.edition.title} · ${game.options.days} days · ${who}`;
+  const limit = game.options.turn_limit;
+  const turn = game.status === "playing" && game.phase !== "draft"
+    ? ` · turn ${game.turn + 1}${limit ? ` of ${limit}` : ""}` : "";
+  $("game-title").textContent = `${ui.edition.title} · ${game.options.days} days · ${who}${turn}`;
   const mine = game.status === "playing" && (game.legal_moves || []).length > 0;
   document.title = `${mine ? "Your turn · " : ""}10 Days: ${ui.edition.title}`;
 }
@@ -518,7 +523,9 @@ function renderPlayers(game) {
     else if (!seat.name) bits.push("free seat");
     else bits.push(seat.connected ? "online" : "offline");
     const days = game.options.days;
-    const rack = game.racks ? game.racks[seat.seat] : null;
+    // With open hands every rack is on the table; after the game they are shown in the end panel instead.
+    const over = game.phase === "over" || game.status === "over";
+    const rack = game.racks && !over && !isMe(seat.seat) ? game.racks[seat.seat] : null;
     return el("li", { class: `player${current ? " current" : ""}${isMe(seat.seat) ? " me" : ""}`, "data-seat": seat.seat },
       el("div", { class: "player-head" },
         el("span", { class: `presence ${seat.kind === "bot" ? "bot" : seat.connected ? "on" : "off"}`,
@@ -528,7 +535,7 @@ function renderPlayers(game) {
         current ? el("span", { class: "turn-mark" }, "to move") : null,
         game.winner === seat.seat ? el("span", { class: "winner-mark" }, "winner") : null),
       el("div", { class: "small" }, `${seat.tiles ?? 0} of ${days} days filled`),
-      rack && !game.journeys ? miniRack(rack) : null,
+      rack ? miniRack(rack) : null,
       el("ul", { class: "actions-list small" }, recentActions(game, seat.seat).map((t) => el("li", {}, t))));
   });
   $("players").replaceChildren(...list);

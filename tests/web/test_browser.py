@@ -1,0 +1,341 @@
+"""End-to-end tests of the browser client in a real headless Chromium, against the real server.
+
+The server runs as ``tendays serve`` in a subprocess (a temporary SQLite file, bots without pacing);
+Playwright drives Debian's Chromium. People are played by clicking and dragging, as people do: the
+client marks every button that makes a legal move with ``data-move``, and the tests pick from those.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 15_000
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+
+Page = Any  # playwright.sync_api.Page
+
+
+# -- the server ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# The server app as ``tendays serve`` builds it, but with bots that do not pause and games dealt from a
+# fixed sequence of seeds, so every run of these tests plays the same games.
+SERVE = """
+import itertools, sys, uvicorn
+from tendays.server.app import create_app
+from tendays.server.master import MasterSettings
+port, database, first_seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+seeds = itertools.count(first_seed)
+settings = MasterSettings(bot_delay=0, draft_delay=0, seed_source=lambda: next(seeds))
+uvicorn.run(create_app(database, settings), host="127.0.0.1", port=port, log_level="warning")
+"""
+FIRST_SEED = 5
+
+
+class Server:
+    """The server in a subprocess; it can be killed and started again on the same database."""
+
+    def __init__(self, database: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = f"sqlite:///{database}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-c", SERVE, str(self.port), self.database, str(FIRST_SEED)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                error = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"tendays serve exited with {self.process.returncode}: {error}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/health", timeout=1) as answer:
+                    if json.load(answer)["status"] == "ok":
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("tendays serve did not answer /health within 30 s")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        self.process = None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("server") / "tendays.db")
+    running.start()
+    try:
+        yield running
+    finally:
+        running.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors  # checked at the end of each test
+    return page
+
+
+# -- what a person does at the table -----------------------------------------------------------
+
+
+def rack_tiles(page: Page) -> list[str | None]:
+    """The tile ids on the rack, day by day (None for an empty day)."""
+    return page.eval_on_selector_all(
+        "#rack .day", "days => days.map(d => { const t = d.querySelector('[data-tile]'); "
+                      "return t ? t.dataset.tile : null; })")
+
+
+def legal_buttons(page: Page) -> list[str]:
+    return page.eval_on_selector_all("[data-move]:not([disabled])", "nodes => nodes.map(n => n.dataset.move)")
+
+
+def is_over(page: Page) -> bool:
+    return page.locator(".turn-banner.over").count() > 0
+
+
+def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
+    """The page whose player may move now, or None once the game is over (bots move by themselves)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        if any(is_over(p) for p in pages):
+            return None
+        for page in pages:
+            if legal_buttons(page):
+                return page
+        pages[0].wait_for_timeout(50)
+    raise AssertionError("nobody could move and the game did not end")
+
+
+def click_move(page: Page, move: str) -> None:
+    """Click the button that makes ``move`` and wait until the server has answered with a new table."""
+    before = page.get_attribute("body", "data-version")
+    page.locator(f"[data-move='{move}']").first.click()
+    page.wait_for_function(
+        "([before]) => document.body.dataset.version !== before || "
+        "!document.querySelector('#error').hidden", arg=[before])
+    assert page.locator("#error").is_hidden(), f"{move}: {page.inner_text('#error-text')}"
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    """Drag with the mouse from the middle of ``source`` to the middle of ``target``."""
+    start = page.locator(source).first.bounding_box()
+    end = page.locator(target).first.bounding_box()
+    assert start and end
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def create_game(page: Page, server: Server, name: str, edition: str, seats: list[str], days: int,
+                turn_limit: int | None = None) -> str:
+    """Fill in the lobby's form and create the game; returns the game's id once the table shows."""
+    page.goto(server.url + "/")
+    page.fill("#player-name", name)
+    page.check(f"input[name=edition][value={edition}]")
+    page.check(f"input[name=seats][value='{len(seats) + 1}']")
+    for seat, kind in enumerate(seats, start=2):
+        page.select_option(f"#seat-{seat}", kind)
+    page.check(f"input[name=days][value='{days}']")
+    if turn_limit is not None:
+        page.fill("input[name=turn_limit]", str(turn_limit))
+    page.click("#create-button")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("#turn strong")
+    return page.url.split("/play/")[1].split("#")[0]
+
+
+# -- the tests -----------------------------------------------------------------------------
+
+
+def test_two_people_and_a_bot_play_a_game_to_the_end(browser: Any, server: Server) -> None:
+    alice = new_page(browser)
+    bob = new_page(browser)
+    game_id = create_game(alice, server, "Alice", "usa", ["human", "easy"], days=5, turn_limit=12)
+    assert "#token=" in alice.url
+
+    # Alice waits and shares the link; Bob opens it and joins with his name.
+    alice.wait_for_selector(".turn-banner.waiting")
+    link = alice.input_value(".turn-banner .share")
+    assert link.endswith(f"/play/{game_id}") and "token" not in link
+    bob.goto(link)
+    bob.wait_for_selector("#join:not([hidden])")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-button")
+    bob.wait_for_selector("#rack .day")
+    assert "#token=" in bob.url
+    for page in (alice, bob):
+        page.wait_for_function("document.querySelectorAll('#players .player').length === 3")
+        page.wait_for_selector("#players .player:has-text('Alice')")
+        page.wait_for_selector("#players .player:has-text('Bob')")
+
+    pages = [alice, bob]
+    # The draft: each places the drafted tile on the first empty day (a click on the day).
+    while True:
+        page = wait_for_turn_or_end(pages)
+        if page is None:
+            break
+        moves = legal_buttons(page)
+        draft = [m for m in moves if m.startswith("draft")]
+        if not draft:
+            break
+        click_move(page, draft[0])
+    assert all(None not in rack_tiles(p) for p in pages) or any(is_over(p) for p in pages)
+    assert alice.locator("#players .mini-rack").count() == 0, "another rack is visible before the end"
+    assert bob.locator("#players .mini-rack").count() == 0, "another rack is visible before the end"
+
+    # A reload mid-game resumes the same view: the same rack, the same seat, from the link or from memory.
+    if not is_over(alice):
+        before = rack_tiles(alice)
+        alice.reload()
+        alice.wait_for_selector("#rack .day [data-tile]")
+        assert rack_tiles(alice) == before
+        alice.goto(f"{server.url}/play/{game_id}")  # no token in the link: this device remembers it
+        alice.wait_for_selector("#rack .day [data-tile]")
+        assert rack_tiles(alice) == before
+        assert "#token=" in alice.url
+
+    # The turns. Alice replaces a day by clicking the day, then the pile for the old tile; Bob drags the
+    # top of a discard pile onto a day and then chooses the pile. After that both draw and discard.
+    replaced = {"Alice": False, "Bob": False}
+    turns = 0
+    while turns < 40:
+        page = wait_for_turn_or_end(pages)
+        if page is None:
+            break
+        who = "Alice" if page is alice else "Bob"
+        moves = legal_buttons(page)
+        if who == "Bob" and not replaced["Bob"] and "take 1" in moves:
+            rack_before = rack_tiles(page)
+            taken = page.get_attribute(".discard-pile[data-pile='1'] [data-tile]", "data-tile")
+            drag(page, ".discard-pile[data-pile='1'] [data-tile]", "#rack .day[data-day='2']")
+            page.wait_for_selector("#rack .day[data-day='2'].selected")
+            replace = [m for m in legal_buttons(page) if m.startswith("replace 2 ")]
+            assert replace, "after dragging a pile's top tile onto day 2, day 2 waits for a pile"
+            click_move(page, replace[0])
+            replaced["Bob"] = True
+            if not is_over(page):
+                assert rack_tiles(page)[1] == taken and rack_tiles(page)[0] == rack_before[0]
+        elif "draw" in moves:
+            click_move(page, "draw")
+            page.wait_for_selector("#piles .in-hand.holding")
+            if who == "Alice" and not replaced["Alice"]:
+                held = page.get_attribute("#piles .in-hand [data-tile]", "data-tile")
+                page.click("#rack .day[data-day='1']")
+                assert page.get_attribute("#rack .day[data-day='1']", "aria-pressed") == "true"
+                replace = [m for m in legal_buttons(page) if m.startswith("replace 1 ")]
+                click_move(page, replace[0])
+                replaced["Alice"] = True
+                if not is_over(page):
+                    assert rack_tiles(page)[0] == held
+            else:
+                discard = [m for m in legal_buttons(page) if m.startswith("discard")]
+                click_move(page, discard[0])
+        else:
+            click_move(page, moves[0])
+        turns += 1
+
+    assert replaced == {"Alice": True, "Bob": True}, "the game ended before both could replace a day"
+
+    # The end: both see it; every rack is revealed with its verdict, and the map shows a journey.
+    for page in pages:
+        page.wait_for_selector(".turn-banner.over")
+        page.wait_for_selector("#end:not([hidden])")
+        assert page.locator("#end .end-rack").count() == 3
+        assert page.locator("#end .end-rack .mini-rack li").count() == 15
+        assert page.locator("#map svg .day-badge").count() >= 1
+        assert page.locator("#log li").count() > 20
+        assert not page.js_errors, page.js_errors
+    # Showing another player's journey on the map.
+    alice.click("#end .end-rack[data-seat='1'] button")
+    alice.wait_for_selector("#end .end-rack[data-seat='1'] button[aria-pressed='true']")
+    assert "Bob" in alice.inner_text("#map-caption")
+
+
+def test_phone_map_credit_spectator_and_reconnect(browser: Any, server: Server) -> None:
+    phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True, device_scale_factor=2)
+    game_id = create_game(phone, server, "Carla", "germany", ["hard"], days=5)
+    phone.wait_for_selector("#map svg path.region")
+    regions = json.loads(urllib.request.urlopen(f"{server.url}/static/maps/germany.json").read())["regions"]
+    assert phone.locator("#map svg path.region").count() == len(regions)
+    credit = phone.locator("#credit a")
+    assert credit.inner_text() == "© GeoBasis-DE / BKG 2021 (Daten verändert)"
+    assert credit.get_attribute("href") == "https://www.bkg.bund.de"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390, "the table is wider than the phone"
+
+    # Tap through the draft on the phone.
+    while (moves := [m for m in legal_buttons(phone) if m.startswith("draft")]):
+        phone.locator(f"[data-move='{moves[-1]}']").tap()
+        phone.wait_for_function(
+            "([m]) => !document.querySelector(`[data-move='${m}']`)", arg=[moves[-1]])
+        phone.wait_for_function("document.querySelectorAll('[data-move]:not([disabled])').length > 0 || "
+                                "!!document.querySelector('.turn-banner.over')")
+    assert None not in rack_tiles(phone)
+    assert phone.locator("#map svg .day-badge").count() >= 1
+    assert phone.locator("#rack .step").count() == 4
+    box = phone.locator("#rack").bounding_box()
+    assert box and box["width"] <= 390
+
+    # A spectator sees the table but no rack.
+    watcher = new_page(browser)
+    watcher.goto(f"{server.url}/play/{game_id}#spectate")
+    watcher.wait_for_selector("#players .player:has-text('Carla')")
+    assert watcher.locator("#rack [data-tile]").count() == 0
+    assert "no racks" in watcher.inner_text("#rack")
+
+    # The server goes down and comes back: the page reconnects by itself and resumes the same table.
+    before = rack_tiles(phone)
+    server.kill()
+    phone.wait_for_selector(".connection.waiting, .connection.connecting")
+    server.start()
+    phone.wait_for_selector(".connection.open", timeout=20_000)
+    phone.wait_for_function("document.querySelectorAll('#rack [data-tile]').length === 5")
+    assert rack_tiles(phone) == before
+    if not is_over(phone):
+        wait_for_turn_or_end([phone])
+        assert legal_buttons(phone), "after reconnecting, the player can move again"
+    assert not phone.js_errors, phone.js_errors
+    assert not watcher.js_errors, watcher.js_errors
