@@ -1,0 +1,133 @@
+"""The REST lobby: editions, creating and joining games, summaries, health, OpenAPI, pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from server_helpers import HUMAN, bot, join, new_game
+
+from tendays.server.app import static_dir
+
+
+def test_health_counts_unfinished_games(client: TestClient) -> None:
+    assert client.get("/health").json()["games"] == 0
+    new_game(client, [HUMAN, HUMAN])
+    answer = client.get("/health").json()
+    assert answer["status"] == "ok" and answer["games"] == 1
+
+
+def test_editions_list_and_detail(client: TestClient) -> None:
+    editions = {e["id"]: e["name"] for e in client.get("/api/editions").json()}
+    assert editions == {"germany": "10 Tage durch Deutschland", "usa": "10 Days in the USA"}
+    usa = client.get("/api/editions/usa").json()
+    assert usa["edition"] == "usa" and len(usa["regions"]) == 50
+    missing = client.get("/api/editions/mars")
+    assert missing.status_code == 404 and "unknown edition 'mars'" in missing.json()["detail"]
+
+
+def test_create_gives_seat_one_a_secret_link(client: TestClient) -> None:
+    ticket = new_game(client, [HUMAN, bot("easy")])
+    assert ticket["seat"] == 0
+    assert len(ticket["token"]) >= 32  # 192 random bits
+    assert ticket["url"] == f"/play/{ticket['id']}#token={ticket['token']}"
+    summary = client.get(f"/api/games/{ticket['id']}").json()
+    assert summary["status"] == "playing"  # the only human seat is taken: the game deals at once
+    assert summary["seats"] == [
+        {"seat": 0, "kind": "human", "name": "Alice", "bot": None, "taken": True},
+        {"seat": 1, "kind": "bot", "name": "Easy bot", "bot": "easy", "taken": True},
+    ]
+
+
+def test_join_takes_free_human_seats_in_order_then_409(client: TestClient) -> None:
+    ticket = new_game(client, [HUMAN, bot(), HUMAN, HUMAN])
+    game_id = ticket["id"]
+    assert client.get(f"/api/games/{game_id}").json()["status"] == "waiting"
+    bob = join(client, game_id, "Bob")
+    carol = join(client, game_id, "  Carol   Smith ")
+    assert (bob["seat"], carol["seat"]) == (2, 3)
+    assert len({ticket["token"], bob["token"], carol["token"]}) == 3
+    summary = client.get(f"/api/games/{game_id}").json()
+    assert summary["status"] == "playing"
+    assert [s["name"] for s in summary["seats"]] == ["Alice", "Normal bot", "Bob", "Carol Smith"]
+    full = client.post(f"/api/games/{game_id}/join", json={"name": "Dan"})
+    assert full.status_code == 409 and "taken" in full.json()["detail"]
+
+
+def test_game_list_shows_open_and_running_games_without_secrets(client: TestClient) -> None:
+    first = new_game(client, [HUMAN, HUMAN])
+    second = new_game(client, [HUMAN, bot()], name="Zoe")
+    listed = client.get("/api/games").json()
+    assert {g["id"] for g in listed} == {first["id"], second["id"]}
+    assert {g["id"]: g["status"] for g in listed} == {first["id"]: "waiting", second["id"]: "playing"}
+    text = client.get("/api/games").text
+    assert first["token"] not in text and second["token"] not in text and "seed" not in text
+    assert "token" not in text
+
+
+def test_unknown_game_is_404(client: TestClient) -> None:
+    assert client.get("/api/games/nope").status_code == 404
+    answer = client.post("/api/games/nope/join", json={"name": "Bob"})
+    assert answer.status_code == 404 and "there is no game 'nope'" in answer.json()["detail"]
+
+
+def bad_create(client: TestClient, **body: Any) -> tuple[int, str]:
+    request = {"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN], **body}
+    answer = client.post("/api/games", json=request)
+    detail = answer.json()["detail"]
+    return answer.status_code, detail if isinstance(detail, str) else str(detail)
+
+
+def test_create_refuses_bad_requests_with_reasons(client: TestClient) -> None:
+    assert bad_create(client, edition="mars") == (422, "unknown edition 'mars'; known editions: germany, usa")
+    status, detail = bad_create(client, seats=[bot(), HUMAN])
+    assert status == 422 and "seat 1 is yours" in detail
+    status, detail = bad_create(client, seats=[HUMAN, bot("godlike")])
+    assert status == 422 and "unknown bot level 'godlike'" in detail
+    status, detail = bad_create(client, seats=[HUMAN, {"kind": "bot", "bot": "cmd:rm -rf /"}])
+    assert status == 422 and "unknown bot level" in detail  # external engines are the operator's choice only
+    status, detail = bad_create(client, seats=[HUMAN] * 5)
+    assert status == 422
+    status, detail = bad_create(client, seats=[HUMAN] * 4, options={"days": 20})
+    assert status == 422 and "not enough for 4 racks of 20 days" in detail
+    status, detail = bad_create(client, options={"days": 10, "cheat": True})
+    assert status == 422
+    status, detail = bad_create(client, name="   ")
+    assert status == 422 and "visible character" in detail
+    status, detail = bad_create(client, name="a\u0000b")
+    assert status == 422
+    assert client.get("/api/games").json() == []  # nothing was created
+
+
+def test_games_survive_a_restart_of_the_app(db_url: str) -> None:
+    from server_helpers import settings
+
+    from tendays.server.app import create_app
+
+    with TestClient(create_app(db_url, settings())) as first:
+        ticket = new_game(first, [HUMAN, HUMAN])
+    with TestClient(create_app(db_url, settings())) as second:
+        summary = second.get(f"/api/games/{ticket['id']}").json()
+        assert summary["status"] == "waiting" and summary["seats"][0]["name"] == "Alice"
+        assert join(second, ticket["id"])["seat"] == 1
+
+
+def test_openapi_describes_the_lobby(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    paths = schema["paths"]
+    for path in ("/health", "/api/editions", "/api/games", "/api/games/{game_id}/join", "/api/games/{game_id}"):
+        assert path in paths
+    assert paths["/api/games"]["post"]["summary"] == "Create a game and take seat 1"
+    ticket = schema["components"]["schemas"]["SeatTicket"]["properties"]
+    assert "secret" in ticket["token"]["description"]
+
+
+def test_pages_come_from_the_client_files(client: TestClient) -> None:
+    for route, name in (("/", "index.html"), ("/play/abc123", "play.html")):
+        answer = client.get(route)
+        if (static_dir() / name).is_file():
+            assert answer.status_code == 200 and answer.text == (static_dir() / name).read_text("utf-8")
+        else:
+            assert answer.status_code == 404 and name in answer.json()["detail"]
+    geometry = client.get("/static/maps/usa.json")
+    assert geometry.status_code == 200 and geometry.json()["edition"] == "usa"
