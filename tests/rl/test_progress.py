@@ -64,5 +64,5 @@ def test_gains_are_score_differences(edition_id: str, days: int, seed: int) -> N
     before = progress.score(rack)
     expected = [progress.score(rack[:d] + [tile] + rack[d + 1:]) - before for d in range(days)]
     gains = progress.gains(rack, tile)
-    assert gains == expected
+    assert list(gains) == expected
     assert all(-4 <= g <= 4 for g in gains)

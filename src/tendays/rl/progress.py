@@ -15,6 +15,8 @@ from tendays.engine import Edition, checker_for
 
 __all__ = ["RackProgress"]
 
+_GAINS_CACHE_SIZE = 4096
+
 Rack = Sequence[int | None]
 
 
@@ -31,6 +33,8 @@ class RackProgress:
         self._steps = frozenset(a * n + b for a in regions for b in regions if checker.connects(a, b))
         self._hops = frozenset((a * n + via) * n + b for a in regions for via in transports for b in regions
                                if checker.connects(a, b, via))
+        # A rack keeps its tiles for several turns and pile tops change slowly, so the same questions recur.
+        self._gains: dict[tuple[tuple[int | None, ...], int], tuple[int, ...]] = {}
 
     def gap_sound(self, rack: Rack, i: int) -> bool:
         """Whether the gap after the 0-based day ``i`` is part of a valid step of the journey."""
@@ -58,11 +62,15 @@ class RackProgress:
         return (sum(self.sound_gaps(rack)) + (first is not None and self.is_region[first])
                 + (end is not None and self.is_region[end]))
 
-    def gains(self, rack: Rack, tile: int, sound: list[bool] | None = None) -> list[int]:
+    def gains(self, rack: Rack, tile: int, sound: list[bool] | None = None) -> tuple[int, ...]:
         """For each day, how the score changes if ``tile`` is put on that day (from -4 to 4).
 
         ``sound`` may pass ``sound_gaps(rack)`` when it is already known.
         """
+        key = (tuple(rack), tile)
+        cached = self._gains.get(key)
+        if cached is not None:
+            return cached
         if sound is None:
             sound = self.sound_gaps(rack)
         days = len(rack)
@@ -81,4 +89,7 @@ class RackProgress:
             if d == 0 or d == days - 1:
                 gain += is_region[tile] - (old is not None and is_region[old])
             result.append(gain)
-        return result
+        if len(self._gains) >= _GAINS_CACHE_SIZE:
+            self._gains.clear()
+        gains = self._gains[key] = tuple(result)
+        return gains
