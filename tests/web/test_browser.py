@@ -123,17 +123,20 @@ def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any)
 
 def rack_tiles(page: Page) -> list[str | None]:
     """The tile ids on the rack, day by day (None for an empty day)."""
-    return page.eval_on_selector_all(
+    tiles: list[str | None] = page.eval_on_selector_all(
         "#rack .day", "days => days.map(d => { const t = d.querySelector('[data-tile]'); "
                       "return t ? t.dataset.tile : null; })")
+    return tiles
 
 
 def legal_buttons(page: Page) -> list[str]:
-    return page.eval_on_selector_all("[data-move]:not([disabled])", "nodes => nodes.map(n => n.dataset.move)")
+    moves: list[str] = page.eval_on_selector_all("[data-move]:not([disabled])",
+                                                 "nodes => nodes.map(n => n.dataset.move)")
+    return moves
 
 
 def is_over(page: Page) -> bool:
-    return page.locator(".turn-banner.over").count() > 0
+    return bool(page.locator(".turn-banner.over").count() > 0)
 
 
 def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
@@ -185,7 +188,7 @@ def create_game(page: Page, server: Server, name: str, edition: str, seats: list
     page.click("#create-button")
     page.wait_for_url("**/play/**")
     page.wait_for_selector("#turn strong")
-    return page.url.split("/play/")[1].split("#")[0]
+    return str(page.url.split("/play/")[1].split("#")[0])
 
 
 # -- the tests -----------------------------------------------------------------------------
@@ -263,11 +266,16 @@ def test_two_people_and_a_bot_play_a_game_to_the_end(browser: Any, server: Serve
             click_move(page, "draw")
             page.wait_for_selector("#piles .in-hand.holding")
             if who == "Alice" and not replaced["Alice"]:
+                # With the keyboard: Enter on day 1 selects it and moves on to the first pile it may go to.
                 held = page.get_attribute("#piles .in-hand [data-tile]", "data-tile")
-                page.click("#rack .day[data-day='1']")
+                page.focus("#rack .day[data-day='1']")
+                page.keyboard.press("Enter")
                 assert page.get_attribute("#rack .day[data-day='1']", "aria-pressed") == "true"
-                replace = [m for m in legal_buttons(page) if m.startswith("replace 1 ")]
-                click_move(page, replace[0])
+                focused = page.evaluate("document.activeElement.dataset.move")
+                assert focused and focused.startswith("replace 1 "), focused
+                before = page.get_attribute("body", "data-version")
+                page.keyboard.press("Enter")
+                page.wait_for_function("([v]) => document.body.dataset.version !== v", arg=[before])
                 replaced["Alice"] = True
                 if not is_over(page):
                     assert rack_tiles(page)[0] == held

@@ -138,7 +138,11 @@ async function join(game) {
 }
 
 function seatChip(seat) {
-  if (seat.kind === "bot") return el("span", { class: "chip bot" }, `${seat.name || "Bot"} (bot, ${seat.bot})`);
+  if (seat.kind === "bot") {
+    const name = seat.name || "Bot";
+    const label = name.toLowerCase().includes(String(seat.bot).toLowerCase()) ? name : `${name} (${seat.bot})`;
+    return el("span", { class: "chip bot", title: `a bot, level ${seat.bot}` }, label);
+  }
   if (!seat.taken) return el("span", { class: "chip free" }, "free seat");
   return el("span", { class: "chip human" }, seat.name || `Player ${seat.seat + 1}`);
 }

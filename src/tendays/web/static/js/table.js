@@ -216,7 +216,36 @@ function problemText(problem) {
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
+/** A selector that finds "the same" control again after the table is drawn anew, so keyboard focus stays. */
+function focusKey(node) {
+  if (!node || node === document.body) return null;
+  if (node.id) return `#${node.id}`;
+  const day = node.closest("#rack .day");
+  if (day) return `#rack .day[data-day='${day.dataset.day}']`;
+  const pile = node.closest(".discard-pile");
+  if (pile) return `.discard-pile[data-pile='${pile.dataset.pile}'] button`;
+  if (node.closest(".draw-pile")) return ".draw-pile button";
+  const end = node.closest(".end-rack");
+  if (end) return `.end-rack[data-seat='${end.dataset.seat}'] button`;
+  return null;
+}
+
 function render() {
+  const before = document.activeElement;
+  const key = focusKey(before);
+  const keyboard = Boolean(before && before.matches(":focus-visible"));
+  draw();
+  if (key && (!document.activeElement || document.activeElement === document.body)) {
+    let again = document.querySelector(key);
+    if ((!again || again.disabled) && keyboard) {
+      // The control is gone or disabled (a move was made): go on to the next thing the player can do.
+      again = document.querySelector("#table button.day.active, #table [data-move]:not([disabled])");
+    }
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+function draw() {
   const game = ui.game;
   if (!game || !ui.edition) return;
   $("table").hidden = false;
@@ -441,8 +470,14 @@ function renderRack(game, legal) {
     return el("li", { class: "rack-item" }, card, connector);
   });
   rackNode.replaceChildren(...items);
-  const list = journey ? journey.problems || [] : [];
-  if (journey && journey.valid) {
+  // An empty day is no news while the racks are still being filled.
+  const list = (journey ? journey.problems || [] : [])
+    .filter((p) => !(p.to_day === null || p.to_day === undefined) || game.rack[p.day - 1] !== null);
+  const placed = game.rack.filter((t) => t !== null).length;
+  if (game.status === "waiting" || placed < game.rack.length) {
+    summary.className = "small muted";
+    summary.textContent = `${placed} of ${game.rack.length} days filled`;
+  } else if (journey && journey.valid) {
     summary.className = "small good";
     summary.textContent = "✓ a complete journey";
   } else if (journey) {
@@ -484,7 +519,7 @@ function focusPileAction() {
   // Keyboard players continue at the first pile they may discard onto.
   if (ui.selectedDay === null) return;
   const button = document.querySelector("#piles .discard-pile button:not([disabled])");
-  if (button && document.activeElement && document.activeElement.matches("button.day")) button.focus();
+  if (button && document.activeElement && document.activeElement.matches("button.day:focus-visible")) button.focus();
 }
 
 function renderMap(game) {
@@ -503,7 +538,7 @@ function renderMap(game) {
   }
   const label = seat === null || seat === undefined ? "" : isMe(seat) ? "your journey" : `${seatName(seat)}’s journey`;
   ui.map.showJourney(rack, journey, { highlight: ui.hint ? ui.hint.days : [], label });
-  $("map-caption").textContent = rack ? `showing ${label}` : "";
+  $("map-caption").textContent = rack && rack.some((t) => t !== null) ? `showing ${label}` : "";
 }
 
 function recentActions(game, seat) {
