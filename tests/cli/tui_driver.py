@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from rich.console import Console
 from rich.text import Text
 from textual.app import App
 from textual.pilot import Pilot
@@ -18,10 +19,18 @@ from tendays.engine import Move, MoveKind, Options
 
 def screen_text(app: App[None]) -> str:
     """Every Static on the active screen, as plain text."""
+    console = Console(width=200, color_system=None)
     parts = []
     for widget in app.screen.query(Static):
         content = widget.content
-        parts.append(content.plain if isinstance(content, Text) else str(content))
+        if isinstance(content, Text):
+            parts.append(content.plain)
+        elif isinstance(content, str):
+            parts.append(content)
+        else:  # a Rich renderable such as a table
+            with console.capture() as capture:
+                console.print(content)
+            parts.append(capture.get())
     return "\n".join(parts)
 
 

@@ -31,11 +31,10 @@ from tendays.engine import (
     PlayerView,
     available_editions,
     checker_for,
-    describe_event,
     load_edition,
 )
 
-from .render import day_marks, last_actions, pile_text, rack_line, tile_text
+from .render import day_marks, last_actions, log_line, pile_text, rack_line, tile_text
 from .rules import rules_markdown
 from .screens import HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from .table import PlayConfig, Table
@@ -308,9 +307,8 @@ class GameScreen(Screen[None]):
         chosen = self.pending.day if self.pending is not None else 0
         for day in range(1, days + 1):
             row = self.query_one(f"#day-{day}", DayRow)
-            line = Text("▸" if day == self.cursor else " ")
-            if day in self.hinted:
-                line = Text("◆" if day != self.cursor else "▸", style="bold")
+            line = Text()
+            line.append("▸" if day == self.cursor else ("◆" if day in self.hinted else " "), style="bold")
             line.append_text(rack_line(self.edition, day, rack[day - 1], marks.get(day), NAME_WIDTH))
             row.update(line, layout=False)
             row.set_class(day == self.cursor, "cursor")
@@ -364,7 +362,7 @@ class GameScreen(Screen[None]):
         log = self.query_one("#log", RichLog)
         names = self.table.names
         for event in pv.events[self.logged_events:]:
-            log.write(Text(describe_event(self.edition, event, names)))
+            log.write(Text(log_line(self.edition, event, names)))
         self.logged_events = len(pv.events)
 
     def instruction(self) -> Text:

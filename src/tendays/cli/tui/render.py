@@ -18,6 +18,7 @@ __all__ = [
     "DayMark",
     "day_marks",
     "last_actions",
+    "log_line",
     "pile_text",
     "rack_line",
     "swatch",
@@ -52,7 +53,10 @@ def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Tex
     else:
         key, label = t.color, t.color
     background, foreground = _SWATCHES.get(key, _SWATCHES["any"])
-    return Text(f"{label[:width]:^{width}}", style=f"bold {foreground} on {background}")
+    # The colour goes on a span, not on the Text itself, so text appended after the swatch stays plain.
+    block = Text()
+    block.append(f"{label[:width]:^{width}}", style=f"bold {foreground} on {background}")
+    return block
 
 
 def tile_text(edition: Edition, tile: int | None, width: int | None = None) -> Text:
@@ -108,12 +112,14 @@ def rack_line(edition: Edition, day: int, tile: int | None, mark: DayMark | None
 
 def pile_text(edition: Edition, pile: Sequence[int], number: int, width: int) -> Text:
     """A discard pile: its number, top tile and how many tiles lie in it."""
-    line = Text(f"{number} ", style="bold")
+    line = Text()
+    line.append(f"{number} ", style="bold")
     if pile:
         line.append_text(tile_text(edition, pile[-1], max(SWATCH_WIDTH + 2, width - 8)))
         line.append(f" ({len(pile)})", style="dim")
     else:
         line.append("(empty)", style="dim")
+    line.truncate(width, pad=True)
     return line
 
 
@@ -136,6 +142,16 @@ def last_actions(pv: PlayerView, seat: int, names: Sequence[str]) -> str:
         if event.kind in ("draw", "take", "swap"):
             break
     return "; ".join(reversed(parts))
+
+
+def log_line(edition: Edition, event: Event, names: Sequence[str]) -> str:
+    """One line of the game log; "You begin" rather than "You begins" for the person called "You"."""
+    if event.player is not None and event.player < len(names) and names[event.player] == "You":
+        if event.kind == "start":
+            return "You begin"
+        if event.kind == "win":
+            return "You complete the journey and win"
+    return describe_event(edition, event, names)
 
 
 def _without_name(edition: Edition, event: Event, names: Sequence[str]) -> str:

@@ -25,13 +25,12 @@ from tendays.engine import (
     RecordError,
     State,
     apply,
-    describe_event,
     load_edition,
     new_game,
     view,
 )
 
-from .render import day_marks, pile_text, swatch, tile_text
+from .render import day_marks, log_line, pile_text, swatch, tile_text
 from .rules import rules_markdown
 from .screens import HelpScreen
 
@@ -59,7 +58,7 @@ def racks_table(edition: Edition, racks: Sequence[Sequence[int | None]], names: 
     grid = RichTable(box=None, padding=(0, 1), show_edge=False, expand=False)
     players = len(racks)
     column = max(12, (width - 4) // max(1, players) - 1)
-    grid.add_column("day", justify="right", style="dim", no_wrap=True)
+    grid.add_column("", justify="right", style="dim", no_wrap=True)
     for seat, name in enumerate(names):
         label = name + (" ★ winner" if seat == winner else "") + (" ◀" if seat == highlight else "")
         grid.add_column(Text(label, style="bold"), no_wrap=True, width=column, overflow="ellipsis")
@@ -139,7 +138,7 @@ class ReplayScreen(Screen[None]):
         if self.position:
             move = moves[self.position - 1]
             mover = self.states[self.position - 1].current
-            done = f"move {self.position}/{last}: {self.names[mover]} {move}"
+            done = f"move {self.position}/{last} {self.names[mover]}: {move}"
         else:
             done = f"move 0/{last}: the deal"
         ending = ""
@@ -162,9 +161,11 @@ class ReplayScreen(Screen[None]):
                 f"The racks of an unfinished game stay hidden (tendays replay --reveal shows them). {counts}",
                 style="dim"))
         piles = Text()
+        pile_width = max(16, (width - 2 * PILES) // PILES)
         for number in range(1, PILES + 1):
-            piles.append_text(pile_text(self.edition, spectator.piles[number - 1], number, 30))
-            piles.append("   ")
+            piles.append_text(pile_text(self.edition, spectator.piles[number - 1], number, pile_width))
+            piles.append("  ")
+        piles.rstrip()
         held = view(state, state.current).in_hand if self.reveal and not state.is_over else spectator.in_hand
         if held is not None:
             piles.append("\n")
@@ -174,7 +175,7 @@ class ReplayScreen(Screen[None]):
         events = spectator.events
         previous = len(self.states[self.position - 1].events) if self.position else 0
         for index, event in enumerate(events):
-            line = describe_event(self.edition, event, self.names)
+            line = log_line(self.edition, event, self.names)
             log.append(("▶ " if index >= previous else "  ") + line + "\n",
                        style="bold" if index >= previous else "")
         log.rstrip()

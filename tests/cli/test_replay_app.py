@@ -1,0 +1,97 @@
+"""``tendays replay``: stepping through a saved game, every rack of a finished game shown."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from tui_driver import screen_text
+
+from tendays.bots import GreedyBot
+from tendays.cli.main import main
+from tendays.cli.tui.replay_app import ReplayApp, ReplayScreen
+from tendays.cli.tui.table import Table, parse_seats
+from tendays.engine import GameRecord, Move, Options, view
+
+
+def finished_record(seed: int = 3, days: int = 5) -> GameRecord:
+    """A greedy game played to its end, with names."""
+    table = Table("usa", Options(players=2, days=days), seed, parse_seats("Ann,Bob"))
+    bot, rng = GreedyBot(), random.Random(seed)
+    while not table.is_over:
+        seat = table.current
+        table.play(bot.choose(table.view_for(seat), rng), seat)
+    return table.record
+
+
+async def test_arrow_keys_step_through_a_finished_game_showing_every_rack() -> None:
+    record = finished_record()
+    app = ReplayApp(record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert f"move 0/{len(record.moves)}: the deal" in screen_text(app)
+        await pilot.press("right", "right", "right")
+        assert screen.position == 3
+        text = screen_text(app)
+        assert f"move 3/{len(record.moves)} Ann: {record.moves[2]}" in text  # Ann drafts first, then Bob, then Ann
+        # Every rack is shown: after three draft moves, each drafted tile is on screen.
+        state = record.replay(3)
+        for seat in range(2):
+            for tile in view(state, seat).rack or ():
+                if tile is not None:
+                    assert state.edition.tiles[tile].name[:8] in text
+        await pilot.press("left")
+        assert screen.position == 2
+        await pilot.press("end")
+        text = screen_text(app)
+        assert screen.position == len(record.moves) and "game over" in text
+        assert "★ winner" in text and "completes the journey and wins" in text
+        await pilot.press("home")
+        assert screen.position == 0
+        await pilot.press("left")  # stepping back from the deal stays at the deal
+        assert screen.position == 0
+        await pilot.resize_terminal(160, 50)
+        await pilot.press("end")
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+
+
+async def test_an_unfinished_game_keeps_its_racks_hidden_unless_revealed() -> None:
+    full = finished_record()
+    unfinished = GameRecord(full.edition, full.options, full.seed, full.moves[:12], full.names)
+    app = ReplayApp(unfinished)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end")
+        text = screen_text(app)
+        assert "saved unfinished" in text and "racks of an unfinished game stay hidden" in text
+    app = ReplayApp(unfinished, reveal=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end")
+        assert "stay hidden" not in screen_text(app)
+
+
+def test_replay_text_prints_the_log_and_the_racks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = finished_record()
+    path = tmp_path / "game.json"
+    path.write_text(record.dumps())
+    assert main(["replay", str(path), "--text"]) == 0
+    out = capsys.readouterr().out
+    assert "completes the journey and wins" in out and "a complete journey" in out
+    assert "Ann:" in out and "Bob:" in out
+
+
+def test_replay_rejects_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    assert main(["replay", str(path)]) == 2
+    assert "not a tendays game record" in capsys.readouterr().err
+    record = finished_record()
+    broken = GameRecord(record.edition, record.options, record.seed, (Move.draw(), *record.moves))
+    path.write_text(broken.dumps())
+    assert main(["replay", str(path), "--text"]) == 2
+    assert "does not replay" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
