@@ -334,6 +334,15 @@ def test_phone_map_credit_spectator_and_reconnect(browser: Any, server: Server) 
     assert watcher.locator("#rack [data-tile]").count() == 0
     assert "no racks" in watcher.inner_text("#rack")
 
+    # A seat link with a wrong token is refused in words, forgotten, and the page offers to join or watch.
+    stranger = new_page(browser)
+    stranger.goto(f"{server.url}/play/{game_id}#token=not-the-seat-token")
+    stranger.wait_for_selector("#join:not([hidden])")
+    assert "not valid" in stranger.inner_text("#error-text")
+    assert stranger.evaluate("localStorage.getItem('tendays.games')") in (None, "{}")
+    assert "token" not in stranger.url
+    assert not stranger.js_errors, stranger.js_errors
+
     # The server goes down and comes back: the page reconnects by itself and resumes the same table.
     before = rack_tiles(phone)
     server.kill()

@@ -65,7 +65,7 @@ export class TableConnection {
       // Close codes 4000-4999 are the server's final word (no such game, a seat token that is not valid).
       if (event.code >= 4000 && event.code < 5000) {
         this.stopped = true;
-        this.onStatus({ state: "closed", reason: event.reason || "The server closed the connection." });
+        this.onStatus({ state: "closed", code: event.code, reason: event.reason || "The server closed the connection." });
         return;
       }
       this.scheduleRetry(event.reason);

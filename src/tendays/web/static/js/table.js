@@ -126,6 +126,13 @@ function onStatus(status) {
   } else {
     node.textContent = "disconnected";
     showError(status.reason || "The connection was closed.");
+    if (status.code === 4403 && ui.token) {
+      // A seat link that is not (or no longer) valid here: forget it, and offer to join or watch instead.
+      remembered.forget(gameId);
+      history.replaceState(null, "", playPath(gameId));
+      $("table").hidden = true;
+      offerJoin();
+    }
   }
 }
 
@@ -395,9 +402,10 @@ function renderHand(game, legal) {
         const move = `replace ${ui.selectedDay} ${number}`;
         action = el("button", {
           type: "button", class: "pile-action primary", disabled: !ok, "data-move": ok ? move : null,
-          onclick: () => send(move), title: ok ? null : `Your discard must go onto pile ${emptied}`,
+          onclick: () => send(move),
+          title: ok ? `${old} goes onto pile ${number}` : `Your discard must go onto pile ${emptied}`,
           "aria-label": `Put ${edition.name(hand)} on day ${ui.selectedDay} and discard ${old} onto pile ${number}`,
-        }, `${old} here`);
+        }, "Discard here");
       } else {
         const ok = legal.discard.has(number);
         action = el("button", {
@@ -724,21 +732,22 @@ document.addEventListener("keydown", (event) => {
 // neither, offer to join or to watch.
 
 function startTable(token) {
+  if (ui.connection) ui.connection.close();
   ui.token = token;
+  ui.game = null;
+  ui.version = -1;
   $("join").hidden = true;
-  $("hint-button").addEventListener("click", askHint);
   ui.connection = new TableConnection(gameId, token, { onMessage, onStatus });
   ui.connection.connect();
 }
 
 async function offerJoin() {
-  const panel = $("join");
-  panel.hidden = false;
+  $("join").hidden = false;
   $("connection").textContent = "";
-  const nameInput = $("join-name");
-  nameInput.value = remembered.name();
+  $("join-name").value = remembered.name();
   const summary = $("join-summary");
   const joinButton = $("join-button");
+  joinButton.disabled = false;
   try {
     const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
     const free = game.seats.filter((s) => s.kind === "human" && !s.taken).length;
@@ -756,32 +765,37 @@ async function offerJoin() {
       : `The game could not be loaded: ${error.message}`;
     joinButton.disabled = true;
   }
-  $("join-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const name = nameInput.value.trim();
-    if (!name) {
-      $("join-error").textContent = "Please enter your name: the other players see it at the table.";
-      nameInput.focus();
-      return;
-    }
-    remembered.setName(name);
-    joinButton.disabled = true;
-    try {
-      const answer = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: "POST", body: { name } });
-      remembered.setSeat(answer.id, answer.token, { seat: answer.seat });
-      history.replaceState(null, "", `${playPath(gameId)}#token=${encodeURIComponent(answer.token)}`);
-      startTable(answer.token);
-    } catch (error) {
-      $("join-error").textContent = `You could not join: ${error.message}`;
-      joinButton.disabled = false;
-    }
-  });
-  $("spectate-button").addEventListener("click", () => {
-    history.replaceState(null, "", `${playPath(gameId)}#spectate`);
-    startTable(null);
-  });
 }
 
+$("join-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const nameInput = $("join-name");
+  const joinButton = $("join-button");
+  const name = nameInput.value.trim();
+  if (!name) {
+    $("join-error").textContent = "Please enter your name: the other players see it at the table.";
+    nameInput.focus();
+    return;
+  }
+  remembered.setName(name);
+  joinButton.disabled = true;
+  try {
+    const answer = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: "POST", body: { name } });
+    remembered.setSeat(answer.id, answer.token, { seat: answer.seat });
+    history.replaceState(null, "", `${playPath(gameId)}#token=${encodeURIComponent(answer.token)}`);
+    startTable(answer.token);
+  } catch (error) {
+    $("join-error").textContent = `You could not join: ${error.message}`;
+    joinButton.disabled = false;
+  }
+});
+
+$("spectate-button").addEventListener("click", () => {
+  history.replaceState(null, "", `${playPath(gameId)}#spectate`);
+  startTable(null);
+});
+
+$("hint-button").addEventListener("click", askHint);
 $("error-close").addEventListener("click", hideError);
 
 function start() {
