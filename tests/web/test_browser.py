@@ -263,6 +263,14 @@ def test_two_people_and_a_bot_play_a_game_to_the_end(browser: Any, server: Serve
             if not is_over(page):
                 assert rack_tiles(page)[1] == taken and rack_tiles(page)[0] == rack_before[0]
         elif "draw" in moves:
+            if who == "Alice" and not replaced["Alice"]:
+                # A hint: how far the rack is from a complete journey, with the days to change highlighted.
+                page.click("#hint-button")
+                page.wait_for_selector("#hint-text:not([hidden])")
+                text = page.inner_text("#hint-text")
+                assert "journey" in text, text
+                if "complete journey:" in text:
+                    assert page.locator("#rack .day.hinted").count() >= 1
             click_move(page, "draw")
             page.wait_for_selector("#piles .in-hand.holding")
             if who == "Alice" and not replaced["Alice"]:

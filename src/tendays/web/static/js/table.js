@@ -66,7 +66,6 @@ function send(move) {
     return;
   }
   ui.busy = true;
-  ui.hint = null;
   render();
 }
 
@@ -88,14 +87,15 @@ function hideError() {
 function onMessage(message) {
   if (message.type === "state") {
     const fresh = message.version !== ui.version;
+    const rackChanged = JSON.stringify(message.game.rack) !== JSON.stringify(ui.game ? ui.game.rack : null);
     ui.game = message.game;
     ui.version = message.version;
     ui.busy = false;
     if (fresh) {
-      ui.hint = null;
       ui.selectedDay = null;
       hideError();
     }
+    if (rackChanged) ui.hint = null; // a hint is about the rack; it holds until the rack changes
     if (ui.selectAfterTake !== null && message.game.phase === "place") {
       ui.selectedDay = ui.selectAfterTake;
     }
@@ -179,7 +179,8 @@ function tileCard(tileId, { size = "big", extra = "" } = {}) {
   const tile = edition.tile(tileId);
   const css = edition.css(tileId);
   const any = tile.role === "region" && !css;
-  const long = edition.name(tileId).length > 9 ? " long" : "";
+  const length = edition.name(tileId).length;
+  const long = length > 11 ? " long longer" : length > 9 ? " long" : "";
   const node = el("span", {
     class: `tile ${size} ${tile.role}${any ? " any-colour" : ""}${long} ${extra}`,
     style: css ? `--tile: ${css}` : null,
