@@ -437,8 +437,10 @@ function renderRack(game, legal) {
   const spectator = game.you === null || game.you === undefined;
   $("rack-title").textContent = spectator ? "Journeys" : "Your journey";
   if (!game.rack) {
-    rackNode.replaceChildren(el("li", { class: "muted" },
-      spectator ? "Spectators see no racks until the game ends." : "Your rack appears when the game starts."));
+    const over = game.phase === "over" || game.status === "over";
+    rackNode.replaceChildren(el("li", { class: "muted" }, !spectator ? "Your rack appears when the game starts."
+      : over ? "Every rack is revealed below." : game.racks ? "Open hands: every rack is shown under Players."
+        : "Spectators see no racks until the game ends."));
     problems.replaceChildren();
     summary.textContent = "";
     return;
@@ -467,7 +469,7 @@ function renderRack(game, legal) {
       disabled: !clickable,
       onclick: () => clickDay(day),
     }, el("span", { class: "day-no" }, `Day ${day}`), tileCard(tileId));
-    if (tileId !== null && (swappable || replaceable)) makeDraggable(card, { from: "day", day });
+    if (tileId !== null && (swappable || replaceable)) makeDraggable(card, { from: "day", day }, { touch: false });
     const step = day < game.rack.length ? stepStatus(journey, day) : null;
     const connector = day < game.rack.length ? el("span", {
       class: `step ${step ? (step.ok ? "ok" : "broken") : "unknown"}`,
@@ -628,10 +630,15 @@ function renderEnd(game) {
 let drag = null;
 let swallowClick = false;
 
-function makeDraggable(node, payload) {
+/**
+ * Let `node` be dragged. Days are dragged only with a mouse or pen: on a touch screen the rack is a large
+ * area that must still scroll, and tapping a day does the same thing.
+ */
+function makeDraggable(node, payload, { touch = true } = {}) {
   node.classList.add("draggable");
+  if (touch) node.classList.add("touch-drag");
   node.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0 || ui.busy) return;
+    if (event.button !== 0 || ui.busy || (!touch && event.pointerType === "touch")) return;
     drag = { payload, node, x: event.clientX, y: event.clientY, ghost: null, pointer: event.pointerId };
   });
 }

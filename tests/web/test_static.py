@@ -1,0 +1,64 @@
+"""Checks of the browser client's files that need no browser: everything they load is shipped with
+the package (no CDN, no other site), every module they import exists, and the scripts parse.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "tendays" / "web" / "static"
+PAGES = ["index.html", "play.html"]
+SCRIPTS = sorted((STATIC / "js").glob("*.js"))
+
+LOADS = re.compile(r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I)
+IMPORTS = re.compile(r"""^\s*import\b[^;]*?\bfrom\s+["']([^"']+)["']""", re.M)
+URL = re.compile(r"https?://[^\s\"'`)<>]+")
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+
+
+def test_the_pages_and_scripts_exist() -> None:
+    for page in PAGES:
+        assert (STATIC / page).is_file(), page
+    assert {p.name for p in SCRIPTS} >= {"common.js", "connection.js", "edition.js", "lobby.js", "map.js", "table.js"}
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_loads_only_files_of_the_package(page: str) -> None:
+    html = (STATIC / page).read_text("utf-8")
+    loads = LOADS.findall(html)
+    assert loads, "the page loads its script and stylesheet"
+    for target in loads:
+        if target.startswith("data:"):
+            continue
+        assert target.startswith("/static/"), f"{page} loads {target!r} from outside the package"
+        assert (STATIC / target.removeprefix("/static/")).is_file(), f"{page} loads {target!r}, which is missing"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_a_script_imports_only_shipped_modules_and_names_no_other_site(script: Path) -> None:
+    source = script.read_text("utf-8")
+    for target in IMPORTS.findall(source):
+        assert target.startswith("./"), f"{script.name} imports {target!r} from outside the package"
+        assert (script.parent / target).is_file(), f"{script.name} imports {target!r}, which is missing"
+    urls = [u for u in URL.findall(source) if u != SVG_NAMESPACE]
+    assert not urls, f"{script.name} names other sites: {urls}"
+
+
+def test_the_stylesheet_loads_nothing_from_elsewhere() -> None:
+    css = (STATIC / "css" / "tendays.css").read_text("utf-8")
+    assert "@import" not in css
+    assert not re.search(r"url\(\s*['\"]?https?:", css)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed (only used to parse the scripts)")
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_a_script_parses_as_an_es_module(script: Path, tmp_path: Path) -> None:
+    module = tmp_path / (script.stem + ".mjs")  # .mjs: Node parses it as a module, as the browser does
+    module.write_text(script.read_text("utf-8"), "utf-8")
+    result = subprocess.run(["node", "--check", str(module)], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
