@@ -61,8 +61,8 @@ def evaluate(args: argparse.Namespace, opponent: str, policy: Policy) -> dict[st
         obs, info = env.reset(seed=EVAL_SEED_OFFSET + args.seed * 10_000 + game)
         reward, done = 0.0, False
         while not done:
-            obs, reward, terminated, truncated, info = env.step(policy(obs, info["action_mask"], rng))
-            done = terminated or truncated
+            obs, step_reward, terminated, truncated, info = env.step(policy(obs, info["action_mask"], rng))
+            reward, done = float(step_reward), terminated or truncated
         turns += env.unwrapped.state.turn  # type: ignore[attr-defined]
         if reward > 0:
             wins += 1
