@@ -103,7 +103,7 @@ function onMessage(message) {
     if (ui.game.you !== null && ui.game.you !== undefined) {
       remembered.setSeat(gameId, ui.token, { seat: ui.game.you, edition: ui.game.edition });
     }
-    ensureEdition().then(render);
+    ensureEdition().then(render, (error) => showError(`The edition could not be loaded: ${error.message}`));
   } else if (message.type === "error") {
     ui.busy = false;
     ui.selectAfterTake = null;
