@@ -3,7 +3,7 @@
 Needs the ``train`` extra (CPU torch and sb3-contrib)::
 
     pip install "tendays[rl,train]"
-    python examples/train_masked_agent.py                 # 2 players, USA, 5 days, ~8 minutes on one core
+    python examples/train_masked_agent.py                 # 2 players, USA, 5 days: under 10 minutes, one core
     python examples/train_masked_agent.py --days 10 --timesteps 400000
 
 The agent sits in seat 0 of ``tendays/TenDays-v0`` against the random bot. Besides the +1/-1/0 result it
