@@ -1,0 +1,240 @@
+"""The WebSocket table: views, moves, every kind of rejection, limits, hints, reconnecting."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from server_helpers import HUMAN, TestClient, bot, join, new_game, settings
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from tendays.server.app import Limits, create_app
+from tendays.server.master import Lobby
+
+Message = dict[str, Any]
+
+
+def receive_until(ws: WebSocketTestSession, wanted: Callable[[Message], bool], limit: int = 500) -> Message:
+    for _ in range(limit):
+        message: Message = ws.receive_json()
+        if wanted(message):
+            return message
+    raise AssertionError("the wanted message never came")
+
+
+def state_at(version: int) -> Callable[[Message], bool]:
+    return lambda m: m["type"] == "state" and m["version"] == version
+
+
+def lobby(client: TestClient) -> Lobby:
+    found: Lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    return found
+
+
+@pytest.fixture
+def two_humans(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    alice = new_game(client, [HUMAN, HUMAN])
+    return alice, join(client, alice["id"])
+
+
+def seat_socket(client: TestClient, ticket: dict[str, Any]) -> Any:
+    return client.websocket_connect(f"/ws/games/{ticket['id']}?token={ticket['token']}")
+
+
+def test_each_connection_sees_its_own_view(client: TestClient, two_humans: tuple[Message, Message]) -> None:
+    alice, bob = two_humans
+    with seat_socket(client, alice) as ws_alice, seat_socket(client, bob) as ws_bob, \
+            client.websocket_connect(f"/ws/games/{alice['id']}") as ws_watch:
+        first = ws_alice.receive_json()
+        assert first["type"] == "state" and first["version"] == 0
+        game = first["game"]
+        assert game["you"] == 0 and game["status"] == "playing" and game["phase"] == "draft"
+        assert game["current"] == 0 and game["rack"] == [None] * 10
+        assert game["in_hand"] is not None  # the tile seat 1 drafts now, seen by its owner only
+        assert game["legal_moves"] == [f"draft {d}" for d in range(1, 11)]
+        assert game["draw_pile"] == 66 - 1 and game["piles"] == [[], [], []] and game["racks"] is None
+        assert game["options"] == {"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None}
+        bob_game = receive_until(ws_bob, lambda m: m["game"]["seats"][1]["connected"])["game"]
+        assert bob_game["you"] == 1 and bob_game["in_hand"] is None and bob_game["legal_moves"] == []
+        watch = ws_watch.receive_json()["game"]
+        assert watch["you"] is None and watch["rack"] is None and watch["journey"] is None
+        assert watch["in_hand"] is None and watch["legal_moves"] == []
+        assert [s["connected"] for s in watch["seats"]] == [True, True]
+
+
+def test_a_move_is_acknowledged_by_the_new_table_sent_to_everyone(
+        client: TestClient, two_humans: tuple[Message, Message]) -> None:
+    alice, bob = two_humans
+    with seat_socket(client, alice) as ws_alice, seat_socket(client, bob) as ws_bob:
+        tile = ws_alice.receive_json()["game"]["in_hand"]
+        ws_alice.send_json({"type": "move", "move": "draft 4", "version": 0})
+        after = receive_until(ws_alice, state_at(1))["game"]
+        assert after["rack"][3] == tile and after["current"] == 1 and after["legal_moves"] == []
+        assert after["log"][-1]["text"] == "Alice put a tile on day 4"
+        assert after["log"][-1] == {"text": "Alice put a tile on day 4", "kind": "draft", "player": 0, "tile": None,
+                                    "pile": None, "day": 4, "day2": None}
+        bob_after = receive_until(ws_bob, state_at(1))["game"]
+        assert bob_after["rack"] == [None] * 10 and bob_after["legal_moves"][0] == "draft 1"
+        assert [s["tiles"] for s in bob_after["seats"]] == [1, 0]
+        assert tile not in json.dumps(bob_after["rack"])
+    assert lobby(client).matches[alice["id"]].version == 1
+
+
+def rejected(ws: WebSocketTestSession, message: Any, *, raw: bool = False) -> Message:
+    if raw:
+        ws.send_text(message)
+    else:
+        ws.send_json(message)
+    answer = receive_until(ws, lambda m: m["type"] != "state")
+    assert answer["type"] == "error", answer
+    return answer
+
+
+REJECTIONS = [
+    # (message to send as seat 1 at version 0, error code, words the message must contain)
+    ("not json", "malformed", "JSON object"),
+    ("[1, 2]", "malformed", "JSON object"),
+    ({"type": "dance"}, "malformed", "unknown message type"),
+    ({"type": "move", "move": 4, "version": 0}, "malformed", "notation"),
+    ({"type": "move", "move": "draft 4"}, "malformed", "version"),
+    ({"type": "move", "move": "draft 4", "version": "0"}, "malformed", "version"),
+    ({"type": "move", "move": "fly 3", "version": 0}, "malformed", "unknown move 'fly'"),
+    ({"type": "move", "move": "replace 4", "version": 0}, "malformed", "expected 'replace DAY PILE'"),
+    ({"type": "move", "move": "draft 4", "version": 3}, "stale", "version 0, not 3"),
+    ({"type": "move", "move": "draw", "version": 0}, "illegal", "the racks are still being filled"),
+    ({"type": "move", "move": "draft 11", "version": 0}, "illegal", "there is no day 11"),
+]
+
+
+@pytest.mark.parametrize(("message", "code", "words"), REJECTIONS)
+def test_rejected_messages_change_nothing(client: TestClient, two_humans: tuple[Message, Message],
+                                          message: Any, code: str, words: str) -> None:
+    alice, _ = two_humans
+    with seat_socket(client, alice) as ws:
+        before = ws.receive_json()
+        answer = rejected(ws, message, raw=isinstance(message, str))
+        assert answer["code"] == code and words in answer["message"], answer
+        if code == "stale":  # the current table follows a stale rejection
+            assert ws.receive_json() == before
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+    assert lobby(client).matches[alice["id"]].version == 0
+
+
+def test_out_of_turn_and_spectator_moves_are_refused(client: TestClient, two_humans: tuple[Message, Message]) -> None:
+    alice, bob = two_humans
+    with seat_socket(client, bob) as ws_bob, client.websocket_connect(f"/ws/games/{alice['id']}") as ws_watch:
+        ws_bob.receive_json()
+        answer = rejected(ws_bob, {"type": "move", "move": "draft 1", "version": 0})
+        assert answer == {"type": "error", "code": "out_of_turn", "message": "it is Alice's turn, not yours"}
+        ws_watch.receive_json()
+        answer = rejected(ws_watch, {"type": "move", "move": "draft 1", "version": 0})
+        assert answer["code"] == "forbidden" and "spectators cannot move" in answer["message"]
+        assert rejected(ws_watch, {"type": "hint"})["code"] == "forbidden"
+    assert lobby(client).matches[alice["id"]].version == 0
+
+
+def test_binary_and_oversized_messages(client: TestClient, two_humans: tuple[Message, Message]) -> None:
+    alice, _ = two_humans
+    with seat_socket(client, alice) as ws:
+        ws.receive_json()
+        ws.send_bytes(b'{"type": "ping"}')
+        assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "malformed"
+        padded = json.dumps({"type": "move", "move": "draft 1", "version": 0, "pad": "x" * 4100})
+        answer = rejected(ws, padded, raw=True)
+        assert answer["code"] == "too_large" and "4096 bytes" in answer["message"]
+    assert lobby(client).matches[alice["id"]].version == 0
+
+
+def test_moves_wait_until_every_seat_is_taken(client: TestClient) -> None:
+    alice = new_game(client, [HUMAN, HUMAN])
+    with seat_socket(client, alice) as ws:
+        game = ws.receive_json()["game"]
+        assert game["status"] == "waiting" and game["legal_moves"] == [] and game["in_hand"] is None
+        answer = rejected(ws, {"type": "move", "move": "draft 1", "version": 0})
+        assert answer["code"] == "illegal" and "waits for every seat" in answer["message"]
+        join(client, alice["id"], "Bob")
+        game = receive_until(ws, lambda m: m["type"] == "state" and m["game"]["status"] == "playing")["game"]
+        assert game["seats"][1]["name"] == "Bob" and game["legal_moves"][0] == "draft 1"
+
+
+def test_bad_token_and_unknown_game_are_refused_and_closed(client: TestClient,
+                                                           two_humans: tuple[Message, Message]) -> None:
+    alice, _ = two_humans
+    with client.websocket_connect(f"/ws/games/{alice['id']}?token=guess") as ws:
+        assert ws.receive_json()["code"] == "forbidden"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect("/ws/games/nothing-here") as ws:
+        assert ws.receive_json()["code"] == "not_found"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+
+
+def test_rate_limit_refuses_the_excess_and_a_flood_closes(db_url: str) -> None:
+    frozen = Limits(clock=lambda: 100.0)  # every message arrives in the same second
+    with TestClient(create_app(db_url, settings(), frozen)) as test_client:
+        alice = new_game(test_client, [HUMAN, bot()])
+        with seat_socket(test_client, alice) as ws:
+            ws.receive_json()
+            for _ in range(20):
+                ws.send_json({"type": "ping"})
+            answers = [receive_until(ws, lambda m: m["type"] != "state") for _ in range(20)]
+            assert answers == [{"type": "pong"}] * 20
+            answer = rejected(ws, {"type": "move", "move": "draft 1", "version": 0})
+            assert answer["code"] == "rate_limited" and "20 messages a second" in answer["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(100):
+                    ws.send_json({"type": "ping"})
+                    receive_until(ws, lambda m: m["type"] != "state")
+            assert closed.value.code == 1008
+        assert lobby(test_client).matches[alice["id"]].version == 0
+
+
+def test_hint_names_the_days_to_change(client: TestClient, two_humans: tuple[Message, Message]) -> None:
+    alice, _ = two_humans
+    with seat_socket(client, alice) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "hint"})
+        answer = receive_until(ws, lambda m: m["type"] == "hint")
+        assert answer["distance"] == 10 and answer["days"] == list(range(1, 11))
+        assert answer["message"].startswith("10 tiles from a complete journey: fill days 1, 2")
+
+
+def test_reconnecting_resumes_the_same_view(client: TestClient) -> None:
+    alice = new_game(client, [HUMAN, bot("easy")])
+    with seat_socket(client, alice) as ws:
+        table = ws.receive_json()
+        for version in range(0, 10, 2):  # five drafts, the bot drafting in between
+            table = receive_until(ws, state_at(version)) if version else table
+            ws.send_json({"type": "move", "move": table["game"]["legal_moves"][-1], "version": version})
+        seen = receive_until(ws, state_at(10))
+    assert seen["game"]["rack"][:5] == [None] * 5 and None not in seen["game"]["rack"][5:]
+    for _ in range(2):  # a reload, then another device with the same link
+        with seat_socket(client, alice) as again:
+            assert again.receive_json() == seen
+
+
+def test_the_end_reveals_every_rack_and_journey(client: TestClient) -> None:
+    alice = new_game(client, [HUMAN, bot("normal")], turn_limit=4)
+    with seat_socket(client, alice) as ws:
+        while True:
+            table = receive_until(ws, lambda m: m["type"] == "state" and (
+                m["game"]["legal_moves"] or m["game"]["status"] == "over"))
+            game = table["game"]
+            if game["status"] == "over":
+                break
+            ws.send_json({"type": "move", "move": game["legal_moves"][0], "version": table["version"]})
+    assert game["phase"] == "over" and game["legal_moves"] == []
+    assert len(game["racks"]) == 2 and all(None not in rack for rack in game["racks"])
+    assert game["racks"][0] == game["rack"]
+    assert [j["valid"] for j in game["journeys"]] == [game["winner"] == s for s in (0, 1)]
+    assert game["log"][-1]["kind"] in ("win", "limit")
+    assert client.get(f"/api/games/{alice['id']}").json()["status"] == "over"
+    assert client.get("/api/games").json() == []
+
