@@ -83,8 +83,9 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game; the game seed and each bot's RNG seed are drawn from ``self.np_random``."""
-        if seed is None and self._first_seed is not None and self._np_random is None:
+        if seed is None:
             seed = self._first_seed
+        self._first_seed = None  # only the first reset falls back on the constructor's seed
         super().reset(seed=seed)
         draw = self.np_random.integers
         self.state = new_game(self.edition, self.options, int(draw(2**63 - 1)))
