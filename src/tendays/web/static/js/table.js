@@ -21,6 +21,7 @@ const ui = {
   busy: false, // a move is on its way; wait for the answer
   mapSeat: null, // whose journey the map shows after the game
   errorTimer: null,
+  shown: { rack: null, tops: null }, // what the last drawing showed, to let a changed tile flash once
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -385,9 +386,12 @@ function renderHand(game, legal) {
       el("span", { class: "tile-sub" }, game.draw_pile === 1 ? "tile" : "tiles")),
     drawButton));
   // The three discard piles, top tile last.
+  const previousTops = ui.shown.tops;
+  ui.shown.tops = game.piles.map((pile) => (pile.length ? pile[pile.length - 1] : null));
   game.piles.forEach((pile, i) => {
     const number = i + 1;
     const top = pile.length ? pile[pile.length - 1] : null;
+    const changed = previousTops && previousTops[i] !== top;
     let action = null;
     if (game.phase === "draw") {
       const ok = legal.take.has(number);
@@ -416,7 +420,7 @@ function renderHand(game, legal) {
         }, "Discard here");
       }
     }
-    const card = tileCard(top, { extra: emptied === number && mine ? "must-discard" : "" });
+    const card = tileCard(top, { extra: `${emptied === number && mine ? "must-discard" : ""}${changed ? " changed" : ""}` });
     if (top && legal.take.has(number)) makeDraggable(card, { from: "pile", pile: number });
     children.push(el("div", {
       class: `slot discard-pile${emptied === number && mine ? " forced" : ""}`, "data-drop-pile": number,
@@ -447,8 +451,11 @@ function renderRack(game, legal) {
   }
   const journey = game.journey;
   const hinted = new Set(ui.hint ? ui.hint.days : []);
+  const previous = ui.shown.rack;
+  ui.shown.rack = game.rack.slice();
   const items = game.rack.map((tileId, i) => {
     const day = i + 1;
+    const changed = previous && previous.length === game.rack.length && previous[i] !== tileId;
     const draftable = legal.draft.has(day);
     const replaceable = legal.replace.has(day);
     const swappable = legal.swap.size > 0 && [...legal.swap].some((p) => p.split(" ").map(Number).includes(day));
@@ -460,7 +467,8 @@ function renderRack(game, legal) {
     else if (swappable) label += selected ? ". Selected for a swap" : ". Swap";
     const card = el("button", {
       type: "button",
-      class: `day${selected ? " selected" : ""}${hinted.has(day) ? " hinted" : ""}${clickable ? " active" : ""}`,
+      class: `day${selected ? " selected" : ""}${hinted.has(day) ? " hinted" : ""}${clickable ? " active" : ""}`
+        + (changed ? " changed" : ""),
       "data-day": day,
       "data-drop-day": day,
       "data-move": draftable ? `draft ${day}` : null,
