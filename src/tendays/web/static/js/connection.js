@@ -22,7 +22,11 @@ export class TableConnection {
     this.stopped = false;
     this.retryTimer = null;
     this.pingTimer = null;
+    // Back online, or back to the tab (a phone waking up): try again now rather than after the backoff.
     window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) this.reconnectNow();
+    });
   }
 
   url() {
