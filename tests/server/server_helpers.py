@@ -11,6 +11,8 @@ with warnings.catch_warnings():
 
 from tendays.server.master import MasterSettings
 
+__all__ = ["HUMAN", "SEED", "TestClient", "Ticker", "bot", "join", "new_game", "settings"]
+
 SEED = 20261130
 
 

@@ -109,7 +109,7 @@ def check_message(text: str, truth: Truth, seat: int | None) -> None:
             continue
         before, after = truth.event_states[number]
         face_up = before.piles if event.kind == "take" else after.piles
-        assert entry["tile"] == EDITION.tiles[event.tile].id  # type: ignore[index]
+        assert event.tile is not None and entry["tile"] == EDITION.tiles[event.tile].id
         assert event.tile in (t for pile in face_up for t in pile), f"{entry} names a tile that was not face up"
     # Belt and braces: no tile the seat may not see shows anywhere outside the history of face-up tiles.
     # The own rack is also in "racks" once revealed; count it once.

@@ -1,0 +1,177 @@
+"""The match master in-process, without sockets: storing before acknowledging, restoring, bots."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import SEED, settings
+
+from tendays.engine import GameRecord, Options
+from tendays.server.master import Lobby, LobbyError, Match, Rejected, Subscriber
+from tendays.server.store import Journal, Store
+
+
+def open_lobby(path: Path, **changes: Any) -> Lobby:
+    lobby = Lobby(Journal(Store(f"sqlite:///{path / 'games.db'}")), settings(**changes))
+    lobby.restore()
+    lobby.start()
+    return lobby
+
+
+async def close(lobby: Lobby) -> None:
+    await lobby.close()
+    await lobby.journal.close()
+
+
+def latest_version(subscriber: Subscriber) -> int:
+    import json
+
+    versions = [json.loads(text)["version"] for text in subscriber.drain() if text.startswith('{"type":"state"')]
+    return versions[-1]
+
+
+async def wait_for(match: Match, version: int) -> None:
+    for _ in range(2000):
+        if match.version >= version:
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError(f"the game stayed at version {match.version}")
+
+
+async def test_moves_are_stored_before_anyone_hears_of_them(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    match, _ = await lobby.create("usa", [("human", None), ("human", None)], {}, "Alice")
+    await match.join("Bob")
+    watcher = match.subscribe(None)
+    watcher.drain()
+    stored_when_sent: list[int] = []
+    original = lobby.journal.store.append_moves
+
+    def append_and_note(rows: Any) -> None:
+        original(rows)
+        stored_when_sent.append(len(watcher.drain()))  # nothing was sent while the move was being stored
+
+    lobby.journal.store.append_moves = append_and_note  # type: ignore[method-assign]
+    await match.play(0, "draft 3", 0)
+    assert stored_when_sent == [0]
+    assert watcher.pending() == 1 and match.version == 1
+    stored = lobby.journal.store.load_game(match.id)
+    assert stored is not None and stored.moves == ["draft 3"] and stored.seed == SEED
+    await close(lobby)
+
+
+async def test_a_move_that_cannot_be_stored_is_not_played(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    match, _ = await lobby.create("usa", [("human", None), ("human", None)], {}, "Alice")
+    await match.join("Bob")
+    before = match.state
+
+    def broken(rows: Any) -> None:
+        raise OSError("disk full")
+
+    lobby.journal.store.append_moves = broken  # type: ignore[method-assign]
+    with pytest.raises(Rejected) as rejected:
+        await match.play(0, "draft 3", 0)
+    assert rejected.value.code == "unavailable" and "not played" in rejected.value.message
+    assert match.version == 0 and match.state is before
+    await close(lobby)
+
+
+async def test_concurrent_moves_of_many_games_share_commits(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    matches = []
+    for _ in range(8):
+        match, _ = await lobby.create("usa", [("human", None), ("human", None)], {}, "Alice")
+        await match.join("Bob")
+        matches.append(match)
+    batches: list[int] = []
+    original = lobby.journal.store.append_moves
+
+    def counting(rows: Any) -> None:
+        batches.append(len(rows))
+        original(rows)
+
+    lobby.journal.store.append_moves = counting  # type: ignore[method-assign]
+    await asyncio.gather(*(m.play(0, "draft 1", 0) for m in matches))
+    assert sum(batches) == 8 and len(batches) < 8  # group commit
+    assert all(m.version == 1 for m in matches)
+    # The same move sent twice at once: one is played, the other is stale.
+    outcomes = await asyncio.gather(matches[0].play(1, "draft 1", 1), matches[0].play(1, "draft 2", 1),
+                                    return_exceptions=True)
+    assert outcomes[0] is None and isinstance(outcomes[1], Rejected) and outcomes[1].code == "stale"
+    await close(lobby)
+
+
+async def test_restart_rebuilds_every_unfinished_game_from_its_record(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    playing, alice = await lobby.create("usa", [("human", None), ("human", None)], {"days": 5}, "Alice")
+    _, bob = await playing.join("Bob")
+    waiting, _ = await lobby.create("germany", [("human", None), ("human", None)], {}, "Carol")
+    finished, _ = await lobby.create("usa", [("human", None)], {"turn_limit": 1, "days": 5}, "Dan")
+    for day in range(1, 6):
+        await playing.play(0, f"draft {day}", playing.version)
+        await playing.play(1, f"draft {day}", playing.version)
+        await finished.play(0, f"draft {day}", finished.version)
+    await playing.play(playing.state.current, "draw", playing.version)
+    await finished.play(0, "draw", finished.version)
+    await finished.play(0, "discard 1", finished.version)
+    assert finished.status == "over"
+    record = playing.record
+    await close(lobby)
+
+    again = open_lobby(tmp_path)
+    assert set(again.matches) == {playing.id, waiting.id}  # finished games stay in the store only
+    restored = again.matches[playing.id]
+    assert restored.record == record and restored.state == record.replay()
+    assert restored.seat_for(alice) == 0 and restored.seat_for(bob) == 1 and restored.seat_for("guess") is None
+    assert [s.name for s in restored.seats] == ["Alice", "Bob"]
+    assert again.matches[waiting.id].status == "waiting"
+    loaded = await again.get(finished.id)
+    assert loaded is not None and loaded.status == "over"
+    await restored.play(restored.state.current, "discard 2", restored.version)
+    assert restored.version == len(record.moves) + 1
+    await close(again)
+
+
+async def test_bots_play_on_the_server_and_carry_on_after_a_restart(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path, bot_delay=60.0, draft_delay=60.0)
+    match, _ = await lobby.create("usa", [("human", None), ("bot", "easy"), ("bot", "normal")],
+                                  {"turn_limit": 30}, "Alice")
+    await match.play(0, "draft 1", 0)
+    assert match.state.current == 1 and match.version == 1
+    await close(lobby)  # the server stops while a bot is about to move...
+
+    again = open_lobby(tmp_path)  # ...and on restart the bots carry on at once
+    restored = again.matches[match.id]
+    await wait_for(restored, 3)
+    assert restored.state.current == 0
+    for _ in range(20_000):
+        if restored.status == "over":
+            break
+        if restored.state.current == 0:
+            moves = restored.state.legal_moves()
+            await restored.play(0, str(moves[-1]), restored.version)
+        else:
+            await asyncio.sleep(0.001)
+    assert restored.status == "over"
+    # Bots decide with a seeded stream per decision: the same game replays from its record alone.
+    record = restored.record
+    assert GameRecord.loads(record.dumps()).replay() == restored.state
+    await close(again)
+
+
+async def test_lobby_refuses_with_reasons(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path, max_games=1)
+    with pytest.raises(LobbyError, match="unknown bot level 'cmd:sh'"):
+        await lobby.create("usa", [("human", None), ("bot", "cmd:sh")], {}, "Alice")
+    with pytest.raises(LobbyError, match="1 to 4 players"):
+        await lobby.create("usa", [("human", None)] * 5, {}, "Alice")
+    await lobby.create("usa", [("human", None), ("human", None)], {}, "Alice")
+    with pytest.raises(LobbyError) as full:
+        await lobby.create("usa", [("human", None), ("human", None)], {}, "Alice")
+    assert full.value.status == 503
+    assert Options.from_json(lobby.journal.store.load_unfinished()[0].options) == Options(players=2)
+    await close(lobby)
