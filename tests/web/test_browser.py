@@ -197,7 +197,7 @@ def create_game(page: Page, server: Server, name: str, edition: str, seats: list
 def test_two_people_and_a_bot_play_a_game_to_the_end(browser: Any, server: Server) -> None:
     alice = new_page(browser)
     bob = new_page(browser)
-    game_id = create_game(alice, server, "Alice", "usa", ["human", "easy"], days=5, turn_limit=12)
+    game_id = create_game(alice, server, "Alice", "usa", ["human", "easy"], days=5, turn_limit=9)
     assert "#token=" in alice.url
 
     # Alice waits and shares the link; Bob opens it and joins with his name.
@@ -364,3 +364,29 @@ def test_phone_map_credit_spectator_and_reconnect(browser: Any, server: Server) 
         assert legal_buttons(phone), "after reconnecting, the player can move again"
     assert not phone.js_errors, phone.js_errors
     assert not watcher.js_errors, watcher.js_errors
+
+
+def test_the_lobby_lists_an_open_game_and_joins_it(browser: Any, server: Server) -> None:
+    request = urllib.request.Request(
+        f"{server.url}/api/games", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"edition": "germany", "name": "Dora", "seats": [{"kind": "human"}, {"kind": "human"}],
+                         "options": {"days": 5}}).encode())
+    with urllib.request.urlopen(request) as answer:
+        game_id = json.load(answer)["id"]
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    item = page.locator(f".game-item[data-game='{game_id}']")
+    item.wait_for()
+    assert "Dora" in item.inner_text() and "free seat" in item.inner_text()
+    page.fill("#player-name", "")
+    page.click(f"[data-join='{game_id}']")
+    assert "name" in page.inner_text("#games-error")  # joining needs a name first
+    page.fill("#player-name", "Emil")
+    page.click(f"[data-join='{game_id}']")
+    page.wait_for_url(f"**/play/{game_id}#token=*")
+    page.wait_for_selector("#players .player:has-text('Emil')")
+    page.wait_for_function("document.querySelectorAll('#rack .day').length === 5")
+    # Back in the lobby, the game is one of this device's games, to resume.
+    page.goto(server.url + "/")
+    page.locator(f".game-item[data-game='{game_id}'] a:has-text('Resume')").wait_for()
+    assert not page.js_errors, page.js_errors
