@@ -294,7 +294,7 @@ function renderTurn(game, legal) {
       `The game starts when every seat is taken${free ? ` (${free} free)` : ""}. Share this link: `,
       el("input", { class: "share", readonly: true, value: link, "aria-label": "Link to join this game",
         onfocus: (e) => e.target.select() }),
-      el("button", { type: "button", onclick: () => copyLink(link) }, "Copy link"));
+      el("button", { type: "button", onclick: (e) => copyLink(link, e.currentTarget) }, "Copy link"));
     return;
   }
   if (game.phase === "over" || game.status === "over") {
@@ -319,8 +319,25 @@ function phaseWord(game) {
   return `${isMe(game.current) ? "Place or discard" : "Placing"} the drawn tile.`;
 }
 
-function copyLink(link) {
-  if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+function copyLink(link, button) {
+  const done = (ok) => {
+    button.textContent = ok ? "Copied ✓" : "Select the link and copy it";
+    setTimeout(() => { button.textContent = "Copy link"; }, 2500);
+  };
+  // The clipboard API exists only on https or localhost; elsewhere fall back to copying the selection.
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(link).then(() => done(true), () => done(false));
+    return;
+  }
+  const input = document.querySelector(".turn-banner .share");
+  input.select();
+  let ok = false;
+  try {
+    ok = document.execCommand("copy");
+  } catch (error) {
+    ok = false;
+  }
+  done(ok);
 }
 
 function renderHand(game, legal) {
