@@ -10,9 +10,10 @@ from tui_driver import Person, keys_for, make_app, screen_text, settle
 
 from tendays.cli.tui.play_app import DayRow, EndScreen, GameScreen, PlayApp, SetupScreen
 from tendays.cli.tui.render import rack_line
+from tendays.cli.tui.rules import rules_markdown
 from tendays.cli.tui.screens import HelpScreen, PrivacyScreen, TextScreen
 from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
-from tendays.engine import GameRecord, Move, Phase, checker_for
+from tendays.engine import GameRecord, Move, Options, Phase, checker_for, load_edition
 
 
 def shown_rack_lines(screen: GameScreen) -> list[str]:
@@ -106,11 +107,11 @@ async def test_germany_five_days_to_the_end_at_a_large_size() -> None:
 
 
 async def test_hot_seat_shows_a_privacy_screen_and_never_another_rack() -> None:
-    app = make_app("Ann,Bob,random", seed=3, days=5)
+    app = make_app("Ann,Bob,random", seed=3, days=3)
     people = {0: Person(1), 1: Person(2)}
     async with app.run_test(size=(80, 24)) as pilot:
         privacy_screens = 0
-        for _ in range(12):  # the draft (5 days each) and a turn each
+        for _ in range(8):  # the draft (3 days each) and a turn each
             screen = await settle(pilot)
             table = screen.table
             if table.is_over:
@@ -130,7 +131,7 @@ async def test_hot_seat_shows_a_privacy_screen_and_never_another_rack() -> None:
                 for key in keys_for(people[seat].choose(screen)):
                     await pilot.press(key)
                 await pilot.pause()
-        assert privacy_screens >= 10  # at least the whole draft
+        assert privacy_screens >= 6  # at least the whole draft
 
 
 async def test_save_and_resume_continue_the_same_game(tmp_path: Path) -> None:
@@ -179,16 +180,14 @@ async def test_play_command_resumes_from_a_file(tmp_path: Path, monkeypatch) -> 
 
 async def test_bad_input_is_explained_never_ignored() -> None:
     app = make_app("me,random", seed=8, days=5)
-    person = Person(3)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await settle(pilot)
+        await settle(pilot)
         await pilot.press("9")
         await pilot.pause()
         assert "there is no day 9; the rack has days 1-5" in screen_text(app)
-        while screen.table.view_for(0).phase is Phase.DRAFT or screen.table.current != 0:
-            for key in keys_for(person.choose(screen)):
-                await pilot.press(key)
-            screen = await settle(pilot)
+    app = make_app("me,random", seed=8, days=5, skip_to_first_turn=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await settle(pilot)
         # Drawing: nothing to discard yet, no pile 7, no swapping without the variant.
         await pilot.press("x")
         await pilot.pause()
@@ -243,14 +242,9 @@ async def test_keys_during_a_bots_turn_say_to_wait() -> None:
 
 
 async def test_swap_variant_by_keys() -> None:
-    app = make_app("me,random", seed=6, days=5, swap=True)
-    person = Person(5)
+    app = make_app("me,random", seed=6, days=5, swap=True, skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settle(pilot)
-        while screen.table.view_for(0).phase is Phase.DRAFT or screen.table.current != 0:
-            for key in keys_for(person.choose(screen)):
-                await pilot.press(key)
-            screen = await settle(pilot)
         rack = screen.table.view_for(0).rack
         assert rack is not None
         await pilot.press("w", "2")
@@ -263,8 +257,7 @@ async def test_swap_variant_by_keys() -> None:
 
 
 async def test_help_verdict_and_hint() -> None:
-    app = make_app("me,random", seed=9, edition="usa", days=5)
-    person = Person(6)
+    app = make_app("me,random", seed=9, edition="usa", skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settle(pilot)
         await pilot.press("question_mark")
@@ -273,10 +266,6 @@ async def test_help_verdict_and_hint() -> None:
         rules = app.screen.query_one(Markdown).source
         assert "airplane" in rules and "Alaska and Hawaii are purple" in rules and "car" in rules
         await pilot.press("escape")
-        while screen.table.view_for(0).phase is Phase.DRAFT or screen.table.current != 0:
-            for key in keys_for(person.choose(screen)):
-                await pilot.press(key)
-            screen = await settle(pilot)
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, TextScreen)
@@ -290,22 +279,18 @@ async def test_help_verdict_and_hint() -> None:
         assert "Hint: " in screen_text(app)
 
 
-async def test_help_speaks_the_german_editions_words() -> None:
-    app = make_app("me,random", seed=9, edition="germany")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("f1")
-        await pilot.pause()
-        rules = app.screen.query_one(Markdown).source
-        assert "train" in rules and "bus" in rules and "Berlin is colourless" in rules
-        assert "airplane" not in rules
+def test_help_speaks_the_german_editions_words() -> None:
+    rules = rules_markdown(load_edition("germany"), Options(players=2, days=5))
+    assert "train" in rules and "bus" in rules and "Berlin is colourless" in rules
+    assert "Berlin has two tiles" in rules and "journey of **5 days**" in rules
+    assert "airplane" not in rules and "swap" not in rules.split("## Keys")[0]
 
 
 async def test_resizing_never_crashes() -> None:
     app = make_app("me,greedy", seed=12)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        for width, height in ((160, 50), (60, 20), (40, 12), (200, 60), (80, 24)):
+        for width, height in ((160, 50), (40, 12), (80, 24)):
             await pilot.resize_terminal(width, height)
             await pilot.pause()
         assert "Your journey" in screen_text(app)
@@ -329,12 +314,13 @@ async def test_setup_screen_starts_a_game_and_explains_bad_seats() -> None:
 
 
 async def test_play_again_with_the_same_options() -> None:
-    app = make_app("me,greedy", seed=11, days=5)
+    app = make_app("me,greedy", seed=11, days=5, turn_limit=2, skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settle(pilot)
         await play_person_turns(pilot, screen, Person(1), seat=0)
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
+        assert "Nobody wins: the game stopped after 2 turns." in screen_text(app)
         await pilot.press("n")
         new_screen = await settle(pilot)
         assert new_screen is not screen and not new_screen.table.is_over

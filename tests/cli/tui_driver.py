@@ -14,7 +14,7 @@ from textual.widgets import Static
 from tendays.bots import GreedyBot
 from tendays.cli.tui.play_app import GameScreen, PlayApp
 from tendays.cli.tui.table import PlayConfig, Table, parse_seats
-from tendays.engine import Move, MoveKind, Options
+from tendays.engine import Move, MoveKind, Options, Phase
 
 
 def screen_text(app: App[None]) -> str:
@@ -60,20 +60,34 @@ async def settle(pilot: Pilot[None], limit: int = 5000) -> GameScreen:
     assert isinstance(app, PlayApp)
     for _ in range(limit):
         await pilot.pause()
-        screen = app.game_screen
+        try:
+            screen = app.game_screen
+        except LookupError:  # the game screen is still being pushed
+            continue
         if screen.waiting_for_human:
             return screen
     raise AssertionError("the bots never handed over")
 
 
 def make_app(players: str, seed: int, edition: str = "usa", days: int = 10, swap: bool = False,
-             turn_limit: int | None = None, save_path: Path = Path("tendays-save.json")) -> PlayApp:
-    """A game with no bot delay, dealt from ``seed``."""
+             turn_limit: int | None = None, save_path: Path = Path("tendays-save.json"),
+             skip_to_first_turn: bool = False) -> PlayApp:
+    """A game with no bot delay, dealt from ``seed``.
+
+    With ``skip_to_first_turn`` the draft and any bot turns before seat 0's first turn are played
+    outside the app (each seat choosing from its own view), so a test starts where it matters.
+    """
     config = PlayConfig(edition=edition, players=players, days=days, swap=swap, seed=seed, bot_delay=0,
                         save_path=save_path)
     seats = parse_seats(players)
     options = Options(players=len(seats), days=days, swap=swap, turn_limit=turn_limit)
-    return PlayApp(config, table=Table(edition, options, seed, seats))
+    table = Table(edition, options, seed, seats)
+    if skip_to_first_turn:
+        chooser, rng = GreedyBot(), random.Random(seed)
+        while table.view_for(0).phase is Phase.DRAFT or table.current != 0:
+            seat = table.current
+            table.play(chooser.choose(table.view_for(seat), rng), seat)
+    return PlayApp(config, table=table)
 
 
 class Person:

@@ -27,6 +27,7 @@ from tendays.engine import (
     IllegalMoveError,
     InvalidMoveError,
     Move,
+    Options,
     Phase,
     PlayerView,
     available_editions,
@@ -765,8 +766,9 @@ class SetupScreen(Screen[None]):
                            id="setup-swap", compact=True)
             yield Static("Seed (empty: a new shuffle every game)")
             yield Input("" if config.seed is None else str(config.seed), id="setup-seed")
+        with Horizontal(id="setup-bar"):
+            yield Button("Start", id="setup-start", variant="primary", compact=True)
             yield Static(id="setup-error")
-            yield Button("Start", id="setup-start", variant="primary")
         yield Footer()
 
     @on(Button.Pressed, "#setup-start")
@@ -823,11 +825,12 @@ class PlayApp(App[None]):
                 return screen
         raise LookupError("no game is on screen")
 
-    def start_game(self, config: PlayConfig) -> str | None:
-        """Deal a new game with ``config``; the reason in words if the options do not make a game."""
+    def start_game(self, config: PlayConfig, options: Options | None = None) -> str | None:
+        """Deal a new game with ``config`` (and ``options``, if given, instead of the config's);
+        the reason in words if they do not make a game."""
         seed = config.seed if config.seed is not None else fresh_seed()
         try:
-            table = Table(config.edition, config.options(), seed, config.seat_list())
+            table = Table(config.edition, options or config.options(), seed, config.seat_list())
         except ValueError as error:  # SeatError, bad options
             return str(error)
         self.config = config
@@ -845,5 +848,6 @@ class PlayApp(App[None]):
     def play_again(self) -> None:
         """A new game with the same options and seats: the next seed when one was given, else a fresh one."""
         seed = None if self.config.seed is None or self.seed_used is None else self.seed_used + 1
+        options = self.game_screen.table.options
         self.pop_screen()  # the end screen
-        self.start_game(replace(self.config, seed=seed))
+        self.start_game(replace(self.config, seed=seed), options)
