@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
+import pytest
+from textual.pilot import Pilot
 from textual.widgets import Markdown
 from tui_driver import Person, keys_for, make_app, screen_text, settle
 
@@ -13,7 +16,7 @@ from tendays.cli.tui.render import rack_line
 from tendays.cli.tui.rules import rules_markdown
 from tendays.cli.tui.screens import HelpScreen, PrivacyScreen, TextScreen
 from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
-from tendays.engine import GameRecord, Move, Options, Phase, checker_for, load_edition
+from tendays.engine import GameRecord, Move, Options, Phase, PlayerView, checker_for, load_edition
 
 
 def shown_rack_lines(screen: GameScreen) -> list[str]:
@@ -33,7 +36,8 @@ def own_rack_lines(screen: GameScreen, seat: int) -> list[str]:
             for day, tile in enumerate(pv.rack, 1)]
 
 
-async def play_person_turns(pilot, screen: GameScreen, person: Person, seat: int, use_mouse: bool = False) -> int:
+async def play_person_turns(pilot: Pilot[None], screen: GameScreen, person: Person, seat: int,
+                            use_mouse: bool = False) -> int:
     """Play the person's moves until the game ends; returns how many moves the person made."""
     made = 0
     while not screen.table.is_over:
@@ -54,7 +58,7 @@ async def play_person_turns(pilot, screen: GameScreen, person: Person, seat: int
     return made
 
 
-async def click_move(pilot, move: Move) -> None:
+async def click_move(pilot: Pilot[None], move: Move) -> None:
     """Make ``move`` with the mouse: click days and piles."""
     kind = move.kind.value
     if kind == "draft":
@@ -125,7 +129,8 @@ async def test_hot_seat_shows_a_privacy_screen_and_never_another_rack() -> None:
             privacy_screens += 1
             await pilot.press("enter")
             await pilot.pause()
-            assert app.screen is screen and screen.viewer == seat
+            on_top: object = app.screen
+            assert on_top is screen and screen.viewer == seat
             assert shown_rack_lines(screen) == own_rack_lines(screen, seat)
             while not table.is_over and table.current == seat:
                 for key in keys_for(people[seat].choose(screen)):
@@ -162,7 +167,7 @@ async def test_save_and_resume_continue_the_same_game(tmp_path: Path) -> None:
         assert screen.table.is_over
 
 
-async def test_play_command_resumes_from_a_file(tmp_path: Path, monkeypatch) -> None:
+async def test_play_command_resumes_from_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tendays.cli import play_cmd
     from tendays.cli.main import build_parser
 
@@ -328,7 +333,7 @@ async def test_play_again_with_the_same_options() -> None:
         assert new_screen.table.record.seed == 12
 
 
-def test_play_command_rejects_bad_seats_before_starting(capsys) -> None:
+def test_play_command_rejects_bad_seats_before_starting(capsys: pytest.CaptureFixture[str]) -> None:
     from tendays.cli.main import main
 
     assert main(["play", "--players", "me,expert:many"]) == 2
@@ -346,3 +351,33 @@ def test_save_file_is_a_game_record_with_seats(tmp_path: Path) -> None:
     data = json.loads(path.read_text())
     assert data["seats"] == ["human", "hard"] and data["names"] == ["Ann", "Bot 2"]
     assert GameRecord.from_json(data) == table.record
+
+
+class BrokenBot:
+    """A bot whose program has crashed."""
+
+    name = "broken"
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        raise RuntimeError("the engine program exited")
+
+
+async def test_a_failing_bot_is_reported_and_the_game_can_still_be_saved(tmp_path: Path) -> None:
+    from tendays.cli.tui.table import Seat
+
+    seats = [Seat("You", "human"), Seat("Bot 2", "cmd:./engine", BrokenBot())]
+    table = Table("usa", Options(players=2, days=5), 1, seats)
+    save = tmp_path / "broken.json"
+    app = PlayApp(PlayConfig(players="me,random", days=5, bot_delay=0, save_path=save), table=table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1")  # draft a tile; then the bot fails to draft
+        screen = await settle(pilot)
+        text = screen_text(app)
+        assert "Bot 2 could not move: the engine program exited" in text
+        assert "The game cannot go on with this bot" in text
+        await pilot.press("2")
+        await pilot.pause()
+        assert "Bot 2 could not move" in screen_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert load_save(save)[0].moves == screen.table.record.moves
