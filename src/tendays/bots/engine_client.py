@@ -45,18 +45,19 @@ def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
 class EngineBot:
     """A bot whose moves come from an external program over stdin/stdout."""
 
-    def __init__(self, command: str, start_timeout: float = START_TIMEOUT, move_timeout: float = MOVE_TIMEOUT) -> None:
+    def __init__(self, command: str, start_timeout: float | None = None, move_timeout: float | None = None) -> None:
         if not command:
             raise ValueError("cmd: needs a command line, e.g. cmd:tendays engine --bot greedy")
         self.command = command
         self.argv = shlex.split(command)
         self.name = f"cmd:{command}"
         self.engine_name = ""
-        self.start_timeout = start_timeout
-        self.move_timeout = move_timeout
+        self.start_timeout = START_TIMEOUT if start_timeout is None else start_timeout
+        self.move_timeout = MOVE_TIMEOUT if move_timeout is None else move_timeout
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._game: tuple[str, int | None, object] | None = None
+        self._hung = False  # it missed a deadline: no point waiting for it to say goodbye
 
     # -- the conversation ------------------------------------------------------------------
 
@@ -102,6 +103,7 @@ class EngineBot:
             try:
                 line = self._lines.get(timeout=timeout)
             except queue.Empty:
+                self._hung = True
                 raise EngineError(f"the engine took longer than {timeout:g} s to answer {what}") from None
             if line is None:
                 raise EngineError(f"the engine stopped without answering {what}{self._exit_note()}")
@@ -145,6 +147,8 @@ class EngineBot:
         if process is None:
             return
         self._process = None
+        if self._hung:
+            process.kill()
         try:
             if process.stdin is not None:
                 process.stdin.write("quit\n")

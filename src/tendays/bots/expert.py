@@ -21,25 +21,26 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from tendays.engine import Move, MoveKind, Phase, PlayerView, State, apply, legal_moves
+from tendays.engine import Move, MoveKind, Phase, PlayerView, State, apply
 
 from .distance import analyze
-from .greedy import TileOdds, draft_scores, greedy_move, pile_to_cover, rack_score
+from .greedy import TileOdds, draft_scores, greedy_move, pile_to_cover, playout_move, rack_score
 from .knowledge import knowledge_of
 
 __all__ = ["DEFAULT_ITERATIONS", "ExpertBot"]
 
 DEFAULT_ITERATIONS = 48
-DEFAULT_ROUNDS = 2  # how many rounds of the table a rollout plays before judging the race
-_CANDIDATES = 4  # moves kept from the greedy ranking (days to place on, or days to draft on)
+_PLAYOUT_ROUNDS = 30  # a playout that runs this many rounds without a winner is judged by the race
+_CANDIDATES = 3  # moves kept from the greedy ranking (days to place on, or days to draft on)
 _RACE_SLOPE = 1.2  # how steeply the chance to win falls with each day of distance behind
+_RICH_OUTS = 0.3  # a share of outs among unseen tiles that counts as plenty
 
 
 class ExpertBot:
     """Determinized rollouts over the greedy policy, budgeted per move by rollouts or seconds."""
 
     def __init__(self, iterations: int | None = DEFAULT_ITERATIONS, think: float | None = None,
-                 rounds: int = DEFAULT_ROUNDS, name: str = "expert") -> None:
+                 rounds: int | None = None, name: str = "expert") -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"the number of rollouts must not be negative, not {iterations}")
         if think is not None and think < 0:
@@ -135,10 +136,11 @@ class ExpertBot:
             options += [(rack_score(analyze(edition, _with(rack, d, held)), odds), d) for d in range(1, len(rack) + 1)]
             options.sort(key=lambda sd: sd[0])
             ranked = []
-            for _, day in options[:_CANDIDATES]:
+            for rank, (_, day) in enumerate(options[:_CANDIDATES]):
                 new_rack = rack if day == 0 else _with(rack, day, held)
                 first = pile_to_cover(edition, new_rack, view.piles, allowed)
-                for pile in [first] + [p for p in allowed if p != first]:
+                # Other piles only for the best placement: where a discard goes matters less than what.
+                for pile in [first] + ([p for p in allowed if p != first] if rank == 0 else []):
                     ranked.append(Move.discard(pile) if day == 0 else Move.replace(day, pile))
         ordered = [greedy] + [m for m in ranked if m != greedy]
         return ordered
@@ -146,17 +148,25 @@ class ExpertBot:
     # -- rollouts ------------------------------------------------------------------------
 
     def _rollout(self, world: State, move: Move, me: int, rng: random.Random) -> float:
-        """Play ``move`` in a sampled world, then greedy play for a few rounds; the value for ``me``."""
+        """Play ``move`` in a sampled world, then greedy playouts; the value of the outcome for ``me``.
+
+        During the draft the playout runs to the end of the draft and judges ``me``'s rack (the other
+        racks do not change which tiles ``me`` gets); afterwards it runs to the end of the game, or
+        for ``rounds`` rounds if set, and judges the race.
+        """
         state = apply(world, move)
-        edition = state.edition
+        if world.phase is Phase.DRAFT:
+            while state.phase is Phase.DRAFT:
+                if state.current == me:
+                    choice = playout_move(state, rng)
+                else:
+                    choice = Move.draft(state.racks[state.current].index(None) + 1)
+                state = apply(state, choice)
+            return _draft_value(state, me)
         players = state.options.players
-        horizon = state.turn + self.rounds * players
+        horizon = state.turn + (self.rounds or _PLAYOUT_ROUNDS) * players
         while not state.is_over and state.turn < horizon:
-            p = state.current
-            odds = TileOdds.from_state(state, p)
-            choice = greedy_move(edition, state.phase, state.racks[p], state.in_hand, state.piles,
-                                 legal_moves(state), odds, rng)
-            state = apply(state, choice)
+            state = apply(state, playout_move(state, rng))
         if state.winner is not None:
             return 1.0 if state.winner == me else 0.0
         if state.is_over:  # the turn limit: nobody wins
@@ -164,18 +174,49 @@ class ExpertBot:
         return _race_value(state, me)
 
 
+def _draft_value(state: State, me: int) -> float:
+    """How good ``me``'s rack is when the draft ends: each day of distance costs a lot, outs a little."""
+    analysis = analyze(state.edition, state.racks[me])
+    outs = sum(len(day_outs) for day_outs in analysis.outs)
+    return 1.0 / (1.0 + analysis.distance + 1.0 / (1.0 + outs))
+
+
+def _effective_distance(state: State, player: int) -> float:
+    """``player``'s distance, less up to one day for good prospects of the next change.
+
+    An out on top of a discard pile is worth half a day; so are plenty of outs among the tiles
+    ``player`` has not seen (scaled by their share, up to :data:`_RICH_OUTS`).
+    """
+    analysis = analyze(state.edition, state.racks[player])
+    distance = analysis.distance
+    if distance == 0:
+        return 0.0
+    wanted = {t for day_outs in analysis.outs for t in day_outs}
+    unseen = [t.count for t in state.edition.tiles]
+    for pile in state.piles:
+        for t in pile:
+            unseen[t] -= 1
+    for t in state.racks[player]:
+        if t is not None:
+            unseen[t] -= 1
+    share = sum(unseen[t] for t in wanted) / max(1, sum(unseen))
+    at_hand = any(pile and pile[-1] in wanted for pile in state.piles)
+    return distance - 0.5 * at_hand - 0.5 * min(1.0, share / _RICH_OUTS)
+
+
 def _race_value(state: State, me: int) -> float:
-    """Estimated chance that ``me`` finishes first, from every rack's distance (and outs, slightly)."""
-    edition = state.edition
+    """Estimated chance that ``me`` finishes first, racing each rival's effective distance."""
     players = state.options.players
-    mine = analyze(edition, state.racks[me]).distance
-    others = [analyze(edition, state.racks[p]).distance for p in range(players) if p != me]
-    if not others:  # solo: closer is better
+    mine = _effective_distance(state, me)
+    if players == 1:  # solo: closer is better
         return 1.0 / (1.0 + mine)
-    # Each rival is a logistic race; turn order gives the player to move half a turn.
     value = 1.0
-    for p, theirs in zip((p for p in range(players) if p != me), others, strict=True):
-        edge = theirs - mine + (0.5 if state.current == me else 0.0) - (0.5 if state.current == p else 0.0)
+    for p in range(players):
+        if p == me:
+            continue
+        # The player to move is half a turn ahead of the rest.
+        tempo = (0.5 if state.current == me else 0.0) - (0.5 if state.current == p else 0.0)
+        edge = _effective_distance(state, p) - mine + tempo
         value *= 1.0 / (1.0 + math.exp(-_RACE_SLOPE * edge))
     return value
 

@@ -21,7 +21,7 @@ from tendays.engine import Edition, Move, MoveKind, Phase, PlayerView, State
 from .distance import Analysis, analyze
 from .knowledge import Knowledge, knowledge_of
 
-__all__ = ["GreedyBot", "TileOdds", "greedy_move", "rack_score"]
+__all__ = ["GreedyBot", "TileOdds", "greedy_move", "playout_move", "rack_score"]
 
 Rack = tuple[int | None, ...]
 Piles = tuple[tuple[int, ...], ...]
@@ -184,6 +184,39 @@ def _draw(edition: Edition, rack: Rack, piles: Piles, moves: Sequence[Move], odd
         return _best([(min(s for s, _ in placement_scores(edition, rack, piles[m.pile - 1][-1], odds)), m)
                       for m in takes], rng)
     return rng.choice(list(moves))
+
+
+def playout_move(state: State, rng: random.Random) -> Move:
+    """The greedy rule at its plainest, for playouts inside search: one journey analysis per turn.
+
+    Take a face-up tile or place the held tile only where it shortens the journey; otherwise draw, or
+    discard onto a pile whose top tile does not help.
+    """
+    edition = state.edition
+    rack = state.racks[state.current]
+    outs = analyze(edition, rack).outs
+    phase = state.phase
+    if phase is Phase.DRAW:
+        for pile, contents in enumerate(state.piles, 1):
+            if contents and any(contents[-1] in day_outs for day_outs in outs):
+                return Move.take(pile)
+        if state.draw_pile:
+            return Move.draw()
+        return Move.take(next(p for p, contents in enumerate(state.piles, 1) if contents))
+    held = state.in_hand
+    assert held is not None
+    days = [d for d, day_outs in enumerate(outs, 1) if held in day_outs]
+    if phase is Phase.DRAFT:
+        empty = [d for d, t in enumerate(rack, 1) if t is None]
+        fitting = [d for d in days if rack[d - 1] is None]
+        return Move.draft(rng.choice(fitting or empty))
+    taken = state.taken_from
+    if taken > 0 and not state.piles[taken - 1]:
+        pile = taken
+    else:
+        useful = {t for day_outs in outs for t in day_outs}
+        pile = next((p for p, contents in enumerate(state.piles, 1) if not contents or contents[-1] not in useful), 1)
+    return Move.replace(rng.choice(days), pile) if days else Move.discard(pile)
 
 
 class GreedyBot:
