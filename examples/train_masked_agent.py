@@ -4,7 +4,7 @@ Needs the ``train`` extra (CPU torch and sb3-contrib)::
 
     pip install "tendays[rl,train]"
     python examples/train_masked_agent.py                 # 2 players, USA, 5 days: under 10 minutes, one core
-    python examples/train_masked_agent.py --days 10 --timesteps 2000000   # the full game needs far more steps
+    python examples/train_masked_agent.py --days 10 --timesteps 2000000   # the full game: 250,000 are far too few
 
 The agent sits in seat 0 of ``tendays/TenDays-v0`` against the random bot. Besides the +1/-1/0 result it
 gets a shaped reward: ``--shaping`` times the change of its rack's satisfied journey conditions (as a
