@@ -83,8 +83,8 @@ class ObservationEncoder:
         self.progress = RackProgress(edition)
         self.tile_kinds = tiles = len(edition.tiles)
         self.days = days = options.days
-        self._copies = [t.count for t in edition.tiles]
-        self._inverse_copies = [1.0 / t.count for t in edition.tiles]
+        self._copies = np.array([t.count for t in edition.tiles])
+        self._inverse_copies = 1.0 / self._copies
         self._tile_count = edition.tile_count
         sizes = [
             ("phase", 4),
@@ -131,19 +131,14 @@ class ObservationEncoder:
         obs[b["progress"].start] = min(1.0, view.turn / limit) if limit else 0.0
 
         rack = view.rack
-        unseen = list(self._copies)
-        start, empty_start = b["rack"].start, b["rack_empty"].start
-        for d, tile in enumerate(rack):
-            if tile is None:
-                obs[empty_start + d] = 1.0
-            else:
-                obs[start + d * tiles + tile] = 1.0
-                unseen[tile] -= 1
+        seen = [t for t in rack if t is not None]  # every tile the viewer can place, for the unseen block
+        start = b["rack"].start
+        obs[[start + d * tiles + t for d, t in enumerate(rack) if t is not None]] = 1.0
+        start = b["rack_empty"].start
+        obs[[start + d for d, t in enumerate(rack) if t is None]] = 1.0
         start = b["rack_sound"].start
         sound = progress.sound_gaps(rack)
-        for i, ok in enumerate(sound):
-            if ok:
-                obs[start + i] = 1.0
+        obs[[start + i for i, ok in enumerate(sound) if ok]] = 1.0
         is_region = progress.is_region
         first, last = rack[0], rack[-1]
         obs[start + days - 1] = float(first is not None and is_region[first])
@@ -152,14 +147,14 @@ class ObservationEncoder:
         held = view.in_hand
         my_turn = view.current == me and view.phase is not Phase.OVER
         if held is not None:
-            unseen[held] -= 1
+            seen.append(held)
             obs[b["held"].start + held] = 1.0
             if view.taken_from >= 0:
                 obs[b["held_source"].start + view.taken_from] = 1.0
             if my_turn:
-                start = b["held_gain"].start
-                for d, gain in enumerate(progress.gains(rack, held, sound)):
-                    obs[start + d] = gain * _GAIN_SCALE
+                block = b["held_gain"]
+                obs[block.start:block.stop] = progress.gains(rack, held, sound)
+                obs[block.start:block.stop] *= _GAIN_SCALE
 
         top_start, contents_start = b["pile_top"].start, b["pile_contents"].start
         size_start, gain_start = b["pile_size"].start, b["pile_top_gain"].start
@@ -170,9 +165,8 @@ class ObservationEncoder:
             top = pile[-1]
             obs[top_start + p * tiles + top] = 1.0
             offset = contents_start + p * tiles
-            for tile in pile:
-                obs[offset + tile] += inverse[tile]
-                unseen[tile] -= 1
+            obs[offset:offset + tiles] = np.bincount(pile, minlength=tiles) * inverse
+            seen.extend(pile)
             obs[size_start + p] = len(pile) / total
             obs[gain_start + p] = max(progress.gains(rack, top, sound)) * _GAIN_SCALE
         obs[b["draw_pile_size"].start] = view.draw_pile_size / total
@@ -185,15 +179,12 @@ class ObservationEncoder:
             offset = start + (k - 1) * slot_size
             obs[offset] = 1.0
             obs[offset + 1] = view.rack_counts[seat] / days
-            for d, tile in enumerate(known[seat]):
-                if tile is not None:
-                    obs[offset + 2 + d * tiles + tile] = 1.0
-                    unseen[tile] -= 1
+            row = known[seat]
+            obs[[offset + 2 + d * tiles + t for d, t in enumerate(row) if t is not None]] = 1.0
+            seen.extend(t for t in row if t is not None)
 
-        start = b["unseen"].start
-        for tile, count in enumerate(unseen):
-            if count:
-                obs[start + tile] = count * inverse[tile]
+        block = b["unseen"]
+        obs[block.start:block.stop] = (self._copies - np.bincount(seen, minlength=tiles)) * inverse
         return obs
 
     def _known_racks(self, view: PlayerView) -> list[list[int | None]]:
