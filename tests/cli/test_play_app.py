@@ -312,8 +312,10 @@ async def test_setup_screen_starts_a_game_and_explains_bad_seats() -> None:
         await pilot.pause()
         assert "bad expert budget 'many'" in screen_text(app)
         players.value = "me,random"  # type: ignore[attr-defined]
-        app.screen.query_one("#setup-seed").value = "77"  # type: ignore[attr-defined]
-        await pilot.click("#setup-start")
+        seed = app.screen.query_one("#setup-seed")
+        seed.value = "77"  # type: ignore[attr-defined]
+        seed.focus()
+        await pilot.press("enter")  # Enter in a field starts the game too
         screen = await settle(pilot)
         assert screen.table.record.seed == 77 and screen.table.names == ("You", "Bot 2")
 

@@ -27,6 +27,7 @@ from tendays.engine import (
     IllegalMoveError,
     InvalidMoveError,
     Move,
+    MoveKind,
     Options,
     Phase,
     PlayerView,
@@ -67,7 +68,7 @@ class DayRow(Static):
 
     def on_click(self, event: Click) -> None:
         event.stop()
-        self.screen_game().choose_day(self.day, clicked=True)
+        self.screen_game().choose_day(self.day)
 
     def screen_game(self) -> GameScreen:
         screen = self.screen
@@ -86,7 +87,7 @@ class PileRow(Static):
         event.stop()
         screen = self.screen
         assert isinstance(screen, GameScreen)
-        screen.choose_pile(self.pile, clicked=True)
+        screen.choose_pile(self.pile)
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,6 @@ class GameScreen(Screen[None]):
         self.bot_busy = False
         self.bot_error: str | None = None
         self.logged_events = 0
-        self.privacy_up = False
         self.end_shown = False
 
     # -- layout ------------------------------------------------------------------------------
@@ -217,13 +217,11 @@ class GameScreen(Screen[None]):
             pv = table.view_for(None)
             what = ("Time to put a drafted tile on your rack." if pv.phase is Phase.DRAFT
                     else f"It is {seat.name}'s turn.")
-            self.privacy_up = True
             self.app.push_screen(PrivacyScreen(seat.name, what), lambda _: self.unlock(table.current))
             return
         self.refresh_view()
 
     def unlock(self, seat: int) -> None:
-        self.privacy_up = False
         self.unlocked = seat
         self.message = Text("")
         self.refresh_view()
@@ -271,7 +269,7 @@ class GameScreen(Screen[None]):
         elif pv.phase is Phase.DRAFT:
             whose = f"drafting: {current.name}"
         else:
-            whose = f"{'your' if pv.is_my_turn else current.name + chr(39) + 's'} turn"
+            whose = "your turn" if pv.is_my_turn else f"{current.name}'s turn"
         self.query_one("#status", Static).update(Text.assemble(
             (edition.name, "bold"), f" · turn {pv.turn + 1} · ", (whose, "bold"),
             f" · draw pile {pv.draw_pile_size}",
@@ -281,27 +279,30 @@ class GameScreen(Screen[None]):
         self.refresh_log(pv)
         self.refresh_prompt()
 
-    def shown_rack(self, pv: PlayerView) -> tuple[int | None, ...] | None:
-        if pv.rack is not None:
-            return pv.rack
+    def shown_rack(self, pv: PlayerView) -> tuple[int, tuple[int | None, ...]] | None:
+        """Whose rack the board shows and that rack: the viewer's own, or after the game the winner's."""
+        if pv.rack is not None and pv.player is not None:
+            return pv.player, pv.rack
         if pv.racks is not None and pv.is_over:
             shown = pv.winner if pv.winner is not None else (self.table.humans or [0])[0]
-            return pv.racks[shown]
+            return shown, pv.racks[shown]
         return None
 
     def refresh_rack(self, pv: PlayerView) -> None:
-        rack = self.shown_rack(pv)
+        shown = self.shown_rack(pv)
         title = self.query_one("#rack-title", Static)
         detail = self.query_one("#day-detail", Static)
         days = self.table.options.days
-        if rack is None:
+        if shown is None:
             title.update(Text("Racks are hidden", style="bold"), layout=False)
             for day in range(1, days + 1):
                 self.query_one(f"#day-{day}", DayRow).update(Text(f"{day:>2} ········", style="dim"), layout=False)
-            detail.update(Text("Nobody's tiles are shown while the keyboard changes hands.", style="dim"))
+            why = ("Nobody's tiles are shown while the keyboard changes hands." if self.table.humans
+                   else "Every rack stays hidden until the end of the game.")
+            detail.update(Text(why, style="dim"))
             return
-        owner = pv.player if pv.rack is not None else (pv.winner if pv.winner is not None else 0)
-        owner_name = self.table.names[owner] if owner is not None else ""
+        owner, rack = shown
+        owner_name = self.table.names[owner]
         heading = "Your journey" if owner_name == "You" else f"{owner_name}'s journey"
         title.update(Text(heading, style="bold"), layout=False)
         marks = day_marks(self.edition, rack)
@@ -448,15 +449,15 @@ class GameScreen(Screen[None]):
         try:
             self.table.play(move, pv.player if pv.player is not None else -1)
         except IllegalMoveError as error:
-            if not str(error).startswith("you took the last tile"):
-                self.pending = None
+            if not (self.forced_pile(pv) and move.kind in (MoveKind.REPLACE, MoveKind.DISCARD)):
+                self.pending = None  # keep a chosen day when only the pile was wrong, so the right pile completes it
             self.say(f"{move}: {error}", error=True)
             self.refresh_view()
             return
         self.message = Text(f"You played: {move}", style="dim")
         self.advance()
 
-    def choose_day(self, day: int, clicked: bool = False) -> None:
+    def choose_day(self, day: int) -> None:
         pv = self.my_turn_or_explain()
         if pv is None:
             return
@@ -485,7 +486,7 @@ class GameScreen(Screen[None]):
         self.message = Text("")
         self.refresh_view()
 
-    def choose_pile(self, pile: int, clicked: bool = False) -> None:
+    def choose_pile(self, pile: int) -> None:
         """A pile key or click: take from it (drawing), or send the discard onto it (placing)."""
         pv = self.my_turn_or_explain()
         if pv is None:
@@ -500,7 +501,7 @@ class GameScreen(Screen[None]):
         elif pile == 0:
             self.say("You already hold a tile: put it on a day or discard it.", error=True)
         elif self.pending is None:
-            # A pile clicked (or its key pressed) with no day chosen means: discard the held tile there.
+            # A discard pile clicked before choosing a day means: discard the held tile there.
             self.try_move(Move.discard(pile))
         else:
             day = self.pending.day
@@ -598,11 +599,14 @@ class GameScreen(Screen[None]):
 
     def action_verdict(self) -> None:
         pv = self.current_view()
-        rack = self.shown_rack(pv)
-        if rack is None:
+        shown = self.shown_rack(pv)
+        if shown is None:
             self.say("No rack is shown right now, so there is no journey to check.", error=True)
             return
-        self.app.push_screen(TextScreen("Your journey, link by link", journey_text(self.edition, rack)))
+        owner, rack = shown
+        name = self.table.names[owner]
+        title = "Your journey" if owner == pv.player or name == "You" else f"{name}'s journey"
+        self.app.push_screen(TextScreen(f"{title}, link by link", journey_text(self.edition, rack)))
 
     def action_hint(self) -> None:
         pv = self.current_view()
