@@ -10,7 +10,7 @@ import pytest
 from server_helpers import SEED, settings
 
 from tendays.engine import GameRecord, Options
-from tendays.server.master import Lobby, LobbyError, Match, Rejected, Subscriber
+from tendays.server.master import Lobby, LobbyError, Match, Rejected
 from tendays.server.store import Journal, Store
 
 
@@ -24,13 +24,6 @@ def open_lobby(path: Path, **changes: Any) -> Lobby:
 async def close(lobby: Lobby) -> None:
     await lobby.close()
     await lobby.journal.close()
-
-
-def latest_version(subscriber: Subscriber) -> int:
-    import json
-
-    versions = [json.loads(text)["version"] for text in subscriber.drain() if text.startswith('{"type":"state"')]
-    return versions[-1]
 
 
 async def wait_for(match: Match, version: int) -> None:

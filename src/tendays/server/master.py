@@ -147,6 +147,7 @@ class Match:
         self.options = Options.from_json(stored.options)
         self._seed = stored.seed  # secret: never sent, never logged
         self.seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in stored.seats]
+        self._all_taken = all(s.taken for s in self.seats)
         self._journal = journal
         self._settings = settings
         self._thinker = thinker
@@ -179,9 +180,7 @@ class Match:
     def status(self) -> str:
         if self.state.is_over:
             return "over"
-        if not all(s.taken for s in self.seats):
-            return "waiting"
-        return "playing"
+        return "playing" if self._all_taken else "waiting"
 
     @property
     def record(self) -> GameRecord:
@@ -274,6 +273,7 @@ class Match:
             token_hash = hash_token(token)
             await self._journal.run(self._journal.store.take_seat, self.id, seat.index, name, token_hash)
             seat.name, seat.token_hash = name, token_hash
+            self._all_taken = all(s.taken for s in self.seats)
             self._publish()
         self.wake_bots()
         return seat.index, token

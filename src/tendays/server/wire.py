@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tendays.engine import Edition, Event, Phase, PlayerView, Verdict, checker_for, describe_event
+from tendays.engine import Edition, Event, Move, Phase, PlayerView, Verdict, checker_for, describe_event
 
 __all__ = ["SeatInfo", "TableEncoder", "dumps", "verdict_json"]
 
 Rack = Sequence[int | None]
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: Any) -> str:
     """Compact JSON, as sent on the wire."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
@@ -63,6 +63,8 @@ class TableEncoder:
         self._log: list[str] = []  # encoded log entries; the public history only ever grows
         self._log_names: tuple[str, ...] = ()
         self._journeys: dict[tuple[int | None, ...], dict[str, Any]] = {}
+        self._encoded_journeys: dict[tuple[int | None, ...], str] = {}
+        self._encoded_moves: dict[int, tuple[tuple[Move, ...], str]] = {}  # by the identity of a moves tuple
         self._public_key: tuple[Any, ...] | None = None
         self._public = ""
 
@@ -80,6 +82,27 @@ class TableEncoder:
                 self._journeys.clear()
             verdict = self._journeys[key] = verdict_json(self._checker.check(rack))
         return verdict
+
+    def _journey_text(self, rack: Rack) -> str:
+        key = tuple(rack)
+        text = self._encoded_journeys.get(key)
+        if text is None:
+            if len(self._encoded_journeys) > 256:
+                self._encoded_journeys.clear()
+            text = self._encoded_journeys[key] = dumps(self.journey(rack))
+        return text
+
+    def _moves_text(self, moves: tuple[Move, ...]) -> str:
+        # The engine hands out the same tuple for the same situation, so its identity is a cheap key;
+        # the cache holds the tuple itself, so an identity is never reused while it is cached.
+        cached = self._encoded_moves.get(id(moves))
+        if cached is not None and cached[0] is moves:
+            return cached[1]
+        text = dumps([str(m) for m in moves])
+        if len(self._encoded_moves) > 256:
+            self._encoded_moves.clear()
+        self._encoded_moves[id(moves)] = (moves, text)
+        return text
 
     def _log_entry(self, event: Event, names: Sequence[str]) -> str:
         return dumps({
@@ -135,7 +158,8 @@ class TableEncoder:
             "rack": None if seen.rack is None else self.rack_json(seen.rack),
             # Before the deal nobody holds anything yet, whatever the dealt state says.
             "in_hand": self.tile_id(seen.in_hand) if playing or seen.phase is Phase.OVER else None,
-            "legal_moves": [str(m) for m in seen.legal_moves()] if playing else [],
-            "journey": None if seen.rack is None else self.journey(seen.rack),
         })
-        return f'{{"type":"state","version":{version},"game":{{{own},{public}}}}}'
+        moves = self._moves_text(seen.legal_moves()) if playing else "[]"
+        journey = "null" if seen.rack is None else self._journey_text(seen.rack)
+        return (f'{{"type":"state","version":{version},"game":{{{own},"legal_moves":{moves},'
+                f'"journey":{journey},{public}}}}}')

@@ -1,0 +1,198 @@
+"""Load on the web server: many concurrent games played over real WebSockets on loopback.
+
+    python benchmarks/server_load.py                     # 200 games, a readable report
+    python benchmarks/server_load.py --games 50 --json   # one JSON object
+
+Starts ``tendays serve`` as a subprocess (bots without pacing, a fresh SQLite file: every move is
+committed before it is acknowledged, as in production), creates N games at once, each with two human
+seats and one server bot, and plays every human seat through the protocol with a scripted client that
+picks a random legal move after a short pause (``--think``, 0.1 s on average: far quicker than people,
+yet within the protocol's limit of 20 messages a second per connection). Games end when the bot
+completes its journey or at the turn limit.
+
+Reported: games finished, accepted moves per second (people's and bots'), and the latency of a
+person's move: from sending the move to receiving the new table (which is the acknowledgement).
+The clients run in this process, so they share the machine's cores with the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    finished: int = 0
+    moves: int = 0  # accepted moves of finished games, people's and bots'
+    errors: list[str] = field(default_factory=list)
+
+
+async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, think: float, tally: Tally) -> int:
+    """Play one seat until the game is over; return the final version."""
+    url = f"{base}/ws/games/{ticket['id']}?token={ticket['token']}"
+    async with connect(url, max_size=2**22, compression=None) as ws:
+        acted = -1
+        sent_at = 0.0
+        last = ""
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] != "state":
+                tally.errors.append(f"{message}")
+                if message.get("code") == "rate_limited":  # the move was not taken: send it again, later
+                    await asyncio.sleep(1.0)
+                    sent_at = time.perf_counter()
+                    await ws.send(last)
+                continue
+            version, game = message["version"], message["game"]
+            if sent_at and version > acted:
+                tally.latencies.append(time.perf_counter() - sent_at)
+                sent_at = 0.0
+            if game["status"] == "over":
+                return int(version)
+            moves = game["legal_moves"]
+            if not moves or version <= acted:
+                continue
+            if think:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            acted = version
+            sent_at = time.perf_counter()
+            last = json.dumps({"type": "move", "move": rng.choice(moves), "version": version})
+            await ws.send(last)
+
+
+async def play_game(http: httpx.AsyncClient, ws_base: str, number: int, args: argparse.Namespace,
+                    tally: Tally) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": args.bot}]
+    created = await http.post("/api/games", json={"edition": args.edition, "name": f"A{number}", "seats": seats,
+                                                   "options": {"turn_limit": args.turn_limit}})
+    created.raise_for_status()
+    alice = created.json()
+    joined = await http.post(f"/api/games/{alice['id']}/join", json={"name": f"B{number}"})
+    joined.raise_for_status()
+    rng = random.Random(number)
+    versions = await asyncio.gather(*(play_seat(ws_base, t, random.Random(rng.random()), args.think, tally)
+                                      for t in (alice, joined.json())))
+    tally.finished += 1
+    tally.moves += max(versions)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def run_load(args: argparse.Namespace, port: int) -> tuple[Tally, float]:
+    base = f"http://127.0.0.1:{port}"
+    tally = Tally()
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        start = time.perf_counter()
+        await asyncio.gather(*(play_game(http, f"ws://127.0.0.1:{port}", n, args, tally) for n in range(args.games)))
+        return tally, time.perf_counter() - start
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[str]:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tendays", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+         "--bot-delay", "0", "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit(f"the server did not start: {server.stderr.read() if server.stderr else ''}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
+    parser.add_argument("--edition", default="usa")
+    parser.add_argument("--bot", default="normal", help="the server bot in each game (default normal)")
+    parser.add_argument("--turn-limit", type=int, default=60, help="turns before a game ends undecided (default 60)")
+    parser.add_argument("--think", type=float, default=0.1,
+                        help="mean seconds a scripted player waits before each move, drawn from 0.5x to 1.5x "
+                             "(default 0.1; at least 0.1 keeps every connection within 20 messages a second)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(port, Path(folder) / "load.db")
+        try:
+            cpu_before, client_before = cpu_seconds(server.pid), time.process_time()
+            tally, wall = asyncio.run(run_load(args, port))
+            server_cpu = cpu_seconds(server.pid) - cpu_before
+            client_cpu = time.process_time() - client_before
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    lat = tally.latencies
+    result = {
+        "games": args.games,
+        "games_finished": tally.finished,
+        "moves": tally.moves,
+        "person_moves_timed": len(lat),
+        "seconds": round(wall, 2),
+        "moves_per_s": round(tally.moves / wall, 1),
+        "latency_p50_ms": round(1000 * statistics.median(lat), 2) if lat else None,
+        "latency_p99_ms": round(1000 * percentile(lat, 99), 2) if lat else None,
+        "latency_max_ms": round(1000 * max(lat), 2) if lat else None,
+        "server_cpu_s": round(server_cpu, 1),
+        "client_cpu_s": round(client_cpu, 1),
+        "errors": len(tally.errors),
+        "think_s": args.think,
+        "cpus": os.cpu_count(),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{result['games_finished']}/{args.games} games finished in {result['seconds']} s "
+              f"({tally.moves} moves, {result['moves_per_s']} moves/s, think {args.think} s)")
+        print(f"move latency (sent -> new table): p50 {result['latency_p50_ms']} ms, "
+              f"p99 {result['latency_p99_ms']} ms, max {result['latency_max_ms']} ms over {len(lat)} moves")
+        print(f"CPU: server {result['server_cpu_s']} s, clients {result['client_cpu_s']} s; rejected messages: {result['errors']}; "
+              f"{result['cpus']} CPUs shared by server and clients")
+        for error in tally.errors[:5]:
+            print("  ", error)
+    return 0 if tally.finished == args.games and not tally.errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
