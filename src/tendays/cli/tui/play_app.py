@@ -52,6 +52,11 @@ def day_key(day: int) -> str:
     return "0" if day == 10 else (str(day) if day < 10 else "")
 
 
+def possessive(name: str) -> str:
+    """The possessive of a seat's name: "Ann's", or "Your" for the seat called "You"."""
+    return "Your" if name == "You" else f"{name}'s"
+
+
 def fresh_seed() -> int:
     return random.SystemRandom().randrange(2**31)
 
@@ -303,7 +308,7 @@ class GameScreen(Screen[None]):
             return
         owner, rack = shown
         owner_name = self.table.names[owner]
-        heading = "Your journey" if owner_name == "You" else f"{owner_name}'s journey"
+        heading = f"{possessive(owner_name)} journey"
         title.update(Text(heading, style="bold"), layout=False)
         marks = day_marks(self.edition, rack)
         chosen = self.pending.day if self.pending is not None else 0
@@ -605,7 +610,7 @@ class GameScreen(Screen[None]):
             return
         owner, rack = shown
         name = self.table.names[owner]
-        title = "Your journey" if owner == pv.player or name == "You" else f"{name}'s journey"
+        title = "Your journey" if owner == pv.player else f"{possessive(name)} journey"
         self.app.push_screen(TextScreen(f"{title}, link by link", journey_text(self.edition, rack)))
 
     def action_hint(self) -> None:
@@ -690,12 +695,13 @@ class EndScreen(Screen[None]):
         seats = self.table.seats
         assert pv.racks is not None
         if pv.winner is not None:
-            title = f"{names[pv.winner]} wins after {pv.turn} turns!"
+            winner = names[pv.winner]
+            title = f"{winner} {'win' if winner == 'You' else 'wins'} after {pv.turn} turns!"
         else:
             title = f"Nobody wins: the game stopped after {pv.turn} turns."
         body = Text()
         if pv.winner is not None:
-            body.append(f"{names[pv.winner]}'s journey, day by day\n", style="bold")
+            body.append(f"{possessive(names[pv.winner])} journey, day by day\n", style="bold")
             body.append_text(journey_text(edition, pv.racks[pv.winner]))
             body.append("\n\n")
         for seat_index, rack in enumerate(pv.racks):
