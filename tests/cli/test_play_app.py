@@ -230,6 +230,15 @@ async def test_bad_input_is_explained_never_ignored() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert screen.table.record.moves[moves_before] == Move.replace(3, 1)
+        # Quitting an unsaved game asks first.
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert "q again quits without saving" in screen_text(app)
+        assert app.is_running
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
 
 
 async def test_keys_during_a_bots_turn_say_to_wait() -> None:

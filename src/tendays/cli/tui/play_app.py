@@ -117,7 +117,7 @@ class GameScreen(Screen[None]):
         Binding("h", "hint", "Hint"),
         Binding("s", "save", "Save"),
         Binding("question_mark,f1", "help", "Help"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit", "Quit"),
         Binding("colon", "type_move", "Type move", show=False),
         Binding("up", "cursor(-1)", "Up", show=False),
         Binding("down", "cursor(1)", "Down", show=False),
@@ -141,6 +141,8 @@ class GameScreen(Screen[None]):
         self.bot_error: str | None = None
         self.logged_events = 0
         self.end_shown = False
+        self.saved_at = table.move_count  # a resumed game counts as saved until its next move
+        self.quit_asked = -1  # the move count at which q was pressed once
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -630,7 +632,18 @@ class GameScreen(Screen[None]):
         except OSError as error:
             self.say(f"could not save to {path}: {error.strerror or error}", error=True)
             return
+        self.saved_at = self.table.move_count
         self.say(f"Saved to {path}; continue it with: tendays play --resume {path}")
+
+    def action_quit(self) -> None:
+        """Quit; an unsaved game in progress asks for a second q first."""
+        table = self.table
+        if table.is_over or self.saved_at == table.move_count or self.quit_asked == table.move_count:
+            self.app.exit()
+            return
+        self.quit_asked = table.move_count
+        self.say(f"The game since the last save would be lost: s saves it (to {self.config.save_path}), "
+                 "q again quits without saving.", error=True)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(rules_markdown(self.edition, self.table.options)))

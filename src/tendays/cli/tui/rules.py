@@ -25,7 +25,7 @@ KEYS_HELP = """\
 | `h` | a hint: how far your journey is from complete and which days to change |
 | `s` | save the game (resume it with `tendays play --resume FILE`) |
 | `?` / `F1` | this help |
-| `q` | quit |
+| `q` | quit (a second `q` confirms when there are unsaved moves) |
 """
 
 
