@@ -1,53 +1,58 @@
-"""The expert bot: search under hidden information with greedy play inside.
+"""The expert bot: search under hidden information, with the greedy bot inside.
 
-For each decision the expert lists a few promising moves (the greedy bot's scores pick them), then
-samples *worlds*: complete states consistent with its view, the unseen tiles dealt at random to the
-other racks and the draw pile (see :mod:`tendays.bots.knowledge`). In each world it plays every
-candidate move and continues with greedy play for all players for a few rounds; a win is worth 1, a
-loss 0, and an unfinished game the estimated chance of winning the race from the journey distances.
-The candidates share the same worlds and the same dice (common random numbers), so their differences
-are the moves' own. Sequential halving spends the budget: after each round the worse half of the
-candidates drops out.
+For each decision after the draft the expert lists a few promising moves (the greedy bot's scores pick
+them; the greedy move is always one), then samples *worlds*: complete states consistent with its view,
+the unseen tiles dealt at random to the other racks and the draw pile (see :mod:`tendays.bots.knowledge`).
+In each world it plays every candidate and then races to finish its own journey with greedy playouts
+while the other players draw and discard; a playout is worth the chance of beating the others' estimated
+finishing turn (in solo games: minus the turns it took). All candidates share the same worlds and dice
+(common random numbers), so their differences are the moves' own. Sequential halving spends the budget,
+and the expert leaves the greedy move only for a move that beats it on the same worlds by a clear margin.
 
-The budget is a number of rollouts per decision (deterministic given the RNG) or a time in seconds.
-With a budget of zero the expert plays exactly like the greedy bot, so its edge over greedy is the
-search's own.
+In the draft the expert drafts like the greedy bot: search there did not measurably improve the journey
+distance at the end of the draft, and the draft has the most decisions.
+
+The budget is a number of rollouts per decision (deterministic given the RNG) or a time in seconds. With
+a budget of zero the expert plays exactly like the greedy bot, so its edge over greedy is the search's.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 
 from tendays.engine import Move, MoveKind, Phase, PlayerView, State, apply
 
 from .distance import analyze
-from .greedy import TileOdds, draft_scores, greedy_move, pile_to_cover, playout_move, rack_score
+from .greedy import TileOdds, greedy_move, pile_to_cover, playout_move, rack_score
 from .knowledge import knowledge_of
 
 __all__ = ["DEFAULT_ITERATIONS", "ExpertBot"]
 
-DEFAULT_ITERATIONS = 48
-_PLAYOUT_ROUNDS = 30  # a playout that runs this many rounds without a winner is judged by the race
-_CANDIDATES = 3  # moves kept from the greedy ranking (days to place on, or days to draft on)
-_RACE_SLOPE = 1.2  # how steeply the chance to win falls with each day of distance behind
-_RICH_OUTS = 0.3  # a share of outs among unseen tiles that counts as plenty
+DEFAULT_ITERATIONS = 128
+_CANDIDATES = 3  # placements kept from the greedy ranking
+_CONFIDENCE = 1.5  # standard errors by which a move must beat the greedy move on the same worlds
+_PLAYOUT_TURNS = 30  # a playout that has not finished after this many own turns counts as lost
+_RACE_SPREAD = 2.0  # turns over which the chance of finishing before a rival falls from 73% to 27%
+_START_DISTANCE = 3.5  # a typical journey distance when the draft ends
+_PER_REPLACE = 0.7  # how much closer a rival typically gets with each tile they replace
+_TURNS_PER_DAY = 2.0  # typical own turns per day of distance
 
 
 class ExpertBot:
-    """Determinized rollouts over the greedy policy, budgeted per move by rollouts or seconds."""
+    """Determinized rollouts over greedy play, budgeted per decision by rollouts or seconds."""
 
     def __init__(self, iterations: int | None = DEFAULT_ITERATIONS, think: float | None = None,
-                 rounds: int | None = None, name: str = "expert") -> None:
+                 name: str = "expert") -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"the number of rollouts must not be negative, not {iterations}")
         if think is not None and think < 0:
             raise ValueError(f"the thinking time must not be negative, not {think}")
         self.iterations = iterations
         self.think = think
-        self.rounds = rounds
         self.name = name
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
@@ -57,7 +62,8 @@ class ExpertBot:
         assert view.rack is not None and view.player is not None
         knowledge = knowledge_of(view)
         odds = TileOdds.from_knowledge(knowledge, view.draw_pile_size)
-        if self.iterations == 0 and self.think is None:  # no search: the greedy move, with the same dice
+        searching = (self.iterations != 0 or self.think is not None) and view.phase is not Phase.DRAFT
+        if not searching:  # the greedy move, with the same dice
             return greedy_move(view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds, rng)
         greedy = greedy_move(view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds,
                              random.Random(rng.getrandbits(64)))
@@ -65,6 +71,7 @@ class ExpertBot:
         if len(candidates) == 1:
             return candidates[0]
         search_rng = random.Random(rng.getrandbits(64))
+        rivals = _rival_turns(view)
         worlds: list[tuple[State, int]] = []
 
         def world(i: int) -> tuple[State, int]:
@@ -72,43 +79,51 @@ class ExpertBot:
                 worlds.append((knowledge.deal(view, search_rng), search_rng.getrandbits(64)))
             return worlds[i]
 
-        values = {m: 0.0 for m in candidates}
-        counts = {m: 0 for m in candidates}
+        me = view.player
+        results: dict[Move, list[float]] = {m: [] for m in candidates}
+
+        def evaluate(move: Move, worlds_wanted: int) -> None:
+            outcomes = results[move]
+            while len(outcomes) < worlds_wanted:
+                state, seed = world(len(outcomes))
+                outcomes.append(self._rollout(state, move, me, random.Random(seed), rivals))
+
+        budget = self._budget(candidates, evaluate)
         alive = list(candidates)
-        budget = self._budget(view, alive, world, values, counts)
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        used = sum(counts.values())
         for r in range(rounds):
-            if len(alive) == 1:
-                break
+            used = sum(len(v) for v in results.values())
             per_move = max(1, (budget - used) // ((rounds - r) * len(alive)))
             for move in alive:
-                start = counts[move]
-                for i in range(start, start + per_move):
-                    state, seed = world(i)
-                    values[move] += self._rollout(state, move, view.player, random.Random(seed))
-                    counts[move] += 1
-                    used += 1
-            alive.sort(key=lambda m: (-values[m] / max(1, counts[m]), candidates.index(m)))
-            alive = alive[: max(1, len(alive) // 2)]
-        return max(candidates, key=lambda m: (counts[m], values[m] / max(1, counts[m]), -candidates.index(m)))
+                evaluate(move, len(results[move]) + per_move)
+            alive.sort(key=lambda m: (-statistics.fmean(results[m]), candidates.index(m)))
+            kept = alive[: max(1, len(alive) // 2)]
+            if greedy not in kept:  # the greedy move stays to the end: the baseline others must clearly beat
+                kept.append(greedy)
+            alive = kept
+        challengers = [m for m in alive if m != greedy]
+        if not challengers:
+            return greedy
+        challenger = max(challengers, key=lambda m: (statistics.fmean(results[m]), -candidates.index(m)))
+        common = min(len(results[challenger]), len(results[greedy]))
+        gains = [a - b for a, b in zip(results[challenger][:common], results[greedy][:common], strict=True)]
+        if common < 2:
+            return challenger if gains and gains[0] > 0 else greedy
+        margin = _CONFIDENCE * statistics.stdev(gains) / math.sqrt(common)
+        return challenger if statistics.fmean(gains) > margin else greedy
 
     # -- budget --------------------------------------------------------------------------
 
-    def _budget(self, view: PlayerView, alive: list[Move], world: Callable[[int], tuple[State, int]],
-                values: dict[Move, float], counts: dict[Move, int]) -> int:
+    def _budget(self, candidates: list[Move], evaluate: Callable[[Move, int], None]) -> int:
         """Rollouts to spend on this decision; in timed mode, measured with a first rollout per move."""
         if self.think is None:
-            return max(self.iterations or 0, len(alive))
-        assert view.player is not None
+            return max(self.iterations or 0, len(candidates))
         started = time.perf_counter()
-        state, seed = world(0)
-        for move in alive:
-            values[move] += self._rollout(state, move, view.player, random.Random(seed))
-            counts[move] += 1
+        for move in candidates:
+            evaluate(move, 1)
         spent = time.perf_counter() - started
-        per_rollout = spent / len(alive)
-        return len(alive) + int(max(0.0, self.think - spent) / max(per_rollout, 1e-6))
+        per_rollout = spent / len(candidates)
+        return len(candidates) + int(max(0.0, self.think - spent) / max(per_rollout, 1e-6))
 
     # -- candidates ----------------------------------------------------------------------
 
@@ -118,11 +133,7 @@ class ExpertBot:
         rack = view.rack
         assert rack is not None
         ranked: list[Move]
-        if view.phase is Phase.DRAFT:
-            assert view.in_hand is not None
-            scored = sorted(draft_scores(edition, rack, view.in_hand, moves, odds), key=lambda sm: sm[0])
-            ranked = [m for _, m in scored[:_CANDIDATES]]
-        elif view.phase is Phase.DRAW:
+        if view.phase is Phase.DRAW:
             ranked = [m for m in moves if m.kind is not MoveKind.SWAP]
             if view.options.swap:
                 swaps = [m for m in moves if m.kind is MoveKind.SWAP]
@@ -147,78 +158,52 @@ class ExpertBot:
 
     # -- rollouts ------------------------------------------------------------------------
 
-    def _rollout(self, world: State, move: Move, me: int, rng: random.Random) -> float:
-        """Play ``move`` in a sampled world, then greedy playouts; the value of the outcome for ``me``.
+    def _rollout(self, world: State, move: Move, me: int, rng: random.Random, rivals: list[float]) -> float:
+        """Play ``move`` in a sampled world, then race to finish; the value of the race for ``me``.
 
-        During the draft the playout runs to the end of the draft and judges ``me``'s rack (the other
-        racks do not change which tiles ``me`` gets); afterwards it runs to the end of the game, or
-        for ``rounds`` rounds if set, and judges the race.
+        ``me`` plays greedy playouts; the others draw and discard, which keeps tiles flowing through the
+        piles as in a real game without letting their (randomly dealt) racks decide anything.
         """
         state = apply(world, move)
-        if world.phase is Phase.DRAFT:
-            while state.phase is Phase.DRAFT:
-                if state.current == me:
-                    choice = playout_move(state, rng)
+        turns = 0
+        while not state.is_over:
+            p = state.current
+            if p == me:
+                before = state.turn
+                state = apply(state, playout_move(state, rng))
+                if state.turn != before:
+                    turns += 1
+                    if turns >= _PLAYOUT_TURNS:
+                        break
+            elif state.phase is Phase.DRAW:
+                if state.draw_pile:
+                    state = apply(state, Move.draw())
                 else:
-                    choice = Move.draft(state.racks[state.current].index(None) + 1)
-                state = apply(state, choice)
-            return _draft_value(state, me)
-        players = state.options.players
-        horizon = state.turn + (self.rounds or _PLAYOUT_ROUNDS) * players
-        while not state.is_over and state.turn < horizon:
-            state = apply(state, playout_move(state, rng))
-        if state.winner is not None:
-            return 1.0 if state.winner == me else 0.0
-        if state.is_over:  # the turn limit: nobody wins
+                    state = apply(state, Move.take(next(i for i, c in enumerate(state.piles, 1) if c)))
+            else:
+                taken = state.taken_from
+                pile = taken if taken > 0 and not state.piles[taken - 1] else 1 + state.turn % 3
+                state = apply(state, Move.discard(pile))
+        if not rivals:  # solo: fewer turns is better
+            if state.winner == me:
+                return -float(turns)
+            return -float(_PLAYOUT_TURNS + analyze(state.edition, state.racks[me]).distance)
+        if state.winner != me:
             return 0.0
-        return _race_value(state, me)
+        value = 1.0
+        for expected in rivals:
+            value /= 1.0 + math.exp((turns - expected) / _RACE_SPREAD)
+        return value
 
 
-def _draft_value(state: State, me: int) -> float:
-    """How good ``me``'s rack is when the draft ends: each day of distance costs a lot, outs a little."""
-    analysis = analyze(state.edition, state.racks[me])
-    outs = sum(len(day_outs) for day_outs in analysis.outs)
-    return 1.0 / (1.0 + analysis.distance + 1.0 / (1.0 + outs))
-
-
-def _effective_distance(state: State, player: int) -> float:
-    """``player``'s distance, less up to one day for good prospects of the next change.
-
-    An out on top of a discard pile is worth half a day; so are plenty of outs among the tiles
-    ``player`` has not seen (scaled by their share, up to :data:`_RICH_OUTS`).
-    """
-    analysis = analyze(state.edition, state.racks[player])
-    distance = analysis.distance
-    if distance == 0:
-        return 0.0
-    wanted = {t for day_outs in analysis.outs for t in day_outs}
-    unseen = [t.count for t in state.edition.tiles]
-    for pile in state.piles:
-        for t in pile:
-            unseen[t] -= 1
-    for t in state.racks[player]:
-        if t is not None:
-            unseen[t] -= 1
-    share = sum(unseen[t] for t in wanted) / max(1, sum(unseen))
-    at_hand = any(pile and pile[-1] in wanted for pile in state.piles)
-    return distance - 0.5 * at_hand - 0.5 * min(1.0, share / _RICH_OUTS)
-
-
-def _race_value(state: State, me: int) -> float:
-    """Estimated chance that ``me`` finishes first, racing each rival's effective distance."""
-    players = state.options.players
-    mine = _effective_distance(state, me)
-    if players == 1:  # solo: closer is better
-        return 1.0 / (1.0 + mine)
-    value = 1.0
-    for p in range(players):
-        if p == me:
-            continue
-        # The player to move is half a turn ahead of the rest.
-        tempo = (0.5 if state.current == me else 0.0) - (0.5 if state.current == p else 0.0)
-        edge = _effective_distance(state, p) - mine + tempo
-        value *= 1.0 / (1.0 + math.exp(-_RACE_SLOPE * edge))
-    return value
+def _rival_turns(view: PlayerView) -> list[float]:
+    """For each other player, a guess at the turns they still need, from how many tiles they replaced."""
+    replaced = [0] * view.options.players
+    for event in view.events:
+        if event.kind == "replace" and event.player is not None:
+            replaced[event.player] += 1
+    return [_TURNS_PER_DAY * max(1.0, _START_DISTANCE - _PER_REPLACE * replaced[p])
+            for p in range(view.options.players) if p != view.player]
 
 
 def _with(rack: tuple[int | None, ...], day: int, tile: int) -> tuple[int | None, ...]:
