@@ -344,13 +344,20 @@ class GameScreen(Screen[None]):
             else:
                 hand.update(Text(f"{holder} holds a tile from {source}", style="dim"))
         else:
-            hand.update(Text(f"{holder} is to draw" if not pv.is_over else "", style="dim"))
+            if pv.is_over:
+                waiting = ""
+            elif pv.is_my_turn:
+                waiting = "Your hand is empty: take a tile"
+            else:
+                waiting = f"{holder} is about to take a tile"
+            hand.update(Text(waiting, style="dim"))
         draw = self.query_one("#drawpile", PileRow)
         draw.update(Text.assemble(("d ", "bold"), f"draw pile: {pv.draw_pile_size} tiles face down"), layout=False)
         side_width = max(24, self.query_one("#side").size.width or 36)
         for number in range(1, PILES + 1):
             self.query_one(f"#pile-{number}", PileRow).update(
                 pile_text(edition, pv.piles[number - 1], number, side_width - 2), layout=False)
+        # One line per seat and one for its latest turn, cut to the panel's width, so four seats fit in 80x24.
         lines = Text()
         for seat_index, seat in enumerate(self.table.seats):
             if seat_index == pv.player:
@@ -359,11 +366,10 @@ class GameScreen(Screen[None]):
             lines.append(marker, style="bold")
             lines.append(seat.name, style="bold")
             count = pv.rack_counts[seat_index]
-            lines.append(f" ({seat.level}) {count} tile{'s' if count != 1 else ''}")
-            done = last_actions(pv, seat_index, names)
+            lines.append(f" ({seat.level}) {count} tile{'s' if count != 1 else ''}\n")
+            done = last_actions(pv, seat_index)
             if done:
-                lines.append(f": {done}", style="dim")
-            lines.append("\n")
+                lines.append(f"  {done}\n", style="dim")
         lines.rstrip()
         self.query_one("#seats", Static).update(lines)
 

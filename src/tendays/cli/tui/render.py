@@ -130,18 +130,34 @@ def transport_names(edition: Edition) -> tuple[str, str]:
     return link.name.removeprefix(f"{link.color} "), skip.name
 
 
-def last_actions(pv: PlayerView, seat: int, names: Sequence[str]) -> str:
-    """What ``seat`` did on its latest turn, in public words ("took Ohio from pile 2; discarded car onto pile 1")."""
+_TURN_KINDS = ("draw", "take", "swap", "replace", "discard")
+
+
+def last_actions(pv: PlayerView, seat: int) -> str:
+    """What ``seat`` did on its latest turn, in short public words ("took Ohio (pile 2); discarded car (pile 1)")."""
     parts: list[str] = []
     for event in reversed(pv.events):
-        if event.player != seat or event.kind not in ("draw", "take", "swap", "replace", "discard"):
-            if parts and event.kind in ("draw", "take", "swap", "replace", "discard"):
-                break
+        if event.player != seat or event.kind not in _TURN_KINDS:
+            if parts and event.kind in _TURN_KINDS:
+                break  # another player's turn: the seat's latest turn is complete
             continue
-        parts.append(_without_name(pv.edition, event, names))
+        parts.append(_short(pv.edition, event))
         if event.kind in ("draw", "take", "swap"):
             break
     return "; ".join(reversed(parts))
+
+
+def _short(edition: Edition, event: Event) -> str:
+    tile = edition.tiles[event.tile].name if event.tile is not None else ""
+    if event.kind == "draw":
+        return "drew"
+    if event.kind == "take":
+        return f"took {tile} (pile {event.pile})"
+    if event.kind == "swap":
+        return f"swapped days {event.day} and {event.day2}"
+    if event.kind == "replace":
+        return f"placed on day {event.day}, {tile} → pile {event.pile}"
+    return f"discarded {tile} → pile {event.pile}"
 
 
 def log_line(edition: Edition, event: Event, names: Sequence[str]) -> str:
@@ -152,9 +168,3 @@ def log_line(edition: Edition, event: Event, names: Sequence[str]) -> str:
         if event.kind == "win":
             return "You complete the journey and win"
     return describe_event(edition, event, names)
-
-
-def _without_name(edition: Edition, event: Event, names: Sequence[str]) -> str:
-    text = describe_event(edition, event, names)
-    who = names[event.player] if event.player is not None and event.player < len(names) else ""
-    return text.removeprefix(f"{who} ") if who else text

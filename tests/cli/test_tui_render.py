@@ -1,0 +1,48 @@
+"""The words and marks the terminal shows for tiles, links and the other seats' turns."""
+
+from __future__ import annotations
+
+from tendays.cli.tui.render import day_marks, last_actions, swatch, tile_text
+from tendays.engine import Event, Move, Options, apply, load_edition, new_game, view
+
+
+def test_swatches_name_the_colour_in_words() -> None:
+    usa = load_edition("usa")
+    assert swatch(usa, usa.tile("OH").index).plain.strip() == usa.tile("OH").color
+    assert swatch(usa, usa.tile("AK").index).plain.strip() == "any"
+    assert swatch(usa, usa.tile("car").index).plain.strip() == "car"
+    assert tile_text(usa, usa.tile("plane-pink").index).plain.endswith("pink airplane")
+    assert "(empty)" in tile_text(usa, None).plain
+
+
+def test_day_marks_give_each_link_its_verdict() -> None:
+    usa = load_edition("usa")
+    rack = [usa.tile(t).index for t in ("WA", "OR", "plane-blue", "UT", "NM")]
+    marks = day_marks(usa, rack)
+    assert marks[1].ok is True and marks[1].symbol == "✓→2" and "Washington borders Oregon" in marks[1].message
+    assert marks[3].ok is None and marks[3].symbol == "┆"
+    assert marks[4].ok is False and "only touch at a corner" in marks[4].message
+    assert marks[5].symbol == "■"
+
+
+def test_empty_days_during_the_draft_are_not_marked_as_mistakes() -> None:
+    usa = load_edition("usa")
+    marks = day_marks(usa, [usa.tile("WA").index, None, None])
+    assert marks == {}
+
+
+def test_last_actions_tell_what_a_seat_took_and_discarded() -> None:
+    state = new_game(load_edition("usa"), Options(players=2, days=2), seed=4)
+    while state.phase.name == "DRAFT":
+        state = apply(state, state.legal_moves()[0])
+    mover = state.current
+    top = state.piles[1][-1]
+    state = apply(state, Move.take(2))
+    state = apply(state, Move.replace(1, 2))
+    pv = view(state, 1 - mover)
+    edition = state.edition
+    replaced = state.events[-1]
+    assert replaced == Event("replace", mover, day=1, pile=2, tile=replaced.tile)
+    assert last_actions(pv, mover) == (f"took {edition.tiles[top].name} (pile 2); placed on day 1, "
+                                       f"{edition.tiles[replaced.tile].name} → pile 2")  # type: ignore[index]
+    assert last_actions(pv, 1 - mover) == ""
