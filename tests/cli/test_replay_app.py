@@ -59,6 +59,22 @@ async def test_arrow_keys_step_through_a_finished_game_showing_every_rack() -> N
         await pilot.pause()
 
 
+async def test_space_plays_the_game_back_to_its_end() -> None:
+    record = finished_record()
+    app = ReplayApp(record, step_seconds=0.01)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        for _ in range(2000):
+            if screen.position == len(record.moves):
+                break
+            await pilot.pause(0.01)
+        await pilot.pause()
+        assert screen.position == len(record.moves) and screen.autoplay is None
+        assert "game over" in screen_text(app)
+
+
 async def test_an_unfinished_game_keeps_its_racks_hidden_unless_revealed() -> None:
     full = finished_record()
     unfinished = GameRecord(full.edition, full.options, full.seed, full.moves[:12], full.names)

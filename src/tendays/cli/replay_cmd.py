@@ -17,6 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a saved game (tendays play's save file, or any game record)")
     parser.add_argument("--reveal", action="store_true",
                         help="show the racks of an unfinished game too (a finished game always shows them)")
+    parser.add_argument("--step", type=float, default=0.8, metavar="SECONDS",
+                        help="seconds per move when playing the game back with the space key (default 0.8)")
     parser.add_argument("--text", action="store_true", help="print the game's log and final racks instead")
 
 
@@ -33,7 +35,10 @@ def run(args: argparse.Namespace) -> int:
     if args.text:
         print_game(record, states, reveal=args.reveal or states[-1].is_over)
         return 0
-    ReplayApp(record, reveal=args.reveal).run()
+    if args.step <= 0:
+        print("tendays replay: --step must be a positive number of seconds", file=sys.stderr)
+        return 2
+    ReplayApp(record, reveal=args.reveal, step_seconds=args.step).run()
     return 0
 
 

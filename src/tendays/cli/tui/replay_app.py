@@ -15,6 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from tendays.engine import (
@@ -90,11 +91,12 @@ class ReplayScreen(Screen[None]):
         Binding("pageup", "step(-10)", "-10", show=False),
         Binding("home,g", "go(0)", "Start"),
         Binding("end,G", "go(-1)", "End"),
+        Binding("space", "autoplay", "Play/pause"),
         Binding("question_mark,f1", "help", "Rules"),
         Binding("q,escape", "app.quit", "Quit"),
     ]
 
-    def __init__(self, record: GameRecord, reveal: bool = False) -> None:
+    def __init__(self, record: GameRecord, reveal: bool = False, step_seconds: float = 0.8) -> None:
         super().__init__()
         self.record = record
         self.states = replay_states(record)
@@ -103,6 +105,8 @@ class ReplayScreen(Screen[None]):
         self.finished = self.states[-1].is_over
         self.reveal = reveal or self.finished  # a finished game is public
         self.position = 0
+        self.step_seconds = step_seconds
+        self.autoplay: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -122,6 +126,27 @@ class ReplayScreen(Screen[None]):
     def action_step(self, step: int) -> None:
         self.position = max(0, min(len(self.states) - 1, self.position + step))
         self.show()
+
+    def action_autoplay(self) -> None:
+        """Step forward on its own, one move per ``step_seconds``, until paused or at the end."""
+        if self.autoplay is not None:
+            self.stop_autoplay()
+            return
+        if self.position == len(self.states) - 1:
+            self.position = 0
+        self.autoplay = self.set_interval(self.step_seconds, self.autoplay_step)
+        self.show()
+
+    def autoplay_step(self) -> None:
+        self.action_step(1)
+        if self.position == len(self.states) - 1:
+            self.stop_autoplay()
+
+    def stop_autoplay(self) -> None:
+        if self.autoplay is not None:
+            self.autoplay.stop()
+            self.autoplay = None
+            self.show()
 
     def action_go(self, position: int) -> None:
         self.position = position if position >= 0 else len(self.states) - 1
@@ -144,6 +169,8 @@ class ReplayScreen(Screen[None]):
         ending = ""
         if self.position == last:
             ending = " · game over" if state.is_over else " · (the game was saved unfinished)"
+        elif self.autoplay is not None:
+            ending = " · playing (space pauses)"
         self.query_one("#status", Static).update(Text.assemble(
             (self.edition.name, "bold"), f" · {done} · turn {spectator.turn + 1} · draw pile ",
             str(spectator.draw_pile_size), ending))
@@ -189,10 +216,11 @@ class ReplayApp(App[None]):
     CSS_PATH = CSS_PATH
     TITLE = "tendays replay"
 
-    def __init__(self, record: GameRecord, reveal: bool = False) -> None:
+    def __init__(self, record: GameRecord, reveal: bool = False, step_seconds: float = 0.8) -> None:
         super().__init__()
         self.record = record
         self.reveal = reveal
+        self.step_seconds = step_seconds
 
     def on_mount(self) -> None:
-        self.push_screen(ReplayScreen(self.record, self.reveal))
+        self.push_screen(ReplayScreen(self.record, self.reveal, self.step_seconds))
