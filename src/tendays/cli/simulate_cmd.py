@@ -108,27 +108,28 @@ def format_summary(summary: Any) -> str:
     """The summary as a plain-text table."""
     t = summary.tournament
     solo = len(t.players) == 1
+    width = max(22, *(len(p.name) for p in summary.players))
     lines = [
         f"{summary.games} games of {t.edition}, {len(t.players)} player{'s' * (not solo)}, seed {t.seed}, "
         f"turn limit {t.max_turns or 'none'}; seats rotated",
     ]
     if solo:
         lines.append(SOLO_NOTE)
-        header = f"{'player':<22} {'finished':>9} {'mean turns':>10} {'median':>7} {'lower bound':>11} " \
+        header = f"{'player':<{width}} {'finished':>9} {'mean turns':>10} {'median':>7} {'lower bound':>11} " \
                  f"{'at limit':>8} {'ms/move':>8}"
         lines.append(header)
         for p in summary.players:
-            lines.append(f"{p.name:<22} {p.wins:>9} {_number(p.mean_turns_to_win):>10} "
+            lines.append(f"{p.name:<{width}} {p.wins:>9} {_number(p.mean_turns_to_win):>10} "
                          f"{_number(p.median_turns_to_win):>7} {_number(p.mean_start_distance, 2):>11} "
                          f"{p.limit_games:>8} {p.mean_think_ms:>8.2f}")
         return "\n".join(lines)
-    header = f"{'player':<22} {'wins':>5} {'win rate':>8} {'95% CI':>13} {'turns to win':>12} {'median':>7} " \
+    header = f"{'player':<{width}} {'wins':>5} {'win rate':>8} {'95% CI':>13} {'turns to win':>12} {'median':>7} " \
              f"{'at limit':>8} {'ms/move':>8} {'rating':>14}"
     lines.append(header)
     for p in summary.players:
         ci = f"{p.ci95[0]:.3f}-{p.ci95[1]:.3f}"
         rating = f"{p.rating.mu:.1f}±{p.rating.sigma:.1f}"
-        lines.append(f"{p.name:<22} {p.wins:>5} {p.win_rate:>8.3f} {ci:>13} {_number(p.mean_turns_to_win):>12} "
+        lines.append(f"{p.name:<{width}} {p.wins:>5} {p.win_rate:>8.3f} {ci:>13} {_number(p.mean_turns_to_win):>12} "
                      f"{_number(p.median_turns_to_win):>7} {p.limit_games:>8} {p.mean_think_ms:>8.2f} {rating:>14}")
     lines.append(f"draws (no winner): {summary.draws}; mean turns per game: {summary.mean_turns:.1f}")
     for reason in summary.forfeit_reasons[:10]:
