@@ -122,11 +122,12 @@ async def run_load(args: argparse.Namespace, port: int) -> tuple[Tally, float]:
         return tally, time.perf_counter() - start
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[str]:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tendays", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-         "--bot-delay", "0", "--log-level", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[str]:
+    with log.open("w") as log_file:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tendays", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+             "--bot-delay", "0", "--log-level", "warning"],
+            stdout=subprocess.DEVNULL, stderr=log_file, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -135,7 +136,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[str]:
         except httpx.HTTPError:
             time.sleep(0.1)
     server.kill()
-    raise SystemExit(f"the server did not start: {server.stderr.read() if server.stderr else ''}")
+    raise SystemExit(f"the server did not start: {log.read_text()}")
 
 
 def main() -> int:
@@ -151,7 +152,8 @@ def main() -> int:
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, Path(folder) / "load.db")
+        log = Path(folder) / "server.log"
+        server = start_server(port, Path(folder) / "load.db", log)
         try:
             cpu_before, client_before = cpu_seconds(server.pid), time.process_time()
             tally, wall = asyncio.run(run_load(args, port))
@@ -163,6 +165,7 @@ def main() -> int:
                 server.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 server.kill()
+            server_log = log.read_text()
     lat = tally.latencies
     result = {
         "games": args.games,
@@ -191,6 +194,8 @@ def main() -> int:
               f"{result['cpus']} CPUs shared by server and clients")
         for error in tally.errors[:5]:
             print("  ", error)
+        if server_log.strip():
+            print("server log (last lines):", *server_log.strip().splitlines()[-10:], sep="\n  ")
     return 0 if tally.finished == args.games and not tally.errors else 1
 
 

@@ -27,10 +27,10 @@ async def close(lobby: Lobby) -> None:
 
 
 async def wait_for(match: Match, version: int) -> None:
-    for _ in range(2000):
+    for _ in range(3000):  # up to half a minute
         if match.version >= version:
             return
-        await asyncio.sleep(0.001)
+        await asyncio.sleep(0.01)
     raise AssertionError(f"the game stayed at version {match.version}")
 
 
@@ -167,4 +167,13 @@ async def test_lobby_refuses_with_reasons(tmp_path: Path) -> None:
         await lobby.create("usa", [("human", None), ("human", None)], {}, "Alice")
     assert full.value.status == 503
     assert Options.from_json(lobby.journal.store.load_unfinished()[0].options) == Options(players=2)
+    await close(lobby)
+
+
+async def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path, bot_processes=1)
+    match, _ = await lobby.create("germany", [("human", None), ("bot", "normal")], {"days": 5}, "Alice")
+    await match.play(0, "draft 1", 0)
+    await wait_for(match, 2)
+    assert match.state.current == 0 and match.state.racks[1].count(None) == 4
     await close(lobby)

@@ -17,6 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                         help="pause before each bot turn so people can follow (default 0.8; draft moves "
                              "wait a quarter of it)")
+    parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                        help="worker processes where bots think (default: the CPU count less one, 1 to 4)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
 
 
@@ -47,7 +49,12 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("tendays serve: --bot-delay cannot be negative", file=sys.stderr)
         return 2
+    if args.bot_workers is not None and args.bot_workers < 0:
+        print("tendays serve: --bot-workers cannot be negative", file=sys.stderr)
+        return 2
     settings = MasterSettings(bot_delay=args.bot_delay, draft_delay=args.bot_delay / 4)
+    if args.bot_workers is not None:
+        settings.bot_processes = args.bot_workers
     app = create_app(args.db, settings)
     config = uvicorn.Config(
         app,

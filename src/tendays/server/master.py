@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import os
 import random
 import secrets
 from collections import deque
@@ -88,7 +89,8 @@ class MasterSettings:
 
     bot_delay: float = 0.8  # seconds before a bot's turn, so people can follow it
     draft_delay: float = 0.2  # seconds before a bot's draft move (the draft has many small moves)
-    bot_processes: int = 1  # worker processes for the expert bot; 0: it thinks on a thread
+    bot_processes: int = field(default_factory=lambda: min(4, max(1, (os.cpu_count() or 2) - 1)))
+    # worker processes where bots think (0: on threads of the server process)
     max_games: int = 10_000  # unfinished games held at once; beyond it, creating a game is refused
     seed_source: Callable[[], int] = field(default=lambda: secrets.randbits(62))
 
@@ -421,6 +423,7 @@ class Lobby:
 
     def start(self) -> None:
         """Let the bots of restored games move again (needs the running event loop)."""
+        self.thinker.warm_up()
         for match in self.matches.values():
             match.wake_bots()
 

@@ -1,9 +1,11 @@
 """Where bots and hints think, so that no table ever waits on another table's bot.
 
-Light thinking (the random and greedy bots, hints: milliseconds) runs on a small thread pool. The
-expert bot searches for a fifth of a second or more of pure Python, which on a thread would hold the
-interpreter lock against the event loop; it runs in worker processes instead. A view crosses to a
-worker with its edition reduced to the edition's id, and each worker keeps its own bots.
+The random bot answers in microseconds and runs in place. Every other bot thinks in worker processes:
+the greedy bot takes milliseconds and the expert a fifth of a second or more of pure Python, and on a
+thread either would hold the interpreter lock while the event loop waits for it, delaying every table
+of the server. A view crosses to a worker with its edition reduced to the edition's id, and each
+worker keeps its own bots. Hints (well under a millisecond) run on a thread. With no worker processes
+(``processes=0``, as in the tests) bots think on the thread pool too.
 """
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import copyreg
 import multiprocessing
+import os
 import random
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from tendays.bots import Bot, ExpertBot, make_bot
+from tendays.bots import Bot, RandomBot, make_bot
 from tendays.engine import Edition, Move, PlayerView, load_edition
 
 __all__ = ["Thinker"]
@@ -39,6 +44,22 @@ def _choose_in_worker(spec: str, seen: PlayerView, rng: random.Random) -> Move:
     return bot.choose(seen, rng)
 
 
+def _exit_with_parent(parent: int) -> None:
+    """In a worker: end when the server process is gone, even if it was killed outright."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="tendays-parent-watch", daemon=True).start()
+
+
+def _warm_up() -> None:
+    for edition in ("usa", "germany"):
+        load_edition(edition)
+
+
 class Thinker:
     """Runs bot decisions and hints off the event loop."""
 
@@ -52,16 +73,26 @@ class Thinker:
             copyreg.pickle(Edition, _reduce_edition)
             # spawn, not fork: the server process has threads, and a forked lock could be held forever.
             spawn = multiprocessing.get_context("spawn")
-            self._processes = ProcessPoolExecutor(self._processes_wanted, mp_context=spawn)
+            self._processes = ProcessPoolExecutor(self._processes_wanted, mp_context=spawn,
+                                                  initializer=_exit_with_parent, initargs=(os.getpid(),))
         return self._processes
+
+    def warm_up(self) -> None:
+        """Start the worker processes now, so the first bot turn does not wait for them."""
+        if self._processes_wanted > 0:
+            pool = self._process_pool()
+            for _ in range(self._processes_wanted):
+                pool.submit(_warm_up)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` on a thread."""
         return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
 
     async def choose(self, spec: str, bot: Bot, seen: PlayerView, rng: random.Random) -> Move:
-        """The bot's move. Heavy bots go to a worker process (which keeps its own copy of the bot)."""
-        if self._processes_wanted > 0 and isinstance(bot, ExpertBot):
+        """The bot's move, thought out where it delays no table (see the module's docstring)."""
+        if isinstance(bot, RandomBot):
+            return bot.choose(seen, rng)
+        if self._processes_wanted > 0:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._process_pool(), _choose_in_worker, spec, seen, rng)
         return await self.run(bot.choose, seen, rng)
