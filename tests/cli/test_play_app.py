@@ -394,3 +394,17 @@ async def test_a_failing_bot_is_reported_and_the_game_can_still_be_saved(tmp_pat
         await pilot.press("s")
         await pilot.pause()
         assert load_save(save)[0].moves == screen.table.record.moves
+
+
+async def test_a_game_against_an_engine_program_to_the_end() -> None:
+    import sys
+
+    players = f"me,cmd:{sys.executable} -m tendays engine --bot greedy"
+    app = make_app(players, seed=13, days=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await settle(pilot)
+        assert screen.table.seats[1].level == "engine bot"
+        await play_person_turns(pilot, screen, Person(7), seat=0)
+        assert screen.table.is_over and screen.bot_error is None
+        engine = screen.table.seats[1].bot
+    assert getattr(engine, "_process", "none") is None  # the program was stopped with the game

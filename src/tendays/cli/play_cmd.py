@@ -76,5 +76,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"tendays play: {error}", file=sys.stderr)
         return 2
     app = PlayApp(config, table=table, setup=table is None)
-    app.run()
+    try:
+        app.run()
+    finally:
+        if table is not None:
+            table.close()  # stop any engine programs the game started
     return app.return_code or 0

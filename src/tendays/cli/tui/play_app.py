@@ -167,6 +167,10 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.advance()
 
+    def on_unmount(self) -> None:
+        self.workers.cancel_group(self, "bot")
+        self.table.close()
+
     # -- who sees what -----------------------------------------------------------------------
 
     @property

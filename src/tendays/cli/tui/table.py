@@ -181,6 +181,13 @@ class Table:
     def record(self) -> GameRecord:
         return self._game.record
 
+    def close(self) -> None:
+        """Stop the bots that run as programs (``cmd:`` seats); the others have nothing to stop."""
+        for seat in self.seats:
+            close = getattr(seat.bot, "close", None)
+            if close is not None:
+                close()
+
     def save(self, path: Path) -> None:
         """Write the game record, plus each seat's spec so a resumed game seats the same bots."""
         data: dict[str, Any] = self.record.to_json()
