@@ -790,7 +790,8 @@ class SetupScreen(Screen[None]):
             yield Static("Edition")
             yield Select([(load_edition(e).name, e) for e in available_editions()], value=config.edition,
                          allow_blank=False, id="setup-edition", compact=True)
-            yield Static("Players: me / a name for people; easy, normal, hard (or random, greedy, expert) for bots")
+            yield Static("Players in turn order: me or a name for each person (several people share the keyboard); "
+                         "easy, normal, hard for bots")
             yield Input(config.players, id="setup-players")
             yield Static("Days")
             yield Select([("10 days", 10), ("5 days", 5)], value=config.days, allow_blank=False,
