@@ -53,6 +53,7 @@ def cpu_seconds(pid: int) -> float:
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each timed move was sent
     finished: int = 0
     moves: int = 0  # accepted moves of finished games, people's and bots'
     errors: list[str] = field(default_factory=list)
@@ -61,7 +62,7 @@ class Tally:
 async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, think: float, tally: Tally) -> int:
     """Play one seat until the game is over; return the final version."""
     url = f"{base}/ws/games/{ticket['id']}?token={ticket['token']}"
-    async with connect(url, max_size=2**22, compression=None) as ws:
+    async with connect(url, max_size=2**22) as ws:
         acted = -1
         sent_at = 0.0
         last = ""
@@ -77,6 +78,7 @@ async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, think
             version, game = message["version"], message["game"]
             if sent_at and version > acted:
                 tally.latencies.append(time.perf_counter() - sent_at)
+                tally.sent.append(sent_at)
                 sent_at = 0.0
             if game["status"] == "over":
                 return int(version)
@@ -110,6 +112,18 @@ async def play_game(http: httpx.AsyncClient, ws_base: str, number: int, args: ar
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def by_fifth(tally: Tally) -> list[float]:
+    """The p99 latency of the moves sent in each fifth of the run: where the slow moves happened."""
+    if not tally.sent:
+        return []
+    start, end = min(tally.sent), max(tally.sent)
+    span = (end - start) / 5 or 1.0
+    fifths: list[list[float]] = [[] for _ in range(5)]
+    for sent, latency in zip(tally.sent, tally.latencies, strict=True):
+        fifths[min(4, int((sent - start) / span))].append(latency)
+    return [round(1000 * percentile(f, 99), 1) if f else 0.0 for f in fifths]
 
 
 async def run_load(args: argparse.Namespace, port: int) -> tuple[Tally, float]:
@@ -177,6 +191,7 @@ def main() -> int:
         "latency_p50_ms": round(1000 * statistics.median(lat), 2) if lat else None,
         "latency_p99_ms": round(1000 * percentile(lat, 99), 2) if lat else None,
         "latency_max_ms": round(1000 * max(lat), 2) if lat else None,
+        "latency_p99_by_fifth_ms": by_fifth(tally),
         "server_cpu_s": round(server_cpu, 1),
         "client_cpu_s": round(client_cpu, 1),
         "errors": len(tally.errors),
@@ -190,8 +205,9 @@ def main() -> int:
               f"({tally.moves} moves, {result['moves_per_s']} moves/s, think {args.think} s)")
         print(f"move latency (sent -> new table): p50 {result['latency_p50_ms']} ms, "
               f"p99 {result['latency_p99_ms']} ms, max {result['latency_max_ms']} ms over {len(lat)} moves")
-        print(f"CPU: server {result['server_cpu_s']} s, clients {result['client_cpu_s']} s; rejected messages: {result['errors']}; "
-              f"{result['cpus']} CPUs shared by server and clients")
+        print("p99 in each fifth of the run (ms):", result["latency_p99_by_fifth_ms"])
+        print(f"CPU: server {result['server_cpu_s']} s, clients {result['client_cpu_s']} s; "
+              f"rejected messages: {result['errors']}; {result['cpus']} CPUs shared by server and clients")
         for error in tally.errors[:5]:
             print("  ", error)
         if server_log.strip():

@@ -63,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         # Frames far beyond the protocol's 4 KiB limit are cut off by the WebSocket layer itself.
         ws_max_size=64 * 1024,
+        # Tables are a few kilobytes of JSON; compressing every one for every connection would cost
+        # more server time than the bandwidth it saves.
+        ws_per_message_deflate=False,
     )
     server = uvicorn.Server(config)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host

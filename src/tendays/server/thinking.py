@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from tendays.bots import Bot, RandomBot, make_bot
@@ -94,10 +95,19 @@ class Thinker:
             return bot.choose(seen, rng)
         if self._processes_wanted > 0:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._process_pool(), _choose_in_worker, spec, seen, rng)
+            try:
+                return await loop.run_in_executor(self._process_pool(), _choose_in_worker, spec, seen, rng)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): start fresh workers and think again once.
+                self._discard_pool()
+                return await loop.run_in_executor(self._process_pool(), _choose_in_worker, spec, seen, rng)
         return await self.run(bot.choose, seen, rng)
+
+    def _discard_pool(self) -> None:
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes = None
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
-        if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+        self._discard_pool()
