@@ -95,6 +95,7 @@ async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, think
 
 async def play_game(http: httpx.AsyncClient, ws_base: str, number: int, args: argparse.Namespace,
                     tally: Tally) -> None:
+    await asyncio.sleep(number * args.ramp / args.games)  # games start spread over the ramp, as people arrive
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": args.bot}]
     created = await http.post("/api/games", json={"edition": args.edition, "name": f"A{number}", "seats": seats,
                                                    "options": {"turn_limit": args.turn_limit}})
@@ -162,6 +163,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.1,
                         help="mean seconds a scripted player waits before each move, drawn from 0.5x to 1.5x "
                              "(default 0.1; at least 0.1 keeps every connection within 20 messages a second)")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="seconds over which the games start, evenly spread (default 0: all at once)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     port = free_port()
@@ -196,13 +199,14 @@ def main() -> int:
         "client_cpu_s": round(client_cpu, 1),
         "errors": len(tally.errors),
         "think_s": args.think,
+        "ramp_s": args.ramp,
         "cpus": os.cpu_count(),
     }
     if args.json:
         print(json.dumps(result))
     else:
         print(f"{result['games_finished']}/{args.games} games finished in {result['seconds']} s "
-              f"({tally.moves} moves, {result['moves_per_s']} moves/s, think {args.think} s)")
+              f"({tally.moves} moves, {result['moves_per_s']} moves/s, think {args.think} s, ramp {args.ramp} s)")
         print(f"move latency (sent -> new table): p50 {result['latency_p50_ms']} ms, "
               f"p99 {result['latency_p99_ms']} ms, max {result['latency_max_ms']} ms over {len(lat)} moves")
         print("p99 in each fifth of the run (ms):", result["latency_p99_by_fifth_ms"])
