@@ -17,7 +17,6 @@ in the same seat as the baseline.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,19 +28,9 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import tendays.rl  # noqa: F401  (registers tendays/TenDays-v0)
+from tendays.sim.stats import wilson
 
 EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds no training game used
-
-
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def make_env(args: argparse.Namespace, opponent: str, shaping: float) -> gym.Env[Any, Any]:
