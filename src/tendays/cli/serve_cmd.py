@@ -71,6 +71,14 @@ def run(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"tendays: open http://{shown}:{args.port}/ in your browser (database: {redact_url(args.db)}; "
           "Ctrl+C stops the server)", flush=True)
+    # The server's own messages (games created, restored, bots that failed) go beside uvicorn's.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-9s %(name)s: %(message)s"))
+    handler.addFilter(_RedactTokens())
+    server_log = logging.getLogger("tendays")
+    server_log.addHandler(handler)
+    server_log.setLevel(args.log_level.upper())
+    server_log.propagate = False
     logging.getLogger("uvicorn.access").addFilter(_RedactTokens())
     logging.getLogger("uvicorn.error").addFilter(_RedactTokens())
     server.run()
