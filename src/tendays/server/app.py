@@ -264,10 +264,13 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
     @app.get("/api/games/{game_id}", summary="A game's public summary", response_model=GameSummary,
              responses={404: _ERRORS[404]})
     async def game_summary(request: Request, game_id: GameId) -> dict[str, Any]:
-        match = await lobby_of(request).get(game_id)
+        lobby = lobby_of(request)
+        match = await lobby.get(game_id)
         if match is None:
             raise HTTPException(404, f"there is no game {game_id!r}")
-        return match.summary()
+        summary = match.summary()
+        lobby.release(match)  # a finished game need not stay in memory for a look at it
+        return summary
 
     # -- the table -----------------------------------------------------------------------
 

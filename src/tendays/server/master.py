@@ -265,7 +265,13 @@ class Match:
     # -- seats -------------------------------------------------------------------------------
 
     async def join(self, name: str) -> tuple[int, str]:
-        """Give the first free human seat to ``name``: returns (seat, token)."""
+        """Give the first free human seat to ``name``: returns (seat, token).
+
+        Like a move, a join completes once begun, so the stored seats and the held ones never part.
+        """
+        return await asyncio.shield(self._join(name))
+
+    async def _join(self, name: str) -> tuple[int, str]:
         async with self._lock:
             free = [s for s in self.seats if not s.taken]
             if not free or self.status != "waiting":
@@ -467,11 +473,14 @@ class Lobby:
                    for i, (kind, level) in enumerate(seats)],
         )
         match = self._match(stored)
-        await self.journal.run(self.journal.store.create_game, stored)
-        self.matches[match.id] = match
+        await asyncio.shield(self._register(match, stored))
         log.info("game %s created: %s, %d seats", match.id, loaded.id, len(seats))
         match.wake_bots()
         return match, token
+
+    async def _register(self, match: Match, stored: StoredGame) -> None:
+        await self.journal.run(self.journal.store.create_game, stored)
+        self.matches[match.id] = match
 
     def _new_id(self) -> str:
         while True:
