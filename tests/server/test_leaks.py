@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from server_helpers import HUMAN, SEED, TestClient, bot, join, new_game
 from starlette.testclient import WebSocketTestSession
 
@@ -154,8 +155,8 @@ class Recorder:
         return self.latest
 
 
-def play_through_sockets(client: TestClient) -> tuple[list[str], list[str], GameRecord]:
-    alice = new_game(client, [HUMAN, HUMAN, bot("normal")], turn_limit=120)
+def play_through_sockets(client: TestClient, **options: Any) -> tuple[list[str], list[str], GameRecord]:
+    alice = new_game(client, [HUMAN, HUMAN, bot("normal")], turn_limit=120, **options)
     bob = join(client, alice["id"])
     rng = random.Random(5)
     with client.websocket_connect(f"/ws/games/{alice['id']}?token={alice['token']}") as ws0, \
@@ -185,8 +186,9 @@ def play_through_sockets(client: TestClient) -> tuple[list[str], list[str], Game
     return seats[1].traffic, watcher.traffic, record
 
 
-def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient) -> None:
-    traffic, watched, record = play_through_sockets(client)
+@pytest.mark.parametrize("options", [{}, {"open_hands": True, "swap": True}], ids=["closed hands", "open hands, swap"])
+def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient, options: dict[str, bool]) -> None:
+    traffic, watched, record = play_through_sockets(client, **options)
     truth = Truth(record)
     final = truth.states[-1]
     assert final.is_over and final.turn > 3  # a real game: the draft, then turns until a win or the limit
@@ -199,9 +201,10 @@ def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient) -
     assert len(secret_hands) > 10
     for text in watched:
         check_message(text, truth, None)
-    # The recording saw the other seats' racks only at the end.
+    # The recording saw the other seats' racks only at the end (or all along, with open hands).
     assert json.loads(traffic[-1])["game"]["racks"] == [ids(r) for r in final.racks]
-    assert all(json.loads(t)["game"]["racks"] is None for t in traffic[:-1])
+    open_hands = record.options.open_hands
+    assert all((json.loads(t)["game"]["racks"] is not None) == open_hands for t in traffic[:-1])
 
 
 def test_the_checker_catches_a_leak() -> None:

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
         from tendays.server.app import create_app
         from tendays.server.master import MasterSettings
-        from tendays.server.store import redact_url
+        from tendays.server.store import Store, redact_url
     except ModuleNotFoundError as error:
         print(f"tendays serve: {error.name} is missing; install the server extra: pip install 'tendays[server]'",
               file=sys.stderr)
@@ -51,6 +51,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.bot_workers is not None and args.bot_workers < 0:
         print("tendays serve: --bot-workers cannot be negative", file=sys.stderr)
+        return 2
+    try:  # open the database once now, so a wrong URL is told in one line, not a traceback
+        Store(args.db).close()
+    except Exception as error:
+        print(f"tendays serve: cannot open the database {redact_url(args.db) if '://' in args.db else args.db!r}: "
+              f"{error}", file=sys.stderr)
         return 2
     settings = MasterSettings(bot_delay=args.bot_delay, draft_delay=args.bot_delay / 4)
     if args.bot_workers is not None:
