@@ -89,8 +89,8 @@ class MasterSettings:
 
     bot_delay: float = 0.8  # seconds before a bot's turn, so people can follow it
     draft_delay: float = 0.2  # seconds before a bot's draft move (the draft has many small moves)
+    # Worker processes where bots think (0: on threads of the server process).
     bot_processes: int = field(default_factory=lambda: min(4, max(1, (os.cpu_count() or 2) - 1)))
-    # worker processes where bots think (0: on threads of the server process)
     max_games: int = 10_000  # unfinished games held at once; beyond it, creating a game is refused
     seed_source: Callable[[], int] = field(default=lambda: secrets.randbits(62))
 
