@@ -280,7 +280,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         lobby = lobby_of(websocket)
         match = await lobby.get(game_id) if len(game_id) <= 32 else None
         if match is None:
-            await _refuse(websocket, "not_found", f"there is no game {game_id!r}", 4404)
+            await _refuse(websocket, "not_found", f"there is no game {game_id[:32]!r}", 4404)
             return
         seat = None
         if token:
