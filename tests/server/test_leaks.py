@@ -10,6 +10,7 @@ up when it happened, and the seed appears nowhere.
 from __future__ import annotations
 
 import json
+import logging
 import random
 from collections import Counter
 from typing import Any
@@ -187,8 +188,13 @@ def play_through_sockets(client: TestClient, **options: Any) -> tuple[list[str],
 
 
 @pytest.mark.parametrize("options", [{}, {"open_hands": True, "swap": True}], ids=["closed hands", "open hands, swap"])
-def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient, options: dict[str, bool]) -> None:
+def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient, options: dict[str, bool],
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     traffic, watched, record = play_through_sockets(client, **options)
+    assert str(SEED) not in caplog.text  # nor in the server's logs
+    for path in ("/api/games", f"/api/games/{json.loads(traffic[0])['game']['id']}", "/health"):
+        assert str(SEED) not in client.get(path).text
     truth = Truth(record)
     final = truth.states[-1]
     assert final.is_over and final.turn > 3  # a real game: the draft, then turns until a win or the limit
