@@ -16,12 +16,17 @@ import json
 import random
 import time
 
-from tendays.engine import Options, apply, checker_for, legal_moves, load_edition, new_game
+from tendays.engine import Edition, Options, apply, checker_for, legal_moves, load_edition, new_game
 
 
-def decisions_per_second(seconds: float) -> tuple[float, int]:
-    edition = load_edition("usa")
-    options = Options(players=2, turn_limit=300)
+def decisions_per_second(seconds: float, edition: Edition | None = None,
+                         options: Options | None = None) -> tuple[float, int]:
+    """Random legal moves through the public API for ``seconds``: (decisions per second, games played).
+
+    By default 2-player USA games with a 300-turn limit; game ``g`` uses seed ``g`` for deal and choices.
+    """
+    edition = edition or load_edition("usa")
+    options = options or Options(players=2, turn_limit=300)
     decisions = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:

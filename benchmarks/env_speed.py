@@ -19,12 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import time
 
 import numpy as np
+from engine_speed import decisions_per_second  # the same measurement as the engine benchmark
 
-from tendays.engine import apply, legal_moves, load_edition, new_game
+from tendays.engine import load_edition
 from tendays.rl import TenDaysEnv, env
 from tendays.rl.common import env_options
 
@@ -32,18 +32,8 @@ _DECISIONS = {"draft", "draw", "take", "swap", "replace", "discard"}
 
 
 def engine_decisions(args: argparse.Namespace) -> tuple[float, int]:
-    edition = load_edition(args.edition)
     options = env_options(args.players, args.days, False, False, None)
-    decisions = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < args.seconds:
-        rng = random.Random(games)
-        state = new_game(edition, options, games)
-        while not state.is_over:
-            state = apply(state, rng.choice(legal_moves(state)))
-            decisions += 1
-        games += 1
-    return decisions / (time.perf_counter() - start), games
+    return decisions_per_second(args.seconds, load_edition(args.edition), options)
 
 
 def aec_steps(args: argparse.Namespace) -> tuple[float, int]:
