@@ -108,8 +108,8 @@ def placement_scores(edition: Edition, rack: Rack, tile: int, odds: TileOdds) ->
     """The promising places for ``tile`` (day 0: discard it) with the score of the rack each leaves.
 
     Days where the tile shortens the journey beat everything else, so when there are any, only those
-    are scored; otherwise the days that some shortest completion changes anyway (replacing them keeps
-    the distance), beside keeping the rack.
+    are scored; otherwise every day is, beside keeping the rack: the tile may replace one that some
+    shortest completion changes anyway, or one that it can stand in for with more ways to finish.
     """
     current = analyze(edition, rack)
     shorter = [d + 1 for d, outs in enumerate(current.outs) if tile in outs]
@@ -117,7 +117,7 @@ def placement_scores(edition: Edition, rack: Rack, tile: int, odds: TileOdds) ->
         days = shorter
         scored: list[tuple[Score, int]] = []
     else:
-        days = [d + 1 for d, outs in enumerate(current.outs) if outs and rack[d] != tile]
+        days = [d + 1 for d in range(len(rack)) if rack[d] != tile]
         scored = [(rack_score(current, odds), 0)]
     scored += [(rack_score(analyze(edition, _with(rack, day, tile)), odds), day) for day in days]
     return scored
