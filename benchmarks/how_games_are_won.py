@@ -45,10 +45,9 @@ def sighted_place(state: State) -> Move:
     assert held is not None
     odds = TileOdds.from_knowledge(knowledge_of(player_view), player_view.draw_pile_size)
     opponent_outs = {t for outs in analyze(edition, state.racks[1 - me]).outs for t in outs}
-    options = [(rack_score(analyze(edition, rack), odds), 0)]
-    for day in range(1, len(rack) + 1):
-        changed = rack[: day - 1] + (held,) + rack[day:]
-        options.append((rack_score(analyze(edition, changed), odds), day))
+    # Day 0 keeps the rack (the held tile is discarded); day d puts the held tile there.
+    racks = [rack] + [rack[: day - 1] + (held,) + rack[day:] for day in range(1, len(rack) + 1)]
+    options = [(rack_score(analyze(edition, changed), odds), day) for day, changed in enumerate(racks)]
     shortest = min(score[0] for score, _ in options)
 
     def preference(option: tuple[tuple[int, float], int]) -> tuple[bool, bool, tuple[int, float], bool]:
@@ -57,9 +56,8 @@ def sighted_place(state: State) -> Move:
         return score[0] > shortest, given_up in opponent_outs, score, day != 0
 
     _, day = min(options, key=preference)
-    new_rack = rack if day == 0 else rack[: day - 1] + (held,) + rack[day:]
     allowed = sorted({m.pile for m in player_view.legal_moves()})
-    pile = pile_to_cover(edition, new_rack, state.piles, allowed)
+    pile = pile_to_cover(edition, racks[day], state.piles, allowed)
     return Move.discard(pile) if day == 0 else Move.replace(day, pile)
 
 
