@@ -28,7 +28,7 @@ from tendays.engine import Move, MoveKind, Phase, PlayerView, State, apply
 
 from .distance import analyze
 from .greedy import TileOdds, greedy_move, pile_to_cover, playout_move, rack_score
-from .knowledge import knowledge_of
+from .knowledge import Knowledge, knowledge_of
 
 __all__ = ["DEFAULT_ITERATIONS", "ExpertBot"]
 
@@ -76,7 +76,7 @@ class ExpertBot:
 
         def world(i: int) -> tuple[State, int]:
             while len(worlds) <= i:
-                worlds.append((knowledge.deal(view, search_rng), search_rng.getrandbits(64)))
+                worlds.append((self._world(view, knowledge, search_rng), search_rng.getrandbits(64)))
             return worlds[i]
 
         me = view.player
@@ -156,7 +156,11 @@ class ExpertBot:
         ordered = [greedy] + [m for m in ranked if m != greedy]
         return ordered
 
-    # -- rollouts ------------------------------------------------------------------------
+    # -- worlds and rollouts -------------------------------------------------------------
+
+    def _world(self, view: PlayerView, knowledge: Knowledge, rng: random.Random) -> State:
+        """One complete state consistent with the view: the unseen tiles dealt at random."""
+        return knowledge.deal(view, rng)
 
     def _rollout(self, world: State, move: Move, me: int, rng: random.Random, rivals: list[float]) -> float:
         """Play ``move`` in a sampled world, then race to finish; the value of the race for ``me``.
