@@ -7,7 +7,7 @@ of the other rack's hidden days as they really are and deals the rest at random 
 its rollouts the other player plays greedy playouts with that rack, and a rollout is worth 1 when the
 expert finishes first. The draw order stays hidden from it. Usage::
 
-    python benchmarks/hidden_information.py        # 400 games per row, 128 rollouts: about 20 minutes on two cores
+    python benchmarks/hidden_information.py        # 400 games per row, 128 rollouts: about half an hour on two cores
     python benchmarks/hidden_information.py --games 200 --rollouts 32 --workers 8
 
 Rows, each against greedy on the same seeded deals with seats rotated:
