@@ -29,7 +29,7 @@ import time
 from multiprocessing import get_context
 
 from tendays.bots import make_bot
-from tendays.bots.expert import ExpertBot
+from tendays.bots.expert import _PLAYOUT_TURNS, ExpertBot  # the same horizon as the shipped search
 from tendays.bots.greedy import playout_move
 from tendays.bots.knowledge import Knowledge
 from tendays.engine import Move, Options, PlayerView, State, apply, load_edition, new_game, view
@@ -37,7 +37,6 @@ from tendays.sim.stats import wilson
 
 EDITION = "usa"
 SHARES = (1.0, 0.5, 0.0)
-_PLAYOUT_TURNS = 30
 
 
 class TableReadingExpert(ExpertBot):
@@ -84,7 +83,7 @@ def play(job: tuple[int, int, int, float | None]) -> tuple[bool, float, int]:
     state = new_game(edition, Options(players=2, turn_limit=300), game_seed)
     seat = index % 2
     expert = make_bot(f"expert:{rollouts}") if share is None else TableReadingExpert(rollouts, share)
-    bots = [expert, make_bot("greedy")] if seat == 0 else [make_bot("greedy"), expert]
+    greedy = make_bot("greedy")
     rngs = [random.Random(f"{game_seed}/seat/{s}") for s in range(2)]
     thinking, decisions = 0.0, 0
     while not state.is_over:
@@ -97,7 +96,7 @@ def play(job: tuple[int, int, int, float | None]) -> tuple[bool, float, int]:
             thinking += time.perf_counter() - started
             decisions += 1
         else:
-            move = bots[current].choose(view(state, current), rngs[current])
+            move = greedy.choose(view(state, current), rngs[current])
         state = state.apply(move, current)
     return state.winner == seat, thinking, decisions
 
