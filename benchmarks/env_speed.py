@@ -24,7 +24,7 @@ import time
 import numpy as np
 from engine_speed import decisions_per_second  # the same measurement as the engine benchmark
 
-from tendays.engine import load_edition
+from tendays.engine import available_editions, load_edition
 from tendays.rl import TenDaysEnv, env
 from tendays.rl.common import env_options
 
@@ -77,7 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
-    parser.add_argument("--edition", default="usa")
+    parser.add_argument("--edition", default="usa", choices=available_editions())
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--days", type=int, default=10)
     args = parser.parse_args()

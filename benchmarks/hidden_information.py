@@ -28,11 +28,10 @@ import sys
 import time
 from multiprocessing import get_context
 
-from tendays.bots import make_bot
+from tendays.bots import Bot, make_bot
 from tendays.bots.expert import _PLAYOUT_TURNS, ExpertBot  # the same horizon as the shipped search
 from tendays.bots.greedy import playout_move
-from tendays.bots.knowledge import Knowledge
-from tendays.engine import Move, Options, PlayerView, State, apply, load_edition, new_game, view
+from tendays.engine import EventLog, Game, Knowledge, Move, Options, PlayerView, State, apply, play_bots
 from tendays.sim.stats import wilson
 
 EDITION = "usa"
@@ -59,7 +58,7 @@ class TableReadingExpert(ExpertBot):
         for p, day in redealt:
             racks[p][day] = pool.pop()
         return dataclasses.replace(table, racks=tuple(tuple(r) for r in racks), draw_pile=tuple(pool),
-                                   seed=rng.getrandbits(32), reshuffles=0, events=())
+                                   seed=rng.getrandbits(32), reshuffles=0, events=EventLog())
 
     def _rollout(self, world: State, move: Move, me: int, rng: random.Random, rivals: list[float]) -> float:
         """Everyone plays greedy playouts; worth 1 when ``me`` finishes first."""
@@ -75,30 +74,35 @@ class TableReadingExpert(ExpertBot):
         return 1.0 if state.winner == me else 0.0
 
 
+class Timed:
+    """The expert at its seat: shown the real table before each decision when it reads it, and timed."""
+
+    def __init__(self, bot: Bot, game: Game) -> None:
+        self.bot = bot
+        self.game = game
+        self.thinking = 0.0
+        self.decisions = 0
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        if isinstance(self.bot, TableReadingExpert):
+            self.bot.table = self.game.state
+        started = time.perf_counter()
+        move = self.bot.choose(view, rng)
+        self.thinking += time.perf_counter() - started
+        self.decisions += 1
+        return move
+
+
 def play(job: tuple[int, int, int, float | None]) -> tuple[bool, float, int]:
     """Game ``index`` against greedy: (the expert won, its thinking seconds, its decisions)."""
     seed, index, rollouts, share = job
-    edition = load_edition(EDITION)
     game_seed = random.Random(f"hidden-information/{seed}/{index}").getrandbits(32)
-    state = new_game(edition, Options(players=2, turn_limit=300), game_seed)
+    game = Game(EDITION, Options(players=2, turn_limit=300), game_seed)
     seat = index % 2
-    expert = make_bot(f"expert:{rollouts}") if share is None else TableReadingExpert(rollouts, share)
+    expert = Timed(make_bot(f"expert:{rollouts}") if share is None else TableReadingExpert(rollouts, share), game)
     greedy = make_bot("greedy")
-    rngs = [random.Random(f"{game_seed}/seat/{s}") for s in range(2)]
-    thinking, decisions = 0.0, 0
-    while not state.is_over:
-        current = state.current
-        if current == seat:
-            if isinstance(expert, TableReadingExpert):
-                expert.table = state
-            started = time.perf_counter()
-            move = expert.choose(view(state, current), rngs[current])
-            thinking += time.perf_counter() - started
-            decisions += 1
-        else:
-            move = greedy.choose(view(state, current), rngs[current])
-        state = state.apply(move, current)
-    return state.winner == seat, thinking, decisions
+    play_bots(game, [expert, greedy] if seat == 0 else [greedy, expert])
+    return game.state.winner == seat, expert.thinking, expert.decisions
 
 
 def row(games: int, seed: int, rollouts: int, share: float | None, workers: int) -> tuple[int, float]:

@@ -29,8 +29,7 @@ from multiprocessing import get_context
 
 from tendays.bots import analyze, make_bot
 from tendays.bots.greedy import TileOdds, pile_to_cover, rack_score
-from tendays.bots.knowledge import knowledge_of
-from tendays.engine import Move, Options, Phase, State, load_edition, new_game, view
+from tendays.engine import Game, Move, Options, Phase, PlayerView, State, knowledge_of, load_edition, play_bots, view
 from tendays.sim.stats import wilson
 
 EDITION = "usa"
@@ -61,35 +60,53 @@ def sighted_place(state: State) -> Move:
     return Move.discard(pile) if day == 0 else Move.replace(day, pile)
 
 
+class Seat:
+    """A greedy player; the sighted one places with :func:`sighted_place`.
+
+    In plain games, before each placement it counts, for every tile not in the other rack, the moments
+    asked (``out_seen``) and those where the tile is an out of that rack (``out_hit``).
+    """
+
+    def __init__(self, game: Game, sighted: bool, out_seen: collections.Counter[int] | None,
+                 out_hit: collections.Counter[int]) -> None:
+        self.game = game
+        self.sighted = sighted
+        self.out_seen = out_seen
+        self.out_hit = out_hit
+        self.greedy = make_bot("greedy")
+
+    def choose(self, player_view: PlayerView, rng: random.Random) -> Move:
+        state = self.game.state
+        if state.phase is Phase.PLACE:
+            if self.sighted:
+                return sighted_place(state)
+            if self.out_seen is not None:
+                opponent = state.racks[1 - state.current]
+                outs = {t for day_outs in analyze(state.edition, opponent).outs for t in day_outs}
+                for tile in range(len(state.edition.tiles)):
+                    if tile not in opponent:
+                        self.out_seen[tile] += 1
+                        self.out_hit[tile] += tile in outs
+        return self.greedy.choose(player_view, rng)
+
+
 def play(job: tuple[int, int, bool]) -> dict[str, object]:
     """Game ``index``: greedy against greedy, or (``sighted``) the sighted greedy in seat ``index % 2``."""
     seed, index, sighted = job
-    edition = load_edition(EDITION)
     game_seed = random.Random(f"how-games-are-won/{seed}/{index}").getrandbits(32)
-    state = new_game(edition, Options(players=2, turn_limit=300), game_seed)
-    bots = [make_bot("greedy"), make_bot("greedy")]
-    rngs = [random.Random(f"{game_seed}/seat/{seat}") for seat in range(2)]
+    game = Game(EDITION, Options(players=2, turn_limit=300), game_seed)
     special = index % 2  # the seat of the sighted player (in plain games: the seat called "first")
     out_seen: collections.Counter[int] = collections.Counter()
     out_hit: collections.Counter[int] = collections.Counter()
+    seats = [Seat(game, sighted and seat == special, None if sighted else out_seen, out_hit) for seat in range(2)]
     start: list[int] = []
-    while not state.is_over:
-        seat = state.current
-        was_draft = state.phase is Phase.DRAFT
-        if state.phase is Phase.PLACE and not sighted:
-            opponent = state.racks[1 - seat]
-            outs = {t for day_outs in analyze(edition, opponent).outs for t in day_outs}
-            for tile in range(len(edition.tiles)):
-                if tile not in opponent:
-                    out_seen[tile] += 1
-                    out_hit[tile] += tile in outs
-        if sighted and seat == special and state.phase is Phase.PLACE:
-            move = sighted_place(state)
-        else:
-            move = bots[seat].choose(view(state, seat), rngs[seat])
-        state = state.apply(move, seat)
-        if was_draft and state.phase is not Phase.DRAFT:
-            start = [analyze(edition, rack).distance for rack in state.racks]
+
+    def after_move(seat: int, move: Move) -> None:
+        if not start and game.state.phase is not Phase.DRAFT:  # the move that ended the draft
+            start.extend(analyze(game.state.edition, rack).distance for rack in game.state.racks)
+
+    play_bots(game, seats, after_move)
+    state = game.state
     how = "limit"
     winner = state.winner
     if winner is not None:

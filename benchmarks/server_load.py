@@ -89,7 +89,7 @@ async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, think
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             acted = version
             sent_at = time.perf_counter()
-            last = json.dumps({"type": "move", "move": rng.choice(moves), "version": version})
+            last = json.dumps({"type": "move", "move": rng.choice(moves)["text"], "version": version})
             await ws.send(last)
 
 

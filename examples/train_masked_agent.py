@@ -28,6 +28,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import tendays.rl  # noqa: F401  (registers tendays/TenDays-v0)
+from tendays.engine import available_editions
 from tendays.sim.stats import wilson
 
 EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds no training game used
@@ -76,7 +77,7 @@ def report(label: str, result: dict[str, Any]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--edition", default="usa")
+    parser.add_argument("--edition", default="usa", choices=available_editions())
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--days", type=int, default=5)
     parser.add_argument("--timesteps", type=int, default=250_000, help="agent decisions to train on")

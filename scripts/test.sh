@@ -16,4 +16,7 @@ python3 -m venv .venv
 .venv/bin/ruff check
 .venv/bin/lint-imports
 .venv/bin/mypy
+# The browser client's scripts: ESLint from npm (package.json, package-lock.json).
+npm ci --no-audit --no-fund --silent
+npx --no-install eslint src/tendays/web/static/js
 .venv/bin/python -m pytest -n 2 "$@"

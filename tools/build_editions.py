@@ -1,7 +1,13 @@
 """Build the packaged edition files from the verified map data in ``shared/maps``.
 
-Run once when the map data changes:  python tools/build_editions.py [path/to/shared]
+Run once when the map data or an edition's description changes:
+    python tools/build_editions.py [path/to/shared]
 The output (``src/tendays/editions/*.json``) is committed; the package never reads ``shared``.
+
+Each edition is described by data (``EDITIONS``): the fields of the edition file that are not map facts
+(names, whether it is the default edition, colours, their screen colours, transport tiles with their icons,
+counts, credit), and ``source``, which says where its regions are in ``shared/maps`` and how that file names
+them. One builder turns any description into an edition file, so a new edition is a new entry here, not code.
 """
 
 from __future__ import annotations
@@ -9,84 +15,105 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 COLORS = ["blue", "green", "orange", "pink", "yellow"]
 
+# Screen colours (CSS) of the tile colours.
+PALETTE = {"blue": "#4f8fd6", "green": "#5cb566", "orange": "#f29b3c", "pink": "#ec7fb2", "yellow": "#f4d03f"}
 
-def build_usa(maps: Path) -> dict:
-    data = json.loads((maps / "usa.json").read_text(encoding="utf-8"))
-    regions = []
-    for state in sorted(data["states"], key=lambda s: s["code"]):
-        color = state["suggested_color_NOT_FROM_GAME"]
-        regions.append(
-            {
-                "id": state["code"],
-                "name": state["name"],
-                "color": None if color == "purple" else color,
-                "neighbors": sorted(state["neighbors"]),
-                "geo_id": state["fips"],
-            }
-        )
-    contacts = [{"between": p, "kind": "corner"} for p in data["corner_only"]]
-    contacts += [{"between": p, "kind": "water"} for p in data["water_only"]]
-    return {
+# Transport icons: SVG paths drawn in a 24x24 box, so screens need no fonts or images.
+ICONS = {
+    "plane": "M12 2c.8 0 1.3.8 1.3 1.8V9l8.2 4.6v2.1l-8.2-2.4v4.8l2.2 1.7V21L12 20l-3.5 1v-1.2l2.2-1.7v-4.8l-8.2 2.4"
+             "v-2.1L10.7 9V3.8C10.7 2.8 11.2 2 12 2z",
+    "train": "M7 2h10a3 3 0 0 1 3 3v10a3 3 0 0 1-3 3H7a3 3 0 0 1-3-3V5a3 3 0 0 1 3-3zm0 3v5h10V5zm1 8a1.3 1.3 0 1 0 0"
+             " 2.6A1.3 1.3 0 0 0 8 13zm8 0a1.3 1.3 0 1 0 0 2.6A1.3 1.3 0 0 0 16 13zM7.5 19h2l-2 3h-2zm7 0h2l2 3h-2z",
+    "car": "M5.5 6h13l2.5 6v7h-3v-2H6v2H3v-7zm1.4 2-1.5 4h13.2l-1.5-4zM6.5 13.5a1.3 1.3 0 1 0 0 2.6 1.3 1.3 0 0 0 0"
+           "-2.6zm11 0a1.3 1.3 0 1 0 0 2.6 1.3 1.3 0 0 0 0-2.6z",
+    "bus": "M5 2h14a2 2 0 0 1 2 2v14h-2v2h-3v-2H8v2H5v-2H3V4a2 2 0 0 1 2-2zm0 3v6h14V5zm1.5 8.5a1.3 1.3 0 1 0 0 2.6 1.3"
+           " 1.3 0 0 0 0-2.6zm11 0a1.3 1.3 0 1 0 0 2.6 1.3 1.3 0 0 0 0-2.6z",
+}
+
+# ``source``: ``file`` in shared/maps, the ``list`` of regions in it, the field each region is named by in
+# neighbour lists (``key``), the field used as the tile id (``id``) and as the geometry id (``geo_id``),
+# fields copied as they are (``extra``), and the lists of non-border contacts by kind (``contacts``).
+# A region whose suggested colour is not one of ``colors`` is an any-colour region.
+EDITIONS: list[dict[str, Any]] = [
+    {
         "id": "usa",
         "name": "10 Days in the USA",
+        "default": True,  # the edition played when none is named
         "region_noun": "state",
         "any_color_name": "purple",
         "colors": COLORS,
-        "regions": regions,
+        "palette": {**PALETTE, "any": "#a57ad0"},
         "region_copies": {},
         "transports": [
-            {"kind": "plane", "name": "airplane", "role": "link", "colors": COLORS, "count_per_color": 2},
-            {"kind": "car", "name": "car", "role": "skip", "count": 6},
+            {"kind": "plane", "name": "airplane", "role": "link", "colors": COLORS, "count_per_color": 2,
+             "icon": ICONS["plane"]},
+            {"kind": "car", "name": "car", "role": "skip", "count": 6, "icon": ICONS["car"]},
         ],
-        "contacts": contacts,
         "tile_count": 66,
         "credit": "Borders: US Census Bureau cartographic boundaries (public domain) via us-atlas (ISC).",
-    }
-
-
-def build_germany(maps: Path) -> dict:
-    data = json.loads((maps / "germany.json").read_text(encoding="utf-8"))
-    short = {r["code"]: r["short"] for r in data["regions"]}
-    regions = []
-    for region in sorted(data["regions"], key=lambda r: r["short"]):
-        color = region["suggested_color_NOT_FROM_GAME"]
-        regions.append(
-            {
-                "id": region["short"],
-                "name": region["name"],
-                "color": color if color in COLORS else None,
-                "neighbors": sorted(short[n] for n in region["neighbors"]),
-                "geo_id": region["code"],
-                "land": region["land"],
-            }
-        )
-    return {
+        "source": {"file": "usa.json", "list": "states", "key": "code", "id": "code", "geo_id": "fips",
+                   "extra": [], "contacts": {"corner": "corner_only", "water": "water_only"}},
+    },
+    {
         "id": "germany",
         "name": "10 Tage durch Deutschland",
+        "default": False,
         "region_noun": "region",
         "any_color_name": "colourless",
         "colors": COLORS,
-        "regions": regions,
+        "palette": PALETTE,
         "region_copies": {"BE": 2},
         "transports": [
-            {"kind": "train", "name": "train", "role": "link", "colors": COLORS, "count_per_color": 2},
-            {"kind": "bus", "name": "bus", "role": "skip", "count": 5},
+            {"kind": "train", "name": "train", "role": "link", "colors": COLORS, "count_per_color": 2,
+             "icon": ICONS["train"]},
+            {"kind": "bus", "name": "bus", "role": "skip", "count": 5, "icon": ICONS["bus"]},
         ],
-        "contacts": [],
         "tile_count": 54,
         "credit": "Borders: © GeoBasis-DE / BKG 2021 (Daten verändert), dl-de/by-2-0.",
-    }
+        "source": {"file": "germany.json", "list": "regions", "key": "code", "id": "short", "geo_id": "code",
+                   "extra": ["land"], "contacts": {}},
+    },
+]
+
+# The order of the fields in an edition file.
+LAYOUT = ["id", "name", "default", "region_noun", "any_color_name", "colors", "palette", "regions", "region_copies",
+          "transports", "contacts", "tile_count", "credit"]
+
+
+def build(description: dict[str, Any], maps: Path) -> dict[str, Any]:
+    """The edition file described by ``description``, with its regions read from ``maps``."""
+    source = description["source"]
+    data = json.loads((maps / source["file"]).read_text(encoding="utf-8"))
+    found = data[source["list"]]
+    tile_id = {region[source["key"]]: region[source["id"]] for region in found}
+    colors = description["colors"]
+    regions = []
+    for region in sorted(found, key=lambda r: r[source["id"]]):
+        color = region["suggested_color_NOT_FROM_GAME"]
+        regions.append({
+            "id": region[source["id"]],
+            "name": region["name"],
+            "color": color if color in colors else None,
+            "neighbors": sorted(tile_id[n] for n in region["neighbors"]),
+            "geo_id": region[source["geo_id"]],
+            **{field: region[field] for field in source["extra"]},
+        })
+    contacts = [{"between": [tile_id[r] for r in pair], "kind": kind}
+                for kind, listed in source["contacts"].items() for pair in data[listed]]
+    edition = {**description, "regions": regions, "contacts": contacts}
+    return {field: edition[field] for field in LAYOUT}
 
 
 def main() -> None:
     shared = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared"
     out = ROOT / "src" / "tendays" / "editions"
-    for build in (build_usa, build_germany):
-        edition = build(shared / "maps")
+    for description in EDITIONS:
+        edition = build(description, shared / "maps")
         path = out / f"{edition['id']}.json"
         path.write_text(json.dumps(edition, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT)}: {len(edition['regions'])} regions")

@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 from tendays.bots import analyze, journey_distance
-from tendays.engine import checker_for, load_edition
+from tendays.engine import available_editions, checker_for, load_edition
 
 
 @cache
@@ -64,7 +64,7 @@ def _brute_distance(edition_id: str, rack: tuple[int, ...]) -> int:
     return best
 
 
-@pytest.mark.parametrize("edition_id", ["usa", "germany"])
+@pytest.mark.parametrize("edition_id", available_editions())
 def test_distance_matches_brute_force_on_short_racks(edition_id: str) -> None:
     edition = load_edition(edition_id)
     rng = random.Random(11)
@@ -82,7 +82,7 @@ def test_distance_matches_brute_force_on_short_racks(edition_id: str) -> None:
         assert journey_distance(edition, rack) == _brute_distance(edition_id, rack), rack
 
 
-@pytest.mark.parametrize("edition_id", ["usa", "germany"])
+@pytest.mark.parametrize("edition_id", available_editions())
 def test_completions_are_complete_journeys_that_respect_tile_counts(edition_id: str) -> None:
     edition = load_edition(edition_id)
     checker = checker_for(edition)

@@ -8,8 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from tendays.bots import make_bot
-from tendays.bots.knowledge import knowledge_of
-from tendays.engine import Options, Phase, load_edition, new_game, view
+from tendays.engine import Game, Options, Phase, knowledge_of, next_decision, view
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "hidden_information.py"
 
@@ -23,13 +22,12 @@ def _bench():
 
 
 def _midgame(turns: int = 8):
-    state = new_game(load_edition("usa"), Options(players=2), seed=5)
-    bots, rngs = [make_bot("greedy"), make_bot("greedy")], [random.Random(1), random.Random(2)]
-    while not state.is_over and (state.phase is Phase.DRAFT or state.turn < turns):
-        p = state.current
-        state = state.apply(bots[p].choose(view(state, p), rngs[p]), p)
-    assert not state.is_over
-    return state
+    game = Game("usa", Options(players=2), seed=5)
+    greedy = make_bot("greedy")
+    while (decision := next_decision(game)) and (decision.view.phase is Phase.DRAFT or decision.view.turn < turns):
+        game.play(greedy.choose(decision.view, decision.rng), decision.seat)
+    assert not game.state.is_over
+    return game.state
 
 
 def test_worlds_keep_the_share_of_the_other_rack_asked_for() -> None:

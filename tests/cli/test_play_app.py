@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -11,11 +10,15 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown
 from tui_driver import Person, keys_for, make_app, screen_text, settle
 
-from tendays.cli.tui.play_app import DayRow, EndScreen, GameScreen, PlayApp, SetupScreen
+from tendays.cli.tui.end_screen import EndScreen
+from tendays.cli.tui.game_screen import GameScreen
+from tendays.cli.tui.play_app import PlayApp
 from tendays.cli.tui.render import rack_line
 from tendays.cli.tui.rules import rules_markdown
 from tendays.cli.tui.screens import HelpScreen, PrivacyScreen, TextScreen
+from tendays.cli.tui.setup_screen import SetupScreen
 from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
+from tendays.cli.tui.widgets import NAME_WIDTH, DayRow
 from tendays.engine import GameRecord, Move, Options, Phase, PlayerView, checker_for, load_edition
 
 
@@ -26,7 +29,6 @@ def shown_rack_lines(screen: GameScreen) -> list[str]:
 
 def own_rack_lines(screen: GameScreen, seat: int) -> list[str]:
     """What the day rows must show for ``seat``: its own view's rack, nothing else."""
-    from tendays.cli.tui.play_app import NAME_WIDTH
     from tendays.cli.tui.render import day_marks
 
     pv = screen.table.view_for(seat)
@@ -344,26 +346,6 @@ async def test_play_again_with_the_same_options() -> None:
         assert new_screen is not screen and not new_screen.table.is_over
         assert new_screen.table.options == screen.table.options
         assert new_screen.table.record.seed == 12
-
-
-def test_play_command_rejects_bad_seats_before_starting(capsys: pytest.CaptureFixture[str]) -> None:
-    from tendays.cli.main import main
-
-    assert main(["play", "--players", "me,expert:many"]) == 2
-    assert "bad expert budget 'many'" in capsys.readouterr().err
-    assert main(["play", "--players", "me,a,b,c,d"]) == 2
-    assert "1 to 4 players" in capsys.readouterr().err
-    assert main(["play", "--resume", "/nonexistent/game.json"]) == 2
-    assert "cannot read" in capsys.readouterr().err
-
-
-def test_save_file_is_a_game_record_with_seats(tmp_path: Path) -> None:
-    table = Table("germany", PlayConfig(players="Ann,hard").options(), 5, parse_seats("Ann,hard"))
-    path = tmp_path / "g.json"
-    table.save(path)
-    data = json.loads(path.read_text())
-    assert data["seats"] == ["human", "hard"] and data["names"] == ["Ann", "Bot 2"]
-    assert GameRecord.from_json(data) == table.record
 
 
 class BrokenBot:

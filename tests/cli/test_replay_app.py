@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -11,18 +10,14 @@ from tui_driver import screen_text
 from tendays.bots import GreedyBot
 from tendays.cli.main import main
 from tendays.cli.tui.replay_app import ReplayApp, ReplayScreen
-from tendays.cli.tui.table import Table, parse_seats
-from tendays.engine import GameRecord, Move, Options, view
+from tendays.engine import Game, GameRecord, Move, Options, play_bots, view
 
 
 def finished_record(seed: int = 3, days: int = 5) -> GameRecord:
     """A greedy game played to its end, with names."""
-    table = Table("usa", Options(players=2, days=days), seed, parse_seats("Ann,Bob"))
-    bot, rng = GreedyBot(), random.Random(seed)
-    while not table.is_over:
-        seat = table.current
-        table.play(bot.choose(table.view_for(seat), rng), seat)
-    return table.record
+    game = Game("usa", Options(players=2, days=days), seed, ("Ann", "Bob"))
+    play_bots(game, [GreedyBot(), GreedyBot()])
+    return game.record
 
 
 async def test_arrow_keys_step_through_a_finished_game_showing_every_rack() -> None:
@@ -111,3 +106,13 @@ def test_replay_rejects_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "does not replay" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_replay_refuses_a_record_whose_options_make_no_game(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "impossible.json"
+    path.write_text(GameRecord("germany", Options(players=3, days=17), 1).dumps())
+    assert main(["replay", str(path), "--text"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tendays replay: this record cannot be replayed: 10 Tage durch Deutschland has 54 tiles")
+    assert err.count("\n") == 1

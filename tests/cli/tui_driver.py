@@ -12,7 +12,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tendays.bots import GreedyBot
-from tendays.cli.tui.play_app import GameScreen, PlayApp
+from tendays.cli.tui.game_screen import GameScreen
+from tendays.cli.tui.play_app import PlayApp
 from tendays.cli.tui.table import PlayConfig, Table, parse_seats
 from tendays.engine import Move, MoveKind, Options, Phase
 
@@ -75,7 +76,8 @@ def make_app(players: str, seed: int, edition: str = "usa", days: int = 10, swap
     """A game with no bot delay, dealt from ``seed``.
 
     With ``skip_to_first_turn`` the draft and any bot turns before seat 0's first turn are played
-    outside the app (each seat choosing from its own view), so a test starts where it matters.
+    outside the app (each seat choosing from its own view, by the engine's turn loop), so a test starts
+    where it matters.
     """
     config = PlayConfig(edition=edition, players=players, days=days, swap=swap, seed=seed, bot_delay=0,
                         save_path=save_path)
@@ -83,10 +85,11 @@ def make_app(players: str, seed: int, edition: str = "usa", days: int = 10, swap
     options = Options(players=len(seats), days=days, swap=swap, turn_limit=turn_limit)
     table = Table(edition, options, seed, seats)
     if skip_to_first_turn:
-        chooser, rng = GreedyBot(), random.Random(seed)
+        chooser = GreedyBot()
         while table.view_for(0).phase is Phase.DRAFT or table.current != 0:
-            seat = table.current
-            table.play(chooser.choose(table.view_for(seat), rng), seat)
+            decision = table.next_decision()
+            assert decision is not None
+            table.play(chooser.choose(decision.view, decision.rng), decision.seat)
     return PlayApp(config, table=table)
 
 

@@ -90,6 +90,7 @@ def test_every_broken_link_is_named() -> None:
         "day 2 → 3: Utah and New Mexico only touch at a corner",
         "day 3 → 5: the pink airplane needs both ends pink; New Mexico is blue and Ohio is yellow",
         "day 5 → 6: Ohio on two days in a row",
+        "day 6: there is only one Ohio tile, and this rack already holds it on day 5",
         "day 9 → 10: two transport tiles in a row (the car, then the blue airplane)",
         "day 10: the journey must end in a state, not with the blue airplane",
     ]
@@ -116,5 +117,26 @@ def test_empty_days_are_reported() -> None:
 def test_verdict_json_shape() -> None:
     assert verdict("usa", "UT NM").to_json() == {
         "valid": False,
-        "problems": [{"day": 1, "message": "day 1 → 2: Utah and New Mexico only touch at a corner"}],
+        "problems": [{"day": 1, "to_day": 2, "message": "day 1 → 2: Utah and New Mexico only touch at a corner"}],
+        "links": [{"from_day": 1, "to_day": 2, "via_day": None, "ok": False,
+                   "message": "Utah and New Mexico only touch at a corner"}],
     }
+
+
+@pytest.mark.parametrize(("edition", "journey", "problems"), [
+    ("usa", "OH IN OH", ["day 3: there is only one Ohio tile, and this rack already holds it on day 1"]),
+    ("usa", "WA car ID car WA car ID", [
+        "day 5: there is only one Washington tile, and this rack already holds it on day 1",
+        "day 7: there is only one Idaho tile, and this rack already holds it on day 3",
+    ]),
+    ("usa", "OH plane-yellow IN plane-yellow KY plane-yellow MI", [
+        "day 6: there are only 2 yellow airplane tiles, and this rack already holds them on days 2 and 4",
+    ]),
+    ("germany", "BE BB BE", []),  # Berlin has two tiles
+    ("germany", "BE BB BE MV BE", ["day 5: there are only 2 Berlin tiles, and this rack already holds them on "
+                                   "days 1 and 3"]),
+])
+def test_the_verdict_knows_how_many_tiles_the_box_holds(edition: str, journey: str, problems: list[str]) -> None:
+    result = verdict(edition, journey)
+    assert [str(p) for p in result.problems if "tile" in p.message and "only" in p.message] == problems
+    assert result.valid is (not problems)

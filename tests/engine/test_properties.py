@@ -31,14 +31,18 @@ games = st.fixed_dictionaries(
         "turn_limit": st.integers(1, 120),
         "seed": st.integers(0, 2**32),
         "choices": st.integers(0, 2**32),
+        "first_seat": st.one_of(st.none(), st.integers(0, 3)),
+        "rules": st.sampled_from([1, 2]),
     }
 )
 
 
 def play(params: dict) -> tuple[list[State], list]:
     edition = load_edition(params["edition"])
+    first_seat = params["first_seat"]
     options = Options(players=params["players"], days=params["days"], swap=params["swap"],
-                      turn_limit=params["turn_limit"])
+                      turn_limit=params["turn_limit"], rules=params["rules"],
+                      first_seat=None if first_seat is None else first_seat % params["players"])
     state = new_game(edition, options, params["seed"])
     chooser = random.Random(params["choices"])
     states, moves = [state], []
@@ -74,6 +78,33 @@ def test_three_discard_piles_after_every_turn(params: dict) -> None:
     for state in states:
         if state.phase is Phase.DRAW or (state.phase is Phase.OVER and state.turn):
             assert len(state.piles) == 3 and all(state.piles)
+
+
+@given(games)
+def test_the_draw_pile_is_never_empty_while_buried_tiles_could_refill_it(params: dict) -> None:
+    # Printed rule: the reshuffle happens the moment the last tile is drawn (rules version 2).
+    # Four full racks leave a short draw pile, so most of these games run it out more than once.
+    params = {**params, "players": 4, "days": 10, "turn_limit": 150, "rules": 2}
+    states, _ = play(params)
+    for state in states:
+        if not state.is_over and not state.draw_pile and state.phase is not Phase.DRAFT:
+            assert all(len(pile) <= 1 for pile in state.piles)
+
+
+@given(games)
+def test_the_forced_pile_is_the_only_pile_legal_moves_use(params: dict) -> None:
+    states, _ = play(params)
+    for state in states:
+        forced = state.forced_pile
+        seen = view(state, state.current)
+        assert seen.forced_pile == forced
+        if state.phase is Phase.PLACE:
+            piles = {move.pile for move in legal_moves(state)}
+            assert piles == ({forced} if forced else {1, 2, 3})
+            assert forced == (state.taken_from if state.taken_from > 0 and not state.piles[state.taken_from - 1]
+                              else 0)
+        else:
+            assert forced == 0
 
 
 @given(games)

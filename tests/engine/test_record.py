@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tendays.engine import (
+    RULES_VERSION,
     Game,
     GameRecord,
     IllegalMoveError,
@@ -42,7 +43,8 @@ def test_record_json_round_trip() -> None:
     data = json.loads(record.dumps())
     assert data["format"] == "tendays-record/1"
     assert data["edition"] == "usa" and data["seed"] == 5 and data["names"] == ["Ann", "Ben", "Cy"]
-    assert data["options"] == {"players": 3, "days": 10, "swap": False, "open_hands": False, "turn_limit": 40}
+    assert data["options"] == {"players": 3, "days": 10, "swap": False, "open_hands": False, "turn_limit": 40,
+                               "first_seat": None, "rules": RULES_VERSION}
     assert GameRecord.loads(record.dumps()) == record
     assert GameRecord.loads(record.dumps()).replay() == game.state
     assert Game.from_record(record).state == game.state
@@ -92,6 +94,8 @@ GOLDEN = [
     ("usa", Options(players=2, turn_limit=60), 11),
     ("germany", Options(players=3, days=5, turn_limit=60), 12),
     ("usa", Options(players=1, days=5, swap=True, turn_limit=40), 13),
+    # long enough for a reshuffle at the moment the draw pile runs out, with the first seat chosen
+    ("germany", Options(players=3, turn_limit=90, first_seat=2), 14),
 ]
 
 
@@ -139,3 +143,12 @@ def test_perft_counts() -> None:
             state = apply(state, Move.from_text(move))
         for depth, expected in enumerate(case["counts"], 1):
             assert perft(state, depth) == expected, (case["name"], depth)
+
+
+def test_a_game_that_keeps_only_its_current_state_undoes_by_replaying() -> None:
+    full = random_game("usa", Options(players=2, turn_limit=30), seed=8)
+    lean = Game("usa", Options(players=2, turn_limit=30), 8, keep_states=False)
+    for move in full.moves:
+        lean.play(move)
+    assert lean.state == full.state and len(lean._states) == 1
+    assert lean.undo() == full.undo() and lean.state == full.state

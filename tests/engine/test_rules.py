@@ -167,28 +167,58 @@ def test_notation_round_trips(text: str) -> None:
     assert Move.from_text(f"  {text.upper()} ") == move
 
 
-def test_reshuffle_when_the_draw_pile_runs_out() -> None:
+def test_drawing_the_last_tile_reshuffles_before_placing() -> None:
+    # Printed: "If the player depletes the draw pile, all tiles in the three discard piles, EXCEPT the top
+    # tile on each pile, are shuffled together to form a new draw pile" (step 1 of the turn).
     state = drafted()
     last = state.draw_pile[-1:]
     piles = (state.piles[0] + ids("OH", "IN"), state.piles[1] + ids("KY"), state.piles[2])
     state = replace(state, draw_pile=last, piles=piles)
-    tops = [p[-1] for p in state.piles]
-    after = apply(apply(state, Move.draw()), Move.discard(3))
+    drawn = apply(state, Move.draw())
+    assert drawn.in_hand == last[0] and drawn.phase is Phase.PLACE
+    assert sorted(drawn.draw_pile) == sorted(piles[0][:-1] + piles[1][:-1])
+    assert drawn.piles == (piles[0][-1:], piles[1][-1:], piles[2])
+    assert drawn.reshuffles == 1 and drawn.events[-1].kind == "reshuffle" and drawn.events[-1].count == 3
+    # The tile discarded afterwards stays on top: it was never part of the reshuffle.
+    after = apply(drawn, Move.discard(3))
+    assert after.piles[2][-1] == last[0] and sorted(after.draw_pile) == sorted(drawn.draw_pile)
+
+
+def test_rules_1_reshuffled_at_the_end_of_the_turn() -> None:
+    # Games recorded under rules version 1 replay as they were played: the discard of the turn that
+    # emptied the draw pile became a top tile, and the old top was shuffled away.
+    state = drafted(Options(rules=1))
+    last = state.draw_pile[-1:]
+    piles = (state.piles[0] + ids("OH", "IN"), state.piles[1] + ids("KY"), state.piles[2])
+    state = replace(state, draw_pile=last, piles=piles)
+    drawn = apply(state, Move.draw())
+    assert drawn.draw_pile == () and drawn.reshuffles == 0
+    after = apply(drawn, Move.discard(3))
     assert sorted(after.draw_pile) == sorted(piles[0][:-1] + piles[1][:-1] + (state.piles[2][-1],))
-    assert [p[-1] for p in after.piles][:2] == tops[:2] and len(after.piles[0]) == 1
-    assert after.reshuffles == 1 and after.events[-1].kind == "reshuffle"
+    assert after.reshuffles == 1 and after.piles[2] == last
 
 
-def test_nothing_to_reshuffle_leaves_the_draw_pile_empty() -> None:
+def test_nothing_to_reshuffle_leaves_the_draw_pile_empty_until_a_turn_starts() -> None:
     state = drafted()
     state = replace(state, draw_pile=state.draw_pile[-1:])
-    after = apply(apply(state, Move.draw()), Move.replace(1, 1))
-    # pile 1 now holds two tiles: the one below its top is reshuffled
-    assert len(after.draw_pile) == 1
+    drawn = apply(state, Move.draw())
+    assert drawn.draw_pile == () and drawn.reshuffles == 0  # every pile holds only its top tile
+    after = apply(drawn, Move.replace(1, 1))
+    # pile 1 now holds two tiles: the next turn starts with the one below its top as the draw pile
+    assert len(after.draw_pile) == 1 and after.reshuffles == 1 and len(after.piles[0]) == 1
     state = replace(drafted(), draw_pile=())
     after = apply(apply(state, Move.take(2)), Move.discard(2))
     assert after.draw_pile == () and after.reshuffles == 0
     assert [str(m) for m in legal_moves(after)] == ["take 1", "take 2", "take 3"]
+
+
+def test_reshuffles_are_seeded() -> None:
+    state = drafted()
+    piles = (state.piles[0] + ids("OH", "IN", "KS", "NE"), state.piles[1] + ids("KY"), state.piles[2])
+    state = replace(state, draw_pile=state.draw_pile[-1:], piles=piles)
+    first = apply(state, Move.draw())
+    assert apply(state, Move.draw()).draw_pile == first.draw_pile
+    assert apply(replace(state, seed=state.seed + 1), Move.draw()).draw_pile != first.draw_pile
 
 
 def test_a_complete_journey_wins_at_the_end_of_the_own_turn() -> None:
@@ -232,18 +262,50 @@ def test_swap_variant_swaps_two_days_and_ends_the_turn() -> None:
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("edition", "options", "message"),
     [
-        (Options(players=5), "1 to 4 players"),
-        (Options(players=0), "1 to 4 players"),
-        (Options(days=1), "2 to 20 days"),
-        (Options(players=4, days=16), "not enough for 4 racks of 16 days"),
-        (Options(turn_limit=0), "turn limit must be at least 1"),
+        (USA, Options(players=5), "1 to 4 players"),
+        (USA, Options(players=0), "1 to 4 players"),
+        (USA, Options(days=1), "2 to 20 days"),
+        (USA, Options(days=21), "2 to 20 days"),
+        (USA, Options(players=4, days=16), "would leave 0 in the draw pile.*at most 14 days"),
+        (USA, Options(players=4, days=15), "would leave 3 in the draw pile, too few for every player to draw once"),
+        (GERMANY, Options(players=3, days=17), "54 tiles.*would leave 0 in the draw pile.*at most 16 days"),
+        (GERMANY, Options(players=4, days=12), "would leave 3 in the draw pile"),
+        (USA, Options(turn_limit=0), "turn limit must be at least 1"),
+        (USA, Options(first_seat=2), "the first player must be one of the 2 seats, not seat 3"),
+        (USA, Options(first_seat=-1), "the first player must be one of the 2 seats"),
+        (USA, Options(rules=9), "rules version 9 is unknown"),
     ],
 )
-def test_options_are_validated(options: Options, message: str) -> None:
+def test_options_that_cannot_be_played_are_refused(edition, options: Options, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        new_game(USA, options, 1)
+        new_game(edition, options, 1)
+
+
+@pytest.mark.parametrize(("edition", "players", "days"),
+                         [(USA, 4, 14), (GERMANY, 3, 16), (GERMANY, 4, 11), (USA, 1, 20)])
+def test_the_largest_playable_racks_are_accepted(edition, players: int, days: int) -> None:
+    state = drafted(Options(players=players, days=days), edition=edition)
+    assert len(state.draw_pile) >= players
+
+
+def test_the_first_seat_can_be_chosen() -> None:
+    for seat in range(3):
+        state = drafted(Options(players=3, first_seat=seat))
+        assert state.current == seat and state.events[-1].kind == "start" and state.events[-1].player == seat
+    chosen_by_chance = {drafted(Options(players=3), seed=seed).current for seed in range(12)}
+    assert chosen_by_chance == {0, 1, 2}
+
+
+def test_options_json_round_trip_and_missing_rules() -> None:
+    options = Options(players=3, days=5, first_seat=1, turn_limit=50)
+    assert Options.from_json(options.to_json()) == options
+    old = {"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None}
+    assert Options.from_json(old).rules == 2
+    assert Options.from_json(old, rules_if_missing=1).rules == 1
+    with pytest.raises(ValueError, match="'first_seat' must be a whole number"):
+        Options.from_json({"first_seat": "1"})
 
 
 def test_solo_and_germany() -> None:

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from tendays.bots import GreedyBot
-from tendays.engine import Move, view
+from tendays.bots import GreedyBot, RandomBot
+from tendays.engine import Game, Move, play_bots, view
 from tendays.rl import GYM_ID, Rewards, TenDaysEnv
 
 
@@ -75,6 +75,32 @@ def test_the_agent_always_has_seat_zero_to_move() -> None:
         obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if terminated or truncated:
             break
+
+
+def test_the_bots_move_through_the_engine_turn_loop() -> None:
+    env = TenDaysEnv(players=3, opponents=["greedy", "random"], turn_limit=60)
+    actions, _, _ = _play_out(env, seed=4)
+    # The same game played again outside the environment: the agent's moves, and the bots with the
+    # engine's dice for each decision (tendays.engine.decision_rng).
+    assert env.game is not None
+    game = Game(env.edition, env.options, env.game.seed)
+    players = [None, GreedyBot(), RandomBot()]
+    play_bots(game, players)
+    for action in actions:
+        game.play(env.codec.decode(action), 0)
+        play_bots(game, players)
+    assert game.state == env.state and game.moves == env.game.moves
+
+
+def test_masks_are_fresh_int8_arrays_and_numpy_actions_decode() -> None:
+    env = TenDaysEnv()
+    _, info = env.reset(seed=1)
+    mask = info["action_mask"]
+    assert mask.dtype == np.int8 and mask.shape == (env.codec.size,) and mask.flags.writeable
+    mask[:] = 0  # the receiver's own copy: the environment's masks are unchanged
+    assert env.action_masks().dtype == bool and env.action_masks().sum() == 10
+    _, _, _, _, info = env.step(np.int64(np.flatnonzero(env.action_masks())[0]))
+    assert info["action_mask"].sum() > 0
 
 
 def _greedy(env: gym.Env, info: dict) -> int:

@@ -6,7 +6,18 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tendays.engine import Move, Options, Phase, State, apply, legal_moves, load_edition, new_game, view
+from tendays.engine import (
+    Move,
+    Options,
+    Phase,
+    State,
+    apply,
+    available_editions,
+    legal_moves,
+    load_edition,
+    new_game,
+    view,
+)
 from tendays.rl import ObservationEncoder, RackProgress
 
 
@@ -56,8 +67,7 @@ def test_states_differing_only_in_hidden_information_give_identical_observations
             assert other.racks != state.racks or other.draw_pile != state.draw_pile
             encoder = ObservationEncoder(edition, options)
             expected = encoder.encode(view(state, viewer))
-            assert np.array_equal(ObservationEncoder(edition, options).encode(view(other, viewer)), expected)
-            assert np.array_equal(encoder.encode(view(other, viewer)), expected)  # also through the cache
+            assert np.array_equal(encoder.encode(view(other, viewer)), expected)
             # The change was real: the seat whose rack changed sees a different observation.
             for seat in range(players):
                 if seat != viewer and state.racks[seat] != other.racks[seat]:
@@ -76,7 +86,7 @@ def test_layout_is_contiguous_and_fixed(edition_id: str, days: int, size: int) -
     assert ObservationEncoder(load_edition(edition_id), Options(players=4, days=days)).size == size
 
 
-@pytest.mark.parametrize("edition_id", ["usa", "germany"])
+@pytest.mark.parametrize("edition_id", available_editions())
 @pytest.mark.parametrize("options", [Options(players=1, turn_limit=60), Options(players=3, swap=True, turn_limit=150),
                                      Options(players=4, days=5, open_hands=True, turn_limit=150)])
 def test_values_stay_in_range_and_blocks_mean_what_they_say(edition_id: str, options: Options) -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tendays.engine import checker_for, load_edition
+from tendays.engine import available_editions, checker_for, load_edition
 from tendays.rl import RackProgress
 
 
@@ -37,7 +37,7 @@ def test_score(edition_id: str, texts: str, score: int) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(["usa", "germany"]), st.integers(2, 10), st.integers(0, 2**32))
+@given(st.sampled_from(available_editions()), st.integers(2, 10), st.integers(0, 2**32))
 def test_complete_exactly_when_every_condition_holds(edition_id: str, days: int, seed: int) -> None:
     edition = load_edition(edition_id)
     checker, progress = checker_for(edition), RackProgress(edition)
@@ -53,7 +53,7 @@ def test_complete_exactly_when_every_condition_holds(edition_id: str, days: int,
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.sampled_from(["usa", "germany"]), st.integers(2, 10), st.integers(0, 2**32))
+@given(st.sampled_from(available_editions()), st.integers(2, 10), st.integers(0, 2**32))
 def test_gains_are_score_differences(edition_id: str, days: int, seed: int) -> None:
     edition = load_edition(edition_id)
     progress = RackProgress(edition)

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import warnings
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx versions says nothing about this code
     from fastapi.testclient import TestClient
 
-from tendays.server.master import MasterSettings
+from sqlalchemy import insert
 
-__all__ = ["HUMAN", "SEED", "TestClient", "Ticker", "bot", "join", "new_game", "settings"]
+from tendays.server.master import MasterSettings, hash_token
+from tendays.server.store import GameTable, MoveTable, SeatTable, Store
+
+__all__ = ["HUMAN", "SEED", "TestClient", "Ticker", "bot", "join", "new_game", "settings", "write_game_row"]
 
 SEED = 20261130
 
@@ -54,3 +60,22 @@ HUMAN = {"kind": "human"}
 
 def bot(level: str = "normal") -> dict[str, Any]:
     return {"kind": "bot", "bot": level}
+
+
+def write_game_row(url: str, game_id: str, options: dict[str, Any], moves: Sequence[tuple[int, str]] = (),
+                   edition: str = "usa") -> list[str]:
+    """A game written straight into the database, with ``options`` exactly as given (for rows in older
+    forms), every seat human and taken; ``moves`` are (seat, move) pairs. Returns the seat tokens."""
+    tokens = [f"token-{game_id}-{seat}" for seat in range(options["players"])]
+    store = Store(url)
+    with store.engine.begin() as db:
+        db.execute(insert(GameTable).values(id=game_id, edition=edition, options=json.dumps(options), seed=SEED,
+                                            created=datetime.now(UTC), finished=False))
+        db.execute(insert(SeatTable), [{"game_id": game_id, "seat": seat, "kind": "human", "bot": None,
+                                        "name": f"Player {seat + 1}", "token_hash": hash_token(token)}
+                                       for seat, token in enumerate(tokens)])
+        if moves:
+            db.execute(insert(MoveTable), [{"game_id": game_id, "number": number, "seat": seat, "move": move}
+                                           for number, (seat, move) in enumerate(moves, 1)])
+    store.close()
+    return tokens

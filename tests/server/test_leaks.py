@@ -21,8 +21,7 @@ from starlette.testclient import WebSocketTestSession
 
 from tendays.engine import GameRecord, Move, Options, Phase, State, apply, checker_for, load_edition
 from tendays.engine import new_game as deal
-from tendays.server.master import Lobby
-from tendays.server.wire import verdict_json
+from tendays.server.lobby import Lobby
 
 Message = dict[str, Any]
 EDITION = load_edition("usa")
@@ -94,11 +93,14 @@ def check_message(text: str, truth: Truth, seat: int | None) -> None:
     state = truth.states[version]
     assert game["you"] == seat
     assert game["draw_pile"] == len(state.draw_pile) and isinstance(game["draw_pile"], int)
+    assert game["forced_pile"] == state.forced_pile
+    own_moves = seat == state.current and not state.is_over
+    assert game["legal_moves"] == ([m.to_json() for m in state.legal_moves()] if own_moves else [])
     shown = shown_at_places(game)
     assert shown == truth.visible(version, seat), f"version {version}: {shown} is not what seat {seat} may see"
     if seat is not None:
         assert game["rack"] == [None if t is None else EDITION.tiles[t].id for t in state.racks[seat]]
-        assert game["journey"] == verdict_json(checker_for(EDITION).check(state.racks[seat]))
+        assert game["journey"] == checker_for(EDITION).check(state.racks[seat]).to_json()
     else:
         assert game["rack"] is None and game["journey"] is None
     revealed = state.is_over or state.options.open_hands
@@ -177,7 +179,8 @@ def play_through_sockets(client: TestClient, **options: Any) -> tuple[list[str],
             mover = seats[game["current"]]
             own = mover.until_version(table["version"])
             acted = table["version"]
-            mover.ws.send_json({"type": "move", "move": rng.choice(own["game"]["legal_moves"]), "version": acted})
+            move = rng.choice(own["game"]["legal_moves"])["text"]
+            mover.ws.send_json({"type": "move", "move": move, "version": acted})
         final = table["version"]
         seats[0].until_version(final)
         watcher.until_version(final)
@@ -219,7 +222,7 @@ def test_the_checker_catches_a_leak() -> None:
     truth = Truth(record)
     state = truth.states[3]
     leaked = {"type": "state", "version": 3, "game": {
-        "you": 0, "draw_pile": len(state.draw_pile), "rack": ids(state.racks[0]) + [None] * 8,
+        "you": 0, "draw_pile": len(state.draw_pile), "forced_pile": 0, "rack": ids(state.racks[0]) + [None] * 8,
         "in_hand": EDITION.tiles[state.in_hand].id if state.in_hand is not None else None,  # seat 2's draft tile
         "piles": [[], [], []], "racks": None, "journeys": None, "log": [], "legal_moves": [],
     }}

@@ -1,13 +1,16 @@
-"""The REST lobby: editions, creating and joining games, summaries, health, OpenAPI, pages."""
+"""The REST lobby: editions, bots, creating and joining games, summaries, health, OpenAPI, pages."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
-from server_helpers import HUMAN, bot, join, new_game
+from server_helpers import HUMAN, bot, join, new_game, settings, write_game_row
+from starlette.websockets import WebSocketDisconnect
 
-from tendays.server.app import static_dir
+from tendays.bots import BOTS, LEVELS, make_bot
+from tendays.server.app import create_app, static_dir
 
 
 def test_health_counts_unfinished_games(client: TestClient) -> None:
@@ -24,6 +27,17 @@ def test_editions_list_and_detail(client: TestClient) -> None:
     assert usa["edition"] == "usa" and len(usa["regions"]) == 50
     missing = client.get("/api/editions/mars")
     assert missing.status_code == 404 and "unknown edition 'mars'" in missing.json()["detail"]
+
+
+def test_bots_come_from_the_registry(client: TestClient) -> None:
+    answer = client.get("/api/bots").json()
+    assert answer["levels"] == [{"name": level.name, "bot": level.bot, "description": level.description}
+                                for level in LEVELS.values()]
+    assert answer["bots"] == [{"name": entry.name, "description": entry.description} for entry in BOTS.values()]
+    assert [level["name"] for level in answer["levels"]][:3] == ["easy", "normal", "hard"]
+    for choice in [*answer["levels"], *answer["bots"]]:  # every one can be given to a seat
+        make_bot(choice["name"])
+        new_game(client, [HUMAN, bot(choice["name"])], turn_limit=1)
 
 
 def test_create_gives_seat_one_a_secret_link(client: TestClient) -> None:
@@ -89,7 +103,20 @@ def test_create_refuses_bad_requests_with_reasons(client: TestClient) -> None:
     status, detail = bad_create(client, seats=[HUMAN] * 5)
     assert status == 422
     status, detail = bad_create(client, seats=[HUMAN] * 4, options={"days": 20})
-    assert status == 422 and "not enough for 4 racks of 20 days" in detail
+    assert status == 422 and "4 racks of 20 days" in detail and "with 4 players a rack has at most 14 days" in detail
+    status, detail = bad_create(client, edition="germany", seats=[HUMAN] * 3, options={"days": 17})
+    assert (status, detail) == (422, "10 Tage durch Deutschland has 54 tiles: 3 racks of 17 days and 3 discard "
+                                     "piles would leave 0 in the draw pile, too few for every player to draw once; "
+                                     "with 3 players a rack has at most 16 days")
+    for days in (1, 21):
+        status, detail = bad_create(client, options={"days": days})
+        assert status == 422 and "days" in detail
+    status, detail = bad_create(client, options={"first_seat": 2})
+    assert (status, detail) == (422, "the first player must be one of the 2 seats, not seat 3")
+    status, detail = bad_create(client, options={"first_seat": -1})
+    assert status == 422 and "the first player must be one of the 2 seats" in detail
+    status, detail = bad_create(client, options={"rules": 1})
+    assert status == 422  # the rules version is the server's, not the request's
     status, detail = bad_create(client, options={"days": 10, "cheat": True})
     assert status == 422
     status, detail = bad_create(client, name="   ")
@@ -99,11 +126,14 @@ def test_create_refuses_bad_requests_with_reasons(client: TestClient) -> None:
     assert client.get("/api/games").json() == []  # nothing was created
 
 
+def test_the_first_seat_can_be_chosen(client: TestClient) -> None:
+    ticket = new_game(client, [HUMAN, bot("easy"), bot("easy")], first_seat=2)
+    with client.websocket_connect(f"/ws/games/{ticket['id']}?token={ticket['token']}") as ws:
+        game = ws.receive_json()["game"]
+    assert game["options"]["first_seat"] == 2
+
+
 def test_games_survive_a_restart_of_the_app(db_url: str) -> None:
-    from server_helpers import settings
-
-    from tendays.server.app import create_app
-
     with TestClient(create_app(db_url, settings())) as first:
         ticket = new_game(first, [HUMAN, HUMAN])
     with TestClient(create_app(db_url, settings())) as second:
@@ -112,14 +142,37 @@ def test_games_survive_a_restart_of_the_app(db_url: str) -> None:
         assert join(second, ticket["id"])["seat"] == 1
 
 
+def test_a_game_under_unknown_rules_is_refused_not_served_as_another(db_url: str) -> None:
+    options = {"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None, "rules": 99}
+    token = write_game_row(db_url, "future", options)[0]
+    with TestClient(create_app(db_url, settings())) as client:
+        answer = client.get("/api/games/future")
+        assert answer.status_code == 409 and "rules version 99" in answer.json()["detail"]
+        assert client.post("/api/games/future/join", json={"name": "Bob"}).status_code == 409
+        with client.websocket_connect(f"/ws/games/future?token={token}") as ws:
+            refusal = ws.receive_json()
+            assert refusal["code"] == "unavailable" and "rules version 99" in refusal["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4409
+        new_game(client, [HUMAN, HUMAN])  # the rest of the server works
+        assert client.get("/health").json()["games"] == 1
+
+
 def test_openapi_describes_the_lobby(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     paths = schema["paths"]
-    for path in ("/health", "/api/editions", "/api/games", "/api/games/{game_id}/join", "/api/games/{game_id}"):
+    for path in ("/health", "/api/editions", "/api/bots", "/api/games", "/api/games/{game_id}/join",
+                 "/api/games/{game_id}"):
         assert path in paths
     assert paths["/api/games"]["post"]["summary"] == "Create a game and take seat 1"
     ticket = schema["components"]["schemas"]["SeatTicket"]["properties"]
     assert "secret" in ticket["token"]["description"]
+    choices = paths["/api/bots"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert choices == {"$ref": "#/components/schemas/BotChoices"}
+    assert set(schema["components"]["schemas"]["LevelInfo"]["properties"]) == {"name", "bot", "description"}
+    first_seat = schema["components"]["schemas"]["OptionsRequest"]["properties"]["first_seat"]
+    assert "first turn" in first_seat["description"]
 
 
 def test_pages_come_from_the_client_files(client: TestClient) -> None:

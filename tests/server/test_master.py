@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import SEED, settings
+from server_helpers import SEED, settings, write_game_row
+from sqlalchemy import select
 
-from tendays.engine import GameRecord, Options
-from tendays.server.master import Lobby, LobbyError, Match, Rejected
-from tendays.server.store import Journal, Store
+from tendays.engine import RULES_VERSION, Game, GameRecord, Options, Phase
+from tendays.server.lobby import Lobby
+from tendays.server.master import LobbyError, Match, Rejected
+from tendays.server.store import GameTable, Journal, Store
 
 
 def open_lobby(path: Path, **changes: Any) -> Lobby:
@@ -166,7 +171,87 @@ async def test_lobby_refuses_with_reasons(tmp_path: Path) -> None:
     with pytest.raises(LobbyError) as full:
         await lobby.create("usa", [("human", None), ("human", None)], {}, "Alice")
     assert full.value.status == 503
-    assert Options.from_json(lobby.journal.store.load_unfinished()[0].options) == Options(players=2)
+    assert lobby.journal.store.load_unfinished()[0].options == Options(players=2)
+    await close(lobby)
+
+
+async def test_refused_options_are_the_engines(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    with pytest.raises(LobbyError, match="with 3 players a rack has at most 16 days") as too_long:
+        await lobby.create("germany", [("human", None)] * 3, {"days": 17}, "Alice")
+    assert too_long.value.status == 422
+    with pytest.raises(LobbyError, match="the first player must be one of the 2 seats, not seat 3"):
+        await lobby.create("usa", [("human", None)] * 2, {"first_seat": 2}, "Alice")
+    assert lobby.matches == {}
+    await close(lobby)
+
+
+async def test_the_first_seat_begins_and_new_games_are_stored_with_their_rules(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    match, _ = await lobby.create("usa", [("human", None), ("human", None)], {"days": 2, "first_seat": 1}, "Alice")
+    await match.join("Bob")
+    for move in ("draft 1", "draft 1", "draft 2", "draft 2"):
+        await match.play(match.state.current, move, match.version)
+    assert match.state.phase is Phase.DRAW and match.state.current == 1
+    with lobby.journal.store.engine.connect() as db:
+        stored = json.loads(db.execute(select(GameTable.options)).scalar_one())
+    assert stored == {"players": 2, "days": 2, "swap": False, "open_hands": False, "turn_limit": None,
+                      "first_seat": 1, "rules": RULES_VERSION}
+    await close(lobby)
+
+
+def rules_1_game() -> tuple[Game, list[tuple[int, str]]]:
+    """A game under rules 1, played past a reshuffle of the draw pile (where the rules versions differ),
+    and its (seat, move) pairs."""
+    game = Game("usa", Options(players=2, days=5, rules=1), SEED)
+    rng = random.Random(1)
+    played = []
+    while game.state.reshuffles == 0 or game.move_count < 110:
+        moves = game.state.legal_moves()
+        move = next((m for m in moves if str(m) == "draw"), None) or rng.choice(moves)
+        played.append((game.state.current, str(move)))
+        game.play(move)
+    assert not game.state.is_over
+    return game, played
+
+
+async def test_a_row_from_before_rules_versions_replays_under_rules_1(tmp_path: Path) -> None:
+    game, played = rules_1_game()
+    old_form = {"players": 2, "days": 5, "swap": False, "open_hands": False, "turn_limit": None}
+    write_game_row(f"sqlite:///{tmp_path / 'games.db'}", "old", old_form, played)
+    lobby = open_lobby(tmp_path)
+    restored = lobby.matches["old"]
+    assert restored.options == Options(players=2, days=5, rules=1)
+    assert restored.state == game.state and restored.version == game.move_count
+    under_rules_2 = GameRecord("usa", Options(players=2, days=5), SEED, game.moves)
+    assert under_rules_2.replay() != game.state  # so the rules version read back is what made it the same game
+    move = restored.state.legal_moves()[0]
+    await restored.play(restored.state.current, str(move), restored.version)
+    game.play(move)
+    await close(lobby)
+    again = open_lobby(tmp_path)
+    assert again.matches["old"].state == game.state  # and it goes on under rules 1 after another restart
+    await close(again)
+
+
+async def test_a_row_under_unknown_rules_is_refused_and_the_rest_is_served(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    write_game_row(url, "future", {"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None,
+                                   "first_seat": None, "rules": 99})
+    write_game_row(url, "garbled", {"players": 2, "days": "ten"})
+    write_game_row(url, "today", Options(players=2).to_json(), [(0, "draft 1")])
+    with caplog.at_level(logging.ERROR, logger="tendays.server"):
+        lobby = open_lobby(tmp_path)
+    assert set(lobby.matches) == {"today"} and lobby.matches["today"].version == 1
+    assert "game future cannot be played by this server, so it is not served" in caplog.text
+    assert "rules version 99 is unknown to this version of tendays" in caplog.text
+    assert "game garbled cannot be read, so it is not served: its options: option 'days' must be a whole number" \
+        in caplog.text
+    with pytest.raises(LobbyError, match="rules version 99") as refused:
+        await lobby.get("future")
+    assert refused.value.status == 409 and "future" not in lobby.matches
+    await lobby.matches["today"].play(1, "draft 1", 1)
     await close(lobby)
 
 

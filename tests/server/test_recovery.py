@@ -102,7 +102,7 @@ class Seat:
         return self.latest
 
     def send_move(self, version: int) -> str:
-        move: str = self.until(version)["game"]["legal_moves"][-1]
+        move: str = self.until(version)["game"]["legal_moves"][-1]["text"]
         self.conn.send(json.dumps({"type": "move", "move": move, "version": version}))
         return move
 

@@ -11,8 +11,9 @@ from server_helpers import HUMAN, TestClient, bot, join, new_game, settings
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from tendays.engine import RULES_VERSION
 from tendays.server.app import Limits, create_app
-from tendays.server.master import Lobby
+from tendays.server.lobby import Lobby
 
 Message = dict[str, Any]
 
@@ -54,9 +55,11 @@ def test_each_connection_sees_its_own_view(client: TestClient, two_humans: tuple
         assert game["you"] == 0 and game["status"] == "playing" and game["phase"] == "draft"
         assert game["current"] == 0 and game["rack"] == [None] * 10
         assert game["in_hand"] is not None  # the tile seat 1 drafts now, seen by its owner only
-        assert game["legal_moves"] == [f"draft {d}" for d in range(1, 11)]
+        assert game["legal_moves"] == [{"kind": "draft", "day": d, "text": f"draft {d}"} for d in range(1, 11)]
         assert game["draw_pile"] == 66 - 1 and game["piles"] == [[], [], []] and game["racks"] is None
-        assert game["options"] == {"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None}
+        assert game["taken_from"] == 0 and game["forced_pile"] == 0
+        assert game["options"] == {"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None,
+                                   "first_seat": None, "rules": RULES_VERSION}
         bob_game = receive_until(ws_bob, lambda m: m["game"]["seats"][1]["connected"])["game"]
         assert bob_game["you"] == 1 and bob_game["in_hand"] is None and bob_game["legal_moves"] == []
         watch = ws_watch.receive_json()["game"]
@@ -75,9 +78,9 @@ def test_a_move_is_acknowledged_by_the_new_table_sent_to_everyone(
         assert after["rack"][3] == tile and after["current"] == 1 and after["legal_moves"] == []
         assert after["log"][-1]["text"] == "Alice put a tile on day 4"
         assert after["log"][-1] == {"text": "Alice put a tile on day 4", "kind": "draft", "player": 0, "tile": None,
-                                    "pile": None, "day": 4, "day2": None}
+                                    "pile": None, "day": 4, "day2": None, "count": 0}
         bob_after = receive_until(ws_bob, state_at(1))["game"]
-        assert bob_after["rack"] == [None] * 10 and bob_after["legal_moves"][0] == "draft 1"
+        assert bob_after["rack"] == [None] * 10 and bob_after["legal_moves"][0]["text"] == "draft 1"
         assert [s["tiles"] for s in bob_after["seats"]] == [1, 0]
         assert tile not in json.dumps(bob_after["rack"])
     assert lobby(client).matches[alice["id"]].version == 1
@@ -158,7 +161,7 @@ def test_moves_wait_until_every_seat_is_taken(client: TestClient) -> None:
         assert answer["code"] == "illegal" and "waits for every seat" in answer["message"]
         join(client, alice["id"], "Bob")
         game = receive_until(ws, lambda m: m["type"] == "state" and m["game"]["status"] == "playing")["game"]
-        assert game["seats"][1]["name"] == "Bob" and game["legal_moves"][0] == "draft 1"
+        assert game["seats"][1]["name"] == "Bob" and game["legal_moves"][0]["text"] == "draft 1"
 
 
 def test_bad_token_and_unknown_game_are_refused_and_closed(client: TestClient,
@@ -212,7 +215,7 @@ def test_reconnecting_resumes_the_same_view(client: TestClient) -> None:
         table = ws.receive_json()
         for version in range(0, 10, 2):  # five drafts, the bot drafting in between
             table = receive_until(ws, state_at(version)) if version else table
-            ws.send_json({"type": "move", "move": table["game"]["legal_moves"][-1], "version": version})
+            ws.send_json({"type": "move", "move": table["game"]["legal_moves"][-1]["text"], "version": version})
         seen = receive_until(ws, state_at(10))
     assert seen["game"]["rack"][:5] == [None] * 5 and None not in seen["game"]["rack"][5:]
     for _ in range(2):  # a reload, then another device with the same link
@@ -229,7 +232,7 @@ def test_the_end_reveals_every_rack_and_journey(client: TestClient) -> None:
             game = table["game"]
             if game["status"] == "over":
                 break
-            ws.send_json({"type": "move", "move": game["legal_moves"][0], "version": table["version"]})
+            ws.send_json({"type": "move", "move": game["legal_moves"][0]["text"], "version": table["version"]})
     assert game["phase"] == "over" and game["legal_moves"] == []
     assert len(game["racks"]) == 2 and all(None not in rack for rack in game["racks"])
     assert game["racks"][0] == game["rack"]

@@ -13,13 +13,14 @@ import pytest
 
 from tendays.bots import GreedyBot
 from tendays.bots import engine_client as client
-from tendays.bots.engine_client import EngineBot, EngineError
-from tendays.bots.wire import view_to_json
+from tendays.bots.engine_client import PROTOCOL_VERSION, EngineBot, EngineError
 from tendays.cli.engine_cmd import serve
-from tendays.engine import Options, load_edition, new_game, view
+from tendays.engine import Game, Move, Options, Phase, load_edition, new_game, next_decision, view
+from tendays.engine.wire import view_to_json
 from tendays.sim import Tournament, play_game, run_local, summarize
 
 BROKEN = Path(__file__).parent / "engines" / "broken_engine.py"
+PLAIN = Path(__file__).parent / "engines" / "plain_engine.py"
 PYTHON = shlex.quote(sys.executable)
 GOOD = f"cmd:{PYTHON} -m tendays engine --bot greedy"
 
@@ -32,13 +33,13 @@ def test_serve_answers_the_protocol() -> None:
     state = new_game(load_edition("usa"), Options(players=2), 4)
     v = view(state, 0)
     source = io.StringIO("\n".join([
-        "tendays 1",
+        "tendays 2",
         "# a comment",
         "newgame " + json.dumps({"edition": "usa", "options": state.options.to_json(), "player": 0}),
         "go " + json.dumps(view_to_json(v)),
         "go " + json.dumps(view_to_json(view(state, 1))),
         "fly away",
-        "tendays 2",
+        "tendays 1",
         "quit",
         "go never read",
     ]) + "\n")
@@ -51,8 +52,39 @@ def test_serve_answers_the_protocol() -> None:
     assert lines[2] == f"move {expected}"
     assert lines[3] == "error it is not this player's turn"
     assert lines[4].startswith("error unknown command 'fly'")
-    assert lines[5].startswith("error this engine speaks protocol 1")
+    assert lines[5] == "error this engine speaks protocol 2, not '1'"
     assert len(lines) == 6
+
+
+def test_the_protocol_version_is_2() -> None:
+    assert PROTOCOL_VERSION == 2
+
+
+def test_views_on_the_wire_carry_the_forced_pile_and_structured_moves() -> None:
+    game = Game("usa", Options(players=2), 4)
+    greedy = GreedyBot()
+    while (decision := next_decision(game)) is not None and decision.view.phase is Phase.DRAFT:
+        data = view_to_json(decision.view)
+        assert data["forced_pile"] == 0
+        assert [Move.from_text(m["text"]).to_json() for m in data["legal_moves"]] == data["legal_moves"]
+        game.play(greedy.choose(decision.view, decision.rng), decision.seat)
+    # The draft is over and each pile holds one tile: whoever takes one must discard back onto that pile.
+    assert decision is not None and decision.view.piles[1] and len(decision.view.piles[1]) == 1
+    game.play(Move.take(2), decision.seat)
+    data = view_to_json(view(game.state, decision.seat))
+    assert data["forced_pile"] == 2
+    assert {m["pile"] for m in data["legal_moves"]} == {2}
+    assert data["legal_moves"][-1] == {"kind": "discard", "pile": 2, "text": "discard 2"}
+    drafts = [e for e in data["events"] if e["kind"] == "draft"]
+    assert drafts and all(e["pile"] is None and e["day2"] is None and e["tile"] is None for e in drafts)
+
+
+def test_an_engine_written_from_the_protocol_page_plays_whole_games() -> None:
+    tournament = Tournament("usa", ("random", f"cmd:{PYTHON} {shlex.quote(str(PLAIN))}"), games=2, seed=5,
+                            max_turns=60)
+    for result in run_local(tournament):
+        assert result.forfeit is None, result.reason
+        assert result.decisions[1] > 0
 
 
 def test_a_good_engine_plays_whole_games() -> None:

@@ -174,7 +174,7 @@ def drag(page: Page, source: str, target: str) -> None:
 
 
 def create_game(page: Page, server: Server, name: str, edition: str, seats: list[str], days: int,
-                turn_limit: int | None = None) -> str:
+                turn_limit: int | None = None, swap: bool = False, first_seat: int | None = None) -> str:
     """Fill in the lobby's form and create the game; returns the game's id once the table shows."""
     page.goto(server.url + "/")
     page.fill("#player-name", name)
@@ -185,6 +185,10 @@ def create_game(page: Page, server: Server, name: str, edition: str, seats: list
     page.check(f"input[name=days][value='{days}']")
     if turn_limit is not None:
         page.fill("input[name=turn_limit]", str(turn_limit))
+    if swap:
+        page.check("input[name=swap]")
+    if first_seat is not None:
+        page.select_option("#first-seat", str(first_seat))
     page.click("#create-button")
     page.wait_for_url("**/play/**")
     page.wait_for_selector("#turn strong")
@@ -389,4 +393,54 @@ def test_the_lobby_lists_an_open_game_and_joins_it(browser: Any, server: Server)
     # Back in the lobby, the game is one of this device's games, to resume.
     page.goto(server.url + "/")
     page.locator(f".game-item[data-game='{game_id}'] a:has-text('Resume')").wait_for()
+    assert not page.js_errors, page.js_errors
+
+
+def test_who_begins_the_bots_offered_and_the_swap_variant(browser: Any, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    # The seats offer the bots the server lists: its levels first, then the particular bots.
+    with urllib.request.urlopen(f"{server.url}/api/bots") as answer:
+        offered = json.load(answer)
+    page.check("input[name=seats][value='2']")
+    page.wait_for_selector(f"#seat-2 option[value='{offered['levels'][0]['name']}']", state="attached")
+    values = page.eval_on_selector_all("#seat-2 option", "options => options.map(o => o.value)")
+    levels = [level["name"] for level in offered["levels"]]
+    assert values[: len(levels) + 1] == ["human", *levels]
+    assert set(values) == {"human", *levels, *(bot["name"] for bot in offered["bots"])}
+    # Who begins: by chance, or any seat of the game.
+    page.check("input[name=seats][value='3']")
+    assert page.eval_on_selector_all("#first-seat option", "options => options.map(o => o.textContent)") == [
+        "Chosen by chance", "Seat 1 (you)", "Seat 2", "Seat 3"]
+
+    # Seat 1 begins, so the draft starts with this player; with the swap variant a turn may swap two days.
+    sent: list[Any] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.method == "POST" else None)
+    create_game(page, server, "Fay", "usa", ["easy"], days=5, swap=True, first_seat=0)
+    assert sent[0]["options"]["first_seat"] == 0 and sent[0]["options"]["swap"] is True
+    page.wait_for_selector("[data-move='draft 1']")
+    assert page.locator("#log li").count() == 0, "somebody moved before the first player"
+    swapped = 0
+    while swapped < 2:
+        mover = wait_for_turn_or_end([page])
+        assert mover is not None, "the game ended before two swaps"
+        moves = legal_buttons(page)
+        if any(m.startswith("draft") for m in moves):
+            click_move(page, next(m for m in moves if m.startswith("draft")))
+        elif "draw" in moves:
+            before = rack_tiles(page)
+            version = page.get_attribute("body", "data-version")
+            if swapped == 0:  # clicking one day, then the other
+                page.click("#rack .day[data-day='1']")
+                assert page.get_attribute("#rack .day[data-day='1']", "aria-pressed") == "true"
+                page.click("#rack .day[data-day='2']")
+            else:  # dragging one day onto the other
+                drag(page, "#rack .day[data-day='4']", "#rack .day[data-day='5']")
+            page.wait_for_function("([v]) => document.body.dataset.version !== v", arg=[version])
+            first, second = (0, 1) if swapped == 0 else (3, 4)
+            after = rack_tiles(page)
+            assert (after[first], after[second]) == (before[second], before[first]), (before, after)
+            swapped += 1
+        else:
+            click_move(page, moves[0])
     assert not page.js_errors, page.js_errors

@@ -4,6 +4,7 @@ the package (no CDN, no other site), every module they import exists, and the sc
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -12,19 +13,29 @@ from pathlib import Path
 import pytest
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "tendays" / "web" / "static"
+EDITIONS = STATIC.parents[1] / "editions"
 PAGES = ["index.html", "play.html"]
-SCRIPTS = sorted((STATIC / "js").glob("*.js"))
+SCRIPTS = sorted((STATIC / "js").rglob("*.js"))
 
 LOADS = re.compile(r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I)
 IMPORTS = re.compile(r"""^\s*import\b[^;]*?\bfrom\s+["']([^"']+)["']""", re.M)
 URL = re.compile(r"https?://[^\s\"'`)<>]+")
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+COMMENT = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//.*?$", re.S | re.M)
+STRING = re.compile(r"""["'`]([^"'`\n]*)["'`]""")
+KEY = re.compile(r"\b([A-Za-z_]\w*)\s*:")
 
 
 def test_the_pages_and_scripts_exist() -> None:
     for page in PAGES:
         assert (STATIC / page).is_file(), page
     assert {p.name for p in SCRIPTS} >= {"common.js", "connection.js", "edition.js", "lobby.js", "map.js", "table.js"}
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(STATIC / "js")))
+def test_a_script_stays_small(script: Path) -> None:
+    lines = len(script.read_text("utf-8").splitlines())
+    assert lines <= 400, f"{script.name} has {lines} lines; split it"
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -39,14 +50,30 @@ def test_a_page_loads_only_files_of_the_package(page: str) -> None:
         assert (STATIC / target.removeprefix("/static/")).is_file(), f"{page} loads {target!r}, which is missing"
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(STATIC / "js")))
 def test_a_script_imports_only_shipped_modules_and_names_no_other_site(script: Path) -> None:
     source = script.read_text("utf-8")
     for target in IMPORTS.findall(source):
-        assert target.startswith("./"), f"{script.name} imports {target!r} from outside the package"
-        assert (script.parent / target).is_file(), f"{script.name} imports {target!r}, which is missing"
+        assert target.startswith(("./", "../")), f"{script.name} imports {target!r}, not a file of the client"
+        module = (script.parent / target).resolve()
+        assert module.is_relative_to(STATIC / "js"), f"{script.name} imports {target!r} from outside the client"
+        assert module.is_file(), f"{script.name} imports {target!r}, which is missing"
     urls = [u for u in URL.findall(source) if u != SVG_NAMESPACE]
     assert not urls, f"{script.name} names other sites: {urls}"
+
+
+def test_the_scripts_hold_nothing_particular_to_an_edition() -> None:
+    """Colours, their screen colours, transports and their icons come from the edition data (/api/editions/ID):
+    no script names one, as a string or as an object's key."""
+    editions = [json.loads(path.read_text("utf-8")) for path in EDITIONS.glob("*.json")]
+    particular = set()
+    for edition in editions:
+        particular |= set(edition["colors"]) | set(edition["palette"].values())
+        particular |= {t["kind"] for t in edition["transports"]} | {t["icon"] for t in edition["transports"]}
+    for script in SCRIPTS:
+        code = COMMENT.sub("", script.read_text("utf-8"))  # examples in comments are words, not data
+        literals = set(STRING.findall(code)) | set(KEY.findall(code))
+        assert not literals & particular, f"{script.name} names {sorted(literals & particular)}"
 
 
 def test_the_stylesheet_loads_nothing_from_elsewhere() -> None:
@@ -56,7 +83,7 @@ def test_the_stylesheet_loads_nothing_from_elsewhere() -> None:
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed (only used to parse the scripts)")
-@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(STATIC / "js")))
 def test_a_script_parses_as_an_es_module(script: Path, tmp_path: Path) -> None:
     module = tmp_path / (script.stem + ".mjs")  # .mjs: Node parses it as a module, as the browser does
     module.write_text(script.read_text("utf-8"), "utf-8")

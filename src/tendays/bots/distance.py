@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from tendays.engine import Edition, checker_for
+from tendays.engine import Edition
 
 __all__ = ["Analysis", "JourneyGraph", "analyze", "graph_for", "journey_distance"]
 
@@ -44,19 +44,19 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 class JourneyGraph:
-    """The walk-state graph of one edition. Get one with :func:`graph_for`."""
+    """The walk-state graph of one edition, built from its connection tables. Get one with :func:`graph_for`."""
 
     def __init__(self, edition: Edition) -> None:
-        checker = checker_for(edition)
-        tiles = edition.tiles
+        tables = edition.tables
+        n, step, hop = tables.n, tables.step, tables.hop
         self.edition = edition
-        regions = [t.index for t in tiles if t.is_region]
-        transports = [t.index for t in tiles if not t.is_region]
+        regions = list(tables.regions)
+        transports = list(tables.transports)
         n_regions = len(regions)
         self.n_regions = n_regions
         self.regions = regions
         self.transports = transports
-        self.counts = tuple(t.count for t in tiles)
+        self.counts = tables.counts
         self.all_regions = (1 << n_regions) - 1
         # State bits: region k -> bit k; (region k, transport j) -> bit offset[j] + k.
         self.offsets = [n_regions * (1 + j) for j in range(len(transports))]
@@ -68,17 +68,15 @@ class JourneyGraph:
             targets = []
             ok = 0
             for k, a in enumerate(regions):
-                mask = 0
-                for k2, b in enumerate(regions):
-                    if checker.connects(a, b, t):
-                        mask |= 1 << k2
+                row = (a * n + t) * n
+                mask = sum(1 << k2 for k2, b in enumerate(regions) if hop[row + b])
                 targets.append(mask)
                 if mask:
                     ok |= 1 << k
             hop_targets.append(targets)
             left_ok.append(ok)
         self.left_ok = left_ok
-        neighbors = [sum(1 << k2 for k2, b in enumerate(regions) if checker.connects(a, b)) for a in regions]
+        neighbors = [sum(1 << k2 for k2, b in enumerate(regions) if step[a * n + b]) for a in regions]
         # pred[k2]: every state with a step to region k2.
         self.pred = [0] * n_regions
         for k2 in range(n_regions):
@@ -98,7 +96,7 @@ class JourneyGraph:
             for j, offset in enumerate(self.offsets):
                 self.succ[offset + k] = hop_targets[j][k]
         # tile_mask[tile]: the states whose tile is ``tile`` (for transports: the whole block).
-        self.tile_mask = [0] * len(tiles)
+        self.tile_mask = [0] * n
         for k, t in enumerate(regions):
             self.tile_mask[t] = 1 << k
         for j, t in enumerate(transports):

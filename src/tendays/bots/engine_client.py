@@ -18,12 +18,13 @@ import threading
 from typing import IO
 
 from tendays.engine import InvalidMoveError, Move, PlayerView
-
-from .wire import view_to_json
+from tendays.engine.wire import view_to_json
 
 __all__ = ["PROTOCOL_VERSION", "EngineBot", "EngineError"]
 
-PROTOCOL_VERSION = 1
+#: The protocol this host and ``tendays engine`` speak. 2: views carry ``forced_pile``, legal moves as
+#: objects with their notation in ``"text"``, absent days and piles of events as ``null`` (see the docs).
+PROTOCOL_VERSION = 2
 START_TIMEOUT = 10.0  # seconds for the program to start and answer the greeting
 MOVE_TIMEOUT = 5.0  # seconds for each answer during a game
 MAX_LINE = 1 << 20  # longest line accepted from an engine
@@ -72,7 +73,7 @@ class EngineBot:
         assert self._process.stdout is not None
         threading.Thread(target=_read_lines, args=(self._process.stdout, self._lines), daemon=True).start()
         self._send(f"tendays {PROTOCOL_VERSION}")
-        answer = self._answer(self.start_timeout, "the greeting 'tendays 1'")
+        answer = self._answer(self.start_timeout, f"the greeting 'tendays {PROTOCOL_VERSION}'")
         word, _, rest = answer.partition(" ")
         if word != "ready":
             raise EngineError(f"the engine answered the greeting with {answer[:80]!r} instead of 'ready NAME'")

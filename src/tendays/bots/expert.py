@@ -2,7 +2,7 @@
 
 For each decision after the draft the expert lists a few promising moves (the greedy bot's scores pick
 them; the greedy move is always one), then samples *worlds*: complete states consistent with its view,
-the unseen tiles dealt at random to the other racks and the draw pile (see :mod:`tendays.bots.knowledge`).
+the unseen tiles dealt at random to the other racks and the draw pile (see :mod:`tendays.engine.knowledge`).
 In each world it plays every candidate and then races to finish its own journey with greedy playouts
 while the other players draw and discard; a playout is worth the chance of beating the others' estimated
 finishing turn (in solo games: minus the turns it took). All candidates share the same worlds and dice
@@ -24,11 +24,10 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from tendays.engine import Move, MoveKind, Phase, PlayerView, State, apply
+from tendays.engine import Knowledge, Move, MoveKind, Phase, PlayerView, State, apply, knowledge_of
 
 from .distance import analyze
-from .greedy import TileOdds, greedy_move, pile_to_cover, playout_move, rack_score
-from .knowledge import Knowledge, knowledge_of
+from .greedy import TileOdds, greedy_move, pile_to_cover, playout_move, rack_score, swapped, with_tile
 
 __all__ = ["DEFAULT_ITERATIONS", "ExpertBot"]
 
@@ -137,18 +136,19 @@ class ExpertBot:
             ranked = [m for m in moves if m.kind is not MoveKind.SWAP]
             if view.options.swap:
                 swaps = [m for m in moves if m.kind is MoveKind.SWAP]
-                swaps.sort(key=lambda m: rack_score(analyze(edition, _swapped(rack, m)), odds))
+                swaps.sort(key=lambda m: rack_score(analyze(edition, swapped(rack, m)), odds))
                 ranked += swaps[:_CANDIDATES]
         else:
             assert view.in_hand is not None
             held = view.in_hand
             allowed = sorted({m.pile for m in moves})
             options = [(rack_score(analyze(edition, rack), odds), 0)]
-            options += [(rack_score(analyze(edition, _with(rack, d, held)), odds), d) for d in range(1, len(rack) + 1)]
+            options += [(rack_score(analyze(edition, with_tile(rack, d, held)), odds), d)
+                        for d in range(1, len(rack) + 1)]
             options.sort(key=lambda sd: sd[0])
             ranked = []
             for rank, (_, day) in enumerate(options[:_CANDIDATES]):
-                new_rack = rack if day == 0 else _with(rack, day, held)
+                new_rack = rack if day == 0 else with_tile(rack, day, held)
                 first = pile_to_cover(edition, new_rack, view.piles, allowed)
                 # Other piles only for the best placement: where a discard goes matters less than what.
                 for pile in [first] + ([p for p in allowed if p != first] if rank == 0 else []):
@@ -185,8 +185,7 @@ class ExpertBot:
                 else:
                     state = apply(state, Move.take(next(i for i, c in enumerate(state.piles, 1) if c)))
             else:
-                taken = state.taken_from
-                pile = taken if taken > 0 and not state.piles[taken - 1] else 1 + state.turn % 3
+                pile = state.forced_pile or 1 + state.turn % 3
                 state = apply(state, Move.discard(pile))
         if not rivals:  # solo: fewer turns is better
             if state.winner == me:
@@ -209,12 +208,3 @@ def _rival_turns(view: PlayerView) -> list[float]:
     return [_TURNS_PER_DAY * max(1.0, _START_DISTANCE - _PER_REPLACE * replaced[p])
             for p in range(view.options.players) if p != view.player]
 
-
-def _with(rack: tuple[int | None, ...], day: int, tile: int) -> tuple[int | None, ...]:
-    return rack[: day - 1] + (tile,) + rack[day:]
-
-
-def _swapped(rack: tuple[int | None, ...], move: Move) -> tuple[int | None, ...]:
-    swapped = list(rack)
-    swapped[move.a - 1], swapped[move.b - 1] = swapped[move.b - 1], swapped[move.a - 1]
-    return tuple(swapped)

@@ -16,12 +16,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tendays.engine import Edition, Move, MoveKind, Phase, PlayerView, State
+from tendays.engine import Edition, Knowledge, Move, MoveKind, Phase, PlayerView, State, knowledge_of
 
 from .distance import Analysis, analyze
-from .knowledge import Knowledge, knowledge_of
 
-__all__ = ["GreedyBot", "TileOdds", "greedy_move", "playout_move", "rack_score"]
+__all__ = ["GreedyBot", "TileOdds", "greedy_move", "playout_move", "rack_score", "swapped", "with_tile"]
 
 Rack = tuple[int | None, ...]
 Piles = tuple[tuple[int, ...], ...]
@@ -83,14 +82,16 @@ def rack_score(analysis: Analysis, odds: TileOdds) -> Score:
     return analysis.distance, -outs
 
 
-def _with(rack: Rack, day: int, tile: int) -> Rack:
+def with_tile(rack: Rack, day: int, tile: int) -> Rack:
+    """The rack with ``tile`` on ``day``."""
     return rack[: day - 1] + (tile,) + rack[day:]
 
 
-def _swapped(rack: Rack, move: Move) -> Rack:
-    swapped = list(rack)
-    swapped[move.a - 1], swapped[move.b - 1] = swapped[move.b - 1], swapped[move.a - 1]
-    return tuple(swapped)
+def swapped(rack: Rack, move: Move) -> Rack:
+    """The rack after the swap ``move``."""
+    days = list(rack)
+    days[move.a - 1], days[move.b - 1] = days[move.b - 1], days[move.a - 1]
+    return tuple(days)
 
 
 def _best(scored: list[tuple[Score, Move]], rng: random.Random) -> Move:
@@ -101,7 +102,7 @@ def _best(scored: list[tuple[Score, Move]], rng: random.Random) -> Move:
 def draft_scores(edition: Edition, rack: Rack, tile: int, moves: Sequence[Move], odds: TileOdds
                  ) -> list[tuple[Score, Move]]:
     """Each legal draft move with the score of the rack it leaves."""
-    return [(rack_score(analyze(edition, _with(rack, m.day, tile)), odds), m) for m in moves]
+    return [(rack_score(analyze(edition, with_tile(rack, m.day, tile)), odds), m) for m in moves]
 
 
 def placement_scores(edition: Edition, rack: Rack, tile: int, odds: TileOdds) -> list[tuple[Score, int]]:
@@ -119,7 +120,7 @@ def placement_scores(edition: Edition, rack: Rack, tile: int, odds: TileOdds) ->
     else:
         days = [d + 1 for d in range(len(rack)) if rack[d] != tile]
         scored = [(rack_score(current, odds), 0)]
-    scored += [(rack_score(analyze(edition, _with(rack, day, tile)), odds), day) for day in days]
+    scored += [(rack_score(analyze(edition, with_tile(rack, day, tile)), odds), day) for day in days]
     return scored
 
 
@@ -152,7 +153,7 @@ def greedy_move(edition: Edition, phase: Phase, rack: Rack, held: int | None, pi
     days = [d for s, d in scored if s == best_score]
     # Keep the rack as it is when nothing is better: an equal replacement gains nothing.
     day = 0 if 0 in days else rng.choice(days)
-    new_rack = rack if day == 0 else _with(rack, day, held)
+    new_rack = rack if day == 0 else with_tile(rack, day, held)
     allowed = sorted({m.pile for m in moves})
     pile = pile_to_cover(edition, new_rack, piles, allowed)
     return Move.discard(pile) if day == 0 else Move.replace(day, pile)
@@ -172,7 +173,7 @@ def _draw(edition: Edition, rack: Rack, piles: Piles, moves: Sequence[Move], odd
                 improving.append((best, move))
     for move in moves:
         if move.kind is MoveKind.SWAP:
-            score = rack_score(analyze(edition, _swapped(rack, move)), odds)
+            score = rack_score(analyze(edition, swapped(rack, move)), odds)
             if score[0] < distance:
                 improving.append((score, move))
     if improving:
@@ -210,10 +211,8 @@ def playout_move(state: State, rng: random.Random) -> Move:
         empty = [d for d, t in enumerate(rack, 1) if t is None]
         fitting = [d for d in days if rack[d - 1] is None]
         return Move.draft(rng.choice(fitting or empty))
-    taken = state.taken_from
-    if taken > 0 and not state.piles[taken - 1]:
-        pile = taken
-    else:
+    pile = state.forced_pile
+    if not pile:
         useful = {t for day_outs in outs for t in day_outs}
         pile = next((p for p, contents in enumerate(state.piles, 1) if not contents or contents[-1] not in useful), 1)
     return Move.replace(rng.choice(days), pile) if days else Move.discard(pile)

@@ -13,9 +13,11 @@ from typing import TextIO
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tendays.bots import BOTS, bot_names
+
+    forms = [*bot_names(), *(f"{entry.name}:{entry.budget}" for entry in BOTS.values() if entry.budget)]
     parser.add_argument("--bot", default="greedy",
-                        help="the bot to serve: random, greedy, expert, easy, normal, hard, expert:ROLLOUTS, "
-                             "expert:SECONDSs (default: greedy)")
+                        help=f"the bot to serve: {', '.join(forms)} (default: greedy)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot's dice (default: 0)")
 
 
@@ -23,7 +25,7 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
     """Answer protocol commands from ``source`` on ``sink`` until 'quit' or end of input."""
     from tendays.bots import make_bot
     from tendays.bots.engine_client import PROTOCOL_VERSION
-    from tendays.bots.wire import view_from_json
+    from tendays.engine.wire import view_from_json
 
     bot = make_bot(bot_spec)
     games = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from tendays.engine import EditionError, available_editions, load_edition
 
@@ -17,7 +18,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         edition = load_edition(args.edition)
     except EditionError as error:
-        print(f"tendays map: {error}", file=__import__("sys").stderr)
+        print(f"tendays map: {error}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(edition.to_json(), ensure_ascii=False))

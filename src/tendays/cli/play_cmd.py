@@ -1,6 +1,6 @@
 """``tendays play``: a full-screen terminal game against bots or friends at one keyboard.
 
-With no options a setup screen asks for the edition, the seats, the days and the variant;
+With no options a setup screen asks for the edition, the seats, the days, who begins and the variant;
 ``--resume FILE`` continues a saved game.
 """
 
@@ -11,44 +11,62 @@ import sys
 from pathlib import Path
 
 DEFAULT_PLAYERS = "me,normal,normal"
+DEFAULT_SAVE = Path("tendays-save.json")
+
+
+def first_seat_arg(text: str) -> int | str:
+    """``--first-seat``: a seat number (1 for the first seat in --players) or "random"."""
+    if text.strip().lower() == "random":
+        return "random"
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"give a seat number (1 for the first seat) or 'random', not {text!r}")
+    return int(text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--edition", choices=("usa", "germany"), default=None, help="which game (default usa)")
+    from tendays.bots import bot_names
+    from tendays.engine import MAX_DAYS, MIN_DAYS, available_editions
+
+    parser.add_argument("--edition", choices=available_editions(), default=None, help="which game (default usa)")
     parser.add_argument("--players", default=None, metavar="SEATS",
                         help=f"comma-separated seats in turn order (default {DEFAULT_PLAYERS!r}): 'me', 'human' or "
-                             "a name for a person; easy, normal, hard, random, greedy, expert or cmd:PROGRAM for a bot")
-    parser.add_argument("--days", type=int, choices=(10, 5), default=None, help="days in a journey (default 10)")
+                             f"a name for a person; {', '.join(bot_names())} or cmd:PROGRAM for a bot")
+    parser.add_argument("--days", type=int, default=None, metavar="N",
+                        help=f"days in a journey, {MIN_DAYS} to {MAX_DAYS} as the edition's tiles allow (default 10)")
+    parser.add_argument("--first-seat", type=first_seat_arg, default=None, metavar="N|random",
+                        help="the seat that takes the first turn after the draft, counted in --players from 1, "
+                             "or random (default random)")
     parser.add_argument("--swap", action="store_true", default=None,
                         help="swap variant: a turn may swap two days instead of drawing")
     parser.add_argument("--seed", type=int, default=None, help="shuffle seed, for a game that can be dealt again")
     parser.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
                         help="pause before each bot move so it can be followed (default 0.6; 0 for none)")
-    parser.add_argument("--save", type=Path, default=Path("tendays-save.json"), metavar="FILE",
-                        help="where the 's' key saves the game (default tendays-save.json)")
+    parser.add_argument("--save", type=Path, default=DEFAULT_SAVE, metavar="FILE",
+                        help=f"where the 's' key saves the game (default {DEFAULT_SAVE})")
     parser.add_argument("--resume", "--load", type=Path, default=None, metavar="FILE",
                         help="continue a saved game (its seats, unless --players is given)")
     parser.add_argument("--setup", action="store_true", help="show the setup screen even when options are given")
 
 
 def run(args: argparse.Namespace) -> int:
-    from tendays.engine import RecordError
+    from tendays.engine import RecordError, default_edition
 
-    from .tui.play_app import PlayApp
+    from .tui.play_app import PlayApp, fresh_seed
     from .tui.table import PlayConfig, Table, load_save, parse_seats
 
     if args.delay < 0:
         print("tendays play: --delay cannot be negative", file=sys.stderr)
         return 2
-    chosen = (args.edition, args.players, args.days, args.swap, args.seed)
+    chosen = (args.edition, args.players, args.days, args.first_seat, args.swap, args.seed)
     config = PlayConfig(
-        edition=args.edition or "usa",
+        edition=args.edition or default_edition(),
         players=args.players or DEFAULT_PLAYERS,
-        days=args.days or 10,
+        days=args.days if args.days is not None else 10,
         swap=bool(args.swap),
+        first_seat=args.first_seat - 1 if isinstance(args.first_seat, int) else None,
         seed=args.seed,
         bot_delay=args.delay,
-        save_path=args.save if args.resume is None or args.save != Path("tendays-save.json") else args.resume,
+        save_path=args.save if args.resume is None or args.save != DEFAULT_SAVE else args.resume,
     )
     table = None
     try:
@@ -61,18 +79,15 @@ def run(args: argparse.Namespace) -> int:
                 players=",".join(s.name if s.is_human else s.spec for s in table.seats),
                 days=record.options.days,
                 swap=record.options.swap,
+                first_seat=record.options.first_seat,
                 seed=args.seed,
                 bot_delay=args.delay,
                 save_path=config.save_path,
             )
         elif not args.setup and any(value is not None for value in chosen):
-            seed = config.seed
-            if seed is None:
-                from .tui.play_app import fresh_seed
-
-                seed = fresh_seed()
+            seed = config.seed if config.seed is not None else fresh_seed()
             table = Table(config.edition, config.options(), seed, config.seat_list())
-    except (RecordError, ValueError) as error:  # SeatError and bad options are ValueErrors
+    except (RecordError, ValueError) as error:  # SeatError and options the engine refuses are ValueErrors
         print(f"tendays play: {error}", file=sys.stderr)
         return 2
     app = PlayApp(config, table=table, setup=table is None)

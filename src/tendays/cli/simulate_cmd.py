@@ -13,11 +13,15 @@ SOLO_NOTE = "solo: a win is a finished journey; the lower bound is the distance 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--edition", default="usa", help="edition id (default: usa)")
+    from tendays.bots import BOTS, bot_names
+    from tendays.engine import available_editions
+
+    forms = [*bot_names(), *(f"{entry.name}:{entry.budget}" for entry in BOTS.values() if entry.budget),
+             "cmd:COMMAND LINE"]
+    parser.add_argument("--edition", default="usa", choices=available_editions(), help="edition id (default: usa)")
     parser.add_argument("--players", default="",
                         help="comma-separated bot specs, one per player, e.g. expert,greedy (1 to 4 players); "
-                             "bots: random, greedy, expert, easy, normal, hard, expert:ROLLOUTS, expert:SECONDSs, "
-                             "cmd:COMMAND LINE")
+                             f"bots: {', '.join(forms)}")
     parser.add_argument("--player", action="append", default=[], metavar="SPEC",
                         help="add one player (repeatable; use it for a cmd: line that contains commas)")
     parser.add_argument("--games", type=int, default=400, help="number of games (default: 400)")
@@ -38,13 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def split_players(text: str) -> list[str]:
     """Split a comma-separated player list; a ``cmd:`` spec runs to the next item that is a spec itself."""
-    from tendays.bots import BOT_NAMES
+    from tendays.bots import bot_names
 
+    names = bot_names()
     specs: list[str] = []
     for item in text.split(","):
         word = item.strip()
         base = word.split(":", 1)[0].lower()
-        if specs and specs[-1].startswith("cmd:") and base not in BOT_NAMES and not word.startswith("cmd:"):
+        if specs and specs[-1].startswith("cmd:") and base not in names and not word.startswith("cmd:"):
             specs[-1] += "," + item
         elif word:
             specs.append(word)

@@ -1,16 +1,24 @@
-"""The pure rules engine: editions, journeys, game state, moves, views and records.
+"""The pure rules engine: editions and their tables, journeys, game state, moves, views, what a view
+reveals, the action numbering, the turn loop, the wire forms and records.
 
-It imports only the standard library and does no I/O beyond reading its own edition files.
+It imports only the standard library and does no I/O beyond reading its own edition files. Every rule
+and every table lives here once; the bots, the terminal, the server and the RL environments use it.
 """
 
-from .edition import Edition, EditionError, Region, Role, Tile, available_editions, load_edition
+from .actions import ActionCodec
+from .edition import Edition, EditionError, Region, Role, Tile, available_editions, default_edition, load_edition
+from .history import Event, EventLog
 from .journey import JourneyChecker, Link, Problem, Verdict, checker_for
+from .knowledge import Knowledge, knowledge_of
+from .match import Decision, Player, decision_rng, next_decision, play_bots
 from .moves import InvalidMoveError, Move, MoveKind
 from .record import Game, GameRecord, RecordError
 from .state import (
+    MAX_DAYS,
     MAX_PLAYERS,
+    MIN_DAYS,
     PILES,
-    Event,
+    RULES_VERSION,
     IllegalMoveError,
     Options,
     OutOfTurnError,
@@ -20,26 +28,36 @@ from .state import (
     legal_moves,
     new_game,
 )
+from .tables import EditionTables
 from .text import describe_event, tile_name
 from .view import PlayerView, view
 
 __all__ = [
+    "MAX_DAYS",
     "MAX_PLAYERS",
+    "MIN_DAYS",
     "PILES",
+    "RULES_VERSION",
+    "ActionCodec",
+    "Decision",
     "Edition",
     "EditionError",
+    "EditionTables",
     "Event",
+    "EventLog",
     "Game",
     "GameRecord",
     "IllegalMoveError",
     "InvalidMoveError",
     "JourneyChecker",
+    "Knowledge",
     "Link",
     "Move",
     "MoveKind",
     "Options",
     "OutOfTurnError",
     "Phase",
+    "Player",
     "PlayerView",
     "Problem",
     "RecordError",
@@ -51,10 +69,15 @@ __all__ = [
     "apply",
     "available_editions",
     "checker_for",
+    "decision_rng",
+    "default_edition",
     "describe_event",
+    "knowledge_of",
     "legal_moves",
     "load_edition",
     "new_game",
+    "next_decision",
+    "play_bots",
     "tile_name",
     "view",
 ]

@@ -9,10 +9,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Edition", "EditionError", "Region", "Role", "Tile", "available_editions", "load_edition"]
+if TYPE_CHECKING:
+    from .tables import EditionTables
+
+__all__ = ["Edition", "EditionError", "Region", "Role", "Tile", "available_editions", "default_edition", "load_edition"]
 
 
 class EditionError(ValueError):
@@ -49,6 +53,7 @@ class Tile:
     name: str  # in words: "Ohio", "pink airplane", "car"
     color: str | None
     count: int
+    icon: str = ""  # transport tiles: an SVG path drawn in a 24x24 box, for screens that draw icons
 
     @property
     def is_region(self) -> bool:
@@ -68,7 +73,16 @@ class Edition:
     tiles: tuple[Tile, ...]
     contacts: dict[frozenset[str], str]  # non-border contacts: pair -> "corner" | "water"
     credit: str
+    palette: dict[str, str]  # screen colour (CSS) of each colour, and of "any" for any-colour regions
+    default: bool  # the edition played when none is named (exactly one shipped edition says so)
     by_id: dict[str, Tile] = field(repr=False)  # keyed by upper-case id
+
+    @cached_property
+    def tables(self) -> EditionTables:
+        """The edition's connection tables (:mod:`tendays.engine.tables`), built on first use."""
+        from .tables import build_tables
+
+        return build_tables(self)
 
     @property
     def tile_count(self) -> int:
@@ -94,15 +108,18 @@ class Edition:
         return {
             "edition": self.id,
             "name": self.name,
+            "default": self.default,
             "region_noun": self.region_noun,
             "any_color_name": self.any_color_name,
             "colors": list(self.colors),
+            "palette": dict(self.palette),
             "regions": [
                 {"id": r.id, "name": r.name, "color": r.color, "neighbors": sorted(r.neighbors)}
                 for r in self.regions
             ],
             "tiles": [
-                {"id": t.id, "name": t.name, "kind": t.kind, "role": t.role.value, "color": t.color, "count": t.count}
+                {"id": t.id, "name": t.name, "kind": t.kind, "role": t.role.value, "color": t.color, "count": t.count,
+                 "icon": t.icon or None}
                 for t in self.tiles
             ],
         }
@@ -115,6 +132,14 @@ def available_editions() -> list[str]:
 
 
 _CACHE: dict[str, Edition] = {}
+
+
+def default_edition() -> str:
+    """The id of the edition played when none is named: the one whose data file says ``"default": true``."""
+    chosen = [e for e in available_editions() if load_edition(e).default]
+    if len(chosen) != 1:
+        raise EditionError(f"exactly one edition must be the default, not {len(chosen)} ({', '.join(chosen)})")
+    return chosen[0]
 
 
 def load_edition(edition_id: str) -> Edition:
@@ -173,15 +198,16 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
         tiles.append(Tile(len(tiles), r.id, "region", Role.REGION, r.name, r.color, int(copies.get(r.id, 1))))
     for transport in _require(data, "transports", where):
         kind, name, role = transport["kind"], transport["name"], Role(transport["role"])
+        icon = str(transport.get("icon", ""))
         if role is Role.LINK:
             for color in transport["colors"]:
                 if color not in colors:
                     raise EditionError(f"{where}: {name} in unknown colour {color!r}")
                 tile_id = f"{kind}-{color}"
                 tiles.append(Tile(len(tiles), tile_id, kind, role, f"{color} {name}", color,
-                                  int(transport["count_per_color"])))
+                                  int(transport["count_per_color"]), icon))
         elif role is Role.SKIP:
-            tiles.append(Tile(len(tiles), kind, kind, role, name, None, int(transport["count"])))
+            tiles.append(Tile(len(tiles), kind, kind, role, name, None, int(transport["count"]), icon))
         else:
             raise EditionError(f"{where}: transport {name!r} cannot have role {role.value!r}")
 
@@ -195,6 +221,13 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
             raise EditionError(f"{where}: {a} and {b} are listed both as a border and as a {contact['kind']} contact")
         contacts[pair] = contact["kind"]
 
+    palette = {str(k): str(v) for k, v in data.get("palette", {}).items()}
+    strange = sorted(set(palette) - set(colors) - {"any"})
+    if strange:
+        raise EditionError(f"{where}: palette names unknown colours {strange}")
+    if palette and set(colors) - set(palette):
+        raise EditionError(f"{where}: palette lacks colours {sorted(set(colors) - set(palette))}")
+
     edition = Edition(
         id=edition_id,
         name=_require(data, "name", where),
@@ -205,6 +238,8 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
         tiles=tuple(tiles),
         contacts=contacts,
         credit=data.get("credit", ""),
+        palette=palette,
+        default=bool(data.get("default", False)),
         by_id={t.id.upper(): t for t in tiles},
     )
     expected = data.get("tile_count")

@@ -53,58 +53,37 @@ class Verdict:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
-        return {"valid": self.valid, "problems": [{"day": p.day, "message": str(p)} for p in self.problems]}
+        """The one JSON form of a verdict (``tendays check --json``, the server, the engine protocol)."""
+        return {
+            "valid": self.valid,
+            "problems": [{"day": p.day, "to_day": p.to_day, "message": str(p)} for p in self.problems],
+            "links": [{"from_day": link.from_day, "to_day": link.to_day, "via_day": link.via_day, "ok": link.ok,
+                       "message": link.message} for link in self.links],
+        }
 
 
 class JourneyChecker:
-    """Precomputed connection tables for one edition. Get one with :func:`checker_for`."""
+    """Checks racks of one edition against its connection tables. Get one with :func:`checker_for`."""
 
     def __init__(self, edition: Edition) -> None:
         self.edition = edition
-        tiles = edition.tiles
-        n = len(tiles)
-        self._n = n
-        self.is_region: tuple[bool, ...] = tuple(t.is_region for t in tiles)
-        region_ix = [t.index for t in tiles if t.is_region]
-        neighbors = [
-            frozenset(edition.by_id[r.upper()].index for r in edition.regions[i].neighbors) if self.is_region[i]
-            else frozenset()
-            for i in range(n)
-        ]
-        self.neighbors: tuple[frozenset[int], ...] = tuple(neighbors)
-        steps: set[int] = set()
-        for a in region_ix:
-            for b in neighbors[a]:
-                steps.add(a * n + b)
-        hops: set[int] = set()
-        for link in tiles:
-            if link.is_region:
-                continue
-            for a in region_ix:
-                for b in region_ix:
-                    if a != b and self._transport_connects(a, link.index, b):
-                        hops.add((a * n + link.index) * n + b)
-        # Membership in these sets is the whole test; encoding a step as one int keeps it fast.
-        self._steps = frozenset(steps)
-        self._hops = frozenset(hops)
-
-    def _transport_connects(self, a: int, link: int, b: int) -> bool:
-        tile = self.edition.tiles[link]
-        if tile.role is Role.LINK:
-            ca, cb = self.edition.tiles[a].color, self.edition.tiles[b].color
-            return (ca is None or ca == tile.color) and (cb is None or cb == tile.color)
-        return bool(self.neighbors[a] & self.neighbors[b])
+        tables = edition.tables
+        self.tables = tables
+        self._n = tables.n
+        self.is_region: tuple[bool, ...] = tables.is_region
+        self.neighbors: tuple[frozenset[int], ...] = tables.neighbors
 
     def connects(self, a: int, b: int, via: int | None = None) -> bool:
         """Whether region ``a`` connects to region ``b`` on foot (``via`` None) or through transport ``via``."""
-        n = self._n
-        if via is None:
-            return a * n + b in self._steps
-        return (a * n + via) * n + b in self._hops
+        return self.tables.connects(a, b, via)
 
     def is_complete(self, rack: Sequence[int | None]) -> bool:
-        """Fast check: is this rack (tile indices, day 1 first) a complete journey?"""
-        is_region, steps, hops, n = self.is_region, self._steps, self._hops, self._n
+        """Fast check: is this rack (tile indices, day 1 first) a complete journey?
+
+        Only the journey is checked; a rack built in play never holds more copies of a tile than exist.
+        """
+        is_region, n = self.is_region, self._n
+        steps, hops = self.tables.step, self.tables.hop
         last = len(rack) - 1
         first = rack[0]
         if first is None or not is_region[first] or rack[last] is None:
@@ -116,14 +95,14 @@ class JourneyChecker:
             if b is None:
                 return False
             if is_region[b]:
-                if a * n + b not in steps:  # type: ignore[operator]
+                if not steps[a * n + b]:  # type: ignore[operator]
                     return False
                 i += 1
             else:
                 if i + 2 > last:
                     return False
                 c = rack[i + 2]
-                if c is None or (a * n + b) * n + c not in hops:  # type: ignore[operator]
+                if c is None or not hops[(a * n + b) * n + c]:  # type: ignore[operator]
                     return False
                 i += 2
         return True
@@ -131,15 +110,29 @@ class JourneyChecker:
     # -- the full verdict, in words ---------------------------------------------------------
 
     def check(self, rack: Sequence[int | None]) -> Verdict:
-        """Check a rack and explain every broken step, in the game's words."""
+        """Check a rack and explain every broken step, in the game's words.
+
+        The verdict also knows the box: a rack that holds a tile more often than the edition has copies
+        of it cannot be built, and each surplus copy is a problem.
+        """
         tiles = self.edition.tiles
         noun = self.edition.region_noun
         days = len(rack)
         problems: list[Problem] = []
         links: list[Link] = []
+        seen: dict[int, list[int]] = {}
         for day, t in enumerate(rack, 1):
             if t is None:
                 problems.append(Problem(day, "this day is still empty"))
+            else:
+                seen.setdefault(t, []).append(day)
+        for t, on_days in seen.items():
+            count = tiles[t].count
+            for day in on_days[count:]:
+                box = f"there is only one {tiles[t].name} tile" if count == 1 else \
+                    f"there are only {count} {tiles[t].name} tiles"
+                problems.append(Problem(day, f"{box}, and this rack already holds "
+                                             f"{'it' if count == 1 else 'them'} on {_days(on_days[:count])}"))
         for day, article in ((1, "start"), (days, "end")):
             t = rack[day - 1]
             if t is not None and not self.is_region[t]:
@@ -197,6 +190,10 @@ class JourneyChecker:
             return True, f"the {tv.name} stands for {common[0]}, which borders {ta.name} and {tb.name}"
         noun = edition.region_noun
         return False, f"no {noun} borders both {ta.name} and {tb.name}, so the {tv.name} has nothing to stand for"
+
+
+def _days(days: Sequence[int]) -> str:
+    return "day " + str(days[0]) if len(days) == 1 else "days " + ", ".join(map(str, days[:-1])) + f" and {days[-1]}"
 
 
 _CHECKERS: dict[str, JourneyChecker] = {}

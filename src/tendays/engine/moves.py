@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 __all__ = ["InvalidMoveError", "Move", "MoveKind"]
 
@@ -110,6 +111,21 @@ class Move:
             MoveKind.REPLACE: "'replace DAY PILE'",
             MoveKind.DISCARD: "'discard PILE'",
         }[kind]
+
+    def to_json(self) -> dict[str, Any]:
+        """The move as structured data, with its notation: ``{"kind": "replace", "day": 5, "pile": 1,
+        "text": "replace 5 1"}``. Days and piles appear only where the kind has them (a swap has ``day``
+        and ``day2``)."""
+        data: dict[str, Any] = {"kind": self.kind.value}
+        kind = self.kind
+        if kind in (MoveKind.DRAFT, MoveKind.SWAP, MoveKind.REPLACE):
+            data["day"] = self.a
+        if kind is MoveKind.SWAP:
+            data["day2"] = self.b
+        if kind in (MoveKind.TAKE, MoveKind.REPLACE, MoveKind.DISCARD):
+            data["pile"] = self.pile
+        data["text"] = str(self)
+        return data
 
     def __str__(self) -> str:
         arity = _ARITY[self.kind]

@@ -1,7 +1,9 @@
 """Game records: (edition, options, seed, moves) determine a game completely.
 
 A record is the save file, the replay and the test fixture at once. It serialises to JSON and
-replays to the identical state.
+replays to the identical state. Its options carry the rules version the game was played under, so a
+record written before a rule changed still replays into the game that was played; a record from a
+newer tendays, under rules this one does not know, is refused with a message saying so.
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .edition import load_edition
+from .edition import Edition, load_edition
 from .moves import Move
-from .state import IllegalMoveError, Options, State, apply, new_game
+from .state import KNOWN_RULES, IllegalMoveError, Options, State, apply, new_game
 
 __all__ = ["Game", "GameRecord", "RecordError"]
 
@@ -35,7 +37,10 @@ class GameRecord:
 
     def replay(self, upto: int | None = None) -> State:
         """The state after the first ``upto`` moves (all by default)."""
-        state = new_game(load_edition(self.edition), self.options, self.seed)
+        try:
+            state = new_game(load_edition(self.edition), self.options, self.seed)
+        except ValueError as error:
+            raise RecordError(f"this record cannot be replayed: {error}") from error
         for number, move in enumerate(self.moves[:upto], 1):
             try:
                 state = apply(state, move)
@@ -63,9 +68,14 @@ class GameRecord:
         try:
             if data.get("format", FORMAT) != FORMAT:
                 raise RecordError(f"unsupported record format {data.get('format')!r}")
+            # Records written before rules versions existed were played under rules 1.
+            options = Options.from_json(dict(data["options"]), rules_if_missing=1)
+            if options.rules not in KNOWN_RULES:
+                raise RecordError(f"this game was played under rules version {options.rules}, which this version "
+                                  f"of tendays does not know; update tendays to replay it")
             return cls(
                 edition=str(data["edition"]),
-                options=Options.from_json(dict(data["options"])),
+                options=options,
                 seed=int(data["seed"]),
                 moves=tuple(Move.from_text(m) for m in data["moves"]),
                 names=tuple(data.get("names", ())),
@@ -84,14 +94,22 @@ class GameRecord:
 
 
 class Game:
-    """A game with its history: ``play`` pushes a move, ``undo`` pops it. Good for search and UIs."""
+    """A game with its history: ``play`` pushes a move, ``undo`` pops it. Good for search and UIs.
 
-    def __init__(self, edition: str, options: Options, seed: int, names: tuple[str, ...] = ()) -> None:
-        self.edition_id = edition
+    With ``keep_states=False`` only the current state is kept (a long-running server holding many games
+    needs no more); ``undo`` then replays the game from its start.
+    """
+
+    def __init__(self, edition: str | Edition, options: Options, seed: int, names: tuple[str, ...] = (),
+                 *, keep_states: bool = True) -> None:
+        loaded = load_edition(edition) if isinstance(edition, str) else edition
+        self.edition_id = loaded.id
         self.options = options
         self.seed = seed
         self.names = names
-        self._states = [new_game(load_edition(edition), options, seed)]
+        self._edition = loaded
+        self._keep_states = keep_states
+        self._states = [new_game(loaded, options, seed)]
         self._moves: list[Move] = []
 
     @classmethod
@@ -109,12 +127,20 @@ class Game:
     def moves(self) -> tuple[Move, ...]:
         return tuple(self._moves)
 
+    @property
+    def move_count(self) -> int:
+        """How many moves have been played (cheaper than ``len(game.moves)``)."""
+        return len(self._moves)
+
     def play(self, move: Move | str, player: int | None = None) -> State:
         """Apply a move (or its text); the game is unchanged if it is illegal."""
         if isinstance(move, str):
             move = Move.from_text(move)
         state = apply(self.state, move, player)
-        self._states.append(state)
+        if self._keep_states:
+            self._states.append(state)
+        else:
+            self._states[-1] = state
         self._moves.append(move)
         return state
 
@@ -122,8 +148,15 @@ class Game:
         """Take back the last move and return it."""
         if not self._moves:
             raise IndexError("no move to undo")
-        self._states.pop()
-        return self._moves.pop()
+        move = self._moves.pop()
+        if self._keep_states:
+            self._states.pop()
+        else:
+            state = new_game(self._edition, self.options, self.seed)
+            for earlier in self._moves:
+                state = apply(state, earlier)
+            self._states[-1] = state
+        return move
 
     @property
     def record(self) -> GameRecord:

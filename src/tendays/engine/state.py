@@ -13,13 +13,18 @@ from enum import IntEnum
 from typing import Any
 
 from .edition import Edition
+from .history import Event, EventLog
 from .journey import checker_for
 from .moves import Move, MoveKind
 
 __all__ = [
+    "MAX_DAYS",
     "MAX_PLAYERS",
+    "MIN_DAYS",
     "PILES",
+    "RULES_VERSION",
     "Event",
+    "EventLog",
     "IllegalMoveError",
     "Options",
     "OutOfTurnError",
@@ -32,6 +37,15 @@ __all__ = [
 
 PILES = 3
 MAX_PLAYERS = 4
+MIN_DAYS = 2
+MAX_DAYS = 20
+
+#: The rules this engine plays. A record keeps the version it was played under, so it replays
+#: under the same rules after they change (see :class:`Options`).
+#:   1: the draw pile was reshuffled at the end of the turn that emptied it.
+#:   2: as printed, the reshuffle happens the moment the last tile is drawn, before placing.
+RULES_VERSION = 2
+KNOWN_RULES = (1, 2)
 
 
 class IllegalMoveError(ValueError):
@@ -51,27 +65,47 @@ class Phase(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Rule options of one game (see RULES.md); fixed for the whole game."""
+    """Rule options of one game (see docs/rules.md); fixed for the whole game.
+
+    ``first_seat`` is the seat that takes the first turn (0-based); ``None`` leaves it to chance.
+    ``rules`` is the version of the rules the game is played under (:data:`RULES_VERSION`).
+    """
 
     players: int = 2
     days: int = 10
     swap: bool = False
     open_hands: bool = False
     turn_limit: int | None = None
+    first_seat: int | None = None
+    rules: int = RULES_VERSION
 
     def validate(self, edition: Edition) -> None:
-        """Raise ``ValueError`` if these options cannot be played with ``edition``."""
+        """Raise ``ValueError``, in the game's words, if these options cannot be played with ``edition``."""
         if not 1 <= self.players <= MAX_PLAYERS:
             raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, not {self.players}")
-        if not 2 <= self.days <= 20:
-            raise ValueError(f"a rack has 2 to 20 days, not {self.days}")
-        if self.players * self.days + PILES > edition.tile_count:
+        if not MIN_DAYS <= self.days <= MAX_DAYS:
+            raise ValueError(f"a rack has {MIN_DAYS} to {MAX_DAYS} days, not {self.days}")
+        left = edition.tile_count - self.players * self.days - PILES
+        if self.rules == 1 and left < 0:  # rules 1 asked only that the racks and piles could be dealt
+            raise ValueError(f"{edition.name} has {edition.tile_count} tiles: not enough for {self.players} racks of "
+                             f"{self.days} days and {PILES} discard piles")
+        if self.rules >= 2 and left < self.players:
+            # With fewer tiles left to draw than players, the draw pile is gone before everyone has
+            # drawn once, and a handful of tiles would circulate between the piles, perhaps forever.
+            most = (edition.tile_count - PILES - self.players) // self.players
             raise ValueError(
-                f"{edition.name} has {edition.tile_count} tiles: not enough for {self.players} racks of "
-                f"{self.days} days and {PILES} discard piles"
-            )
+                f"{edition.name} has {edition.tile_count} tiles: {self.players} racks of {self.days} days and "
+                f"{PILES} discard piles would leave {max(left, 0)} in the draw pile, too few for every player to "
+                f"draw once; with {self.players} player{'s' if self.players > 1 else ''} a rack has at most "
+                f"{most} days")
         if self.turn_limit is not None and self.turn_limit < 1:
             raise ValueError(f"the turn limit must be at least 1, not {self.turn_limit}")
+        if self.first_seat is not None and not 0 <= self.first_seat < self.players:
+            raise ValueError(f"the first player must be one of the {self.players} seats, not seat "
+                             f"{self.first_seat + 1}")
+        if self.rules not in KNOWN_RULES:
+            raise ValueError(f"rules version {self.rules} is unknown to this version of tendays "
+                             f"(it knows {', '.join(map(str, KNOWN_RULES))})")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,40 +114,27 @@ class Options:
             "swap": self.swap,
             "open_hands": self.open_hands,
             "turn_limit": self.turn_limit,
+            "first_seat": self.first_seat,
+            "rules": self.rules,
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Options:
-        unknown = set(data) - {"players", "days", "swap", "open_hands", "turn_limit"}
+    def from_json(cls, data: dict[str, Any], *, rules_if_missing: int = RULES_VERSION) -> Options:
+        """Options from their JSON form. ``rules_if_missing`` is the rules version of data that names none
+        (records written before rules versions existed were played under version 1)."""
+        unknown = set(data) - set(cls.__slots__)
         if unknown:
             raise ValueError(f"unknown options {sorted(unknown)}")
-        for key in ("players", "days", "turn_limit"):
+        for key in ("players", "days", "turn_limit", "first_seat", "rules"):
             value = data.get(key)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
                 raise ValueError(f"option {key!r} must be a whole number, not {value!r}")
         for key in ("swap", "open_hands"):
             if key in data and not isinstance(data[key], bool):
                 raise ValueError(f"option {key!r} must be true or false, not {data[key]!r}")
-        if data.get("players", 2) is None or data.get("days", 10) is None:
-            raise ValueError("options 'players' and 'days' cannot be null")
-        return cls(**data)
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One public happening, as every player at the table sees it.
-
-    Only public facts go in: a draw from the draw pile carries no tile; a taken or discarded
-    tile is face up and so is named.
-    """
-
-    kind: str  # draft, reveal, start, draw, take, swap, replace, discard, reshuffle, win, limit
-    player: int | None = None
-    day: int = 0
-    day2: int = 0
-    pile: int = 0
-    tile: int | None = None
-    count: int = 0
+        if data.get("players", 2) is None or data.get("days", 10) is None or data.get("rules", 1) is None:
+            raise ValueError("options 'players', 'days' and 'rules' cannot be null")
+        return cls(**{"rules": rules_if_missing, **data})
 
 
 Rack = tuple[int | None, ...]
@@ -136,11 +157,21 @@ class State:
     turn: int  # turns completed since the first player began
     winner: int | None
     reshuffles: int
-    events: tuple[Event, ...]
+    events: EventLog
 
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    @property
+    def forced_pile(self) -> int:
+        """The pile the current player's discard must go onto, or 0 when any pile will do.
+
+        Taking the last tile of a discard pile obliges the player to discard onto that pile, so
+        there are always three discard piles.
+        """
+        taken = self.taken_from
+        return taken if self.phase is Phase.PLACE and taken > 0 and not self.piles[taken - 1] else 0
 
     def legal_moves(self) -> tuple[Move, ...]:
         return legal_moves(self)
@@ -156,7 +187,10 @@ def _rng(seed: int, purpose: str) -> random.Random:
 
 
 def new_game(edition: Edition, options: Options, seed: int) -> State:
-    """Shuffle the tiles with ``seed`` and start the draft: seat 0 holds the first drafted tile."""
+    """Shuffle the tiles with ``seed`` and start the draft: seat 0 holds the first drafted tile.
+
+    Raises ``ValueError`` if the options cannot be played with this edition.
+    """
     options.validate(edition)
     tiles = edition.all_tiles()
     _rng(seed, "deal").shuffle(tiles)
@@ -175,7 +209,7 @@ def new_game(edition: Edition, options: Options, seed: int) -> State:
         turn=0,
         winner=None,
         reshuffles=0,
-        events=(),
+        events=EventLog(),
     )
 
 
@@ -209,8 +243,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             + ([Move.swap(d, e) for d in range(1, days + 1) for e in range(d + 1, days + 1)] if swap else [])
         ))
     if phase is Phase.PLACE:
-        taken = state.taken_from
-        forced = taken if taken > 0 and not state.piles[taken - 1] else 0
+        forced = state.forced_pile
         piles = (forced,) if forced else tuple(range(1, PILES + 1))
         return _cached(("place", piles, days), lambda: (
             [Move.replace(d, p) for d in range(1, days + 1) for p in piles] + [_DISCARD[p] for p in piles]
@@ -274,28 +307,36 @@ def _draft(state: State, day: int) -> State:
         raise IllegalMoveError(f"day {day} already holds a tile; drafted tiles go on empty days and never move")
     new_rack = rack[: day - 1] + (state.in_hand,) + rack[day:]
     racks = state.racks[: state.current] + (new_rack,) + state.racks[state.current + 1:]
-    events = state.events + (Event("draft", state.current, day=day),)
+    drafted = Event("draft", state.current, day=day)
     players = state.options.players
     nxt = (state.current + 1) % players
     pile = state.draw_pile
     if None not in racks[nxt]:  # round-robin: the next drafter full means all are full
-        # Every rack is full: turn up three discard piles and pick the first player.
+        # Every rack is full: turn up three discard piles and begin with the first player.
         piles = ((pile[-1],), (pile[-2],), (pile[-3],))
-        first = _rng(state.seed, "first").randrange(players)
-        events += tuple(Event("reveal", pile=p + 1, tile=piles[p][0]) for p in range(PILES))
-        events += (Event("start", first),)
+        first = state.options.first_seat
+        if first is None:
+            first = _rng(state.seed, "first").randrange(players)
+        events = state.events.append(
+            drafted, *(Event("reveal", pile=p + 1, tile=piles[p][0]) for p in range(PILES)), Event("start", first))
         return replace(state, phase=Phase.DRAW, current=first, racks=racks, draw_pile=pile[:-3], piles=piles,
                        in_hand=None, taken_from=-1, events=events)
-    return replace(state, current=nxt, racks=racks, draw_pile=pile[:-1], in_hand=pile[-1], events=events)
+    return replace(state, current=nxt, racks=racks, draw_pile=pile[:-1], in_hand=pile[-1],
+                   events=state.events.append(drafted))
 
 
 def _draw(state: State) -> State:
     pile = state.draw_pile
     if not pile:
         raise IllegalMoveError("the draw pile is empty; take the top tile of a discard pile")
-    return State(state.edition, state.options, state.seed, Phase.PLACE, state.current, state.racks, pile[:-1],
-                 state.piles, pile[-1], 0, state.turn, None, state.reshuffles,
-                 state.events + (Event("draw", state.current),))
+    events = state.events.append(Event("draw", state.current))
+    piles, rest, reshuffles = state.piles, pile[:-1], state.reshuffles
+    if not rest and state.options.rules >= 2:
+        # Printed: "If the player depletes the draw pile, all tiles in the three discard piles, EXCEPT the
+        # top tile on each pile, are shuffled together to form a new draw pile", before the tile is placed.
+        piles, rest, reshuffles, events = _reshuffle(state.seed, piles, reshuffles, events)
+    return State(state.edition, state.options, state.seed, Phase.PLACE, state.current, state.racks, rest,
+                 piles, pile[-1], 0, state.turn, None, reshuffles, events)
 
 
 def _take(state: State, pile: int) -> State:
@@ -307,7 +348,7 @@ def _take(state: State, pile: int) -> State:
     piles = tuple(p[:-1] if i == pile - 1 else p for i, p in enumerate(state.piles))
     return State(state.edition, state.options, state.seed, Phase.PLACE, state.current, state.racks, state.draw_pile,
                  piles, tile, pile, state.turn, None, state.reshuffles,
-                 state.events + (Event("take", state.current, pile=pile, tile=tile),))
+                 state.events.append(Event("take", state.current, pile=pile, tile=tile)))
 
 
 def _swap(state: State, day: int, other: int) -> State:
@@ -327,10 +368,10 @@ def _swap(state: State, day: int, other: int) -> State:
 def _place(state: State, day: int, pile: int) -> State:
     """Put the held tile on ``day`` (0: discard it), sending the discarded tile onto ``pile``."""
     _check_pile(pile)
-    taken = state.taken_from
-    if taken > 0 and pile != taken and not state.piles[taken - 1]:
-        raise IllegalMoveError(f"you took the last tile of discard pile {taken}, so your discard must go onto "
-                               f"pile {taken}: there are always three discard piles")
+    forced = state.forced_pile
+    if forced and pile != forced:
+        raise IllegalMoveError(f"you took the last tile of discard pile {forced}, so your discard must go onto "
+                               f"pile {forced}: there are always three discard piles")
     held = state.in_hand
     assert held is not None
     racks = state.racks
@@ -352,22 +393,29 @@ def _place(state: State, day: int, pile: int) -> State:
 def _end_turn(state: State, racks: tuple[Rack, ...], piles: tuple[tuple[int, ...], ...], event: Event) -> State:
     player = state.current
     turn = state.turn + 1
-    events = state.events + (event,)
+    events = state.events.append(event)
     if checker_for(state.edition).is_complete(racks[player]):
         return State(state.edition, state.options, state.seed, Phase.OVER, player, racks, state.draw_pile, piles,
-                     None, -1, turn, player, state.reshuffles, events + (Event("win", player),))
+                     None, -1, turn, player, state.reshuffles, events.append(Event("win", player)))
     if state.options.turn_limit is not None and turn >= state.options.turn_limit:
         return State(state.edition, state.options, state.seed, Phase.OVER, player, racks, state.draw_pile, piles,
-                     None, -1, turn, None, state.reshuffles, events + (Event("limit", count=turn),))
+                     None, -1, turn, None, state.reshuffles, events.append(Event("limit", count=turn)))
     draw_pile = state.draw_pile
     reshuffles = state.reshuffles
     if not draw_pile:
-        rest = [t for p in piles for t in p[:-1]]
-        if rest:
-            _rng(state.seed, f"reshuffle/{reshuffles}").shuffle(rest)
-            draw_pile = tuple(rest)
-            piles = tuple(p[-1:] for p in piles)
-            reshuffles += 1
-            events += (Event("reshuffle", count=len(rest)),)
+        # Rules 1 reshuffled here; under rules 2 the draw pile is empty here only when there was nothing to
+        # shuffle when it ran out, and the next turn starts with a new draw pile if there is now.
+        piles, draw_pile, reshuffles, events = _reshuffle(state.seed, piles, reshuffles, events)
     return State(state.edition, state.options, state.seed, Phase.DRAW, (player + 1) % state.options.players, racks,
                  draw_pile, piles, None, -1, turn, None, reshuffles, events)
+
+
+def _reshuffle(seed: int, piles: tuple[tuple[int, ...], ...], reshuffles: int, events: EventLog
+               ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, EventLog]:
+    """Shuffle every discard-pile tile but the tops into a new draw pile (nothing happens if none are buried)."""
+    rest = [t for p in piles for t in p[:-1]]
+    if not rest:
+        return piles, (), reshuffles, events
+    _rng(seed, f"reshuffle/{reshuffles}").shuffle(rest)
+    return (tuple(p[-1:] for p in piles), tuple(rest), reshuffles + 1,
+            events.append(Event("reshuffle", count=len(rest))))

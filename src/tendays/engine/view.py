@@ -8,11 +8,13 @@ the game is over; the draw-pile order and the seed never appear.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .edition import Edition
+from .history import Event
 from .moves import Move
-from .state import Event, Options, Phase, Rack, State, legal_moves
+from .state import Options, Phase, Rack, State, legal_moves
 
 __all__ = ["PlayerView", "view"]
 
@@ -30,13 +32,14 @@ class PlayerView:
     rack: Rack | None  # the viewer's own rack
     in_hand: int | None  # the tile the viewer is placing, if it is the viewer's to see
     taken_from: int  # where the current player's held tile came from (0: draw pile, 1..3: a discard pile)
+    forced_pile: int  # the pile the current player must discard onto (emptied-pile rule), or 0
     piles: tuple[tuple[int, ...], ...]
     draw_pile_size: int
     rack_counts: tuple[int, ...]  # tiles placed in each rack
     racks: tuple[Rack, ...] | None  # every rack: only with open hands or after the game
     winner: int | None
-    events: tuple[Event, ...]
-    _moves: tuple[Move, ...]
+    events: Sequence[Event]  # the public history, oldest first
+    legal: tuple[Move, ...]  # the viewer's legal moves; empty when it is not the viewer's turn
 
     @property
     def is_my_turn(self) -> bool:
@@ -48,7 +51,7 @@ class PlayerView:
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves the viewer may make now (empty when it is not the viewer's turn)."""
-        return self._moves if self.is_my_turn else ()
+        return self.legal if self.is_my_turn else ()
 
 
 def view(state: State, player: int | None) -> PlayerView:
@@ -70,11 +73,12 @@ def view(state: State, player: int | None) -> PlayerView:
         rack=state.racks[player] if player is not None else None,
         in_hand=in_hand,
         taken_from=state.taken_from,
+        forced_pile=state.forced_pile,
         piles=state.piles,
         draw_pile_size=len(state.draw_pile),
         rack_counts=tuple(sum(t is not None for t in r) for r in state.racks),
         racks=state.racks if reveal else None,
         winner=state.winner,
         events=state.events,
-        _moves=legal_moves(state) if player == state.current else (),
+        legal=legal_moves(state) if player == state.current else (),
     )

@@ -13,7 +13,7 @@ Two environments over the same encoding (full page: ``docs/rl.md``):
 Actions: one ``Discrete(A)``, ``A = 4D + 7 + D(D-1)/2`` for ``D`` days (92 for 10 days): draft day d
 (``d-1``), draw (``D``), take pile p (``D+p``), replace day d onto pile p (``D+4+3(d-1)+(p-1)``), discard
 onto pile p (``4D+3+p``), then swap pairs (masked unless the swap variant is on). See
-:class:`tendays.rl.ActionCodec`.
+:class:`tendays.engine.ActionCodec` (also importable as ``tendays.rl.ActionCodec``).
 
 Observation: a float32 vector in [-1, 1] encoded only from ``tendays.engine.view(state, player)``:
 phase, seat to move, progress, own rack (one-hot per day), which days are empty and which gaps are sound,
@@ -43,7 +43,8 @@ Example::
 
 import gymnasium
 
-from .actions import ActionCodec
+from tendays.engine import ActionCodec
+
 from .aec import TenDaysAECEnv, env, raw_env
 from .common import DEFAULT_TURNS_PER_PLAYER, Rewards
 from .gym_env import TenDaysEnv

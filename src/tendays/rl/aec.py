@@ -16,10 +16,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tendays.engine import IllegalMoveError, State, apply, load_edition, new_game, view
+from tendays.engine import ActionCodec, IllegalMoveError, State, apply, load_edition, new_game, view
 
-from .actions import ActionCodec
-from .common import Rewards, env_options
+from .common import Rewards, action_mask, env_options
 from .observation import ObservationEncoder
 from .render import render_view
 
@@ -96,7 +95,7 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         player_view = view(state, self._seats[agent])
         return {
             "observation": self.encoder.encode(player_view),
-            "action_mask": self.codec.mask(player_view.legal_moves()),
+            "action_mask": action_mask(self.codec, player_view.legal_moves()),
         }
 
     def step(self, action: int | None) -> None:

@@ -1,12 +1,15 @@
-"""Settings shared by the PettingZoo and Gymnasium environments."""
+"""Settings shared by the PettingZoo and Gymnasium environments, and their one form of action mask."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tendays.engine import Options, State
+import numpy as np
 
-__all__ = ["DEFAULT_TURNS_PER_PLAYER", "Rewards", "env_options"]
+from tendays.engine import ActionCodec, Move, Options, State
+
+__all__ = ["DEFAULT_TURNS_PER_PLAYER", "Rewards", "action_mask", "env_options"]
 
 # Every episode must end: without a limit, bots that never complete a journey would play forever.
 DEFAULT_TURNS_PER_PLAYER = 100
@@ -36,3 +39,8 @@ def env_options(players: int, days: int, swap: bool, open_hands: bool, turn_limi
     """The rule options of an environment; ``turn_limit`` None means 100 turns per player."""
     limit = DEFAULT_TURNS_PER_PLAYER * players if turn_limit is None else turn_limit
     return Options(players=players, days=days, swap=swap, open_hands=open_hands, turn_limit=limit)
+
+
+def action_mask(codec: ActionCodec, moves: Iterable[Move]) -> np.ndarray:
+    """The engine's mask of ``moves`` as a fresh int8 array (1: legal), which its receiver may change."""
+    return np.frombuffer(codec.mask(moves), dtype=np.int8).copy()

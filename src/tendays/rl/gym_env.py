@@ -1,14 +1,14 @@
 """The Gymnasium environment ``tendays/TenDays-v0``: the agent in seat 0 against built-in bots.
 
-Each ``step`` plays the agent's action and then the bots' moves until the agent is to move again or
-the game ends. The observation is the same vector as the PettingZoo environment's ``"observation"``;
-the legal actions are in ``info["action_mask"]`` and from :meth:`TenDaysEnv.action_masks` (the method
-sb3-contrib's MaskablePPO calls).
+Each ``step`` plays the agent's action and then the bots' moves, through the engine's turn loop
+(:func:`tendays.engine.play_bots`), until the agent is to move again or the game ends. The observation
+is the same vector as the PettingZoo environment's ``"observation"``; the legal actions are in
+``info["action_mask"]`` and from :meth:`TenDaysEnv.action_masks` (the method sb3-contrib's MaskablePPO
+calls).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,10 +17,9 @@ import numpy as np
 from gymnasium import spaces
 
 from tendays.bots import Bot, make_bot
-from tendays.engine import IllegalMoveError, State, apply, load_edition, new_game, view
+from tendays.engine import ActionCodec, Game, IllegalMoveError, State, load_edition, play_bots, view
 
-from .actions import ActionCodec
-from .common import Rewards, env_options
+from .common import Rewards, action_mask, env_options
 from .observation import ObservationEncoder
 from .progress import RackProgress
 from .render import render_view
@@ -66,6 +65,7 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError(f"a game of {players} players has {players - 1} opponents, but {len(specs)} were named")
         self.opponent_specs = tuple(specs)
         self.bots: list[Bot] = [make_bot(spec) for spec in specs]
+        self._players: list[Bot | None] = [None, *self.bots]  # the agent's seat waits for step()
         self.rewards = rewards or Rewards()
         self.shaping = shaping
         self.render_mode = render_mode
@@ -75,41 +75,43 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = spaces.Box(-1.0, 1.0, shape=(self.encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.codec.size)
         self._first_seed = seed
-        self._bot_rngs: list[random.Random] = []
-        self.state: State | None = None
+        self.game: Game | None = None
         self._ended = False
+
+    @property
+    def state(self) -> State | None:
+        """The full state of the current game (``None`` before the first ``reset``)."""
+        return None if self.game is None else self.game.state
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal a new game; the game seed and each bot's RNG seed are drawn from ``self.np_random``."""
+        """Deal a new game whose seed is drawn from ``self.np_random``; the bots' dice follow from it
+        (:func:`tendays.engine.decision_rng`)."""
         if seed is None:
             seed = self._first_seed
         self._first_seed = None  # only the first reset falls back on the constructor's seed
         super().reset(seed=seed)
-        draw = self.np_random.integers
-        self.state = new_game(self.edition, self.options, int(draw(2**63 - 1)))
-        self._bot_rngs = [random.Random(int(draw(2**63 - 1))) for _ in self.bots]
+        self.game = Game(self.edition, self.options, int(self.np_random.integers(2**63 - 1)))
         self._ended = False
-        self._play_bots()
+        play_bots(self.game, self._players)
         return self._observe()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        state = self._require_state()
+        game = self._require_game()
         if self._ended:
             raise RuntimeError("the episode has ended; call reset() to start a new game")
         move = self.codec.decode(action)
-        before = self._progress(state) if self.shaping else 0.0
+        before = self._progress(game.state) if self.shaping else 0.0
         try:
-            state = apply(state, move, AGENT_SEAT)
+            game.play(move, AGENT_SEAT)
         except IllegalMoveError as error:
             self._ended = True
             observation, info = self._observe()
             info["illegal_move"] = f"'{move}': {error}"
             return observation, self.rewards.illegal, True, False, info
-        self.state = state
-        self._play_bots()
-        state = self._require_state()
+        play_bots(game, self._players)
+        state = game.state
         reward = self.shaping * (self._progress(state) - before) if self.shaping else 0.0
         terminated = truncated = False
         observation, info = self._observe()
@@ -123,14 +125,14 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans (for sb3-contrib's MaskablePPO)."""
-        return self.codec.mask(view(self._require_state(), AGENT_SEAT).legal_moves()).astype(bool)
+        return action_mask(self.codec, view(self._require_game().state, AGENT_SEAT).legal_moves()).astype(bool)
 
     def render(self) -> str | None:
         """The table as the agent sees it (``render_mode="ansi"``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
             return None
-        return render_view(view(self._require_state(), AGENT_SEAT))
+        return render_view(view(self._require_game().state, AGENT_SEAT))
 
     def close(self) -> None:
         """Close bots that hold resources (external engine programs); safe to call twice."""
@@ -139,14 +141,6 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
             if callable(close):
                 close()
 
-    def _play_bots(self) -> None:
-        state = self._require_state()
-        while not state.is_over and state.current != AGENT_SEAT:
-            seat = state.current
-            move = self.bots[seat - 1].choose(view(state, seat), self._bot_rngs[seat - 1])
-            state = apply(state, move, seat)
-        self.state = state
-
     def _progress(self, state: State) -> float:
         rack = view(state, AGENT_SEAT).rack
         assert rack is not None
@@ -154,10 +148,10 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
         """The agent's observation and the info holding its action mask, both from its view alone."""
-        agent_view = view(self._require_state(), AGENT_SEAT)
-        return self.encoder.encode(agent_view), {"action_mask": self.codec.mask(agent_view.legal_moves())}
+        agent_view = view(self._require_game().state, AGENT_SEAT)
+        return self.encoder.encode(agent_view), {"action_mask": action_mask(self.codec, agent_view.legal_moves())}
 
-    def _require_state(self) -> State:
-        if self.state is None:
+    def _require_game(self) -> Game:
+        if self.game is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.state
+        return self.game

@@ -1,8 +1,9 @@
 """The observation: a fixed-shape float32 vector encoded from one player's view, and nothing else.
 
 The encoder reads only :class:`tendays.engine.PlayerView` (own rack, the held tile when the viewer may
-see it, the face-up discard piles, pile sizes, the public history), so two states that differ only in
-hidden information (other racks, the draw-pile order, the seed) give the same observation.
+see it, the face-up discard piles, pile sizes) and what the public history reveals, as the engine works
+it out (:func:`tendays.engine.knowledge_of`), so two states that differ only in hidden information (other
+racks, the draw-pile order, the seed) give the same observation.
 
 With ``T`` tile kinds (56 in the USA, 44 in Germany), ``D`` days and 3 discard piles, the blocks are, in
 order (every value lies in [-1, 1]):
@@ -37,11 +38,11 @@ opponents            3*(2+D*T)    per other seat, in turn order after the viewer
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from tendays.engine import MAX_PLAYERS, PILES, Edition, Event, Options, Phase, PlayerView
+from tendays.engine import MAX_PLAYERS, PILES, Edition, Options, Phase, PlayerView, knowledge_of
 
 from .progress import RackProgress
 
@@ -64,16 +65,6 @@ class Block:
         return self.start + self.size
 
 
-@dataclass(slots=True)
-class _History:
-    """What the public history tells one viewer about the other racks, up to some event."""
-
-    last_event: Event | None = None
-    length: int = 0
-    known: list[list[int | None]] = field(default_factory=list)  # known tile per seat and day
-    taken: list[int | None] = field(default_factory=list)  # tile each seat took this turn, if public
-
-
 class ObservationEncoder:
     """Encodes player views of games with one edition and one set of options."""
 
@@ -83,8 +74,7 @@ class ObservationEncoder:
         self.progress = RackProgress(edition)
         self.tile_kinds = tiles = len(edition.tiles)
         self.days = days = options.days
-        self._copies = np.array([t.count for t in edition.tiles])
-        self._inverse_copies = 1.0 / self._copies
+        self._inverse_copies = 1.0 / np.array(edition.tables.counts)
         self._tile_count = edition.tile_count
         sizes = [
             ("phase", 4),
@@ -111,7 +101,6 @@ class ObservationEncoder:
             start += size
         self.blocks = blocks
         self.size = start
-        self._histories: dict[int, _History] = {}
 
     def encode(self, view: PlayerView) -> np.ndarray:
         """The observation vector of ``view`` (a player's view, not a spectator's)."""
@@ -131,7 +120,6 @@ class ObservationEncoder:
         obs[b["progress"].start] = min(1.0, view.turn / limit) if limit else 0.0
 
         rack = view.rack
-        seen = [t for t in rack if t is not None]  # every tile the viewer can place, for the unseen block
         start = b["rack"].start
         obs[[start + d * tiles + t for d, t in enumerate(rack) if t is not None]] = 1.0
         start = b["rack_empty"].start
@@ -147,7 +135,6 @@ class ObservationEncoder:
         held = view.in_hand
         my_turn = view.current == me and view.phase is not Phase.OVER
         if held is not None:
-            seen.append(held)
             obs[b["held"].start + held] = 1.0
             if view.taken_from >= 0:
                 obs[b["held_source"].start + view.taken_from] = 1.0
@@ -166,12 +153,12 @@ class ObservationEncoder:
             obs[top_start + p * tiles + top] = 1.0
             offset = contents_start + p * tiles
             obs[offset:offset + tiles] = np.bincount(pile, minlength=tiles) * inverse
-            seen.extend(pile)
             obs[size_start + p] = len(pile) / total
             obs[gain_start + p] = max(progress.gains(rack, top, sound)) * _GAIN_SCALE
         obs[b["draw_pile_size"].start] = view.draw_pile_size / total
 
-        known = self._known_racks(view)
+        knowledge = knowledge_of(view)
+        known = knowledge.racks
         start = b["opponents"].start
         slot_size = 2 + days * tiles
         for k in range(1, players):
@@ -181,48 +168,10 @@ class ObservationEncoder:
             obs[offset + 1] = view.rack_counts[seat] / days
             row = known[seat]
             obs[[offset + 2 + d * tiles + t for d, t in enumerate(row) if t is not None]] = 1.0
-            seen.extend(t for t in row if t is not None)
 
         block = b["unseen"]
-        obs[block.start:block.stop] = (self._copies - np.bincount(seen, minlength=tiles)) * inverse
+        obs[block.start:block.stop] = np.bincount(knowledge.unseen, minlength=tiles) * inverse
         return obs
-
-    def _known_racks(self, view: PlayerView) -> list[list[int | None]]:
-        """The tiles of other racks the viewer knows, per seat and day (own seat left unknown)."""
-        players = view.options.players
-        if view.racks is not None:  # open hands, or the game is over
-            return [list(r) if s != view.player else [None] * self.days for s, r in enumerate(view.racks)]
-        assert view.player is not None
-        history = self._histories.get(view.player)
-        events = view.events
-        # Reuse the work done for an earlier view of the same game when this history extends it; holding
-        # the last event object makes the identity test safe.
-        if history is None or history.length > len(events) or (
-            history.length and events[history.length - 1] is not history.last_event
-        ):
-            history = _History(known=[[None] * self.days for _ in range(players)], taken=[None] * players)
-            self._histories[view.player] = history
-        known, taken = history.known, history.taken
-        for event in events[history.length:]:
-            kind, seat = event.kind, event.player
-            if seat is None or seat == view.player:
-                continue
-            if kind == "take":
-                taken[seat] = event.tile
-            elif kind == "draw":
-                taken[seat] = None
-            elif kind == "replace":
-                known[seat][event.day - 1] = taken[seat]
-                taken[seat] = None
-            elif kind == "discard":
-                taken[seat] = None
-            elif kind == "swap":
-                row = known[seat]
-                row[event.day - 1], row[event.day2 - 1] = row[event.day2 - 1], row[event.day - 1]
-        if events:
-            history.last_event = events[-1]
-        history.length = len(events)
-        return known
 
     def describe(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """The observation split into its named blocks (for inspection and tests)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tendays.engine import Edition, checker_for
+from tendays.engine import Edition
 
 __all__ = ["RackProgress"]
 
@@ -21,18 +21,14 @@ Rack = Sequence[int | None]
 
 
 class RackProgress:
-    """Counts the satisfied journey conditions of racks of one edition."""
+    """Counts the satisfied journey conditions of racks of one edition, from its connection tables."""
 
     def __init__(self, edition: Edition) -> None:
-        checker = checker_for(edition)
-        self.is_region = is_region = checker.is_region
-        n = self._n = len(edition.tiles)
-        regions = [t for t in range(n) if is_region[t]]
-        transports = [t for t in range(n) if not is_region[t]]
-        # Steps encoded as single ints: set membership is the fastest test in pure Python.
-        self._steps = frozenset(a * n + b for a in regions for b in regions if checker.connects(a, b))
-        self._hops = frozenset((a * n + via) * n + b for a in regions for via in transports for b in regions
-                               if checker.connects(a, b, via))
+        tables = edition.tables
+        self.is_region = tables.is_region
+        self._n = tables.n
+        self._steps = tables.step
+        self._hops = tables.hop
         # A rack keeps its tiles for several turns and pile tops change slowly, so the same questions recur.
         self._gains: dict[tuple[tuple[int | None, ...], int], tuple[int, ...]] = {}
 
@@ -44,13 +40,13 @@ class RackProgress:
         is_region, n = self.is_region, self._n
         if is_region[a]:
             if is_region[b]:
-                return a * n + b in self._steps
+                return bool(self._steps[a * n + b])
             c = rack[i + 2] if i + 2 < len(rack) else None
-            return c is not None and (a * n + b) * n + c in self._hops
+            return c is not None and bool(self._hops[(a * n + b) * n + c])
         if not is_region[b] or i == 0:
             return False
         z = rack[i - 1]
-        return z is not None and (z * n + a) * n + b in self._hops
+        return z is not None and bool(self._hops[(z * n + a) * n + b])
 
     def sound_gaps(self, rack: Rack) -> list[bool]:
         """Soundness of each of the ``len(rack) - 1`` gaps."""

@@ -26,11 +26,13 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tendays import __version__
-from tendays.engine import available_editions, load_edition
+from tendays.bots import BOTS, LEVELS, bot_names
+from tendays.engine import MAX_DAYS, MIN_DAYS, available_editions, load_edition
 
-from .master import BOT_LEVELS, Lobby, LobbyError, MasterSettings, Match, Rejected, Subscriber
+from .lobby import Lobby
+from .master import LobbyError, MasterSettings, Match, Rejected, Subscriber
 from .store import Journal, Store
-from .wire import dumps
+from .wire import Outgoing
 
 __all__ = ["Limits", "create_app", "static_dir"]
 
@@ -90,17 +92,21 @@ class SeatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "bot"] = Field(description="a person (who joins by the link) or a bot")
-    bot: str | None = Field(None, description=f"the bot's level for a bot seat: one of {', '.join(BOT_LEVELS)}",
-                            examples=["normal"])
+    bot: str | None = Field(None, description=f"for a bot seat, a level or a bot (GET /api/bots): one of "
+                                              f"{', '.join(bot_names())}", examples=["normal"])
 
 
 class OptionsRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    days: int = Field(10, ge=2, le=20, description="days in each rack (10, or 5 for '5 Days')")
+    days: int = Field(10, ge=MIN_DAYS, le=MAX_DAYS,
+                      description="days in each rack (10, or 5 for '5 Days'); how many the tiles allow depends on "
+                                  "the edition and the number of seats")
     swap: bool = Field(False, description="the swap variant: a turn may swap two of one's own tiles")
     open_hands: bool = Field(False, description="every rack visible to everyone (for learning)")
     turn_limit: int | None = Field(None, ge=1, description="end with no winner after this many turns")
+    first_seat: int | None = Field(None, description="the seat that takes the first turn, from 0; "
+                                                     "null: chosen by chance", examples=[0])
 
 
 class CreateGame(BaseModel):
@@ -148,6 +154,23 @@ class GameSummary(BaseModel):
 class EditionInfo(BaseModel):
     id: str
     name: str
+    default: bool = Field(description="whether this is the edition played when none is chosen")
+
+
+class LevelInfo(BaseModel):
+    name: str = Field(description="the level's name, for a bot seat's `bot`", examples=["normal"])
+    bot: str = Field(description="the bot that plays this level", examples=["greedy"])
+    description: str
+
+
+class BotInfo(BaseModel):
+    name: str = Field(description="the bot's name, for a bot seat's `bot`", examples=["greedy"])
+    description: str
+
+
+class BotChoices(BaseModel):
+    levels: list[LevelInfo] = Field(description="the difficulty levels offered to people, easiest first")
+    bots: list[BotInfo] = Field(description="every bot, which a seat may also name directly")
 
 
 class Health(BaseModel):
@@ -162,7 +185,8 @@ class ErrorAnswer(BaseModel):
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorAnswer, "description": "no such game"},
-    409: {"model": ErrorAnswer, "description": "every seat is taken"},
+    409: {"model": ErrorAnswer, "description": "every seat is taken, or this server cannot play the game "
+                                               "(stored under rules it does not know)"},
     422: {"model": ErrorAnswer, "description": "the request breaks a rule (the message says which)"},
     503: {"model": ErrorAnswer, "description": "the server is full or its database is unavailable"},
 }
@@ -235,7 +259,8 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
 
     @app.get("/api/editions", summary="The editions that can be played", response_model=list[EditionInfo])
     async def editions() -> list[EditionInfo]:
-        return [EditionInfo(id=e, name=load_edition(e).name) for e in available_editions()]
+        return [EditionInfo(id=e, name=load_edition(e).name, default=load_edition(e).default)
+                for e in available_editions()]
 
     @app.get("/api/editions/{edition}", summary="One edition: regions, colours, borders and tiles",
              description="The same JSON as `tendays map EDITION --json`.", responses={404: _ERRORS[404]})
@@ -243,6 +268,16 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         if edition not in available_editions():
             raise HTTPException(404, f"unknown edition {edition!r}; known: {', '.join(available_editions())}")
         return load_edition(edition).to_json()
+
+    @app.get("/api/bots", summary="The bots a seat can be given", response_model=BotChoices,
+             description="From the bot registry: the levels offered to people and every bot. A bot seat's "
+                         "`bot` names a level or a bot.")
+    async def bot_choices() -> BotChoices:
+        return BotChoices(
+            levels=[LevelInfo(name=level.name, bot=level.bot, description=level.description)
+                    for level in LEVELS.values()],
+            bots=[BotInfo(name=entry.name, description=entry.description) for entry in BOTS.values()],
+        )
 
     @app.get("/api/games", summary="Open and running games", response_model=list[GameSummary])
     async def list_games(request: Request) -> list[dict[str, Any]]:
@@ -262,7 +297,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         return _ticket(match, seat, token)
 
     @app.get("/api/games/{game_id}", summary="A game's public summary", response_model=GameSummary,
-             responses={404: _ERRORS[404]})
+             responses={404: _ERRORS[404], 409: _ERRORS[409]})
     async def game_summary(request: Request, game_id: GameId) -> dict[str, Any]:
         lobby = lobby_of(request)
         match = await lobby.get(game_id)
@@ -278,7 +313,11 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
     async def table(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await websocket.accept()
         lobby = lobby_of(websocket)
-        match = await lobby.get(game_id) if len(game_id) <= 32 else None
+        try:
+            match = await lobby.get(game_id) if len(game_id) <= 32 else None
+        except LobbyError as error:
+            await _refuse(websocket, "unavailable", error.message, 4409)
+            return
         if match is None:
             await _refuse(websocket, "not_found", f"there is no game {game_id[:32]!r}", 4404)
             return
@@ -304,7 +343,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
                                                             "a second; slow down").to_message())
                     continue
                 for reply in await _answer(match, seat, message, limits):
-                    subscriber.put(reply, is_state=reply.startswith('{"type":"state"'))
+                    subscriber.put(reply)
         except WebSocketDisconnect:
             pass
         finally:
@@ -320,7 +359,7 @@ def _ticket(match: Match, seat: int, token: str) -> SeatTicket:
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    await websocket.send_text(Rejected(code, message).to_message())
+    await websocket.send_text(Rejected(code, message).to_message().text)
     await websocket.close(close_code, message[:120])
 
 
@@ -330,7 +369,7 @@ async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:
             await websocket.send_text(await subscriber.get())
 
 
-async def _answer(match: Match, seat: int | None, message: Mapping[str, Any], limits: Limits) -> list[str]:
+async def _answer(match: Match, seat: int | None, message: Mapping[str, Any], limits: Limits) -> list[Outgoing]:
     """Handle one client message; the replies for this connection only (the new table goes to everyone)."""
     text = message.get("text")
     if text is None:
@@ -354,7 +393,7 @@ async def _answer(match: Match, seat: int | None, message: Mapping[str, Any], li
         if kind == "hint":
             return [await match.hint(seat)]
         if kind == "ping":
-            return [dumps({"type": "pong"})]
+            return [Outgoing.of({"type": "pong"})]
         raise Rejected("malformed", "unknown message type; send 'move', 'hint' or 'ping'")
     except Rejected as rejected:
         if rejected.code == "stale":

@@ -1,11 +1,12 @@
 """The match master: the one authoritative copy of each game, as in boardgame.io's master.
 
-A :class:`Match` holds the full :class:`~tendays.engine.State`, accepts a move only from the seat
-whose secret token the connection presented, at the version the mover saw, and legal by the rules;
-stores it through the :class:`~tendays.server.store.Journal` before anyone hears of it; and then
-sends every subscriber its own ``view(state, seat)``. Bot seats move here, on the server. The
-:class:`Lobby` creates, joins, finds and restores matches. Nothing here touches sockets, so tests
-drive a match directly.
+A :class:`Match` holds the game (an engine :class:`~tendays.engine.Game`: the full state and its
+moves), accepts a move only from the seat whose secret token the connection presented, at the version
+the mover saw, and legal by the rules; stores it through the :class:`~tendays.server.store.Journal`
+before anyone hears of it; and then sends every subscriber its own ``view(state, seat)``. Bot seats
+move here, on the server, through the engine's turn loop (:func:`~tendays.engine.next_decision`). The
+lobby (:mod:`tendays.server.lobby`) creates, joins, finds and restores matches. Nothing here touches
+sockets, so tests drive a match directly.
 """
 
 from __future__ import annotations
@@ -15,41 +16,37 @@ import hashlib
 import hmac
 import logging
 import os
-import random
 import secrets
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from tendays import bots
 from tendays.engine import (
+    Decision,
     Edition,
+    Game,
     GameRecord,
     IllegalMoveError,
     InvalidMoveError,
     Move,
     Options,
     OutOfTurnError,
+    Phase,
     State,
-    apply,
     load_edition,
-    new_game,
+    next_decision,
     view,
 )
 
-from .store import Journal, MoveRow, StoredGame, StoredSeat
+from .store import Journal, MoveRow, StoredGame
 from .thinking import Thinker
-from .wire import SeatInfo, TableEncoder, dumps
+from .wire import Outgoing, SeatInfo, TableEncoder
 
-__all__ = ["BOT_LEVELS", "Lobby", "LobbyError", "Match", "MasterSettings", "Rejected", "Subscriber", "hash_token"]
+__all__ = ["LobbyError", "Match", "MasterSettings", "Rejected", "Subscriber", "hash_token", "new_token"]
 
 log = logging.getLogger("tendays.server")
-
-# The bot levels a browser may ask for. External engines (``cmd:...``) run programs on the server,
-# so only the operator may configure them, never a web request.
-BOT_LEVELS = ("easy", "normal", "hard", "random", "greedy", "expert")
 
 
 def hash_token(token: str) -> str:
@@ -70,8 +67,8 @@ class Rejected(Exception):
         self.code = code
         self.message = message
 
-    def to_message(self) -> str:
-        return dumps({"type": "error", "code": self.code, "message": self.message})
+    def to_message(self) -> Outgoing:
+        return Outgoing.of({"type": "error", "code": self.code, "message": self.message})
 
 
 class LobbyError(Exception):
@@ -100,13 +97,13 @@ class Subscriber:
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self._box: deque[tuple[bool, str]] = deque()
+        self._box: deque[Outgoing] = deque()
         self._ready = asyncio.Event()
 
-    def put(self, text: str, *, is_state: bool = False) -> None:
-        if is_state and self._box:
-            self._box = deque(item for item in self._box if not item[0])
-        self._box.append((is_state, text))
+    def put(self, message: Outgoing) -> None:
+        if message.is_table and self._box:
+            self._box = deque(item for item in self._box if not item.is_table)
+        self._box.append(message)
         self._ready.set()
 
     def pending(self) -> int:
@@ -117,11 +114,11 @@ class Subscriber:
         while not self._box:
             self._ready.clear()
             await self._ready.wait()
-        return self._box.popleft()[1]
+        return self._box.popleft().text
 
     def drain(self) -> list[str]:
         """Every message waiting now (for tests that read without waiting)."""
-        items = [text for _, text in self._box]
+        items = [item.text for item in self._box]
         self._box.clear()
         return items
 
@@ -146,24 +143,26 @@ class Match:
         self.id = stored.id
         self.created = stored.created
         self.edition: Edition = load_edition(stored.edition)
-        self.options = Options.from_json(stored.options)
-        self._seed = stored.seed  # secret: never sent, never logged
+        self.options: Options = stored.options
         self.seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in stored.seats]
         self._all_taken = all(s.taken for s in self.seats)
         self._journal = journal
         self._settings = settings
         self._thinker = thinker
         self._encoder = TableEncoder(self.id, self.edition)
-        state = new_game(self.edition, self.options, self._seed)
-        self._moves: list[Move] = []
+        try:
+            # The game's seed is secret: never sent, never logged.
+            self.game = Game(self.edition, self.options, stored.seed, keep_states=False)
+        except ValueError as error:
+            raise ValueError(f"its options cannot be played: {error}") from error
         for number, text in enumerate(stored.moves, 1):
-            move = Move.from_text(text)
             try:
-                state = apply(state, move)
-            except IllegalMoveError as error:  # the engine changed under a stored game: say which move
-                raise ValueError(f"game {self.id}: stored move {number} ({text}) does not replay: {error}") from error
-            self._moves.append(move)
-        self.state: State = state
+                self.game.play(text)
+            except (InvalidMoveError, IllegalMoveError) as error:  # say which stored move no longer replays
+                raise ValueError(f"stored move {number} ({text}) does not replay: {error}") from error
+        # The table everyone has been told of. During a move it lags the game until the move is stored.
+        self._state: State = self.game.state
+        self._version = self.game.move_count
         self._bots = {s.index: bots.make_bot(s.bot or "normal") for s in self.seats if s.kind == "bot"}
         self._subscribers: list[Subscriber] = []
         self._lock = asyncio.Lock()
@@ -174,9 +173,14 @@ class Match:
     # -- public facts ------------------------------------------------------------------------
 
     @property
+    def state(self) -> State:
+        """The full, secret state of the table: for the server and its tests, never for the wire."""
+        return self._state
+
+    @property
     def version(self) -> int:
-        """The number of moves played."""
-        return len(self._moves)
+        """The number of moves played (and stored)."""
+        return self._version
 
     @property
     def status(self) -> str:
@@ -188,7 +192,7 @@ class Match:
     def record(self) -> GameRecord:
         """The full record, seed included: for the server and its tests, never for the wire."""
         names = tuple(s.name or f"Player {s.index + 1}" for s in self.seats)
-        return GameRecord(self.edition.id, self.options, self._seed, tuple(self._moves), names)
+        return GameRecord(self.edition.id, self.options, self.game.seed, self.game.moves[: self.version], names)
 
     def connected(self, seat: int) -> bool:
         return self.seats[seat].kind == "bot" or any(s.seat == seat for s in self._subscribers)
@@ -218,11 +222,12 @@ class Match:
 
     # -- connections -------------------------------------------------------------------------
 
-    def state_message(self, seat: int | None) -> str:
+    def state_message(self, seat: int | None) -> Outgoing:
+        """The current table as ``seat`` (None: a spectator) may see it."""
         spectator = view(self.state, None)
-        public = self._encoder.public(spectator, self.version, self.status, self.seat_infos())
+        shared = self._encoder.shared(spectator, self.version, self.status, self.seat_infos())
         seen = spectator if seat is None else view(self.state, seat)
-        return self._encoder.state_message(public, seen, self.version, self.status)
+        return self._encoder.table(shared, seen, self.version, self.status)
 
     def subscribe(self, seat: int | None) -> Subscriber:
         """A new connection for ``seat`` (None: a spectator); it gets the table at once."""
@@ -232,7 +237,7 @@ class Match:
         if seat is not None and not was_connected:
             self._publish()  # everyone sees the seat come online
         else:
-            subscriber.put(self.state_message(seat), is_state=True)
+            subscriber.put(self.state_message(seat))
         return subscriber
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
@@ -252,15 +257,15 @@ class Match:
             return
         spectator = view(self.state, None)
         version, status = self.version, self.status
-        public = self._encoder.public(spectator, version, status, self.seat_infos())
-        messages: dict[int | None, str] = {}
+        shared = self._encoder.shared(spectator, version, status, self.seat_infos())
+        messages: dict[int | None, Outgoing] = {}
         for subscriber in self._subscribers:
             seat = subscriber.seat
-            text = messages.get(seat)
-            if text is None:
+            message = messages.get(seat)
+            if message is None:
                 seen = spectator if seat is None else view(self.state, seat)
-                text = messages[seat] = self._encoder.state_message(public, seen, version, status)
-            subscriber.put(text, is_state=True)
+                message = messages[seat] = self._encoder.table(shared, seen, version, status)
+            subscriber.put(message)
 
     # -- seats -------------------------------------------------------------------------------
 
@@ -316,20 +321,21 @@ class Match:
                                         "look again and choose again")
             name = self.seats[self.state.current].name or f"player {self.state.current + 1}"
             try:
-                state = apply(self.state, move, seat)
+                state = self.game.play(move, seat)
             except OutOfTurnError:
                 raise Rejected("out_of_turn", f"it is {name}'s turn, not yours") from None
             except IllegalMoveError as error:
                 raise Rejected("illegal", str(error)) from None
-            row = MoveRow(self.id, self.version + 1, seat, str(move), state.is_over)
+            # The game holds the move now; the table (``self.state``) follows once the move is stored.
+            row = MoveRow(self.id, self.game.move_count, seat, str(move), state.is_over)
             try:
                 await self._journal.append_move(row)
             except Exception:
+                self.game.undo()  # nobody has heard of the move, so it was never played
                 log.exception("game %s: could not store move %d", self.id, row.number)
                 raise Rejected("unavailable", "the move could not be saved, so it was not played; "
                                               "try again") from None
-            self.state = state
-            self._moves.append(move)
+            self._state, self._version = state, self.game.move_count
             self._publish()
             if state.is_over and self.on_over is not None:
                 self.on_over(self)
@@ -347,20 +353,24 @@ class Match:
         return self.status == "playing" and self.seats[self.state.current].kind == "bot"
 
     async def _run_bots(self) -> None:
+        """The engine's turn loop, asynchronously: the next decision, a bot's answer, the move played."""
         try:
             while self._bot_to_move():
-                seat, version = self.state.current, self.version
-                delay = self._settings.draft_delay if self.state.phase.name == "DRAFT" else self._settings.bot_delay
+                delay = self._settings.draft_delay if self.state.phase is Phase.DRAFT else self._settings.bot_delay
                 if delay > 0:
                     await asyncio.sleep(delay)
-                move = await self._bot_move(seat, version)
+                async with self._lock:  # the game and its table agree while no move is being stored
+                    decision, version = next_decision(self.game), self.version
+                if decision is None or self.seats[decision.seat].kind != "bot":
+                    return
+                move = await self._bot_move(decision)
                 if version != self.version:
                     continue  # cannot happen while only bots move here, but never play on a stale table
                 try:
-                    await self._play_in_turn(seat, move, version)
+                    await self._play_in_turn(decision.seat, move, version)
                 except Rejected as rejected:
                     log.error("game %s: the bot in seat %d made a move the game refused: %s",
-                              self.id, seat + 1, rejected.message)
+                              self.id, decision.seat + 1, rejected.message)
                     if rejected.code == "unavailable":
                         await asyncio.sleep(1.0)  # the database is down: retry gently
                         continue
@@ -368,33 +378,30 @@ class Match:
         finally:
             self._bot_task = None
 
-    async def _bot_move(self, seat: int, version: int) -> Move:
-        seen = view(self.state, seat)
-        # A seeded stream per decision: the game stays reproducible, and a restart changes nothing.
-        rng = random.Random(f"tendays-bot/{self._seed}/{seat}/{version}")
-        bot = self._bots[seat]
+    async def _bot_move(self, decision: Decision) -> Move:
+        seat, legal = decision.seat, decision.view.legal_moves()
+        spec = self.seats[seat].bot or "normal"
         try:
-            move = await self._thinker.choose(self.seats[seat].bot or "normal", bot, seen, rng)
+            move = await self._thinker.choose(spec, self._bots[seat], decision)
         except Exception:
-            log.exception("game %s: the %s bot in seat %d failed; it plays a random move", self.id,
-                          self.seats[seat].bot, seat + 1)
-            return rng.choice(seen.legal_moves())
-        if move not in seen.legal_moves():
+            log.exception("game %s: the %s bot in seat %d failed; it plays a random move", self.id, spec, seat + 1)
+            return decision.rng.choice(legal)
+        if move not in legal:
             log.error("game %s: the %s bot in seat %d chose %s, which is not legal; it plays a random move",
-                      self.id, self.seats[seat].bot, seat + 1, move)
-            return rng.choice(seen.legal_moves())
+                      self.id, spec, seat + 1, move)
+            return decision.rng.choice(legal)
         return move
 
     # -- hints -------------------------------------------------------------------------------
 
-    async def hint(self, seat: int | None) -> str:
+    async def hint(self, seat: int | None) -> Outgoing:
         """The ``hint`` message for ``seat``: how far its rack is from a complete journey, and where."""
         if seat is None:
             raise Rejected("forbidden", "spectators have no rack to hint at")
         seen = view(self.state, seat)
         advice = await self._thinker.run(bots.hint, seen)
-        return dumps({"type": "hint", "distance": advice.distance, "days": list(advice.days),
-                      "message": advice.message})
+        return Outgoing.of({"type": "hint", "distance": advice.distance, "days": list(advice.days),
+                            "message": advice.message})
 
     async def close(self) -> None:
         self._closed = True
@@ -402,113 +409,3 @@ class Match:
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-
-
-class Lobby:
-    """Every match the server holds: create, join, find, and restore them from the store."""
-
-    def __init__(self, journal: Journal, settings: MasterSettings | None = None) -> None:
-        self.journal = journal
-        self.settings = settings or MasterSettings()
-        self.thinker = Thinker(processes=self.settings.bot_processes)
-        self.matches: dict[str, Match] = {}
-
-    def _match(self, stored: StoredGame) -> Match:
-        match = Match(stored, self.journal, self.settings, self.thinker)
-        match.on_over = self.release
-        return match
-
-    def restore(self) -> int:
-        """Rebuild every unfinished game from its stored record; returns how many. Call before serving."""
-        for stored in self.journal.store.load_unfinished():
-            try:
-                self.matches[stored.id] = self._match(stored)
-            except (ValueError, KeyError) as error:
-                log.error("game %s cannot be restored: %s", stored.id, error)
-        return len(self.matches)
-
-    def start(self) -> None:
-        """Let the bots of restored games move again (needs the running event loop)."""
-        self.thinker.warm_up()
-        for match in self.matches.values():
-            match.wake_bots()
-
-    async def close(self) -> None:
-        await asyncio.gather(*(m.close() for m in self.matches.values()))
-        self.thinker.close()
-
-    def active(self) -> list[Match]:
-        return [m for m in self.matches.values() if m.status != "over"]
-
-    async def create(self, edition: str, seats: Sequence[tuple[str, str | None]], options: dict[str, Any],
-                     name: str) -> tuple[Match, str]:
-        """A new game; ``seats`` are (kind, bot level) pairs and seat 0 goes to ``name``. Returns (match, token)."""
-        if len(self.active()) >= self.settings.max_games:
-            raise LobbyError(503, "the server holds as many games as it may; try again later")
-        try:
-            loaded = load_edition(edition)
-        except ValueError as error:
-            raise LobbyError(422, str(error)) from None
-        if not seats or seats[0][0] != "human":
-            raise LobbyError(422, "seat 1 is yours, so it must be a human seat")
-        for number, (kind, level) in enumerate(seats, 1):
-            if kind == "bot" and level not in BOT_LEVELS:
-                raise LobbyError(422, f"seat {number}: unknown bot level {level!r}; choose one of "
-                                      f"{', '.join(BOT_LEVELS)}")
-        try:
-            game_options = Options.from_json({**options, "players": len(seats)})
-            game_options.validate(loaded)
-        except (TypeError, ValueError) as error:
-            raise LobbyError(422, str(error)) from None
-        token = new_token()
-        stored = StoredGame(
-            id=self._new_id(),
-            edition=loaded.id,
-            options=game_options.to_json(),
-            seed=self.settings.seed_source(),
-            created=datetime.now(UTC),
-            seats=[StoredSeat(i, kind, level if kind == "bot" else None,
-                              name if i == 0 else (f"{level.capitalize()} bot" if kind == "bot" and level else None),
-                              hash_token(token) if i == 0 else None)
-                   for i, (kind, level) in enumerate(seats)],
-        )
-        match = self._match(stored)
-        await asyncio.shield(self._register(match, stored))
-        log.info("game %s created: %s, %d seats", match.id, loaded.id, len(seats))
-        match.wake_bots()
-        return match, token
-
-    async def _register(self, match: Match, stored: StoredGame) -> None:
-        await self.journal.run(self.journal.store.create_game, stored)
-        self.matches[match.id] = match
-
-    def _new_id(self) -> str:
-        while True:
-            game_id = secrets.token_urlsafe(6)
-            if game_id not in self.matches:
-                return game_id
-
-    async def join(self, game_id: str, name: str) -> tuple[Match, int, str]:
-        match = await self.get(game_id)
-        if match is None:
-            raise LobbyError(404, f"there is no game {game_id!r}")
-        seat, token = await match.join(name)
-        log.info("game %s: seat %d taken", match.id, seat + 1)
-        return match, seat, token
-
-    async def get(self, game_id: str) -> Match | None:
-        """The match, loading a finished game from the store if it is not held."""
-        match = self.matches.get(game_id)
-        if match is not None:
-            return match
-        stored = await self.journal.run(self.journal.store.load_game, game_id)
-        if stored is None:
-            return None
-        match = self.matches.setdefault(game_id, self._match(stored))
-        return match
-
-    def release(self, match: Match) -> None:
-        """Forget a finished match nobody watches; the store still has it."""
-        if match.status == "over" and not match.watchers and self.matches.get(match.id) is match:
-            del self.matches[match.id]
-

@@ -1,15 +1,18 @@
 """Persistence: game records in any SQLAlchemy database, written before anything is acknowledged.
 
 A game is determined by (edition, options, seed, moves), so that is all the store keeps, plus the
-seats (names, kinds, bot levels and the SHA-256 hashes of their secret tokens). Every write goes
-through one :class:`Journal` thread; moves that arrive together are committed in one transaction
-("group commit"), and each caller is answered only once its transaction is committed.
+seats (names, kinds, bot levels and the SHA-256 hashes of their secret tokens). The options carry the
+rules version the game is played under; rows written before rules versions existed are read as rules 1,
+the rules they were played under. Every write goes through one :class:`Journal` thread; moves that
+arrive together are committed in one transaction ("group commit"), and each caller is answered only
+once its transaction is committed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -34,9 +37,13 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Journal", "MoveRow", "Store", "StoredGame", "StoredSeat", "redact_url"]
+from tendays.engine import Options
+
+__all__ = ["Journal", "MoveRow", "Store", "StoredGame", "StoredSeat", "read_options", "redact_url"]
 
 T = TypeVar("T")
+
+log = logging.getLogger("tendays.server")
 
 
 class Base(DeclarativeBase):
@@ -48,7 +55,7 @@ class GameTable(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     edition: Mapped[str] = mapped_column(String(32))
-    options: Mapped[str] = mapped_column(Text)  # Options.to_json() as JSON text
+    options: Mapped[str] = mapped_column(Text)  # Options.to_json() as JSON text, rules version included
     seed: Mapped[int] = mapped_column(BigInteger)  # secret: never leaves the server
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
@@ -87,7 +94,7 @@ class StoredSeat:
 class StoredGame:
     id: str
     edition: str
-    options: dict[str, Any]
+    options: Options
     seed: int
     created: datetime
     seats: list[StoredSeat]
@@ -104,6 +111,14 @@ class MoveRow:
     seat: int
     move: str
     finished: bool = False
+
+
+def read_options(text: str) -> Options:
+    """Stored options. Rows from before rules versions existed name none: they were played under rules 1."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"options must be a JSON object, not {text[:40]!r}")
+    return Options.from_json(data, rules_if_missing=1)
 
 
 def redact_url(url: str) -> str:
@@ -152,7 +167,7 @@ class Store:
     def create_game(self, game: StoredGame) -> None:
         with self.engine.begin() as db:
             db.execute(insert(GameTable).values(
-                id=game.id, edition=game.edition, options=json.dumps(game.options), seed=game.seed,
+                id=game.id, edition=game.edition, options=json.dumps(game.options.to_json()), seed=game.seed,
                 created=game.created, finished=game.finished,
             ))
             db.execute(insert(SeatTable), [
@@ -185,13 +200,15 @@ class Store:
 
     def _load(self, where: Any) -> list[StoredGame]:
         with self.engine.connect() as db:
-            rows = db.execute(select(GameTable).where(where).order_by(GameTable.created)).all()
-            games = {
-                row.id: StoredGame(row.id, row.edition, json.loads(row.options), row.seed,
-                                   row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC),
-                                   [], [], row.finished)
-                for row in rows
-            }
+            games: dict[str, StoredGame] = {}
+            for row in db.execute(select(GameTable).where(where).order_by(GameTable.created)):
+                try:
+                    options = read_options(row.options)
+                except ValueError as error:  # one unreadable row must not keep the others from being served
+                    log.error("game %s cannot be read, so it is not served: its options: %s", row.id, error)
+                    continue
+                created = row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC)
+                games[row.id] = StoredGame(row.id, row.edition, options, row.seed, created, [], [], row.finished)
             if not games:
                 return []
             ids = list(games)

@@ -1,11 +1,13 @@
 """Where bots and hints think, so that no table ever waits on another table's bot.
 
-The random bot answers in microseconds and runs in place. Every other bot thinks in worker processes:
-the greedy bot takes milliseconds and the expert a fifth of a second or more of pure Python, and on a
-thread either would hold the interpreter lock while the event loop waits for it, delaying every table
-of the server. A view crosses to a worker with its edition reduced to the edition's id, and each
-worker keeps its own bots. Hints (well under a millisecond) run on a thread. With no worker processes
-(``processes=0``, as in the tests) bots think on the thread pool too.
+The match master asks the engine's turn loop for the next decision (:func:`tendays.engine.next_decision`:
+the seat, its view and its seeded random stream), and :meth:`Thinker.choose` has the bot answer it off
+the event loop. The random bot answers in microseconds and runs in place. Every other bot thinks in
+worker processes: the greedy bot takes milliseconds and the expert a fifth of a second or more of pure
+Python, and on a thread either would hold the interpreter lock while the event loop waits for it,
+delaying every table of the server. A view crosses to a worker with its edition reduced to the
+edition's id, and each worker keeps its own bots. Hints (well under a millisecond) run on a thread.
+With no worker processes (``processes=0``, as in the tests) bots think on the thread pool too.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from tendays.bots import Bot, RandomBot, make_bot
-from tendays.engine import Edition, Move, PlayerView, load_edition
+from tendays.engine import Decision, Edition, Move, PlayerView, available_editions, load_edition
 
 __all__ = ["Thinker"]
 
@@ -57,8 +59,9 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _warm_up() -> None:
-    for edition in ("usa", "germany"):
-        load_edition(edition)
+    """In a new worker: load every edition and build its tables, before the first bot turn needs them."""
+    for edition in available_editions():
+        _ = load_edition(edition).tables
 
 
 class Thinker:
@@ -89,8 +92,9 @@ class Thinker:
         """``function(*args)`` on a thread."""
         return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
 
-    async def choose(self, spec: str, bot: Bot, seen: PlayerView, rng: random.Random) -> Move:
-        """The bot's move, thought out where it delays no table (see the module's docstring)."""
+    async def choose(self, spec: str, bot: Bot, decision: Decision) -> Move:
+        """The answer of ``bot`` (named ``spec``) to ``decision``, thought out where it delays no table."""
+        seen, rng = decision.view, decision.rng
         if isinstance(bot, RandomBot):
             return bot.choose(seen, rng)
         if self._processes_wanted > 0:

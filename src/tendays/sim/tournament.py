@@ -1,9 +1,10 @@
 """Tournaments: many seeded bot games with seats rotated, played in any order, summed up in order.
 
-Game ``i`` of a tournament is fully determined by the configuration and ``i``: its seed, its seating
-(seats rotate, so every player sits in every seat equally often) and every bot's RNG derive from
-them. So the games can be played in one process, across worker processes or on a Ray cluster, and the
-results (all but the measured thinking times) are the same.
+Game ``i`` of a tournament is fully determined by the configuration and ``i``: its seed and its seating
+(seats rotate, so every player sits in every seat equally often) derive from them, and every bot's dice
+from the game's seed (:func:`tendays.engine.decision_rng`). So the games can be played in one process,
+across worker processes or on a Ray cluster, and the results (all but the measured thinking times) are
+the same.
 
 A bot that raises, answers an illegal move or (for external engines) answers too slowly or not at
 all loses the game with the reason recorded; the tournament goes on.
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tendays.bots import Bot, analyze, make_bot
-from tendays.engine import IllegalMoveError, Options, Phase, load_edition, new_game, view
+from tendays.engine import Game, IllegalMoveError, Move, Options, Phase, PlayerView, load_edition, play_bots
 
 from .stats import Rating, rate_games, wilson
 
@@ -86,46 +87,70 @@ class GameResult:
     reason: str = ""
 
 
+class _Failed(Exception):
+    """A player's own failure while choosing, told apart from an illegal answer."""
+
+    def __init__(self, seat: int, error: Exception) -> None:
+        super().__init__(str(error))
+        self.seat = seat
+        self.error = error
+
+
+class _Seat:
+    """A bot at one seat of a tournament game: it times its decisions and remembers its last answer."""
+
+    def __init__(self, seat: int, bot: Bot) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.think = 0.0
+        self.decisions = 0
+        self.last: Move | None = None
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        began = time.perf_counter()
+        try:
+            self.last = self.bot.choose(view, rng)
+        except Exception as error:  # any failure of a bot costs it the game, not the tournament
+            raise _Failed(self.seat, error) from error
+        finally:
+            self.think += time.perf_counter() - began
+            self.decisions += 1
+        return self.last
+
+    def close(self) -> None:
+        close = getattr(self.bot, "close", None)
+        if close is not None:
+            close()
+
+
 def play_game(tournament: Tournament, index: int) -> GameResult:
-    """Play game ``index`` of ``tournament``."""
+    """Play game ``index`` of ``tournament`` through the engine's turn loop (:func:`tendays.engine.play_bots`)."""
     edition = load_edition(tournament.edition)
     seed = tournament.game_seed(index)
     seating = tournament.seating(index)
     n = len(seating)
-    bots: list[Bot] = [make_bot(tournament.players[seating[seat]]) for seat in range(n)]
-    rngs = [random.Random(f"tendays-sim/{seed}/seat/{seat}") for seat in range(n)]
-    think = [0.0] * n
-    decisions = [0] * n
+    specs = [tournament.players[seating[seat]] for seat in range(n)]
+    seats = [_Seat(seat, make_bot(specs[seat])) for seat in range(n)]
+    game = Game(edition, tournament.options(), seed)
     start = [-1] * n
-    state = new_game(edition, tournament.options(), seed)
+
+    def after_move(seat: int, move: Move) -> None:
+        if start[0] < 0 and game.state.phase is not Phase.DRAFT:  # the move that ended the draft
+            start[:] = [analyze(edition, rack).distance for rack in game.state.racks]
+
     forfeit: int | None = None
     reason = ""
     try:
-        while not state.is_over:
-            seat = state.current
-            player_view = view(state, seat)
-            began = time.perf_counter()
-            try:
-                move = bots[seat].choose(player_view, rngs[seat])
-            except Exception as error:  # any failure of a bot costs it the game, not the tournament
-                forfeit, reason = seat, f"{tournament.players[seating[seat]]} failed: {error}"
-                break
-            finally:
-                think[seat] += time.perf_counter() - began
-                decisions[seat] += 1
-            try:
-                was_draft = state.phase is Phase.DRAFT
-                state = state.apply(move, seat)
-            except IllegalMoveError as error:
-                forfeit, reason = seat, f"{tournament.players[seating[seat]]} played an illegal move '{move}': {error}"
-                break
-            if was_draft and state.phase is not Phase.DRAFT:
-                start = [analyze(edition, rack).distance for rack in state.racks]
+        play_bots(game, seats, after_move)
+    except _Failed as failure:
+        forfeit, reason = failure.seat, f"{specs[failure.seat]} failed: {failure.error}"
+    except IllegalMoveError as error:  # the game is unchanged: the player to move answered it
+        forfeit = game.state.current
+        reason = f"{specs[forfeit]} played an illegal move '{seats[forfeit].last}': {error}"
     finally:
-        for bot in bots:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+        for seat in seats:
+            seat.close()
+    state = game.state
     by_player = sorted(range(n), key=lambda seat: seating[seat])
     winner: int | None
     if forfeit is not None:
@@ -141,8 +166,8 @@ def play_game(tournament: Tournament, index: int) -> GameResult:
         winner=winner,
         turns=state.turn,
         hit_limit=forfeit is None and state.is_over and state.winner is None,
-        think_seconds=tuple(think[seat] for seat in by_player),
-        decisions=tuple(decisions[seat] for seat in by_player),
+        think_seconds=tuple(seats[seat].think for seat in by_player),
+        decisions=tuple(seats[seat].decisions for seat in by_player),
         start_distance=tuple(start[seat] for seat in by_player),
         forfeit=None if forfeit is None else seating[forfeit],
         reason=reason,

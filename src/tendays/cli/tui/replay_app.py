@@ -42,7 +42,10 @@ CSS_PATH = Path(__file__).with_name("tendays.tcss")
 
 def replay_states(record: GameRecord) -> list[State]:
     """The state before the first move and after each move; raises ``RecordError`` naming a bad move."""
-    state = new_game(load_edition(record.edition), record.options, record.seed)
+    try:
+        state = new_game(load_edition(record.edition), record.options, record.seed)
+    except ValueError as error:  # options the engine refuses, an unknown edition
+        raise RecordError(f"this record cannot be replayed: {error}") from error
     states = [state]
     for number, move in enumerate(record.moves, 1):
         try:

@@ -94,7 +94,9 @@ def rules_markdown(edition: Edition, options: Options) -> str:
         "",
         f"Each player drafts {days} tiles one at a time, putting each on any empty day of their own rack. "
         "A placed tile never moves" + (" (except by a swap)." if options.swap else ".") +
-        " Then three tiles are turned up as the three discard piles and a random player begins.",
+        " Then three tiles are turned up as the three discard piles and "
+        + ("a random player begins." if options.first_seat is None
+           else f"player {options.first_seat + 1} in turn order begins (chosen for this game)."),
         "",
         "## A turn",
         "",

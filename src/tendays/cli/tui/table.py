@@ -1,25 +1,35 @@
 """The table of a terminal game: the seats, the game with its history, and save files.
 
 This part knows nothing of Textual. The app asks it for views (never the full state), plays moves
-for the seat at the keyboard, and lets bots choose their moves from their own views.
+for the seat at the keyboard, and asks the engine's turn loop (:func:`tendays.engine.next_decision`)
+what a bot seat must decide, with the view and the random stream the bot chooses from.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tendays.bots import Bot, make_bot
-from tendays.engine import Game, GameRecord, Move, Options, PlayerView, RecordError, load_edition, view
+from tendays.bots import Bot, bot_names, make_bot
+from tendays.engine import (
+    Decision,
+    Game,
+    GameRecord,
+    Move,
+    Options,
+    PlayerView,
+    RecordError,
+    default_edition,
+    next_decision,
+    view,
+)
 
 __all__ = ["HUMAN_WORDS", "PlayConfig", "Seat", "SeatError", "Table", "load_save", "make_seat_bot", "parse_seats"]
 
 HUMAN_WORDS = ("me", "human", "you")
-BOT_LEVELS = ("easy", "normal", "hard", "random", "greedy", "expert")
 
 
 class SeatError(ValueError):
@@ -27,7 +37,7 @@ class SeatError(ValueError):
 
 
 def make_seat_bot(spec: str) -> Bot:
-    """The bot for a seat spec (``easy``/``normal``/``hard``/``random``/``greedy``/``expert``/``cmd:...``)."""
+    """The bot for a seat spec: a level or bot of the registry (``tendays.bots.bot_names()``), or ``cmd:...``."""
     try:
         return make_bot(spec)
     except (ValueError, OSError) as error:
@@ -57,8 +67,8 @@ class Seat:
 
 
 def _is_bot_spec(word: str) -> bool:
-    """Bot specs are the levels, optionally with a budget (``expert:48``), and ``cmd:PROGRAM``."""
-    return word.lower().partition(":")[0] in BOT_LEVELS or word.lower().startswith("cmd:")
+    """Bot specs are the registry's levels and bots, optionally with a budget (``expert:48``), and ``cmd:PROGRAM``."""
+    return word.lower().partition(":")[0] in bot_names() or word.lower().startswith("cmd:")
 
 
 def parse_seats(text: str, names: Sequence[str] = ()) -> list[Seat]:
@@ -95,10 +105,11 @@ def parse_seats(text: str, names: Sequence[str] = ()) -> list[Seat]:
 class PlayConfig:
     """Everything needed to start (or restart) a terminal game."""
 
-    edition: str = "usa"
+    edition: str = field(default_factory=default_edition)
     players: str = "me,normal,normal"
     days: int = 10
     swap: bool = False
+    first_seat: int | None = None  # the seat that takes the first turn (0-based); None: chosen by chance
     seed: int | None = None  # None: a fresh random seed for every game
     bot_delay: float = 0.6  # seconds between bot moves, so a person can follow them
     save_path: Path = Path("tendays-save.json")
@@ -107,7 +118,8 @@ class PlayConfig:
         return parse_seats(self.players, names)
 
     def options(self) -> Options:
-        return Options(players=len(self.players.split(",")), days=self.days, swap=self.swap)
+        return Options(players=len(self.players.split(",")), days=self.days, swap=self.swap,
+                       first_seat=self.first_seat)
 
 
 class Table:
@@ -117,13 +129,11 @@ class Table:
                  moves: Sequence[Move] = ()) -> None:
         if len(seats) != options.players:
             raise SeatError(f"the game has {options.players} seats, but {len(seats)} players were given")
-        options.validate(load_edition(edition))
         self.seats = list(seats)
+        # The engine refuses options the edition cannot play (ValueError, in the game's words).
         self._game = Game(edition, options, seed, tuple(s.name for s in seats))
         for move in moves:
             self._game.play(move)
-        # Each bot gets its own stream, derived from the seed, so a game with bots replays the same way.
-        self._bot_rngs = [random.Random(f"tendays-bot/{seed}/{i}") for i in range(len(seats))]
 
     @classmethod
     def from_record(cls, record: GameRecord, seats: Sequence[Seat]) -> Table:
@@ -164,7 +174,21 @@ class Table:
 
     @property
     def move_count(self) -> int:
-        return len(self._game.moves)
+        return self._game.move_count
+
+    def viewer(self, unlocked: int | None) -> int | None:
+        """Whose view may be on screen: the person at the keyboard, or None (a spectator's view).
+
+        ``unlocked`` is, when people share the keyboard, the one who said nobody else is looking.
+        """
+        if self.is_over:
+            return None
+        current = self.current
+        if self.seats[current].is_human:
+            return current if not self.hot_seat or unlocked == current else None
+        if self.hot_seat or not self.humans:
+            return None  # between two people's turns nobody's rack stays on screen
+        return self.humans[0]
 
     def view_for(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see (``None``: a spectator, who sees no rack until the game ends)."""
@@ -174,8 +198,13 @@ class Table:
         """Play ``move`` for ``seat``; raises the engine's ``IllegalMoveError`` naming the rule."""
         self._game.play(move, seat)
 
-    def bot_rng(self, seat: int) -> random.Random:
-        return self._bot_rngs[seat]
+    def next_decision(self) -> Decision | None:
+        """What the seat to move must decide: its seat, its view and its random stream (None once over).
+
+        The stream comes from the engine's turn loop, so a bot chooses as it would in any other front end
+        and a resumed game continues as the uninterrupted one would have.
+        """
+        return next_decision(self._game)
 
     @property
     def record(self) -> GameRecord:

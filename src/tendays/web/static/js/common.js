@@ -58,13 +58,13 @@ export async function api(path, { method = "GET", body } = {}) {
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  } catch (error) {
+  } catch {
     throw new ApiError(0, "The server cannot be reached. Check your connection and try again.");
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
-  } catch (error) {
+  } catch {
     data = null;
   }
   if (!response.ok) {
@@ -82,7 +82,7 @@ function readJson(key, fallback) {
   try {
     const value = JSON.parse(localStorage.getItem(key) || "null");
     return value ?? fallback;
-  } catch (error) {
+  } catch {
     return fallback;
   }
 }

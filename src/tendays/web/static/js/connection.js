@@ -56,7 +56,7 @@ export class TableConnection {
       let message;
       try {
         message = JSON.parse(event.data);
-      } catch (error) {
+      } catch {
         return;
       }
       if (message.type === "state") this.attempt = 0; // a good connection: start the backoff afresh

@@ -3,11 +3,7 @@
 import { api, el, playPath, remembered, timeAgo } from "./common.js";
 
 const REFRESH_MS = 5000;
-const BOT_LEVELS = [
-  ["easy", "Bot: easy"],
-  ["normal", "Bot: normal"],
-  ["hard", "Bot: hard"],
-];
+const DEFAULT_LEVEL = "normal";
 
 const form = document.getElementById("create-form");
 const nameInput = document.getElementById("player-name");
@@ -16,7 +12,9 @@ const createError = document.getElementById("create-error");
 const gameList = document.getElementById("game-list");
 const gamesError = document.getElementById("games-error");
 const myGames = document.getElementById("my-games");
+const firstSeat = document.getElementById("first-seat");
 let editionNames = {};
+let botChoices = { levels: [], bots: [] }; // from the server's registry, /api/bots
 
 nameInput.value = remembered.name();
 
@@ -24,19 +22,57 @@ function seatCount() {
   return Number(form.elements.seats.value || 2);
 }
 
-/** Seat 1 is always the creator; the others are a human to invite or a bot of some level. */
-function renderSeats() {
-  const previous = [...seatList.querySelectorAll("select")].map((s) => s.value);
+/** The choices for a seat other than the creator's: a person to invite, a bot level, or a particular bot. */
+function seatOptions() {
+  const { levels, bots } = botChoices;
+  const levelNames = new Set(levels.map((level) => level.name));
+  const others = bots.filter((bot) => !levelNames.has(bot.name));
+  return [
+    el("option", { value: "human" }, "A person (invite by link)"),
+    levels.map((level) => el("option", { value: level.name, title: level.description }, `Bot: ${level.name}`)),
+    others.length ? el("optgroup", { label: "A particular bot" },
+      others.map((bot) => el("option", { value: bot.name, title: bot.description }, `Bot: ${bot.name}`))) : null,
+  ];
+}
+
+function defaultSeat() {
+  const { levels } = botChoices;
+  if (levels.some((level) => level.name === DEFAULT_LEVEL)) return DEFAULT_LEVEL;
+  return levels.length ? levels[0].name : "human";
+}
+
+/** Seat 1 is always the creator; the others are a human to invite or a bot. `keep`: keep the choices made. */
+function renderSeats({ keep = true } = {}) {
+  const previous = keep ? [...seatList.querySelectorAll("select")].map((s) => s.value) : [];
   seatList.replaceChildren(el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, "Seat 1"),
     el("span", {}, "You")));
   for (let seat = 2; seat <= seatCount(); seat += 1) {
     const id = `seat-${seat}`;
-    const select = el("select", { id, name: id, "data-seat": seat },
-      el("option", { value: "human" }, "A person (invite by link)"),
-      BOT_LEVELS.map(([value, label]) => el("option", { value }, label)));
-    select.value = previous[seat - 2] || "normal";
+    const select = el("select", { id, name: id, "data-seat": seat }, ...seatOptions());
+    select.value = previous[seat - 2] || defaultSeat();
+    if (!select.value) select.value = defaultSeat(); // a choice the server no longer offers
     seatList.append(el("li", { class: "seat-row" }, el("label", { for: id, class: "seat-no" }, `Seat ${seat}`), select));
   }
+  renderFirstSeat();
+}
+
+/** Who takes the first turn: chosen by chance, or a seat. */
+function renderFirstSeat() {
+  const previous = firstSeat.value;
+  firstSeat.replaceChildren(el("option", { value: "" }, "Chosen by chance"),
+    ...Array.from({ length: seatCount() }, (_, i) => el("option", { value: String(i) },
+      i === 0 ? "Seat 1 (you)" : `Seat ${i + 1}`)));
+  firstSeat.value = Number(previous) < seatCount() ? previous : "";
+}
+
+async function loadBots() {
+  try {
+    const answer = await api("/api/bots");
+    botChoices = { levels: answer.levels || [], bots: answer.bots || [] };
+  } catch (error) {
+    createError.textContent = `The bots could not be loaded (seats can still be for people): ${error.message}`;
+  }
+  renderSeats({ keep: false }); // until now a seat could only be for a person
 }
 
 async function loadEditions() {
@@ -44,8 +80,9 @@ async function loadEditions() {
   try {
     const editions = await api("/api/editions");
     editionNames = Object.fromEntries(editions.map((e) => [e.id, e.name]));
-    holder.replaceChildren(...editions.map((e, i) => el("label", { class: "choice" },
-      el("input", { type: "radio", name: "edition", value: e.id, checked: i === 0 }), ` ${e.name}`)));
+    const chosen = editions.find((e) => e.default) || editions[0];
+    holder.replaceChildren(...editions.map((e) => el("label", { class: "choice" },
+      el("input", { type: "radio", name: "edition", value: e.id, checked: e === chosen }), ` ${e.name}`)));
   } catch (error) {
     holder.replaceChildren(el("span", { class: "form-error" }, `Editions could not be loaded: ${error.message}`));
   }
@@ -98,6 +135,7 @@ form.addEventListener("submit", async (event) => {
       days: Number(form.elements.days.value),
       swap: form.elements.swap.checked,
       open_hands: form.elements.open_hands.checked,
+      first_seat: firstSeat.value === "" ? null : Number(firstSeat.value), // null: chosen by chance
     },
   };
   const turnLimit = form.elements.turn_limit.value.trim();
@@ -201,6 +239,7 @@ function renderMyGames(listed) {
 }
 
 renderSeats();
+loadBots();
 loadEditions().then(refreshGames);
 setInterval(() => {
   if (!document.hidden) refreshGames();

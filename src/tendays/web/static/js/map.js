@@ -1,9 +1,10 @@
 // The edition's map as SVG: regions filled by tile colour, and a journey drawn on top day by day.
 
 import { svg } from "./common.js";
-import { PALETTE } from "./edition.js";
 
 const ANY_COLOUR_PATTERN = "any-colour-stripes";
+const BROKEN = "#e5534b"; // a broken link, whatever the edition's colours
+const PLAIN = "#2b2d42"; // a walk to a neighbour, or a hop over one
 
 export class MapView {
   /**
@@ -47,8 +48,8 @@ export class MapView {
   }
 
   defs() {
-    // Any-colour regions (Alaska, Hawaii, Berlin) match every colour: stripes of all of them.
-    const colors = this.edition.colors.map((c) => PALETTE[c] || c);
+    // Any-colour regions the edition gives no colour of their own match every colour: stripes of all of them.
+    const colors = this.edition.colors.map((c) => this.edition.colorCss(c));
     const stripe = this.unit * 0.9;
     const pattern = svg("pattern", {
       id: ANY_COLOUR_PATTERN, patternUnits: "userSpaceOnUse", width: stripe * colors.length, height: stripe,
@@ -128,7 +129,7 @@ export class MapView {
     const d = via ? `M${a.x},${a.y} Q${cx},${cy} ${b.x},${b.y}` : `M${a.x},${a.y} L${b.x},${b.y}`;
     const kind = via ? (via.role === "link" ? "flight" : "hop") : "walk";
     const classes = `link ${kind} ${link.ok ? "ok" : "broken"}`;
-    const stroke = !link.ok ? PALETTE.red : via && via.role === "link" ? PALETTE[via.color] || "#333" : "#2b2d42";
+    const stroke = !link.ok ? BROKEN : via && via.role === "link" ? this.edition.colorCss(via.color) : PLAIN;
     const what = `Day ${link.from_day} → ${link.to_day}: ${link.message}`;
     const group = svg("g", { class: classes, "data-from": link.from_day, "data-to": link.to_day },
       svg("title", {}, link.ok ? what : `Broken: ${what}`),
@@ -140,7 +141,7 @@ export class MapView {
     const mid = { x: 0.25 * a.x + 0.5 * cx + 0.25 * b.x, y: 0.25 * a.y + 0.5 * cy + 0.25 * b.y };
     if (via) {
       badges.append(svg("g", { class: `via-badge ${link.ok ? "ok" : "broken"}`, "data-day": link.via_day },
-        svg("circle", { cx: mid.x, cy: mid.y, r: u * 1.0, fill: !link.ok ? PALETTE.red : via.role === "link" ? stroke : "#fff" }),
+        svg("circle", { cx: mid.x, cy: mid.y, r: u * 1.0, fill: !link.ok ? BROKEN : via.role === "link" ? stroke : "#fff" }),
         svg("text", { x: mid.x, y: mid.y, "font-size": (u * 1.1).toFixed(1), dy: "0.35em" }, link.via_day),
         svg("title", {}, what)));
     } else if (!link.ok) {

@@ -2,8 +2,10 @@
 
 Tiles are in the viewer's rack, face up on the discard piles, in another rack at a day the public history
 reveals (a tile taken from a discard pile and put on a day stays known until it is discarded again), or
-unseen: in the draw pile or on a day of another rack that nobody saw. Bots weigh tiles by these places,
-and the expert deals the unseen tiles at random to build complete states consistent with the view.
+unseen: in the draw pile or on a day of another rack that nobody saw. This is the one place that reads
+the public history for it: bots weigh tiles by these places, search deals the unseen tiles at random
+to build complete states consistent with the view (:meth:`Knowledge.deal`), and the RL observation
+encodes it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tendays.engine import Phase, PlayerView, State
+from .history import EventLog
+from .state import Phase, State
+from .view import PlayerView
 
 __all__ = ["Knowledge", "knowledge_of"]
 
@@ -71,7 +75,7 @@ class Knowledge:
             turn=view.turn,
             winner=view.winner,
             reshuffles=0,
-            events=(),
+            events=EventLog(),
         )
 
 

@@ -1,4 +1,7 @@
-"""One fixed discrete action space for every decision of the game.
+"""One fixed numbering of every decision of the game: move ↔ action index, and legal-action masks.
+
+The server, the RL environments and array-based engines all use this numbering, so an action index
+means the same move everywhere.
 
 With ``D`` days per rack the layout is (indices count from 0, days and piles from 1)::
 
@@ -11,15 +14,15 @@ With ``D`` days per rack the layout is (indices count from 0, days and piles fro
 
 The swap block is present even when the swap variant is off (it is then always masked), so the index of
 every other action depends only on the number of days. With 10 days there are 92 actions, with 5 days 37.
+Masks are ``bytes`` of 0 and 1 (``numpy.frombuffer(mask, numpy.int8)`` views one as an array).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
-
-from tendays.engine import PILES, Move, MoveKind
+from .moves import Move, MoveKind
+from .state import PILES
 
 __all__ = ["ActionCodec"]
 
@@ -50,7 +53,7 @@ class ActionCodec:
         self._index: dict[Move, int] = {move: i for i, move in enumerate(moves)}
         # The engine hands out the same tuple of legal moves for the same situation; remembering the mask
         # of each such tuple (held here, so its id stays unique) saves hashing every move each step.
-        self._masks: dict[int, tuple[tuple[Move, ...], np.ndarray]] = {}
+        self._masks: dict[int, tuple[tuple[Move, ...], bytes]] = {}
         assert len(self._moves) == self.size
 
     def encode(self, move: Move) -> int:
@@ -69,19 +72,20 @@ class ActionCodec:
             raise ValueError(f"action {index} is outside the action space 0-{self.size - 1}")
         return self._moves[index]
 
-    def mask(self, moves: Iterable[Move]) -> np.ndarray:
-        """A new int8 vector with 1 at the index of each move in ``moves``."""
+    def mask(self, moves: Iterable[Move]) -> bytes:
+        """``size`` bytes with 1 at the index of each move in ``moves`` and 0 elsewhere."""
         cached = self._masks.get(id(moves))
         if cached is not None and cached[0] is moves:
-            return cached[1].copy()
-        mask = np.zeros(self.size, dtype=np.int8)
+            return cached[1]
+        built = bytearray(self.size)
         index = self._index
         for move in moves:
-            mask[index[move]] = 1
+            built[index[move]] = 1
+        mask = bytes(built)
         if isinstance(moves, tuple):
             if len(self._masks) >= _MASK_CACHE_SIZE:
                 self._masks.clear()  # draft-phase tuples are one-off; start over rather than grow
-            self._masks[id(moves)] = (moves, mask.copy())
+            self._masks[id(moves)] = (moves, mask)
         return mask
 
     def describe(self, action: int) -> str:

@@ -1,0 +1,108 @@
+"""The bot registry: every computer player a person can choose, registered once.
+
+The terminal, ``tendays simulate``, the server and (over ``GET /api/bots``) the browser all read this
+list, so a new bot or level is added here and nowhere else. A *level* is what a person picks at the
+table (easy, normal, hard); each names a bot. Bots may also be named directly (``greedy``), with a budget
+where they take one (``expert:48`` rollouts, ``expert:0.5s`` seconds), or as ``cmd:<command line>`` for
+an external program speaking the engine protocol (``docs/engine-protocol.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .base import Bot, RandomBot
+from .expert import ExpertBot
+from .greedy import GreedyBot
+
+__all__ = ["BOTS", "LEVELS", "BotEntry", "Level", "bot_names", "level_names", "make_bot"]
+
+
+@dataclass(frozen=True, slots=True)
+class BotEntry:
+    """A bot that can be named: how to build it, and whether it takes a budget after a colon."""
+
+    name: str
+    description: str
+    build: Callable[[str], Bot]  # called with the budget text ("" for none)
+    budget: str = ""  # the form of the budget, e.g. "ROLLOUTS or SECONDSs"; "" if it takes none
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A difficulty a person chooses at the table, and the bot that plays it."""
+
+    name: str
+    bot: str
+    description: str
+
+
+def _plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
+    def build(budget: str) -> Bot:
+        if budget:
+            raise ValueError(f"the {name} bot takes no budget, so {name}:{budget} means nothing")
+        return make()
+    return build
+
+
+def _expert(budget: str) -> Bot:
+    if not budget:
+        return ExpertBot()
+    seconds = budget.endswith("s")
+    try:
+        amount = float(budget[:-1]) if seconds else int(budget)
+    except ValueError:
+        raise ValueError(f"bad expert budget {budget!r}: give rollouts per decision (expert:48) "
+                         f"or seconds per decision (expert:0.5s)") from None
+    if seconds:
+        return ExpertBot(iterations=None, think=amount, name=f"expert:{budget}")
+    return ExpertBot(iterations=int(amount), name=f"expert:{budget}")
+
+
+#: Every bot, by name.
+BOTS: dict[str, BotEntry] = {entry.name: entry for entry in (
+    BotEntry("random", "plays a random legal move", _plain("random", RandomBot)),
+    BotEntry("greedy", "takes and places the tile that brings its journey closest to complete, "
+                       "weighing which tiles may still come", _plain("greedy", GreedyBot)),
+    BotEntry("expert", "the greedy bot with a look-ahead: plays many possible futures of each promising move",
+             _expert, budget="ROLLOUTS or SECONDSs"),
+)}
+
+#: The difficulty levels offered to people, easiest first.
+LEVELS: dict[str, Level] = {level.name: level for level in (
+    Level("easy", "random", "plays at random: for learning the rules"),
+    Level("normal", "greedy", "builds its journey steadily and watches the piles"),
+    Level("hard", "expert", "looks ahead through many possible futures"),
+)}
+
+
+def level_names() -> tuple[str, ...]:
+    """The levels, easiest first."""
+    return tuple(LEVELS)
+
+
+def bot_names() -> tuple[str, ...]:
+    """Every plain name :func:`make_bot` accepts: the levels, then the bots."""
+    return (*LEVELS, *BOTS)
+
+
+def _forms() -> str:
+    forms = [*LEVELS, *(f"{e.name}" + (f", {e.name}:{e.budget}" if e.budget else "") for e in BOTS.values())]
+    return ", ".join([*forms, "cmd:COMMAND LINE"])
+
+
+def make_bot(spec: str) -> Bot:
+    """The bot a spec names; raises ``ValueError`` listing the choices for an unknown spec."""
+    text = spec.strip()
+    if text.startswith("cmd:"):
+        from .engine_client import EngineBot
+
+        return EngineBot(text[len("cmd:"):].strip())
+    name, _, budget = text.partition(":")
+    name = name.lower()
+    level = LEVELS.get(name)
+    entry = BOTS.get(level.bot if level else name)
+    if entry is None:
+        raise ValueError(f"unknown bot {spec!r}; choose one of: {_forms()}")
+    return entry.build(budget.strip())

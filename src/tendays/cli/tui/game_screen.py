@@ -1,0 +1,359 @@
+"""The game screen: who sees what, whose turn it is, and the bots' turns at their own pace.
+
+Everything on screen is drawn from ``view(state, seat)`` of the person at the keyboard (or a
+spectator's view when nobody may look), so no rack but one's own ever appears before the end. Keys and
+clicks go to the input model; the moves it returns are played here, and the bots' moves come from the
+engine's turn loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tendays.bots import hint
+from tendays.engine import IllegalMoveError, Phase, PlayerView
+
+from .end_screen import EndScreen
+from .input_model import InputModel, Reply
+from .rules import rules_markdown
+from .screens import HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
+from .table import PlayConfig, Table
+from .widgets import DayRow, PileRow, RackPane, SidePane, journey_text, possessive, status_text, turn_prompt
+
+__all__ = ["GameScreen"]
+
+
+class GameScreen(Screen[None]):
+    """The game: your journey, the piles, the other seats, the log and what to do next."""
+
+    BINDINGS = [
+        Binding("d", "pile(0)", "Draw"),
+        Binding("x", "discard", "Discard"),
+        Binding("w", "swap", "Swap", show=False),
+        Binding("v", "verdict", "Verdict"),
+        Binding("h", "hint", "Hint"),
+        Binding("s", "save", "Save"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+        Binding("colon", "type_move", "Type move", show=False),
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("enter", "enter", "Choose", show=False),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("e", "show_end", "End", show=False),
+        *(Binding(str(n), f"digit({n})", str(n), show=False) for n in range(10)),
+    ]
+
+    def __init__(self, table: Table, config: PlayConfig, play_again: Callable[[], None]) -> None:
+        super().__init__()
+        self.table = table
+        self.config = config
+        self.play_again = play_again
+        self.edition = table.view_for(None).edition
+        self.input = InputModel()
+        self.unlocked: int | None = None  # in hot-seat: the person who may see their rack now
+        self.hinted: set[int] = set()  # days the last hint suggested changing, marked until the next move
+        self.message = Text("")
+        self.bot_busy = False
+        self.bot_error: str | None = None
+        self.end_shown = False
+        self.saved_at = table.move_count  # a resumed game counts as saved until its next move
+        self.quit_asked = -1  # the move count at which q was pressed once
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="body"):
+            yield RackPane(self.table.options.days)
+            yield SidePane()
+        yield Static(id="prompt")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.advance()
+
+    def on_unmount(self) -> None:
+        self.workers.cancel_group(self, "bot")
+        self.table.close()
+
+    # -- who sees what -----------------------------------------------------------------------
+
+    @property
+    def viewer(self) -> int | None:
+        """Whose view the screen shows: the person at the keyboard, or None (a spectator's view)."""
+        return self.table.viewer(self.unlocked)
+
+    def current_view(self) -> PlayerView:
+        return self.table.view_for(self.viewer)
+
+    def my_turn_view(self) -> PlayerView | None:
+        """The view of the seat to move, if that seat is a person holding the keyboard now."""
+        viewer = self.viewer
+        if viewer is None or viewer != self.table.current or self.bot_busy:
+            return None
+        pv = self.table.view_for(viewer)
+        return pv if pv.is_my_turn else None
+
+    @property
+    def waiting_for_human(self) -> bool:
+        """True when nothing happens until a person acts (their turn, a privacy screen, or the end)."""
+        return not self.bot_busy and (self.table.is_over or self.table.seats[self.table.current].is_human
+                                      or self.bot_error is not None)
+
+    # -- the flow of the game ----------------------------------------------------------------
+
+    def advance(self) -> None:
+        """After any move: show the new table, then hand over to the next seat."""
+        table = self.table
+        self.input.reset()
+        self.hinted = set()
+        seat = table.seats[table.current]
+        private = not table.is_over and seat.is_human and table.hot_seat and self.unlocked != table.current
+        if private:
+            self.unlocked = None
+        self.refresh_view()
+        if table.is_over:
+            self.show_end()
+        elif not seat.is_human:
+            self.bot_busy = True
+            self.run_worker(self.bot_turn(), group="bot", exclusive=True)
+        elif private:
+            what = ("Time to put a drafted tile on your rack." if table.view_for(None).phase is Phase.DRAFT
+                    else f"It is {seat.name}'s turn.")
+            self.app.push_screen(PrivacyScreen(seat.name, what), lambda _: self.unlock(table.current))
+
+    def unlock(self, seat: int) -> None:
+        self.unlocked = seat
+        self.message = Text("")
+        self.refresh_view()
+
+    async def bot_turn(self) -> None:
+        table = self.table
+        decision = table.next_decision()
+        assert decision is not None
+        seat = table.seats[decision.seat]
+        assert seat.bot is not None
+        delay = self.config.bot_delay * (0.25 if decision.view.phase is Phase.DRAFT else 1.0)
+        if delay > 0:
+            await asyncio.sleep(delay)
+        try:
+            # Slow bots think in a thread so the screen keeps answering keys and resizes.
+            move = await asyncio.to_thread(seat.bot.choose, decision.view, decision.rng)
+            table.play(move, decision.seat)
+        except Exception as error:  # a bot (possibly an external program) failed: report it, keep the game
+            self.bot_busy = False
+            self.bot_error = f"{seat.name} could not move: {error}"
+            self.say(f"{self.bot_error}. Save the game (s) and resume it with other --players.", error=True)
+            return
+        self.bot_busy = False
+        self.advance()
+
+    def show_end(self) -> None:
+        if not self.end_shown:
+            self.end_shown = True
+            self.app.push_screen(EndScreen(self.table, self.config, self.play_again))
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.message = Text(("✗ " if error else "") + message, style="bold red" if error else "bold")
+        self.refresh_prompt()
+
+    def refresh_view(self) -> None:
+        pv = self.current_view()
+        self.query_one("#status", Static).update(status_text(pv, self.table.names), layout=False)
+        self.refresh_rack(pv)
+        self.query_one(SidePane).show(pv, self.table.seats)
+        self.refresh_prompt()
+
+    def shown_rack(self, pv: PlayerView) -> tuple[int, tuple[int | None, ...]] | None:
+        """Whose rack the board shows and that rack: the viewer's own, or after the game the winner's."""
+        if pv.rack is not None and pv.player is not None:
+            return pv.player, pv.rack
+        if pv.racks is not None and pv.is_over:
+            shown = pv.winner if pv.winner is not None else (self.table.humans or [0])[0]
+            return shown, pv.racks[shown]
+        return None
+
+    def refresh_rack(self, pv: PlayerView) -> None:
+        pane = self.query_one(RackPane)
+        shown = self.shown_rack(pv)
+        if shown is None:
+            pane.show_hidden("Nobody's tiles are shown while the keyboard changes hands." if self.table.humans
+                             else "Every rack stays hidden until the end of the game.")
+            return
+        owner, rack = shown
+        pending = self.input.pending
+        pane.show_rack(self.edition, f"{possessive(self.table.names[owner])} journey", rack, self.input.cursor,
+                       pending.day if pending is not None else 0, self.hinted)
+
+    def instruction(self) -> Text:
+        """What the person at the keyboard can do now, with the keys for it."""
+        table = self.table
+        if table.is_over:
+            return Text("The game is over: e shows the end, s saves, q quits.")
+        seat = table.seats[table.current]
+        if self.bot_error is not None:
+            return Text("The game cannot go on with this bot: s saves it, q quits.")
+        if self.bot_busy or not seat.is_human:
+            return Text(f"{seat.name} ({seat.level}) is playing…", style="italic")
+        pv = self.my_turn_view()
+        if pv is None:
+            return Text(f"Waiting for {seat.name}.")
+        return turn_prompt(pv, self.input.pending)
+
+    def refresh_prompt(self) -> None:
+        prompt = Text()
+        if self.message.plain:
+            prompt.append_text(self.message)
+            prompt.append("\n")
+        prompt.append_text(self.instruction())
+        self.query_one("#prompt", Static).update(prompt)
+
+    def on_resize(self) -> None:
+        self.refresh_view()
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def my_turn_or_explain(self) -> PlayerView | None:
+        pv = self.my_turn_view()
+        if pv is not None:
+            return pv
+        table = self.table
+        if table.is_over:
+            self.say("The game is over: press e for the end screen, or q to quit.", error=True)
+        elif self.bot_error is not None:
+            self.say(self.bot_error, error=True)
+        else:
+            seat = table.seats[table.current]
+            self.say(f"It is {seat.name}'s turn ({seat.level}); wait for your turn.", error=True)
+        return None
+
+    def answer(self, pv: PlayerView, reply: Reply) -> None:
+        """Play the move a key or click came to, or show its words; the engine has the last word on a move."""
+        move = reply.move
+        if move is None:
+            if reply.message:
+                self.say(reply.message, error=reply.error)
+            else:
+                self.message = Text("")
+            self.refresh_view()
+            return
+        try:
+            self.table.play(move, pv.current)
+        except IllegalMoveError as error:
+            self.answer(pv, self.input.refused(pv, move, error))
+            return
+        self.message = Text(f"You played: {move}", style="dim")
+        self.advance()
+
+    def with_my_turn(self, handle: Callable[[PlayerView], Reply]) -> None:
+        pv = self.my_turn_or_explain()
+        if pv is not None:
+            self.answer(pv, handle(pv))
+
+    @on(DayRow.Chosen)
+    def day_clicked(self, event: DayRow.Chosen) -> None:
+        self.with_my_turn(lambda pv: self.input.choose_day(pv, event.day))
+
+    @on(PileRow.Chosen)
+    def pile_clicked(self, event: PileRow.Chosen) -> None:
+        self.action_pile(event.pile)
+
+    def action_pile(self, pile: int) -> None:
+        self.with_my_turn(lambda pv: self.input.choose_pile(pv, pile))
+
+    def action_digit(self, number: int) -> None:
+        self.with_my_turn(lambda pv: self.input.digit(pv, number))
+
+    def action_discard(self) -> None:
+        self.with_my_turn(self.input.discard)
+
+    def action_swap(self) -> None:
+        self.with_my_turn(self.input.swap)
+
+    def action_enter(self) -> None:
+        self.with_my_turn(self.input.enter)
+
+    def action_cursor(self, step: int) -> None:
+        self.input.move_cursor(step, self.table.options.days)
+        self.refresh_rack(self.current_view())
+
+    def action_cancel(self) -> None:
+        reply = self.input.cancel()
+        if reply is not None:
+            self.message = Text(reply.message, style="dim")
+            self.refresh_view()
+
+    def action_type_move(self) -> None:
+        pv = self.my_turn_or_explain()
+        if pv is None:
+            return
+        legal = pv.legal_moves()
+        example = str(legal[0]) if legal else "draw"
+
+        def typed(text: str | None) -> None:
+            if text:
+                self.with_my_turn(lambda pv: self.input.typed(text))
+
+        self.app.push_screen(MoveInputScreen(example), typed)
+
+    # -- information -------------------------------------------------------------------------
+
+    def action_verdict(self) -> None:
+        pv = self.current_view()
+        shown = self.shown_rack(pv)
+        if shown is None:
+            self.say("No rack is shown right now, so there is no journey to check.", error=True)
+            return
+        owner, rack = shown
+        name = self.table.names[owner]
+        title = "Your journey" if owner == pv.player else f"{possessive(name)} journey"
+        self.app.push_screen(TextScreen(f"{title}, link by link", journey_text(self.edition, rack)))
+
+    def action_hint(self) -> None:
+        pv = self.current_view()
+        if pv.rack is None or pv.is_over:
+            self.say("There is no rack of yours on screen to give a hint for.", error=True)
+            return
+        advice = hint(pv)
+        self.hinted = set(advice.days)
+        self.say(f"Hint: {advice.message}")
+        self.refresh_rack(pv)
+
+    def action_save(self) -> None:
+        path = self.config.save_path
+        try:
+            self.table.save(path)
+        except OSError as error:
+            self.say(f"could not save to {path}: {error.strerror or error}", error=True)
+            return
+        self.saved_at = self.table.move_count
+        self.say(f"Saved to {path}; continue it with: tendays play --resume {path}")
+
+    def action_quit(self) -> None:
+        """Quit; an unsaved game in progress asks for a second q first."""
+        table = self.table
+        if table.is_over or self.saved_at == table.move_count or self.quit_asked == table.move_count:
+            self.app.exit()
+            return
+        self.quit_asked = table.move_count
+        self.say(f"The game since the last save would be lost: s saves it (to {self.config.save_path}), "
+                 "q again quits without saving.", error=True)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(rules_markdown(self.edition, self.table.options)))
+
+    def action_show_end(self) -> None:
+        if self.table.is_over:
+            self.app.push_screen(EndScreen(self.table, self.config, self.play_again))
+        else:
+            self.say("The game is not over yet.", error=True)

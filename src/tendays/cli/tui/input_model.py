@@ -1,0 +1,158 @@
+"""What a person's keys and clicks mean at the table: a move to play, or words saying why not.
+
+The model reads only the view of the person to move (never the full state) and knows nothing of the
+terminal, so it is tested on its own. It remembers a choice half made (a day chosen, waiting for the
+pile its tile goes onto; the first day of a swap) and the day cursor. The screen plays each move the
+model returns; when the engine refuses one, :meth:`InputModel.refused` gives the engine's reason back
+in the words to show, keeping the chosen day when only the pile was wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tendays.engine import PILES, InvalidMoveError, Move, MoveKind, Phase, PlayerView
+
+__all__ = ["InputModel", "Pending", "Reply"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A choice half made: ``kind`` "place" (``day`` 0: discard the held tile) or "swap" (``day`` 0: no day yet)."""
+
+    kind: str
+    day: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a key or click comes to: a ``move`` to play, or a ``message`` to show (``error`` when refused).
+
+    With neither, only the half-made choice changed; the prompt tells what comes next.
+    """
+
+    move: Move | None = None
+    message: str = ""
+    error: bool = False
+
+
+def _refuse(message: str) -> Reply:
+    return Reply(message=message, error=True)
+
+
+class InputModel:
+    """The keys and clicks of the person to move, turned into moves. Each method takes that person's view."""
+
+    def __init__(self) -> None:
+        self.pending: Pending | None = None
+        self.cursor = 1  # the day ↑/↓ move over and Enter chooses
+
+    @property
+    def swapping(self) -> bool:
+        return self.pending is not None and self.pending.kind == "swap"
+
+    def reset(self) -> None:
+        """Forget a half-made choice (after a move was played)."""
+        self.pending = None
+
+    def move_cursor(self, step: int, days: int) -> None:
+        self.cursor = (self.cursor - 1 + step) % days + 1
+
+    # -- days and piles ----------------------------------------------------------------------
+
+    def choose_day(self, pv: PlayerView, day: int) -> Reply:
+        """A day key or click: draft onto it, choose it as a swap's day, or choose it to place the held tile."""
+        days = pv.options.days
+        if not 1 <= day <= days:
+            return _refuse(f"there is no day {day}; the rack has days 1-{days}")
+        self.cursor = day
+        if pv.phase is Phase.DRAFT:
+            return Reply(Move.draft(day))
+        if pv.phase is Phase.DRAW:
+            if self.pending is not None and self.pending.kind == "swap":
+                if not self.pending.day:
+                    self.pending = Pending("swap", day)
+                    return Reply()
+                return Reply(Move.swap(self.pending.day, day))
+            return _refuse("First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile"
+                           + (" (or w to swap two days)." if pv.options.swap else "."))
+        self.pending = Pending("place", day)
+        return Reply()
+
+    def choose_pile(self, pv: PlayerView, pile: int) -> Reply:
+        """A pile key or click (``pile`` 0: the draw pile): take from it, or send the discard onto it."""
+        if pv.phase is Phase.DRAFT:
+            return _refuse("While drafting, put the tile on an empty day of your rack.")
+        if pv.phase is Phase.DRAW:
+            if self.swapping:
+                return _refuse("Choose days to swap, or Esc to cancel the swap.")
+            return Reply(Move.draw() if pile == 0 else Move.take(pile))
+        if pile == 0:
+            return _refuse("You already hold a tile: put it on a day or discard it.")
+        if self.pending is None:
+            # A discard pile chosen before a day means: discard the held tile there.
+            return Reply(Move.discard(pile))
+        day = self.pending.day
+        return Reply(Move.replace(day, pile) if day else Move.discard(pile))
+
+    def digit(self, pv: PlayerView, number: int) -> Reply:
+        """A digit key: a pile when a pile is what comes next, else a day (0 is day 10)."""
+        choosing_pile = (pv.phase is Phase.DRAW and not self.swapping) or (
+            pv.phase is Phase.PLACE and self.pending is not None)
+        if choosing_pile:
+            if not 1 <= number <= PILES:
+                return _refuse(f"there is no discard pile {number}; the piles are 1-{PILES}")
+            return self.choose_pile(pv, number)
+        return self.choose_day(pv, 10 if number == 0 else number)
+
+    # -- the other keys ----------------------------------------------------------------------
+
+    def discard(self, pv: PlayerView) -> Reply:
+        """x: discard the held tile; the pile comes next."""
+        if pv.phase is not Phase.PLACE:
+            return _refuse("There is nothing to discard: first take a tile (d, or 1-3)." if pv.phase is Phase.DRAW
+                           else "While drafting, every tile goes onto an empty day.")
+        self.pending = Pending("place", 0)
+        return Reply()
+
+    def swap(self, pv: PlayerView) -> Reply:
+        """w: swap two days instead of drawing (swap variant); the two days come next."""
+        if not pv.options.swap:
+            return _refuse("tiles in a rack never move: swapping is only allowed with the swap variant (--swap)")
+        if pv.phase is not Phase.DRAW:
+            return _refuse("A swap replaces drawing: it is only possible at the start of your turn.")
+        self.pending = Pending("swap")
+        return Reply()
+
+    def enter(self, pv: PlayerView) -> Reply:
+        """Enter: the cursor's day, or the one pile the discard may go onto."""
+        if pv.phase is Phase.PLACE and self.pending is not None:
+            if pv.forced_pile:
+                return self.choose_pile(pv, pv.forced_pile)
+            return _refuse("Choose the discard pile: 1-3 or click a pile.")
+        if pv.phase is Phase.DRAW and not self.swapping:
+            return _refuse("Choose where to take a tile from: d for the draw pile, 1-3 for a discard pile.")
+        return self.choose_day(pv, self.cursor)
+
+    def cancel(self) -> Reply | None:
+        """Esc: drop the half-made choice; None when there was none."""
+        if self.pending is None:
+            return None
+        self.pending = None
+        return Reply(message="Cancelled.")
+
+    def typed(self, text: str) -> Reply:
+        """A move typed in the notation (``replace 5 1``)."""
+        try:
+            move = Move.from_text(text)
+        except InvalidMoveError as error:
+            return _refuse(str(error))
+        self.pending = None
+        return Reply(move)
+
+    def refused(self, pv: PlayerView, move: Move, reason: Exception) -> Reply:
+        """The engine refused ``move`` for ``reason``: say so, keeping a chosen day when only the pile was wrong
+        (the emptied-pile rule), so choosing the right pile completes the move."""
+        if not (pv.forced_pile and move.kind in (MoveKind.REPLACE, MoveKind.DISCARD)):
+            self.pending = None
+        return _refuse(f"{move}: {reason}")

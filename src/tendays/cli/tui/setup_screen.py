@@ -1,0 +1,92 @@
+"""The setup screen: the edition, the seats, the days, who begins and the variant, before the first game.
+
+Its choices come from the registries (the editions on disk, the bot levels) and the engine's limits;
+whether they make a game is the engine's to say, and its refusal is shown in its own words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
+
+from tendays.bots import BOTS, LEVELS
+from tendays.engine import MAX_DAYS, MAX_PLAYERS, MIN_DAYS, available_editions, load_edition
+
+from .table import PlayConfig
+
+__all__ = ["RANDOM_SEAT", "SetupScreen"]
+
+RANDOM_SEAT = "random"  # the first-seat choice that leaves it to chance
+
+
+def players_help() -> str:
+    levels = ", ".join(f"{level.name} ({level.description})" for level in LEVELS.values())
+    return (f"Players in turn order: me or a name for each person (several people share the keyboard); "
+            f"for a bot, a level: {levels}; or a bot by name: {', '.join(BOTS)}")
+
+
+class SetupScreen(Screen[None]):
+    """Choose the options of a game; ``start`` deals it, or gives the reason the options make no game."""
+
+    BINDINGS = [Binding("escape", "app.quit", "Quit")]
+
+    def __init__(self, config: PlayConfig, start: Callable[[PlayConfig], str | None]) -> None:
+        super().__init__()
+        self.config = config
+        self.start_game = start
+
+    def compose(self) -> ComposeResult:
+        config = self.config
+        first = RANDOM_SEAT if config.first_seat is None else str(config.first_seat + 1)
+        with VerticalScroll(id="setup"):
+            yield Static("New game", id="setup-title")
+            yield Static("Edition")
+            yield Select([(load_edition(e).name, e) for e in available_editions()], value=config.edition,
+                         allow_blank=False, id="setup-edition", compact=True)
+            yield Static(players_help())
+            yield Input(config.players, id="setup-players")
+            yield Static("Days")
+            yield Select([(f"{days} days", days) for days in range(MIN_DAYS, MAX_DAYS + 1)], value=config.days,
+                         allow_blank=False, id="setup-days", compact=True)
+            yield Static("Who begins after the draft")
+            yield Select([("chosen by chance", RANDOM_SEAT),
+                          *((f"seat {seat} in the players' list", str(seat)) for seat in range(1, MAX_PLAYERS + 1))],
+                         value=first, allow_blank=False, id="setup-first-seat", compact=True)
+            yield Checkbox("Swap variant: a turn may swap two days instead of drawing", config.swap,
+                           id="setup-swap", compact=True)
+            yield Static("Seed (empty: a new shuffle every game)")
+            yield Input("" if config.seed is None else str(config.seed), id="setup-seed")
+        with Horizontal(id="setup-bar"):
+            yield Button("Start", id="setup-start", variant="primary", compact=True)
+            yield Static(id="setup-error")
+        yield Footer()
+
+    @on(Button.Pressed, "#setup-start")
+    @on(Input.Submitted)
+    def start(self) -> None:
+        edition = self.query_one("#setup-edition", Select).value
+        days = self.query_one("#setup-days", Select).value
+        first = str(self.query_one("#setup-first-seat", Select).value)
+        players = self.query_one("#setup-players", Input).value
+        seed_text = self.query_one("#setup-seed", Input).value.strip()
+        if seed_text and not seed_text.isdigit():
+            self.refuse(f"the seed must be a whole number, not {seed_text!r}")
+            return
+        config = replace(self.config, edition=str(edition), days=int(str(days)), players=players,
+                         swap=self.query_one("#setup-swap", Checkbox).value,
+                         first_seat=None if first == RANDOM_SEAT else int(first) - 1,
+                         seed=int(seed_text) if seed_text else None)
+        problem = self.start_game(config)
+        if problem:
+            self.refuse(problem)
+
+    def refuse(self, problem: str) -> None:
+        self.query_one("#setup-error", Static).update(Text(f"✗ {problem}", style="bold red"))

@@ -1,0 +1,52 @@
+// What the player can do at the table, as changes to the store and messages to the server.
+
+const ERROR_SHOWN_MS = 12000;
+
+/**
+ * @param {ReturnType<import("./store.js").createStore>} store
+ * @param {(message: object) => boolean} send sends a message to the server; false when not connected
+ */
+export function createActions(store, send) {
+  let errorTimer = null;
+
+  const actions = {
+    showError(message) {
+      store.update({ error: message });
+      clearTimeout(errorTimer);
+      errorTimer = setTimeout(actions.hideError, ERROR_SHOWN_MS);
+    },
+
+    hideError() {
+      store.update({ error: null });
+    },
+
+    /**
+     * Send a move: the text of one of the server's legal moves. `selectAfter`: a day to select once the
+     * tile taken by this move arrives (a pile's tile dragged onto a day).
+     */
+    move(text, { selectAfter = null } = {}) {
+      const { game, busy, version } = store.state;
+      if (!game || busy) return;
+      if (!send({ type: "move", move: text, version })) {
+        actions.showError("You are not connected, so the move was not sent. Reconnecting…");
+        return;
+      }
+      store.update({ busy: true, selectAfterTake: selectAfter });
+    },
+
+    askHint() {
+      if (!send({ type: "hint" })) actions.showError("You are not connected. Reconnecting…");
+    },
+
+    /** Choose a day (to replace, or to swap), or none. */
+    select(day) {
+      store.update({ selectedDay: day });
+    },
+
+    /** Show a seat's journey on the map (after the game). */
+    showOnMap(seat) {
+      store.update({ mapSeat: seat });
+    },
+  };
+  return actions;
+}

@@ -1,0 +1,59 @@
+// The players: who is online, whose turn it is, their last actions, and (with open hands) their racks.
+
+import { el } from "../common.js";
+import { panel } from "./panel.js";
+import { isOver } from "./store.js";
+import { miniRack, people } from "./tiles.js";
+
+const RECENT = ["take", "discard", "replace", "swap", "draw"];
+
+/** A seat's last three actions, in the log's words without the player's name. */
+function recentActions(log, seat) {
+  return log.filter((entry) => entry.player === seat && RECENT.includes(entry.kind)).slice(-3);
+}
+
+function withoutName(entry, name) {
+  const text = entry.text || entry.kind;
+  return text.startsWith(`${name} `) ? text.slice(name.length + 1) : text;
+}
+
+export function playersPanel() {
+  return panel((state) => {
+    const game = state.game;
+    const log = game.log || [];
+    return {
+      edition: state.edition,
+      seats: game.seats,
+      you: game.you,
+      current: game.status === "playing" && game.phase !== "over" ? game.current : null,
+      winner: game.winner,
+      days: game.options.days,
+      // With open hands every rack is on the table; after the game they are shown in the end panel instead.
+      racks: isOver(game) ? null : game.racks,
+      recent: game.seats.map((seat) => recentActions(log, seat.seat)),
+    };
+  }, ({ edition, seats, you, current, winner, days, racks, recent }) => {
+    const names = people(seats, you);
+    document.getElementById("players").replaceChildren(...seats.map((seat) => {
+      const me = names.isMe(seat.seat);
+      const bits = [];
+      if (seat.kind === "bot") bits.push(`bot, ${seat.bot}`);
+      else if (!seat.name) bits.push("free seat");
+      else bits.push(seat.connected ? "online" : "offline");
+      const rack = racks && !me ? racks[seat.seat] : null;
+      const classes = `player${current === seat.seat ? " current" : ""}${me ? " me" : ""}`;
+      return el("li", { class: classes, "data-seat": seat.seat },
+        el("div", { class: "player-head" },
+          el("span", { class: `presence ${seat.kind === "bot" ? "bot" : seat.connected ? "on" : "off"}`,
+            "aria-hidden": "true" }),
+          el("strong", {}, names.name(seat.seat)), me ? el("span", { class: "you" }, "you") : null,
+          el("span", { class: "muted small" }, bits.join(" · ")),
+          current === seat.seat ? el("span", { class: "turn-mark" }, "to move") : null,
+          winner === seat.seat ? el("span", { class: "winner-mark" }, "winner") : null),
+        el("div", { class: "small" }, `${seat.tiles ?? 0} of ${days} days filled`),
+        rack ? miniRack(edition, rack) : null,
+        el("ul", { class: "actions-list small" },
+          (recent[seat.seat] || []).map((entry) => el("li", {}, withoutName(entry, names.name(seat.seat))))));
+    }));
+  });
+}
