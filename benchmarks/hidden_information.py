@@ -46,7 +46,8 @@ class TableReadingExpert(ExpertBot):
         self.known_share = known_share
         self.table: State | None = None
 
-    def _world(self, view: PlayerView, knowledge: Knowledge, rng: random.Random) -> State:
+    def _world(self, view: PlayerView, knowledge: Knowledge, rng: random.Random,
+               weights: dict[int, tuple[float, ...]] | None = None) -> State:
         table = self.table
         assert table is not None and view.player is not None
         racks = [list(rack) for rack in table.racks]

@@ -10,9 +10,15 @@ picks a random legal move after a short pause (``--think``, 0.1 s on average: fa
 yet within the protocol's limit of 20 messages a second per connection). Games end when the bot
 completes its journey or at the turn limit.
 
-Reported: games finished, accepted moves per second (people's and bots'), and the latency of a
-person's move: from sending the move to receiving the new table (which is the acknowledgement).
-The clients run in this process, so they share the machine's cores with the server.
+Clocks and chat are on by default, as on a public site: every game is live (``--clock``, 60 s a move
+and a 120 s bank; the scripted players never run out of time) and each seat writes a chat line every
+``--chat`` of its moves. The server's per-client limits are turned off, since every client here has
+the same address.
+
+Reported: games finished, accepted moves per second (people's and bots'), the latency of a person's
+move (from sending the move to receiving the new table, which is the acknowledgement), the server's CPU
+time per move, and the mean size of a table message. The clients run in this process, so they share the
+machine's cores with the server.
 """
 
 from __future__ import annotations
@@ -57,17 +63,23 @@ class Tally:
     finished: int = 0
     moves: int = 0  # accepted moves of finished games, people's and bots'
     errors: list[str] = field(default_factory=list)
+    tables: int = 0  # table messages received
+    table_bytes: int = 0
 
 
-async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, think: float, tally: Tally) -> int:
+async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, args: argparse.Namespace,
+                    tally: Tally) -> int:
     """Play one seat until the game is over; return the final version."""
-    url = f"{base}/ws/games/{ticket['id']}?token={ticket['token']}"
-    async with connect(url, max_size=2**22) as ws:
+    think = args.think
+    async with connect(f"{base}/ws/games/{ticket['id']}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": ticket["token"]}))
         acted = -1
         sent_at = 0.0
         last = ""
+        played = 0
         while True:
-            message = json.loads(await ws.recv())
+            text = await ws.recv()
+            message = json.loads(text)
             if message["type"] != "state":
                 tally.errors.append(f"{message}")
                 if message.get("code") == "rate_limited":  # the move was not taken: send it again, later
@@ -75,6 +87,8 @@ async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, think
                     sent_at = time.perf_counter()
                     await ws.send(last)
                 continue
+            tally.tables += 1
+            tally.table_bytes += len(text)
             version, game = message["version"], message["game"]
             if sent_at and version > acted:
                 tally.latencies.append(time.perf_counter() - sent_at)
@@ -88,6 +102,9 @@ async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, think
             if think:
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             acted = version
+            played += 1
+            if args.chat and played % args.chat == 0:
+                await ws.send(json.dumps({"type": "chat", "text": rng.choice(PHRASES)}))
             sent_at = time.perf_counter()
             last = json.dumps({"type": "move", "move": rng.choice(moves)["text"], "version": version})
             await ws.send(last)
@@ -97,17 +114,24 @@ async def play_game(http: httpx.AsyncClient, ws_base: str, number: int, args: ar
                     tally: Tally) -> None:
     await asyncio.sleep(number * args.ramp / args.games)  # games start spread over the ramp, as people arrive
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": args.bot}]
-    created = await http.post("/api/games", json={"edition": args.edition, "name": f"A{number}", "seats": seats,
-                                                   "options": {"turn_limit": args.turn_limit}})
+    request: dict[str, Any] = {"edition": args.edition, "name": f"A{number}", "seats": seats,
+                               "options": {"turn_limit": args.turn_limit}}
+    if args.clock != "none":
+        kind, per_move, bank = (args.clock.split(":") + ["0"])[:3]
+        request["pace"] = {"kind": kind, "per_move": int(per_move), "bank": int(bank)}
+    created = await http.post("/api/games", json=request)
     created.raise_for_status()
     alice = created.json()
     joined = await http.post(f"/api/games/{alice['id']}/join", json={"name": f"B{number}"})
     joined.raise_for_status()
     rng = random.Random(number)
-    versions = await asyncio.gather(*(play_seat(ws_base, t, random.Random(rng.random()), args.think, tally)
+    versions = await asyncio.gather(*(play_seat(ws_base, t, random.Random(rng.random()), args, tally)
                                       for t in (alice, joined.json())))
     tally.finished += 1
     tally.moves += max(versions)
+
+
+PHRASES = ("Good luck!", "Nice move!", "Thinking…", "Well played!", "<b>not bold</b> & friends")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -138,10 +162,12 @@ async def run_load(args: argparse.Namespace, port: int) -> tuple[Tally, float]:
 
 
 def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[str]:
+    unlimited = [f"--{name}=0" for name in ("creates-per-minute", "joins-per-minute", "connections-per-minute",
+                                            "connections-at-once")]
     with log.open("w") as log_file:
         server = subprocess.Popen(
             [sys.executable, "-m", "tendays", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-             "--bot-delay", "0", "--log-level", "warning"],
+             "--bot-delay", "0", "--log-level", "warning", *unlimited],
             stdout=subprocess.DEVNULL, stderr=log_file, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -165,6 +191,10 @@ def main() -> int:
                              "(default 0.1; at least 0.1 keeps every connection within 20 messages a second)")
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="seconds over which the games start, evenly spread (default 0: all at once)")
+    parser.add_argument("--clock", default="live:60:120", metavar="KIND:SECONDS:BANK",
+                        help="every game's clock (default live:60:120; 'none' for no clock)")
+    parser.add_argument("--chat", type=int, default=10, metavar="N",
+                        help="each seat writes a chat line every N of its moves (default 10; 0: no chat)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     port = free_port()
@@ -196,6 +226,10 @@ def main() -> int:
         "latency_max_ms": round(1000 * max(lat), 2) if lat else None,
         "latency_p99_by_fifth_ms": by_fifth(tally),
         "server_cpu_s": round(server_cpu, 1),
+        "server_cpu_ms_per_move": round(1000 * server_cpu / tally.moves, 3) if tally.moves else None,
+        "table_bytes_mean": round(tally.table_bytes / tally.tables) if tally.tables else None,
+        "clock": args.clock,
+        "chat_every": args.chat,
         "client_cpu_s": round(client_cpu, 1),
         "errors": len(tally.errors),
         "think_s": args.think,
@@ -210,6 +244,8 @@ def main() -> int:
         print(f"move latency (sent -> new table): p50 {result['latency_p50_ms']} ms, "
               f"p99 {result['latency_p99_ms']} ms, max {result['latency_max_ms']} ms over {len(lat)} moves")
         print("p99 in each fifth of the run (ms):", result["latency_p99_by_fifth_ms"])
+        print(f"server CPU per move: {result['server_cpu_ms_per_move']} ms; mean table message: "
+              f"{result['table_bytes_mean']} bytes; clock {args.clock}, a chat line every {args.chat} moves a seat")
         print(f"CPU: server {result['server_cpu_s']} s, clients {result['client_cpu_s']} s; "
               f"rejected messages: {result['errors']}; {result['cpus']} CPUs shared by server and clients")
         for error in tally.errors[:5]:

@@ -56,7 +56,7 @@ def head_to_head(rows: Rows, workers: int, title: str) -> None:
             turns = (f"{p.mean_turns_to_win:.1f} / {p.median_turns_to_win:.0f}" if p.mean_turns_to_win is not None
                      else "-")
             print(f"| {label} | {summary.games if i == 0 else ''} | {p.name} | {p.wins} | {p.win_rate:.3f} | "
-                  f"{p.ci95[0]:.3f}-{p.ci95[1]:.3f} | {turns} | {p.mean_think_ms:.1f} | "
+                  f"{p.ci95[0]:.3f}-{p.ci95[1]:.3f} | {turns} | {p.mean_think_ms or 0:.1f} | "
                   f"{p.rating.mu:.1f} ± {p.rating.sigma:.1f} | {p.limit_games if i == 0 else ''} |")
         print(f"| `{command(tournament)}` | | | | | | | | | ({seconds:.0f} s) |")
         sys.stdout.flush()
@@ -74,7 +74,7 @@ def solo(workers: int) -> None:
         median = f"{p.median_turns_to_win:.0f}" if p.median_turns_to_win is not None else "-"
         bound = f"{p.mean_start_distance:.2f}" if p.mean_start_distance is not None else "-"
         print(f"| {p.name} | {games} | {p.wins} | {p.ci95[0]:.3f}-{p.ci95[1]:.3f} | {mean} | {median} | {bound} | "
-              f"{p.mean_think_ms:.1f} |")
+              f"{p.mean_think_ms or 0:.1f} |")
         print(f"| `{command(tournament)}` | | | | | | | ({seconds:.0f} s) |")
         sys.stdout.flush()
 

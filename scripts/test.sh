@@ -4,9 +4,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The browser tests drive Debian's Chromium (browser downloads by test tools do not work here).
-if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }
+# The browser tests drive Debian's Chromium (browser downloads by test tools do not work here), and the
+# deployment test runs Debian's nginx in front of the server (docs/deploy.md).
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    missing=""
+    command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+    command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
+    if [ -n "$missing" ]; then
+        # shellcheck disable=SC2086
+        apt-get install -y -q $missing >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q $missing >/dev/null; }
+    fi
 fi
 
 python3 -m venv .venv

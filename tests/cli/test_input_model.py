@@ -6,10 +6,12 @@ move, plays the moves the model returns in an engine game, and gives the engine'
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
 import pytest
+from arrows import next_arrow_keys
 
 from tendays.bots import GreedyBot
 from tendays.cli.tui.input_model import InputModel, Pending, Reply
@@ -41,6 +43,12 @@ class Keyboard:
             reply = model.enter(pv)
         elif key == "escape":
             reply = model.cancel() or Reply()
+        elif key in ("up", "down"):
+            model.move_cursor(-1 if key == "up" else 1, pv.options.days)
+            reply = Reply()
+        elif key in ("left", "right"):
+            model.point_at_piles(key == "right")
+            reply = Reply()
         else:
             raise AssertionError(f"no key {key!r} on the game screen")
         return self.answer(pv, reply)
@@ -63,12 +71,14 @@ class Keyboard:
             self.game.play(reply.move, pv.current)
         except IllegalMoveError as error:
             return self.model.refused(pv, reply.move, error)
-        self.model.reset()
+        self.model.reset(self.view)  # the next person to move: here, whoever it is, at the same keyboard
         return reply
 
 
 def new_table(days: int = 5, swap: bool = False, seed: int = 3) -> Keyboard:
-    return Keyboard(Game("usa", Options(players=2, days=days, swap=swap, first_seat=0), seed))
+    keyboard = Keyboard(Game("usa", Options(players=2, days=days, swap=swap, first_seat=0), seed))
+    keyboard.model.reset(keyboard.view)
+    return keyboard
 
 
 def after_the_draft(days: int = 5, swap: bool = False) -> Keyboard:
@@ -80,6 +90,7 @@ def after_the_draft(days: int = 5, swap: bool = False) -> Keyboard:
         assert decision is not None
         game.play(bot.choose(decision.view, decision.rng), decision.seat)
     assert game.state.current == 0 and all(len(pile) == 1 for pile in game.state.piles)
+    keyboard.model.reset(keyboard.view)
     return keyboard
 
 
@@ -107,11 +118,84 @@ def test_drafting_puts_the_tile_on_the_day_chosen() -> None:
 
 def test_the_cursor_wraps_and_enter_chooses_its_day() -> None:
     keyboard = new_table()
-    keyboard.model.move_cursor(-1, 5)
+    keyboard.press("up")
     assert keyboard.model.cursor == 5
-    keyboard.model.move_cursor(2, 5)
+    keyboard.press("down")
+    keyboard.press("down")
     assert keyboard.model.cursor == 2
     assert keyboard.press("enter") == Reply(Move.draft(2))
+
+
+def test_after_a_draft_the_cursor_moves_to_an_empty_day() -> None:
+    keyboard = new_table()
+    keyboard.press("enter")  # seat 0 drafts day 1
+    assert keyboard.model.cursor == 1  # seat 1, at the same keyboard: its day 1 is still empty
+    keyboard.press("enter")  # seat 1 drafts day 1
+    assert keyboard.model.cursor == 2  # seat 0 again: day 1 is taken, day 2 is the nearest empty day
+    keyboard.press("up")
+    keyboard.press("up")
+    assert keyboard.press("enter") == Reply(Move.draft(5))
+    assert keyboard.model.cursor == 5  # seat 1: its day 5 is empty, so the cursor stays there
+
+
+def test_drawing_with_the_arrow_keys() -> None:
+    keyboard = after_the_draft()
+    assert keyboard.model.on_piles and keyboard.model.pile_cursor == 0  # the turn starts on the draw pile
+    keyboard.press("up")
+    assert keyboard.model.pile_cursor == 3  # ↑ from the draw pile wraps to discard pile 3
+    keyboard.press("down")
+    keyboard.press("down")
+    assert keyboard.press("enter") == Reply(Move.take(1))
+    assert not keyboard.model.on_piles  # placing: the cursor is back on the rack
+
+
+def test_placing_with_the_arrow_keys_chooses_a_day_then_a_pile() -> None:
+    keyboard = after_the_draft()
+    keyboard.press("enter")  # draw
+    keyboard.press("down")
+    keyboard.press("down")
+    assert keyboard.model.cursor == 3
+    assert keyboard.press("enter") == Reply() and keyboard.model.pending == Pending("place", 3)
+    assert keyboard.model.on_piles and keyboard.model.pile_cursor == 1  # any pile will do: pile 1 first
+    keyboard.press("down")
+    assert keyboard.press("enter") == Reply(Move.replace(3, 2))
+
+
+def test_right_goes_to_the_piles_to_discard_and_left_comes_back() -> None:
+    keyboard = after_the_draft()
+    keyboard.press("enter")  # draw
+    keyboard.press("right")
+    assert keyboard.model.on_piles
+    keyboard.press("left")
+    assert not keyboard.model.on_piles and keyboard.model.cursor == 1
+    keyboard.press("right")
+    keyboard.press("up")
+    assert keyboard.model.pile_cursor == 3
+    assert keyboard.press("enter") == Reply(Move.discard(3))
+
+
+def test_enter_on_the_draw_pile_while_holding_a_tile_says_why_not() -> None:
+    keyboard = after_the_draft()
+    keyboard.press("enter")  # draw
+    keyboard.press("right")
+    keyboard.model.pile_cursor = 0
+    assert keyboard.press("enter") == refusal("You already hold a tile: put it on a day or discard it.")
+
+
+def test_a_whole_game_with_the_arrow_keys_and_enter_alone() -> None:
+    keyboard = new_table(days=5, seed=8)
+    greedy, rng = GreedyBot(), random.Random(4)
+    presses = 0
+    while not keyboard.game.state.is_over:
+        pv = keyboard.view
+        move = greedy.choose(pv, rng)
+        moves_before = keyboard.game.move_count
+        while keyboard.game.move_count == moves_before:
+            for key in next_arrow_keys(keyboard.model, move, pv.options.days):
+                reply = keyboard.press(key)
+                assert not reply.error, reply.message
+                presses += 1
+    assert keyboard.game.state.winner is not None and presses > keyboard.game.move_count
 
 
 def test_day_zero_is_day_ten() -> None:
@@ -130,8 +214,9 @@ def test_before_taking_a_tile_the_keys_say_what_comes_first() -> None:
     keyboard = after_the_draft()
     assert keyboard.press("7") == refusal("there is no discard pile 7; the piles are 1-3")
     assert keyboard.press("x") == refusal("There is nothing to discard: first take a tile (d, or 1-3).")
-    assert keyboard.press("enter") == refusal(
-        "Choose where to take a tile from: d for the draw pile, 1-3 for a discard pile.")
+    keyboard.press("left")
+    assert keyboard.press("enter") == refusal("Choose where to take a tile from: d for the draw pile, 1-3 for a "
+                                              "discard pile (or → and ↑↓ to a pile, then Enter).")
     assert keyboard.click_day(2) == refusal(
         "First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile.")
     assert keyboard.press("w") == refusal(
@@ -149,7 +234,7 @@ def test_choosing_a_day_then_a_pile_replaces_that_day() -> None:
     assert keyboard.model.pending == Pending("place", 4)
     assert keyboard.press("0") == refusal("there is no discard pile 0; the piles are 1-3")
     assert keyboard.click_pile(0) == refusal("You already hold a tile: put it on a day or discard it.")
-    assert keyboard.press("enter") == refusal("Choose the discard pile: 1-3 or click a pile.")
+    assert keyboard.model.pending == Pending("place", 4)  # the day stays chosen
     assert keyboard.press("2") == Reply(Move.replace(4, 2))
     assert keyboard.game.moves[-1] == Move.replace(4, 2) and keyboard.model.pending is None
 

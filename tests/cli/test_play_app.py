@@ -13,12 +13,12 @@ from tui_driver import Person, keys_for, make_app, screen_text, settle
 from tendays.cli.tui.end_screen import EndScreen
 from tendays.cli.tui.game_screen import GameScreen
 from tendays.cli.tui.play_app import PlayApp
-from tendays.cli.tui.render import rack_line
+from tendays.cli.tui.render import name_width, rack_line
 from tendays.cli.tui.rules import rules_markdown
 from tendays.cli.tui.screens import HelpScreen, PrivacyScreen, TextScreen
 from tendays.cli.tui.setup_screen import SetupScreen
 from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
-from tendays.cli.tui.widgets import NAME_WIDTH, DayRow
+from tendays.cli.tui.widgets import DayRow
 from tendays.engine import GameRecord, Move, Options, Phase, PlayerView, checker_for, load_edition
 
 
@@ -34,7 +34,7 @@ def own_rack_lines(screen: GameScreen, seat: int) -> list[str]:
     pv = screen.table.view_for(seat)
     assert pv.rack is not None
     marks = day_marks(screen.edition, pv.rack)
-    return [rack_line(screen.edition, day, tile, marks.get(day), NAME_WIDTH).plain
+    return [rack_line(screen.edition, day, tile, marks.get(day), name_width(screen.edition)).plain
             for day, tile in enumerate(pv.rack, 1)]
 
 

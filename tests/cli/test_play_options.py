@@ -14,7 +14,7 @@ from tendays.bots import LEVELS, bot_names, make_bot
 from tendays.cli.main import build_parser, main
 from tendays.cli.tui.play_app import PlayApp
 from tendays.cli.tui.setup_screen import SetupScreen
-from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
+from tendays.cli.tui.table import PlayConfig, SeatError, Table, load_save, parse_seats
 from tendays.engine import Game, GameRecord, Options, available_editions, next_decision, play_bots
 
 GERMANY_17_DAYS = ("10 Tage durch Deutschland has 54 tiles: 3 racks of 17 days and 3 discard piles would leave 0 in "
@@ -198,3 +198,19 @@ def test_save_file_is_a_game_record_with_seats(tmp_path: Path) -> None:
     data = json.loads(path.read_text())
     assert data["seats"] == ["human", "hard"] and data["names"] == ["Ann", "Bot 2"]
     assert GameRecord.from_json(data) == table.record
+
+
+@pytest.mark.parametrize(("word", "meant"), [("hrad", "hard"), ("nromal", "normal"), ("eays", "easy"),
+                                             ("expret:48", "expert:48"), ("greddy", "greedy")])
+def test_a_misspelt_bot_is_refused_with_the_levels_and_the_way_to_seat_a_person(word: str, meant: str) -> None:
+    with pytest.raises(SeatError) as refused:
+        parse_seats(f"me,{word}")
+    message = str(refused.value)
+    assert f"did you mean {meant!r}?" in message and f"Bot levels: {', '.join(LEVELS)}" in message
+    assert f"write human:{word}" in message
+
+
+def test_names_of_people_keep_working() -> None:
+    seats = parse_seats("Ann,Norma,Ward,human:hard")
+    assert [s.name for s in seats] == ["Ann", "Norma", "Ward", "hard"] and all(s.is_human for s in seats)
+    assert not parse_seats("me,Hard")[1].is_human  # a bot's own name, in any case, is the bot

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_driver import screen_text
+from tui_driver import screen_lines, screen_text, shown
 
 from tendays.bots import GreedyBot
 from tendays.cli.main import main
+from tendays.cli.tui.render import day_marks
 from tendays.cli.tui.replay_app import ReplayApp, ReplayScreen
 from tendays.engine import Game, GameRecord, Move, Options, play_bots, view
 
@@ -114,5 +115,50 @@ def test_replay_refuses_a_record_whose_options_make_no_game(tmp_path: Path,
     path.write_text(GameRecord("germany", Options(players=3, days=17), 1).dumps())
     assert main(["replay", str(path), "--text"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("tendays replay: this record cannot be replayed: 10 Tage durch Deutschland has 54 tiles")
+    assert err.startswith(f"tendays replay: {path}: this record cannot be replayed: 10 Tage durch Deutschland has "
+                          "54 tiles")
     assert err.count("\n") == 1
+
+
+def game_with_cars(players: int = 2) -> GameRecord:
+    """A finished 10-day game, with long names, in which some rack ends with a car."""
+    for seed in range(1, 60):
+        game = Game("usa", Options(players=players), seed, ("Annabelle", "Bartholomew", "Charlotte", "Dan")[:players])
+        play_bots(game, [GreedyBot()] * players)
+        racks = game.state.racks
+        if any(game.state.edition.tiles[t].name == "car" for rack in racks for t in rack):
+            return game.record
+    raise AssertionError("no game with a car")
+
+
+async def test_at_80x24_every_day_name_and_mark_of_the_racks_is_shown_as_on_the_board() -> None:
+    record = game_with_cars()
+    app = ReplayApp(record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end")
+        await pilot.pause()
+        lines = screen_lines(app)
+        text = shown(app)
+        assert all(len(line) <= 80 for line in lines)
+        assert f"move {len(record.moves)}/{len(record.moves)}" in text and "game over" in text  # the whole header
+        assert "Annabelle ★ winner" in text or "Bartholomew ★ winner" in text
+        region = app.screen.query_one("#racks").region
+        rows = [line for line in lines[region.y:region.y + region.height] if line[:2].strip().isdigit()]
+        assert [int(row[:2]) for row in rows] == list(range(1, 11))  # day 10 too, never "…"
+        state = record.replay()
+        for rack in state.racks:
+            marks = day_marks(state.edition, rack)
+            for day, row in enumerate(rows, 1):
+                assert marks[day].symbol in row  # the same marks as the board: ■ on the last day, never ✓
+        assert "car car" not in text and "…" not in "".join(rows)
+        for pile in state.piles:
+            assert state.edition.tiles[pile[-1]].name in text  # every pile's top tile, in full
+
+
+def test_replay_text_counts_problems_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(game_with_cars().dumps())
+    assert main(["replay", str(path), "--text"]) == 0
+    out = capsys.readouterr().out
+    assert "problem(s)" not in out and "car car" not in out
+    assert " problem\n" in out or " problems\n" in out

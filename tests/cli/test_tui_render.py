@@ -43,6 +43,23 @@ def test_last_actions_tell_what_a_seat_took_and_discarded() -> None:
     edition = state.edition
     replaced = state.events[-1]
     assert replaced == Event("replace", mover, day=1, pile=2, tile=replaced.tile)
-    assert last_actions(pv, mover) == (f"took {edition.tiles[top].name} (pile 2); placed on day 1, "
+    assert last_actions(pv, mover) == (f"took {edition.tiles[top].name} (pile 2); day 1: "
                                        f"{edition.tiles[replaced.tile].name} → pile 2")  # type: ignore[index]
     assert last_actions(pv, 1 - mover) == ""
+
+
+def test_every_day_of_a_full_rack_is_marked_even_behind_two_transports_in_a_row() -> None:
+    usa = load_edition("usa")
+    rack = [usa.tile(t).index for t in ("WA", "car", "plane-blue", "OR", "CA")]
+    marks = day_marks(usa, rack)
+    assert sorted(marks) == [1, 2, 3, 4, 5]
+    assert marks[1].ok is False and "day 1: its link is blocked further on, at day 2 → 3: two transport tiles" \
+        in marks[1].message
+    assert marks[2].ok is False and marks[3].ok is False and "two transport tiles in a row" in marks[3].message
+    assert "once the days around it are filled" not in " ".join(m.message for m in marks.values())
+
+
+def test_a_skip_tile_is_named_once() -> None:
+    usa = load_edition("usa")
+    assert " ".join(tile_text(usa, usa.tile("car").index).plain.split()) == "car"
+    assert tile_text(usa, usa.tile("OH").index).plain.split()[-1] == "Ohio"

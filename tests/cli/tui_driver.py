@@ -35,6 +35,29 @@ def screen_text(app: App[None]) -> str:
     return "\n".join(parts)
 
 
+def screen_lines(app: App[None]) -> list[str]:
+    """The terminal as a person sees it: one string per row, exactly what was drawn (nothing clipped is in it)."""
+    import io
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), color_system=None, record=True,
+                      legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return [line.rstrip() for line in console.export_text(styles=False).splitlines()][:height]
+
+
+def shown(app: App[None]) -> str:
+    """The rows on screen joined with spaces: a sentence wrapped over several rows reads as one."""
+    return " ".join(" ".join(line.split()) for line in screen_lines(app))
+
+
+def shown_in(app: App[None], selector: str) -> str:
+    """What one widget shows on screen (its rows, cut to its own columns), joined as in :func:`shown`."""
+    region = app.screen.query_one(selector).scrollable_content_region
+    rows = screen_lines(app)[region.y:region.y + region.height]
+    return " ".join(" ".join(row[region.x:region.x + region.width].split()) for row in rows).strip()
+
+
 def day_key(day: int) -> str:
     return "0" if day == 10 else str(day)
 

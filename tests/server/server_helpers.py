@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,11 +15,14 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from sqlalchemy import insert
+from starlette.testclient import WebSocketTestSession
 
 from tendays.server.master import MasterSettings, hash_token
-from tendays.server.store import GameTable, MoveTable, SeatTable, Store
+from tendays.server.schema import GameTable, MoveTable, SeatTable
+from tendays.server.store import Store
 
-__all__ = ["HUMAN", "SEED", "TestClient", "Ticker", "bot", "join", "new_game", "settings", "write_game_row"]
+__all__ = ["HUMAN", "SEED", "TestClient", "Ticker", "bot", "join", "new_game", "open_table", "settings",
+           "write_game_row"]
 
 SEED = 20261130
 
@@ -39,6 +44,14 @@ class Ticker:
     def __call__(self) -> float:
         self.now += self.step
         return self.now
+
+
+@contextlib.contextmanager
+def open_table(client: TestClient, game_id: str, token: str | None = None) -> Iterator[WebSocketTestSession]:
+    """A connection to a table that says hello with ``token`` (None: to watch), as the protocol asks."""
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        yield ws
 
 
 def new_game(client: TestClient, seats: list[dict[str, Any]], name: str = "Alice", **options: Any) -> dict[str, Any]:
@@ -70,7 +83,7 @@ def write_game_row(url: str, game_id: str, options: dict[str, Any], moves: Seque
     store = Store(url)
     with store.engine.begin() as db:
         db.execute(insert(GameTable).values(id=game_id, edition=edition, options=json.dumps(options), seed=SEED,
-                                            created=datetime.now(UTC), finished=False))
+                                            created=datetime.now(UTC), finished=False, last_move_at=time.time()))
         db.execute(insert(SeatTable), [{"game_id": game_id, "seat": seat, "kind": "human", "bot": None,
                                         "name": f"Player {seat + 1}", "token_hash": hash_token(token)}
                                        for seat, token in enumerate(tokens)])

@@ -12,16 +12,19 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 from collections import Counter
 from typing import Any
 
 import pytest
-from server_helpers import HUMAN, SEED, TestClient, bot, join, new_game
+from server_helpers import HUMAN, SEED, TestClient, Ticker, bot, join, open_table, settings
 from starlette.testclient import WebSocketTestSession
 
 from tendays.engine import GameRecord, Move, Options, Phase, State, apply, checker_for, load_edition
 from tendays.engine import new_game as deal
+from tendays.server.app import Limits, create_app
 from tendays.server.lobby import Lobby
+from tendays.server.timing import PaceLimits
 
 Message = dict[str, Any]
 EDITION = load_edition("usa")
@@ -83,13 +86,20 @@ def shown_at_places(game: Message) -> Counter[str]:
     return shown
 
 
-def check_message(text: str, truth: Truth, seat: int | None) -> None:
+def check_message(text: str, truth: Truth, seat: int | None, log: list[Message] | None = None) -> list[Message]:
+    """Check one message; ``log`` is the log the receiver has so far (tables carry only what is new).
+    Returns the receiver's log after this message."""
+    log = log or []
     assert str(SEED) not in text  # the seed never leaves the server
     message = json.loads(text)
     if message["type"] != "state":
         assert message["type"] in ("error", "hint", "pong"), message
-        return
+        return log
     version, game = message["version"], message["game"]
+    start = game["log_from"]
+    assert start in (0, len(log)), f"the table's log starts at {start}, but the receiver has {len(log)} entries"
+    log = log[:start] + game["log"]
+    game = {**game, "log": log}
     state = truth.states[version]
     assert game["you"] == seat
     assert game["draw_pile"] == len(state.draw_pile) and isinstance(game["draw_pile"], int)
@@ -123,6 +133,15 @@ def check_message(text: str, truth: Truth, seat: int | None) -> None:
     visible = truth.visible(version, seat)
     for tile in truth.hidden(version, seat):
         assert strings[tile] <= visible[tile], f"version {version}: hidden {tile} is shown"
+    # The chat and the table's notices (turns played on the clock, ...) name no hidden tile.
+    hidden_words = {w for t in truth.hidden(version, seat) for w in (t, EDITION.by_id[t.upper()].name)}
+    for line in game["chat"]:
+        words = set(re.findall(r"[\w-]+", line["text"])) | {line["text"]}
+        assert not (words & hidden_words) and not any(n in line["text"] for n in hidden_words if " " in n), line
+    if game["clock"] is not None:
+        assert set(game["clock"]) <= {"kind", "per_move", "bank", "banks", "deadline", "now"}
+        assert all(isinstance(v, int | float | str | list) or v is None for v in game["clock"].values())
+    return log
 
 
 def iter_strings(value: Any) -> list[str]:
@@ -158,13 +177,20 @@ class Recorder:
         return self.latest
 
 
+PHRASES = ["Good luck!", "hmm", "Well played!"]
+
+
 def play_through_sockets(client: TestClient, **options: Any) -> tuple[list[str], list[str], GameRecord]:
-    alice = new_game(client, [HUMAN, HUMAN, bot("normal")], turn_limit=120, **options)
+    """A whole game with a clock running (never running out) and the people chatting now and then."""
+    answer = client.post("/api/games", json={"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN, bot("normal")],
+                                             "options": {"turn_limit": 120, **options},
+                                             "pace": {"kind": "live", "per_move": 600, "bank": 60}})
+    assert answer.status_code == 201, answer.text
+    alice = answer.json()
     bob = join(client, alice["id"])
     rng = random.Random(5)
-    with client.websocket_connect(f"/ws/games/{alice['id']}?token={alice['token']}") as ws0, \
-            client.websocket_connect(f"/ws/games/{alice['id']}?token={bob['token']}") as ws1, \
-            client.websocket_connect(f"/ws/games/{alice['id']}") as ws_watch:
+    with open_table(client, alice["id"], alice["token"]) as ws0, open_table(client, alice["id"], bob["token"]) as ws1, \
+            open_table(client, alice["id"]) as ws_watch:
         seats = {0: Recorder(ws0), 1: Recorder(ws1)}
         watcher = Recorder(ws_watch)
         acted = -1
@@ -181,6 +207,8 @@ def play_through_sockets(client: TestClient, **options: Any) -> tuple[list[str],
             acted = table["version"]
             move = rng.choice(own["game"]["legal_moves"])["text"]
             mover.ws.send_json({"type": "move", "move": move, "version": acted})
+            if acted % 7 == 0:
+                mover.ws.send_json({"type": "chat", "text": PHRASES[acted % 3]})
         final = table["version"]
         seats[0].until_version(final)
         watcher.until_version(final)
@@ -202,14 +230,16 @@ def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient, o
     final = truth.states[-1]
     assert final.is_over and final.turn > 3  # a real game: the draft, then turns until a win or the limit
     assert len(traffic) > len(record.moves) // 2
+    log: list[Message] = []
     for text in traffic:
-        check_message(text, truth, 1)
+        log = check_message(text, truth, 1, log)
     # The hard cases happened: the recorded seat was sent tables while another seat held a secret tile.
     secret_hands = [v for v in (json.loads(t)["version"] for t in traffic) if truth.states[v].in_hand is not None
                     and truth.states[v].current != 1 and truth.states[v].taken_from == 0]
     assert len(secret_hands) > 10
+    log = []
     for text in watched:
-        check_message(text, truth, None)
+        log = check_message(text, truth, None, log)
     # The recording saw the other seats' racks only at the end (or all along, with open hands).
     assert json.loads(traffic[-1])["game"]["racks"] == [ids(r) for r in final.racks]
     open_hands = record.options.open_hands
@@ -224,7 +254,7 @@ def test_the_checker_catches_a_leak() -> None:
     leaked = {"type": "state", "version": 3, "game": {
         "you": 0, "draw_pile": len(state.draw_pile), "forced_pile": 0, "rack": ids(state.racks[0]) + [None] * 8,
         "in_hand": EDITION.tiles[state.in_hand].id if state.in_hand is not None else None,  # seat 2's draft tile
-        "piles": [[], [], []], "racks": None, "journeys": None, "log": [], "legal_moves": [],
+        "piles": [[], [], []], "racks": None, "journeys": None, "log": [], "log_from": 0, "legal_moves": [],
     }}
     try:
         check_message(json.dumps(leaked), truth, 0)
@@ -232,3 +262,36 @@ def test_the_checker_catches_a_leak() -> None:
         assert "is not what seat 0 may see" in str(error)
     else:
         raise AssertionError("a leaked tile went unnoticed")
+
+
+def test_no_hidden_tile_leaks_while_the_clock_plays_for_an_absent_seat(db_url: str) -> None:
+    """Bob never comes: the bot plays his turns on the clock from his view, then his seat. What Alice and a
+    spectator receive meanwhile (the tables, the notices) shows nothing of Bob's rack or draws."""
+    quick = settings(paces=PaceLimits(live_min=1), timeouts_to_bot=2)
+    with TestClient(create_app(db_url, quick, Limits(clock=Ticker(0.1)))) as client:
+        answer = client.post("/api/games", json={"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN],
+                                                 "options": {"turn_limit": 12, "days": 5},
+                                                 "pace": {"kind": "live", "per_move": 1}})
+        alice = answer.json()
+        join(client, alice["id"])
+        rng = random.Random(7)
+        with open_table(client, alice["id"], alice["token"]) as ws0, open_table(client, alice["id"]) as ws_watch:
+            seat, watcher = Recorder(ws0), Recorder(ws_watch)
+            while True:
+                table = seat.receive()
+                if table["game"]["status"] == "over":
+                    break
+                if table["game"]["legal_moves"]:
+                    move = rng.choice(table["game"]["legal_moves"])["text"]
+                    ws0.send_json({"type": "move", "move": move, "version": table["version"]})
+            final = table["version"]
+            watcher.until_version(final)
+            lobby: Lobby = client.app.state.lobby  # type: ignore[attr-defined]
+            record = lobby.matches[alice["id"]].record
+    truth = Truth(record)
+    texts = [line["text"] for text in seat.traffic for line in json.loads(text)["game"]["chat"]]
+    assert "Bob ran out of time: the normal bot played the turn" in texts and any("missed 2" in t for t in texts)
+    for traffic, viewer in ((seat.traffic, 0), (watcher.traffic, None)):
+        log: list[Message] = []
+        for text in traffic:
+            log = check_message(text, truth, viewer, log)

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import HUMAN, bot, join, new_game, settings, write_game_row
+from server_helpers import HUMAN, bot, join, new_game, open_table, settings, write_game_row
+from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 
 from tendays.bots import BOTS, LEVELS, make_bot
+from tendays.engine import RULES_VERSION
 from tendays.server.app import create_app, static_dir
+from tendays.server.master import hash_token
+from tendays.server.schema import GameTable, SeatTable
+from tendays.server.store import Store
 
 
 def test_health_counts_unfinished_games(client: TestClient) -> None:
@@ -34,7 +42,7 @@ def test_bots_come_from_the_registry(client: TestClient) -> None:
     assert answer["levels"] == [{"name": level.name, "bot": level.bot, "description": level.description}
                                 for level in LEVELS.values()]
     assert answer["bots"] == [{"name": entry.name, "description": entry.description} for entry in BOTS.values()]
-    assert [level["name"] for level in answer["levels"]][:3] == ["easy", "normal", "hard"]
+    assert {"easy", "normal", "hard"} <= {level["name"] for level in answer["levels"]}
     for choice in [*answer["levels"], *answer["bots"]]:  # every one can be given to a seat
         make_bot(choice["name"])
         new_game(client, [HUMAN, bot(choice["name"])], turn_limit=1)
@@ -48,9 +56,10 @@ def test_create_gives_seat_one_a_secret_link(client: TestClient) -> None:
     summary = client.get(f"/api/games/{ticket['id']}").json()
     assert summary["status"] == "playing"  # the only human seat is taken: the game deals at once
     assert summary["seats"] == [
-        {"seat": 0, "kind": "human", "name": "Alice", "bot": None, "taken": True},
-        {"seat": 1, "kind": "bot", "name": "Easy bot", "bot": "easy", "taken": True},
+        {"seat": 0, "kind": "human", "name": "Alice", "bot": None, "taken": True, "reserved": False, "left": False},
+        {"seat": 1, "kind": "bot", "name": "Easy bot", "bot": "easy", "taken": True, "reserved": False, "left": False},
     ]
+    assert summary["pace"] is None and summary["ended"] is None and summary["options"]["days"] == 10
 
 
 def test_join_takes_free_human_seats_in_order_then_409(client: TestClient) -> None:
@@ -68,15 +77,17 @@ def test_join_takes_free_human_seats_in_order_then_409(client: TestClient) -> No
     assert full.status_code == 409 and "taken" in full.json()["detail"]
 
 
-def test_game_list_shows_open_and_running_games_without_secrets(client: TestClient) -> None:
+def test_game_list_shows_joinable_and_running_games_without_secrets(client: TestClient) -> None:
     first = new_game(client, [HUMAN, HUMAN])
     second = new_game(client, [HUMAN, bot()], name="Zoe")
     listed = client.get("/api/games").json()
-    assert {g["id"] for g in listed} == {first["id"], second["id"]}
-    assert {g["id"]: g["status"] for g in listed} == {first["id"]: "waiting", second["id"]: "playing"}
-    text = client.get("/api/games").text
-    assert first["token"] not in text and second["token"] not in text and "seed" not in text
-    assert "token" not in text
+    assert [g["id"] for g in listed["games"]] == [first["id"]]  # only games a newcomer can join
+    assert (listed["total"], listed["page"], listed["pages"]) == (1, 1, 1)
+    playing = client.get("/api/games", params={"show": "playing"}).json()
+    assert [(g["id"], g["status"]) for g in playing["games"]] == [(second["id"], "playing")]
+    for text in (client.get("/api/games").text, client.get("/api/games?show=playing").text):
+        assert first["token"] not in text and second["token"] not in text and "seed" not in text
+        assert "token" not in text
 
 
 def test_unknown_game_is_404(client: TestClient) -> None:
@@ -123,12 +134,12 @@ def test_create_refuses_bad_requests_with_reasons(client: TestClient) -> None:
     assert status == 422 and "visible character" in detail
     status, detail = bad_create(client, name="a\u0000b")
     assert status == 422
-    assert client.get("/api/games").json() == []  # nothing was created
+    assert client.get("/api/games").json()["total"] == 0  # nothing was created
 
 
 def test_the_first_seat_can_be_chosen(client: TestClient) -> None:
     ticket = new_game(client, [HUMAN, bot("easy"), bot("easy")], first_seat=2)
-    with client.websocket_connect(f"/ws/games/{ticket['id']}?token={ticket['token']}") as ws:
+    with open_table(client, ticket["id"], ticket["token"]) as ws:
         game = ws.receive_json()["game"]
     assert game["options"]["first_seat"] == 2
 
@@ -149,7 +160,7 @@ def test_a_game_under_unknown_rules_is_refused_not_served_as_another(db_url: str
         answer = client.get("/api/games/future")
         assert answer.status_code == 409 and "rules version 99" in answer.json()["detail"]
         assert client.post("/api/games/future/join", json={"name": "Bob"}).status_code == 409
-        with client.websocket_connect(f"/ws/games/future?token={token}") as ws:
+        with open_table(client, "future", token) as ws:
             refusal = ws.receive_json()
             assert refusal["code"] == "unavailable" and "rules version 99" in refusal["message"]
             with pytest.raises(WebSocketDisconnect) as closed:
@@ -184,3 +195,32 @@ def test_pages_come_from_the_client_files(client: TestClient) -> None:
             assert answer.status_code == 404 and name in answer.json()["detail"]
     geometry = client.get("/static/maps/usa.json")
     assert geometry.status_code == 200 and geometry.json()["edition"] == "usa"
+
+
+def test_the_lobby_pages_thousands_of_games_quickly(db_url: str) -> None:
+    count = 3000
+    store = Store(db_url)
+    now = time.time()
+    options = json.dumps({"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None,
+                          "first_seat": None, "rules": RULES_VERSION})
+    with store.engine.begin() as db:  # thousands of games waiting for a second player, written at once
+        db.execute(insert(GameTable), [{"id": f"g{n:05}", "edition": "usa", "options": options, "seed": n,
+                                        "created": datetime.fromtimestamp(now - count + n, UTC), "finished": False,
+                                        "last_move_at": now} for n in range(count)])
+        db.execute(insert(SeatTable), [{"game_id": f"g{n:05}", "seat": seat, "kind": "human", "bot": None,
+                                        "name": "Ann" if seat == 0 else None,
+                                        "token_hash": hash_token(f"t{n}") if seat == 0 else None}
+                                       for n in range(count) for seat in (0, 1)])
+    store.close()
+    with TestClient(create_app(db_url, settings())) as client:
+        client.get("/api/games")
+        started = time.perf_counter()
+        first = client.get("/api/games").json()
+        last = client.get("/api/games", params={"page": 150}).json()
+        beyond = client.get("/api/games", params={"page": 151}).json()
+        elapsed = time.perf_counter() - started
+        assert client.get("/api/games", params={"per_page": 101}).status_code == 422
+    assert (first["total"], first["pages"], len(first["games"])) == (count, 150, 20)
+    assert first["games"][0]["id"] == "g02999" and last["games"][-1]["id"] == "g00000"  # newest first
+    assert beyond["games"] == [] and beyond["page"] == 151
+    assert elapsed < 1.0, f"three pages of {count} games took {elapsed:.3f} s"

@@ -14,9 +14,11 @@ from server_helpers import SEED, settings, write_game_row
 from sqlalchemy import select
 
 from tendays.engine import RULES_VERSION, Game, GameRecord, Options, Phase
+from tendays.server.journal import Journal
 from tendays.server.lobby import Lobby
 from tendays.server.master import LobbyError, Match, Rejected
-from tendays.server.store import GameTable, Journal, Store
+from tendays.server.schema import GameTable
+from tendays.server.store import Store
 
 
 def open_lobby(path: Path, **changes: Any) -> Lobby:

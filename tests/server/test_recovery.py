@@ -65,8 +65,12 @@ class Server:
             result: Message = json.load(answer)
             return result
 
-    def table(self, ticket: Message) -> ClientConnection:
-        return connect(f"{self.ws_base}/ws/games/{ticket['id']}?token={ticket['token']}", open_timeout=10)
+    @contextlib.contextmanager
+    def table(self, ticket: Message) -> Iterator[ClientConnection]:
+        """A table connection that says hello with the seat's token."""
+        with connect(f"{self.ws_base}/ws/games/{ticket['id']}", open_timeout=10) as connection:
+            connection.send(json.dumps({"type": "hello", "token": ticket["token"]}))
+            yield connection
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from server_helpers import HUMAN, TestClient, bot, join, new_game, settings
+from server_helpers import HUMAN, TestClient, bot, join, new_game, open_table, settings
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -42,13 +42,13 @@ def two_humans(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def seat_socket(client: TestClient, ticket: dict[str, Any]) -> Any:
-    return client.websocket_connect(f"/ws/games/{ticket['id']}?token={ticket['token']}")
+    return open_table(client, ticket["id"], ticket["token"])
 
 
 def test_each_connection_sees_its_own_view(client: TestClient, two_humans: tuple[Message, Message]) -> None:
     alice, bob = two_humans
     with seat_socket(client, alice) as ws_alice, seat_socket(client, bob) as ws_bob, \
-            client.websocket_connect(f"/ws/games/{alice['id']}") as ws_watch:
+            open_table(client, alice["id"]) as ws_watch:
         first = ws_alice.receive_json()
         assert first["type"] == "state" and first["version"] == 0
         game = first["game"]
@@ -129,7 +129,7 @@ def test_rejected_messages_change_nothing(client: TestClient, two_humans: tuple[
 
 def test_out_of_turn_and_spectator_moves_are_refused(client: TestClient, two_humans: tuple[Message, Message]) -> None:
     alice, bob = two_humans
-    with seat_socket(client, bob) as ws_bob, client.websocket_connect(f"/ws/games/{alice['id']}") as ws_watch:
+    with seat_socket(client, bob) as ws_bob, open_table(client, alice["id"]) as ws_watch:
         ws_bob.receive_json()
         answer = rejected(ws_bob, {"type": "move", "move": "draft 1", "version": 0})
         assert answer == {"type": "error", "code": "out_of_turn", "message": "it is Alice's turn, not yours"}
@@ -167,12 +167,12 @@ def test_moves_wait_until_every_seat_is_taken(client: TestClient) -> None:
 def test_bad_token_and_unknown_game_are_refused_and_closed(client: TestClient,
                                                            two_humans: tuple[Message, Message]) -> None:
     alice, _ = two_humans
-    with client.websocket_connect(f"/ws/games/{alice['id']}?token=guess") as ws:
+    with open_table(client, alice["id"], "guess") as ws:
         assert ws.receive_json()["code"] == "forbidden"
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403
-    with client.websocket_connect("/ws/games/nothing-here") as ws:
+    with open_table(client, "nothing-here") as ws:
         assert ws.receive_json()["code"] == "not_found"
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
@@ -218,9 +218,14 @@ def test_reconnecting_resumes_the_same_view(client: TestClient) -> None:
             ws.send_json({"type": "move", "move": table["game"]["legal_moves"][-1]["text"], "version": version})
         seen = receive_until(ws, state_at(10))
     assert seen["game"]["rack"][:5] == [None] * 5 and None not in seen["game"]["rack"][5:]
-    for _ in range(2):  # a reload, then another device with the same link
+    for _ in range(2):  # a reload, then another device with the same link: the whole table, log included
         with seat_socket(client, alice) as again:
-            assert again.receive_json() == seen
+            fresh = again.receive_json()
+            assert fresh["game"]["log_from"] == 0 and len(fresh["game"]["log"]) == 10
+            for key in ("version", "type"):
+                assert fresh[key] == seen[key]
+            for key in ("rack", "in_hand", "piles", "legal_moves", "journey", "seats", "current", "phase"):
+                assert fresh["game"][key] == seen["game"][key], key
 
 
 def test_the_end_reveals_every_rack_and_journey(client: TestClient) -> None:
@@ -239,5 +244,5 @@ def test_the_end_reveals_every_rack_and_journey(client: TestClient) -> None:
     assert [j["valid"] for j in game["journeys"]] == [game["winner"] == s for s in (0, 1)]
     assert game["log"][-1]["kind"] in ("win", "limit")
     assert client.get(f"/api/games/{alice['id']}").json()["status"] == "over"
-    assert client.get("/api/games").json() == []
+    assert client.get("/api/games?show=playing").json()["games"] == []
 

@@ -8,84 +8,27 @@ client marks every button that makes a legal move with ``data-move``, and the te
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import (
+    CHROMIUM,
+    Page,
+    Server,
+    click_move,
+    drag,
+    is_over,
+    legal_buttons,
+    new_page,
+    rack_tiles,
+    wait_for_turn_or_end,
+)
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
-TIMEOUT_MS = 15_000
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
-
-Page = Any  # playwright.sync_api.Page
-
-
-# -- the server ------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-# The server app as ``tendays serve`` builds it, but with bots that do not pause and games dealt from a
-# fixed sequence of seeds, so every run of these tests plays the same games.
-SERVE = """
-import itertools, sys, uvicorn
-from tendays.server.app import create_app
-from tendays.server.master import MasterSettings
-port, database, first_seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-seeds = itertools.count(first_seed)
-settings = MasterSettings(bot_delay=0, draft_delay=0, seed_source=lambda: next(seeds))
-uvicorn.run(create_app(database, settings), host="127.0.0.1", port=port, log_level="warning")
-"""
-FIRST_SEED = 5
-
-
-class Server:
-    """The server in a subprocess; it can be killed and started again on the same database."""
-
-    def __init__(self, database: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.database = f"sqlite:///{database}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = [sys.executable, "-c", SERVE, str(self.port), self.database, str(FIRST_SEED)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                error = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"tendays serve exited with {self.process.returncode}: {error}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/health", timeout=1) as answer:
-                    if json.load(answer)["status"] == "ok":
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("tendays serve did not answer /health within 30 s")
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
-        self.process = None
 
 
 @pytest.fixture(scope="module")
@@ -96,81 +39,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
     finally:
         running.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any) -> Page:
-    context = browser.new_context(viewport={"width": width, "height": height}, **options)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.js_errors = errors  # checked at the end of each test
-    return page
-
-
-# -- what a person does at the table -----------------------------------------------------------
-
-
-def rack_tiles(page: Page) -> list[str | None]:
-    """The tile ids on the rack, day by day (None for an empty day)."""
-    tiles: list[str | None] = page.eval_on_selector_all(
-        "#rack .day", "days => days.map(d => { const t = d.querySelector('[data-tile]'); "
-                      "return t ? t.dataset.tile : null; })")
-    return tiles
-
-
-def legal_buttons(page: Page) -> list[str]:
-    moves: list[str] = page.eval_on_selector_all("[data-move]:not([disabled])",
-                                                 "nodes => nodes.map(n => n.dataset.move)")
-    return moves
-
-
-def is_over(page: Page) -> bool:
-    return bool(page.locator(".turn-banner.over").count() > 0)
-
-
-def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
-    """The page whose player may move now, or None once the game is over (bots move by themselves)."""
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while time.monotonic() < deadline:
-        if any(is_over(p) for p in pages):
-            return None
-        for page in pages:
-            if legal_buttons(page):
-                return page
-        pages[0].wait_for_timeout(50)
-    raise AssertionError("nobody could move and the game did not end")
-
-
-def click_move(page: Page, move: str) -> None:
-    """Click the button that makes ``move`` and wait until the server has answered with a new table."""
-    before = page.get_attribute("body", "data-version")
-    page.locator(f"[data-move='{move}']").first.click()
-    page.wait_for_function(
-        "([before]) => document.body.dataset.version !== before || "
-        "!document.querySelector('#error').hidden", arg=[before])
-    assert page.locator("#error").is_hidden(), f"{move}: {page.inner_text('#error-text')}"
-
-
-def drag(page: Page, source: str, target: str) -> None:
-    """Drag with the mouse from the middle of ``source`` to the middle of ``target``."""
-    start = page.locator(source).first.bounding_box()
-    end = page.locator(target).first.bounding_box()
-    assert start and end
-    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
-    page.mouse.up()
 
 
 def create_game(page: Page, server: Server, name: str, edition: str, seats: list[str], days: int,

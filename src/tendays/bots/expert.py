@@ -28,6 +28,7 @@ from tendays.engine import Knowledge, Move, MoveKind, Phase, PlayerView, State, 
 
 from .distance import analyze
 from .greedy import TileOdds, greedy_move, pile_to_cover, playout_move, rack_score, swapped, with_tile
+from .opponent_model import OpponentModel
 
 __all__ = ["DEFAULT_ITERATIONS", "ExpertBot"]
 
@@ -45,7 +46,7 @@ class ExpertBot:
     """Determinized rollouts over greedy play, budgeted per decision by rollouts or seconds."""
 
     def __init__(self, iterations: int | None = DEFAULT_ITERATIONS, think: float | None = None,
-                 name: str = "expert") -> None:
+                 name: str = "expert", opponent_model: OpponentModel | None = None) -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"the number of rollouts must not be negative, not {iterations}")
         if think is not None and think < 0:
@@ -53,6 +54,7 @@ class ExpertBot:
         self.iterations = iterations
         self.think = think
         self.name = name
+        self.opponent_model = opponent_model
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         moves = view.legal_moves()
@@ -72,10 +74,14 @@ class ExpertBot:
         search_rng = random.Random(rng.getrandbits(64))
         rivals = _rival_turns(view)
         worlds: list[tuple[State, int]] = []
+        weights = None
+        if self.opponent_model is not None:
+            weights = {p: tuple(c / (1.0 - c) if c < 1.0 else 1e9 for c in chances)
+                       for p, chances in self.opponent_model.chances(view, knowledge).items()}
 
         def world(i: int) -> tuple[State, int]:
             while len(worlds) <= i:
-                worlds.append((self._world(view, knowledge, search_rng), search_rng.getrandbits(64)))
+                worlds.append((self._world(view, knowledge, search_rng, weights), search_rng.getrandbits(64)))
             return worlds[i]
 
         me = view.player
@@ -158,9 +164,11 @@ class ExpertBot:
 
     # -- worlds and rollouts -------------------------------------------------------------
 
-    def _world(self, view: PlayerView, knowledge: Knowledge, rng: random.Random) -> State:
-        """One complete state consistent with the view: the unseen tiles dealt at random."""
-        return knowledge.deal(view, rng)
+    def _world(self, view: PlayerView, knowledge: Knowledge, rng: random.Random,
+               weights: dict[int, tuple[float, ...]] | None = None) -> State:
+        """One complete state consistent with the view: the unseen tiles dealt at random (by the opponent
+        model's chances for the other players' hidden days, when the bot has one)."""
+        return knowledge.deal(view, rng, weights)
 
     def _rollout(self, world: State, move: Move, me: int, rng: random.Random, rivals: list[float]) -> float:
         """Play ``move`` in a sampled world, then race to finish; the value of the race for ``me``.

@@ -51,7 +51,7 @@ class TileOdds:
 
     @classmethod
     def from_knowledge(cls, knowledge: Knowledge, draw_pile_size: int) -> TileOdds:
-        return cls.build(knowledge.unseen_count(), knowledge.visible_count, knowledge.buried_count,
+        return cls.build(list(knowledge.unseen_counts), knowledge.visible_count, knowledge.buried_count,
                          knowledge.opponent_count, draw_pile_size)
 
     @classmethod

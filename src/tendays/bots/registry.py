@@ -9,14 +9,18 @@ an external program speaking the engine protocol (``docs/engine-protocol.md``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
 
 from .base import Bot, RandomBot
 from .expert import ExpertBot
+from .fallible import FallibleBot
 from .greedy import GreedyBot
 
-__all__ = ["BOTS", "LEVELS", "BotEntry", "Level", "bot_names", "level_names", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "BotEntry", "Level", "bot_names", "ladder_ratings", "level_names", "make_bot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,12 @@ class Level:
     bot: str
     description: str
 
+    @property
+    def rating(self) -> float | None:
+        """The level's openskill rating (mu) in the published ladder tournament, if it has one."""
+        entry = ladder_ratings()["ratings"].get(self.name)
+        return None if entry is None else float(entry["mu"])
+
 
 def _plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
     def build(budget: str) -> Bot:
@@ -44,6 +54,16 @@ def _plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
             raise ValueError(f"the {name} bot takes no budget, so {name}:{budget} means nothing")
         return make()
     return build
+
+
+def _expert_modelled(budget: str) -> Bot:
+    from .opponent_model import OpponentModel
+
+    bot = _expert(budget)
+    assert isinstance(bot, ExpertBot)
+    bot.opponent_model = OpponentModel.shipped()
+    bot.name = f"expert+model:{budget}" if budget else "expert+model"
+    return bot
 
 
 def _expert(budget: str) -> Bot:
@@ -60,21 +80,48 @@ def _expert(budget: str) -> Bot:
     return ExpertBot(iterations=int(amount), name=f"expert:{budget}")
 
 
+def _fallible(budget: str) -> Bot:
+    try:
+        miss = float(budget) if budget else 0.5
+    except ValueError:
+        raise ValueError(f"bad share of overlooked moves {budget!r}: give a number from 0 to 1 (fallible:0.3)") \
+            from None
+    return FallibleBot(miss, name=f"fallible:{budget}" if budget else "fallible")
+
+
 #: Every bot, by name.
 BOTS: dict[str, BotEntry] = {entry.name: entry for entry in (
     BotEntry("random", "plays a random legal move", _plain("random", RandomBot)),
     BotEntry("greedy", "takes and places the tile that brings its journey closest to complete, "
                        "weighing which tiles may still come", _plain("greedy", GreedyBot)),
+    BotEntry("fallible", "plays like greedy but overlooks its best move in a share of its decisions, playing "
+                         "another plausible one", _fallible, budget="MISS (a share from 0 to 1)"),
     BotEntry("expert", "the greedy bot with a look-ahead: plays many possible futures of each promising move",
              _expert, budget="ROLLOUTS or SECONDSs"),
+    BotEntry("expert+model", "the expert, dealing the other players' hidden days of its sampled worlds by the "
+                             "learned opponent model", _expert_modelled, budget="ROLLOUTS or SECONDSs"),
 )}
 
-#: The difficulty levels offered to people, easiest first.
+#: The difficulty levels offered to people, easiest first. Their miss rates were chosen on one range of
+#: deals and their ratings measured on others (``benchmarks/ladder.py``, docs/bots.md).
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("easy", "random", "plays at random: for learning the rules"),
+    Level("beginner", "fallible:0.5", "knows the rules and never spoils its own journey, but overlooks half of "
+                                      "its best moves"),
+    Level("easy", "fallible:0.25", "plays sensibly but overlooks a quarter of its best moves"),
     Level("normal", "greedy", "builds its journey steadily and watches the piles"),
     Level("hard", "expert", "looks ahead through many possible futures"),
 )}
+
+
+_RATINGS: dict[str, Any] = {}
+
+
+def ladder_ratings() -> dict[str, Any]:
+    """The published ladder tournament (``bots/ratings.json``): how it was played, and each level's rating."""
+    if not _RATINGS:
+        text = resources.files("tendays.bots").joinpath("ratings.json").read_text("utf-8")
+        _RATINGS.update(json.loads(text))
+    return _RATINGS
 
 
 def level_names() -> tuple[str, ...]:
@@ -102,7 +149,9 @@ def make_bot(spec: str) -> Bot:
     name, _, budget = text.partition(":")
     name = name.lower()
     level = LEVELS.get(name)
-    entry = BOTS.get(level.bot if level else name)
+    if level is not None and not budget:
+        name, _, budget = level.bot.partition(":")
+    entry = BOTS.get(name)
     if entry is None:
         raise ValueError(f"unknown bot {spec!r}; choose one of: {_forms()}")
     return entry.build(budget.strip())

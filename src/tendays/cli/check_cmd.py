@@ -2,8 +2,11 @@
 
 The answer is the engine's verdict (:meth:`tendays.engine.JourneyChecker.check`), which names every
 broken step and every tile held more often than the box has it. Exit status: 0 complete, 1 not
-complete, 2 bad input (an unknown edition or tile, or the wrong number of days). With no tiles,
-journeys are read from standard input one per line and one JSON verdict is printed per line.
+complete, 2 bad input (an unknown edition or tile, or the wrong number of days).
+
+With no tiles, journeys are read from standard input, one per line, and one JSON verdict (or
+``{"error": ...}``) is printed per line; blank lines are skipped. The exit status is then 2 if any line
+was bad input, else 1 if any journey was not complete, else 0.
 """
 
 from __future__ import annotations
@@ -21,9 +24,22 @@ class BadJourney(ValueError):
     """Input that is not a journey of this edition at all."""
 
 
+STDIN_HELP = """\
+with no TILE, journeys are read from standard input, one per line (tile ids separated by spaces or
+commas; blank lines are skipped), and one JSON verdict is printed per line: the verdict, or
+{"error": "..."} for a line that is not a journey of the edition (unknown tiles, the wrong number of
+days, bytes that are not UTF-8 text). Exit status: 0 every journey complete, 1 some journey not
+complete, 2 some line was bad input. Example:
+  printf 'WA OR CA NV UT CO NM TX OK KS\\nWA XX\\n' | tendays check usa"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = STDIN_HELP
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("edition", help=f"one of: {', '.join(available_editions())}")
-    parser.add_argument("tiles", nargs="*", metavar="TILE", help="tile ids, day 1 first (e.g. WA OR plane-blue HI)")
+    parser.add_argument("tiles", nargs="*", metavar="TILE",
+                        help="tile ids, day 1 first (e.g. WA OR plane-blue HI); none: read journeys from standard "
+                             "input (below)")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--days", type=int, default=None, help="number of days the journey must have (default 10)")
 
@@ -51,15 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     checker = checker_for(edition)
     if not args.tiles:
-        for line in sys.stdin:
-            ids = [part for part in re.split(r"[\s,]+", line.strip()) if part]
-            try:
-                verdict = checker.check(parse_journey(edition, ids, args.days))
-                print(json.dumps(verdict.to_json(), ensure_ascii=False))
-            except BadJourney as error:
-                print(json.dumps({"error": str(error)}, ensure_ascii=False))
-            sys.stdout.flush()
-        return 0
+        return check_lines(edition, args.days)
     try:
         journey = parse_journey(edition, args.tiles, args.days)
     except BadJourney as error:
@@ -75,3 +83,31 @@ def run(args: argparse.Namespace) -> int:
         for problem in verdict.problems:
             print(f"  {problem}")
     return 0 if verdict.valid else 1
+
+
+def check_lines(edition: Edition, days: int | None) -> int:
+    """Standard input mode: a JSON verdict per journey line; the exit status sums up the worst line."""
+    checker = checker_for(edition)
+    if sys.stdin.isatty():
+        print(f"Type a journey of {edition.name} per line, tile ids day 1 first (e.g. WA OR CA ...); "
+              "Ctrl-D ends.", file=sys.stderr)
+    worst = 0
+    for number, raw in enumerate(sys.stdin.buffer, 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            worst = 2
+            print(json.dumps({"error": f"line {number} is not UTF-8 text (byte {error.start + 1})"}), flush=True)
+            continue
+        ids = [part for part in re.split(r"[\s,]+", line.strip()) if part]
+        if not ids:
+            continue
+        try:
+            verdict = checker.check(parse_journey(edition, ids, days))
+        except BadJourney as error:
+            worst = 2
+            print(json.dumps({"error": str(error)}, ensure_ascii=False), flush=True)
+            continue
+        worst = max(worst, 0 if verdict.valid else 1)
+        print(json.dumps(verdict.to_json(), ensure_ascii=False), flush=True)
+    return worst

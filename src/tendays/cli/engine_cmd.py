@@ -6,26 +6,85 @@ See ``docs/engine-protocol.md``. Example: ``tendays simulate --players "cmd:tend
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import random
 import sys
-from typing import TextIO
+from typing import Any, TextIO
+
+# The fields of a view on the wire (docs/engine-protocol.md, "The view").
+VIEW_FIELDS = ("edition", "options", "player", "current", "phase", "turn", "rack", "in_hand", "taken_from",
+               "forced_pile", "piles", "draw_pile", "rack_counts", "racks", "winner", "events", "legal_moves")
+
+
+def servable_bots() -> list[str]:
+    """The bots ``--bot`` can serve: every name and level of the registry, with a budget where one is taken."""
+    from tendays.bots import BOTS, bot_names
+
+    return [*bot_names(), *(f"{entry.name}:{entry.budget}" for entry in BOTS.values() if entry.budget)]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from tendays.bots import BOTS, bot_names
-
-    forms = [*bot_names(), *(f"{entry.name}:{entry.budget}" for entry in BOTS.values() if entry.budget)]
     parser.add_argument("--bot", default="greedy",
-                        help=f"the bot to serve: {', '.join(forms)} (default: greedy)")
+                        help=f"the bot to serve: {', '.join(servable_bots())} (default: greedy)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot's dice (default: 0)")
+
+
+def _json_object(command: str, text: str, what: str) -> tuple[dict[str, Any] | None, str]:
+    """The JSON object after ``command``, or None and the protocol error naming what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        return None, f"'{command}' needs {what} as one JSON object on the same line: {error}"
+    if not isinstance(data, dict):
+        return None, f"'{command}' needs {what} as a JSON object, not {type(data).__name__}"
+    return data, ""
+
+
+def newgame_problem(text: str) -> str:
+    """What is wrong with a ``newgame`` line's JSON, or "" when it describes a game this engine can play."""
+    from tendays.engine import EditionError, Options, load_edition
+
+    data, problem = _json_object("newgame", text, '{"edition", "options", "player"}')
+    if data is None:
+        return problem
+    missing = [key for key in ("edition", "options", "player") if key not in data]
+    if missing:
+        return f"'newgame' has no {', '.join(repr(key) for key in missing)}"
+    try:
+        edition = load_edition(str(data["edition"]))
+        if not isinstance(data["options"], dict):
+            raise ValueError(f"'options' must be an object, not {json.dumps(data['options'])[:40]}")
+        options = Options.from_json(data["options"])
+        options.validate(edition)
+    except (EditionError, ValueError, TypeError) as error:
+        return f"'newgame' describes no game: {error}"
+    player = data["player"]
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < options.players:
+        return f"'player' must be a seat from 0 to {options.players - 1}, not {json.dumps(player)[:40]}"
+    return ""
+
+
+def read_view(text: str) -> tuple[Any, str]:
+    """The view of a ``go`` line, or None and the protocol error naming what is wrong with it."""
+    from tendays.engine.wire import view_from_json
+
+    data, problem = _json_object("go", text, "the view")
+    if data is None:
+        return None, problem
+    missing = [key for key in VIEW_FIELDS if key not in data]
+    if missing:
+        return None, f"the view has no {', '.join(repr(key) for key in missing)} (see 'The view' in the protocol)"
+    try:
+        return view_from_json(data), ""
+    except ValueError as error:
+        return None, f"the view could not be read: {error}"
 
 
 def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
     """Answer protocol commands from ``source`` on ``sink`` until 'quit' or end of input."""
     from tendays.bots import make_bot
     from tendays.bots.engine_client import PROTOCOL_VERSION
-    from tendays.engine.wire import view_from_json
 
     bot = make_bot(bot_spec)
     games = 0
@@ -47,19 +106,27 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
                 continue
             say(f"ready {bot.name}")
         elif command == "newgame":
+            problem = newgame_problem(rest)
+            if problem:
+                say(f"error {problem}")
+                continue
             games += 1
             rng = random.Random(f"tendays-engine/{seed}/{games}")
             say("ok")
         elif command == "go":
-            try:
-                view = view_from_json(json.loads(rest))
-            except ValueError as error:
-                say(f"error the view could not be read: {error}")
+            view, problem = read_view(rest)
+            if view is None:
+                say(f"error {problem}")
                 continue
             if not view.legal_moves():
                 say("error it is not this player's turn")
                 continue
-            say(f"move {bot.choose(view, rng)}")
+            try:
+                move = bot.choose(view, rng)
+            except Exception as error:  # a view that reads but is not a position the bot can play from
+                say(f"error the bot could not choose a move from this view: {error}")
+                continue
+            say(f"move {move}")
         else:
             say(f"error unknown command {command!r}; commands: tendays, newgame, go, quit")
     return 0
@@ -71,9 +138,16 @@ def run(args: argparse.Namespace) -> int:
     if args.bot.startswith("cmd:"):
         print("tendays engine: serve a built-in bot, not another engine", file=sys.stderr)
         return 2
+    name = args.bot.partition(":")[0].lower()
+    if name not in servable_bots():
+        print(f"tendays engine: unknown bot {args.bot!r}; serve one of: {', '.join(servable_bots())}",
+              file=sys.stderr)
+        return 2
     try:
         make_bot(args.bot)
-    except ValueError as error:
+    except ValueError as error:  # a bad budget, e.g. expert:many
         print(f"tendays engine: {error}", file=sys.stderr)
         return 2
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # a line that is not UTF-8 gets a protocol error, not a crash
     return serve(args.bot, args.seed, sys.stdin, sys.stdout)

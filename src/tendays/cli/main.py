@@ -17,6 +17,7 @@ COMMANDS = {
     "simulate": ("simulate_cmd", "play many bot games and report statistics"),
     "engine": ("engine_cmd", "serve a built-in bot over the line-based engine protocol"),
     "serve": ("serve_cmd", "start the web server for browser games"),
+    "admin": ("admin_cmd", "the operator's commands for a running server, and database backups"),
 }
 
 

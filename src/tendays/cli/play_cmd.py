@@ -29,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--edition", choices=available_editions(), default=None, help="which game (default usa)")
     parser.add_argument("--players", default=None, metavar="SEATS",
-                        help=f"comma-separated seats in turn order (default {DEFAULT_PLAYERS!r}): 'me', 'human' or "
-                             f"a name for a person; {', '.join(bot_names())} or cmd:PROGRAM for a bot")
+                        help=f"comma-separated seats in turn order (default {DEFAULT_PLAYERS!r}): 'me', 'human', "
+                             f"a name or human:NAME for a person; {', '.join(bot_names())} or cmd:PROGRAM for a bot")
     parser.add_argument("--days", type=int, default=None, metavar="N",
                         help=f"days in a journey, {MIN_DAYS} to {MAX_DAYS} as the edition's tiles allow (default 10)")
     parser.add_argument("--first-seat", type=first_seat_arg, default=None, metavar="N|random",
@@ -44,7 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save", type=Path, default=DEFAULT_SAVE, metavar="FILE",
                         help=f"where the 's' key saves the game (default {DEFAULT_SAVE})")
     parser.add_argument("--resume", "--load", type=Path, default=None, metavar="FILE",
-                        help="continue a saved game (its seats, unless --players is given)")
+                        help="continue a saved game: its edition, days, variant and seats (--players seats it "
+                             "differently)")
     parser.add_argument("--setup", action="store_true", help="show the setup screen even when options are given")
 
 
@@ -52,15 +53,27 @@ def run(args: argparse.Namespace) -> int:
     from tendays.engine import RecordError, default_edition
 
     from .tui.play_app import PlayApp, fresh_seed
-    from .tui.table import PlayConfig, Table, load_save, parse_seats
+    from .tui.table import PERSON_PREFIX, PlayConfig, SeatError, Table, load_save, parse_seats
 
     if args.delay < 0:
         print("tendays play: --delay cannot be negative", file=sys.stderr)
         return 2
+    fixed_by_the_save = [option for option, value in (
+        ("--edition", args.edition), ("--days", args.days), ("--first-seat", args.first_seat),
+        ("--swap", args.swap), ("--seed", args.seed), ("--setup", args.setup or None)) if value is not None]
+    if args.resume is not None and fixed_by_the_save:
+        print(f"tendays play: a resumed game keeps the edition, days, first seat, variant and seed it was "
+              f"saved with; leave out {', '.join(fixed_by_the_save)} (only --players, --save and --delay "
+              "go with --resume)", file=sys.stderr)
+        return 2
+    if args.players is not None and not args.players.strip():
+        print("tendays play: --players is empty: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'",
+              file=sys.stderr)
+        return 2
     chosen = (args.edition, args.players, args.days, args.first_seat, args.swap, args.seed)
     config = PlayConfig(
         edition=args.edition or default_edition(),
-        players=args.players or DEFAULT_PLAYERS,
+        players=DEFAULT_PLAYERS if args.players is None else args.players,
         days=args.days if args.days is not None else 10,
         swap=bool(args.swap),
         first_seat=args.first_seat - 1 if isinstance(args.first_seat, int) else None,
@@ -72,15 +85,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.resume is not None:
             record, specs = load_save(args.resume)
-            players = args.players or (",".join(specs) if specs else ",".join(["human"] * record.options.players))
+            programs = [spec for spec in specs or () if spec.lower().startswith("cmd:")]
+            if programs and args.players is None:
+                # A save file may come from anyone: it never starts a program by itself.
+                raise SeatError(f"the save file would start the program {programs[0][4:].strip()!r} for a seat; "
+                                f"a save file never starts programs by itself: give the seats with --players "
+                                f"to resume it (e.g. --players 'me,{programs[0]}' if you trust that program)")
+            players = args.players if args.players is not None else (
+                ",".join(specs) if specs else ",".join(["human"] * record.options.players))
             table = Table.from_record(record, parse_seats(players, record.names))
             config = PlayConfig(
                 edition=record.edition,
-                players=",".join(s.name if s.is_human else s.spec for s in table.seats),
+                players=",".join(f"{PERSON_PREFIX}{s.name}" if s.is_human else s.spec for s in table.seats),
                 days=record.options.days,
                 swap=record.options.swap,
                 first_seat=record.options.first_seat,
-                seed=args.seed,
+                seed=None,
                 bot_delay=args.delay,
                 save_path=config.save_path,
             )

@@ -61,8 +61,10 @@ def print_game(record: GameRecord, states: Sequence[State], reveal: bool) -> Non
     for seat in range(record.options.players):
         rack = view(final, seat).rack or ()
         verdict = checker.check(rack)
+        problems = len(verdict.problems)
         console.print(f"\n{names[seat]}: " + ("a complete journey" if verdict.valid
-                                               else f"{len(verdict.problems)} problem(s)"), style="bold")
+                                               else f"{problems} problem{'s' if problems != 1 else ''}"),
+                      style="bold")
         for day, tile in enumerate(rack, 1):
             console.print(f"{day:>3} ", tile_text(final.edition, tile), sep="")
         for problem in verdict.problems:

@@ -1,29 +1,81 @@
-"""``tendays serve``: the web server for browser games (lobby, tables, bots), on uvicorn."""
+"""``tendays serve``: the web server for browser games (lobby, tables, bots), on uvicorn.
+
+Every option can also come from an environment variable (``TENDAYS_DB`` for ``--db``, and so on), so
+secrets such as a database password never show in the process list; the admin token comes only from
+``TENDAYS_ADMIN_TOKEN`` (or a file named by ``--admin-token-file``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import re
 import sys
+from typing import Any
+
+DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration(text: str) -> float:
+    """Seconds from '45s', '30m', '12h', '14d' or a plain number of seconds."""
+    found = DURATION.match(text)
+    if not found:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration such as 45s, 30m, 12h or 14d")
+    return float(found.group(1)) * UNITS[found.group(2)]
+
+
+def retention(text: str) -> float | None:
+    return None if text.strip().lower() in ("forever", "never", "keep") else duration(text)
+
+
+def _env(name: str, default: Any) -> Any:
+    return os.environ.get(f"TENDAYS_{name}", default)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every network interface)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    parser.add_argument("--db", default="sqlite:///tendays.db", metavar="URL",
-                        help="SQLAlchemy database URL (default sqlite:///tendays.db, a file in this directory)")
-    parser.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
-                        help="pause before each bot turn so people can follow (default 0.8; draft moves "
-                             "wait a quarter of it)")
-    parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
-                        help="worker processes where bots think (default: the CPU count less one, 1 to 4)")
-    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    add = parser.add_argument
+    add("--host", default=_env("HOST", "127.0.0.1"),
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every network interface) [TENDAYS_HOST]")
+    add("--port", type=int, default=int(_env("PORT", 8000)), help="port to listen on (default 8000) [TENDAYS_PORT]")
+    add("--db", default=_env("DB", "sqlite:///tendays.db"), metavar="URL",
+        help="SQLAlchemy database URL (default sqlite:///tendays.db, a file in this directory) [TENDAYS_DB]")
+    add("--bot-delay", type=float, default=float(_env("BOT_DELAY", 0.8)), metavar="SECONDS",
+        help="pause before each bot turn so people can follow (default 0.8; draft moves wait a quarter of it)")
+    add("--bot-workers", type=int, default=_env("BOT_WORKERS", None), metavar="N",
+        help="worker processes where bots think (default: the CPU count less one, 1 to 4)")
+    add("--log-level", default=_env("LOG_LEVEL", "info"), choices=["critical", "error", "warning", "info", "debug"])
+    limits = parser.add_argument_group("per-client limits (0: no limit)")
+    limits.add_argument("--trusted-proxies", default=_env("TRUSTED_PROXIES", ""), metavar="ADDRESSES",
+                        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
+                             "names the client (default: none) [TENDAYS_TRUSTED_PROXIES]")
+    for name, default, what in (("creates-per-minute", 10, "games a client may create a minute"),
+                                ("joins-per-minute", 30, "seats a client may join a minute"),
+                                ("connections-per-minute", 60, "table connections a client may open a minute"),
+                                ("connections-at-once", 40, "table connections a client may hold open"),
+                                ("max-games", 10_000, "unfinished games the server holds")):
+        env = name.upper().replace("-", "_")
+        limits.add_argument(f"--{name}", type=int, default=int(_env(env, default)), metavar="N",
+                            help=f"{what} (default {default}) [TENDAYS_{env}]")
+    games = parser.add_argument_group("clocks, absent players and expiry")
+    games.add_argument("--live-min", type=duration, default=duration(_env("LIVE_MIN", "10s")), metavar="DURATION",
+                       help="the shortest time a move a live game may give (default 10s) [TENDAYS_LIVE_MIN]")
+    games.add_argument("--timeouts-to-bot", type=int, default=int(_env("TIMEOUTS_TO_BOT", 3)), metavar="N",
+                       help="turns in a row played on the clock before a bot takes the seat (default 3)")
+    games.add_argument("--idle-expiry", type=duration, default=duration(_env("IDLE_EXPIRY", "14d")),
+                       metavar="DURATION", help="close unfinished games with no move for this long as abandoned "
+                                                "(default 14d) [TENDAYS_IDLE_EXPIRY]")
+    games.add_argument("--retention", type=retention, default=retention(_env("RETENTION", "90d")),
+                       metavar="DURATION", help="delete ended games this long after they ended, or 'forever' "
+                                                "(default 90d) [TENDAYS_RETENTION]")
+    parser.add_argument("--admin-token-file", default=_env("ADMIN_TOKEN_FILE", None), metavar="PATH",
+                        help="a file holding the admin token (or set TENDAYS_ADMIN_TOKEN); without one the "
+                             "admin view is off")
 
 
 class _RedactTokens(logging.Filter):
-    """Seat tokens travel in the WebSocket URL's query; they must never reach a log."""
+    """Seat tokens never belong in a log, even from an old client that puts one in an address."""
 
     _token = re.compile(r"token=[^&\s\"']+")
 
@@ -35,33 +87,59 @@ class _RedactTokens(logging.Filter):
         return True
 
 
+def _fail(message: str) -> int:
+    print(f"tendays serve: {message}", file=sys.stderr)
+    return 2
+
+
+def _admin_token(args: argparse.Namespace) -> str | None:
+    if args.admin_token_file:
+        with open(args.admin_token_file, encoding="utf-8") as handle:
+            return handle.read().strip() or None
+    return os.environ.get("TENDAYS_ADMIN_TOKEN") or None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from tendays.server.app import create_app
-        from tendays.server.master import MasterSettings
-        from tendays.server.store import Store, redact_url
+        from tendays.server.app import Limits, create_app
+        from tendays.server.settings import MasterSettings
+        from tendays.server.store import DatabaseBusy, DatabaseLock, Store, redact_url
+        from tendays.server.timing import PaceLimits
     except ModuleNotFoundError as error:
-        print(f"tendays serve: {error.name} is missing; install the server extra: pip install 'tendays[server]'",
-              file=sys.stderr)
-        return 2
+        return _fail(f"{error.name} is missing; install the server extra: pip install 'tendays[server]'")
     if args.bot_delay < 0:
-        print("tendays serve: --bot-delay cannot be negative", file=sys.stderr)
-        return 2
-    if args.bot_workers is not None and args.bot_workers < 0:
-        print("tendays serve: --bot-workers cannot be negative", file=sys.stderr)
-        return 2
+        return _fail("--bot-delay cannot be negative")
+    if args.bot_workers is not None and int(args.bot_workers) < 0:
+        return _fail("--bot-workers cannot be negative")
+    if args.timeouts_to_bot < 1:
+        return _fail("--timeouts-to-bot must be at least 1")
+    shown_db = redact_url(args.db) if "://" in args.db else repr(args.db)
     try:  # open the database once now, so a wrong URL is told in one line, not a traceback
         Store(args.db).close()
+        lock = DatabaseLock(args.db)
+        lock.acquire()
+        lock.release()
+    except DatabaseBusy as error:
+        return _fail(str(error))
     except Exception as error:
-        print(f"tendays serve: cannot open the database {redact_url(args.db) if '://' in args.db else args.db!r}: "
-              f"{error}", file=sys.stderr)
-        return 2
-    settings = MasterSettings(bot_delay=args.bot_delay, draft_delay=args.bot_delay / 4)
+        return _fail(f"cannot open the database {shown_db}: {error}")
+    try:
+        limits = Limits(trusted_proxies=tuple(p.strip() for p in args.trusted_proxies.split(",") if p.strip()),
+                        creates_per_minute=args.creates_per_minute, joins_per_minute=args.joins_per_minute,
+                        connections_per_minute=args.connections_per_minute,
+                        connections_at_once=args.connections_at_once)
+        limits.networks()
+        admin_token = _admin_token(args)
+    except (ValueError, OSError) as error:
+        return _fail(str(error))
+    settings = MasterSettings(bot_delay=args.bot_delay, draft_delay=args.bot_delay / 4, max_games=args.max_games,
+                              timeouts_to_bot=args.timeouts_to_bot, idle_expiry=args.idle_expiry,
+                              retention=args.retention, paces=PaceLimits(live_min=args.live_min))
     if args.bot_workers is not None:
-        settings.bot_processes = args.bot_workers
-    app = create_app(args.db, settings)
+        settings.bot_processes = int(args.bot_workers)
+    app = create_app(args.db, settings, limits, admin_token)
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -69,9 +147,12 @@ def run(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         # Frames far beyond the protocol's 4 KiB limit are cut off by the WebSocket layer itself.
         ws_max_size=64 * 1024,
-        # Tables are a few kilobytes of JSON; compressing every one for every connection would cost
-        # more server time than the bandwidth it saves.
+        # Tables are small JSON deltas; compressing each for every connection would cost more server
+        # time than the bandwidth it saves.
         ws_per_message_deflate=False,
+        # Forwarded headers are read by the server's own guard, from --trusted-proxies only.
+        proxy_headers=False,
+        server_header=False,
     )
     server = uvicorn.Server(config)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host

@@ -6,19 +6,33 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 SOLO_NOTE = "solo: a win is a finished journey; the lower bound is the distance when the draft ends"
 
 
+def ladder_note() -> str:
+    """The levels with their published ratings, as the help and the report show them."""
+    from tendays.bots import LEVELS, ladder_ratings
+
+    rated = ", ".join(f"{level.name} {level.rating:.1f}" for level in LEVELS.values() if level.rating is not None)
+    if not rated:
+        return ""
+    command = ladder_ratings()["tournament"]["command"]
+    return f"levels and their ratings in the published ladder (openskill mu, {command}): {rated}"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tendays.bots import BOTS, bot_names
-    from tendays.engine import available_editions
+    from tendays.engine import available_editions, default_edition
 
     forms = [*bot_names(), *(f"{entry.name}:{entry.budget}" for entry in BOTS.values() if entry.budget),
              "cmd:COMMAND LINE"]
-    parser.add_argument("--edition", default="usa", choices=available_editions(), help="edition id (default: usa)")
+    parser.epilog = ladder_note()
+    parser.add_argument("--edition", default=default_edition(), choices=available_editions(),
+                        help=f"edition id (default: {default_edition()})")
     parser.add_argument("--players", default="",
                         help="comma-separated bot specs, one per player, e.g. expert,greedy (1 to 4 players); "
                              f"bots: {', '.join(forms)}")
@@ -105,40 +119,65 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+WIDTH = 80  # the table fits an 80-column terminal
+NAME_WIDTH = 16
+
+
 def _number(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+def _wrap(text: str) -> list[str]:
+    return textwrap.wrap(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
+
+
 def format_summary(summary: Any) -> str:
-    """The summary as a plain-text table."""
+    """The summary as a plain-text table of at most 80 columns, with notes under it."""
     t = summary.tournament
     solo = len(t.players) == 1
-    width = max(22, *(len(p.name) for p in summary.players))
-    lines = [
-        f"{summary.games} games of {t.edition}, {len(t.players)} player{'s' * (not solo)}, seed {t.seed}, "
-        f"turn limit {t.max_turns or 'none'}; seats rotated",
-    ]
+    names = [p.name for p in summary.players]
+    width = max(6, min(NAME_WIDTH, max(len(n) for n in names)))
+    shown = [n if len(n) <= width else n[: width - 1] + "…" for n in names]
+    lines = _wrap(f"{summary.games} games of {t.edition}, {len(t.players)} player{'s' * (not solo)}, seed {t.seed}, "
+                  f"turn limit {t.max_turns or 'none'}; seats rotated")
     if solo:
         lines.append(SOLO_NOTE)
-        header = f"{'player':<{width}} {'finished':>9} {'mean turns':>10} {'median':>7} {'lower bound':>11} " \
-                 f"{'at limit':>8} {'ms/move':>8}"
-        lines.append(header)
-        for p in summary.players:
-            lines.append(f"{p.name:<{width}} {p.wins:>9} {_number(p.mean_turns_to_win):>10} "
-                         f"{_number(p.median_turns_to_win):>7} {_number(p.mean_start_distance, 2):>11} "
-                         f"{p.limit_games:>8} {p.mean_think_ms:>8.2f}")
-        return "\n".join(lines)
-    header = f"{'player':<{width}} {'wins':>5} {'win rate':>8} {'95% CI':>13} {'turns to win':>12} {'median':>7} " \
-             f"{'at limit':>8} {'ms/move':>8} {'rating':>14}"
-    lines.append(header)
+        lines.append(f"{'player':<{width}} {'finished':>8} {'turns':>6} {'median':>6} {'lower bound':>11} "
+                     f"{'at limit':>8} {'ms/move':>8}")
+        for p, name in zip(summary.players, shown, strict=True):
+            lines.append(f"{name:<{width}} {p.wins:>8} {_number(p.mean_turns_to_win):>6} "
+                         f"{_number(p.median_turns_to_win):>6} {_number(p.mean_start_distance, 2):>11} "
+                         f"{p.limit_games:>8} {_number(p.mean_think_ms, 2):>8}")
+    else:
+        lines.append(f"{'player':<{width}} {'wins':>5} {'win %':>5} {'95% CI %':>9} {'turns':>5} {'median':>6} "
+                     f"{'limit':>5} {'ms/move':>8} {'rating':>9}")
+        for p, name in zip(summary.players, shown, strict=True):
+            ci = f"{100 * p.ci95[0]:.0f}-{100 * p.ci95[1]:.0f}"
+            rating = f"{p.rating.mu:.1f}±{p.rating.sigma:.1f}"
+            lines.append(f"{name:<{width}} {p.wins:>5} {100 * p.win_rate:>5.1f} {ci:>9} "
+                         f"{_number(p.mean_turns_to_win):>5} {_number(p.median_turns_to_win):>6} "
+                         f"{p.limit_games:>5} {_number(p.mean_think_ms, 2):>8} {rating:>9}")
+        lines.append(f"draws (no winner): {summary.draws}; mean turns per game: {summary.mean_turns:.1f}")
+    lines.append("turns: mean turns to win a game by completing a journey (wins by forfeit not counted); "
+                 "ms/move: mean thinking time per decision in the games a player finished")
+    for name, short in zip(names, shown, strict=True):
+        if short != name:
+            lines += _wrap(f"{short} = {name}")
     for p in summary.players:
-        ci = f"{p.ci95[0]:.3f}-{p.ci95[1]:.3f}"
-        rating = f"{p.rating.mu:.1f}±{p.rating.sigma:.1f}"
-        lines.append(f"{p.name:<{width}} {p.wins:>5} {p.win_rate:>8.3f} {ci:>13} {_number(p.mean_turns_to_win):>12} "
-                     f"{_number(p.median_turns_to_win):>7} {p.limit_games:>8} {p.mean_think_ms:>8.2f} {rating:>14}")
-    lines.append(f"draws (no winner): {summary.draws}; mean turns per game: {summary.mean_turns:.1f}")
+        if p.never_played:
+            lines += _wrap(f"{p.name} never played a move: it forfeited all {p.games} games at its first decision")
+        elif p.forfeits:
+            lines += _wrap(f"{p.name} forfeited {p.forfeits} of {p.games} games")
+        if p.wins_by_forfeit:
+            lines += _wrap(f"{p.name} won {p.wins_by_forfeit} game{'s' * (p.wins_by_forfeit != 1)} "
+                           "by another player's forfeit")
     for reason in summary.forfeit_reasons[:10]:
-        lines.append(f"forfeit: {reason}")
+        lines += _wrap(f"forfeit: {reason}")
     if len(summary.forfeit_reasons) > 10:
         lines.append(f"... and {len(summary.forfeit_reasons) - 10} more forfeits")
+    from tendays.bots import LEVELS
+
+    if any(spec in LEVELS for spec in t.players) and ladder_note():
+        lines.append(ladder_note())
+    lines = [line for text in lines for line in (_wrap(text) if len(text) > WIDTH else [text])]
     return "\n".join(lines)

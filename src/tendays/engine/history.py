@@ -65,6 +65,11 @@ class EventLog(Sequence[Event]):
             items.extend(events)
         return EventLog._window(items, length + len(events))
 
+    def lineage(self) -> object:
+        """The list this log is a window of: logs of one line of play share it, and the events it holds up
+        to any log's length never change (a branch copies). Caches of what a history implies key on it."""
+        return self._items
+
     def __len__(self) -> int:
         return self._length
 

@@ -11,9 +11,10 @@ encodes it.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .history import EventLog
+from .history import Event, EventLog
 from .state import Phase, State
 from .view import PlayerView
 
@@ -29,31 +30,44 @@ class Knowledge:
     filled: tuple[tuple[bool, ...], ...]  # whether each day of each rack holds a tile
     held: int | None  # the tile the current player holds, if the viewer knows it
     held_hidden: bool  # the current player holds a tile the viewer cannot see
-    unseen: tuple[int, ...]  # copies of tiles whose place the viewer does not know (sorted)
+    unseen_counts: tuple[int, ...]  # per tile: copies whose place the viewer does not know
     visible_count: tuple[int, ...]  # per tile: copies on discard-pile tops
     buried_count: tuple[int, ...]  # per tile: copies below the tops of the discard piles
     opponent_count: tuple[int, ...]  # per tile: copies known to sit in another rack
 
-    def unseen_count(self) -> list[int]:
-        counts = [0] * len(self.visible_count)
-        for t in self.unseen:
-            counts[t] += 1
-        return counts
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """Every copy whose place the viewer does not know, one entry per copy (sorted)."""
+        return tuple(t for t, n in enumerate(self.unseen_counts) for _ in range(n))
 
-    def deal(self, view: PlayerView, rng: random.Random) -> State:
+    def deal(self, view: PlayerView, rng: random.Random,
+             weights: Mapping[int, Sequence[float]] | None = None) -> State:
         """A complete state consistent with the view: the unseen tiles dealt at random.
 
-        The state has no history (its events are empty) and a fresh seed for later reshuffles; it is
-        a sample of what the table may look like, for search.
+        ``weights`` may give, for another player, a weight per kind of tile: that player's hidden days
+        are then dealt by weighted sampling without replacement (a tile of weight 2 is twice as likely
+        as one of weight 1 to be drawn first); the others' days, uniformly. The state has no history (its
+        events are empty) and a fresh seed for later reshuffles; it is a sample of what the table may
+        look like, for search.
         """
         tiles = list(self.unseen)
         rng.shuffle(tiles)
         racks = []
-        for rack, filled in zip(self.racks, self.filled, strict=True):
+        for player, (rack, filled) in enumerate(zip(self.racks, self.filled, strict=True)):
+            hidden = sum(1 for tile, has in zip(rack, filled, strict=True) if tile is None and has)
+            chosen: list[int] = []
+            if hidden and weights is not None and player in weights:
+                # Efraimidis-Spirakis: the copies with the largest random keys u ** (1 / weight) win.
+                weight = weights[player]
+                keyed = sorted(range(len(tiles)), reverse=True,
+                               key=lambda i: rng.random() ** (1.0 / max(weight[tiles[i]], 1e-9)))
+                picked = set(keyed[:hidden])
+                chosen = [tiles[i] for i in keyed[:hidden]]
+                tiles = [t for i, t in enumerate(tiles) if i not in picked]
             dealt = []
             for tile, has in zip(rack, filled, strict=True):
                 if tile is None and has:
-                    tile = tiles.pop()
+                    tile = chosen.pop() if chosen else tiles.pop()
                 dealt.append(tile)
             racks.append(tuple(dealt))
         in_hand = self.held
@@ -79,6 +93,64 @@ class Knowledge:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Revealed:
+    """What the first ``length`` events of a game's history reveal to everyone at the table."""
+
+    items: object  # the event list these events are a prefix of (its prefixes never change)
+    length: int
+    known: tuple[tuple[int | None, ...], ...]  # tile known to be on each day of each rack
+    filled: tuple[tuple[bool, ...], ...]
+    held_by: tuple[int | None, ...]  # the face-up tile each player took this turn
+
+
+# The last fold of each recent game, keyed by its shared event list, so the next view of the same game
+# reads only the events added since: the cost of a view stays flat over a long game.
+_REVEALED: dict[int, _Revealed] = {}
+_REVEALED_LIMIT = 256
+
+
+def _revealed(events: Sequence[Event], players: int, days: int) -> _Revealed:
+    items = events.lineage() if isinstance(events, EventLog) else None
+    length = len(events)
+    start = _REVEALED.get(id(items)) if items is not None else None
+    if start is None or start.items is not items or start.length > length or len(start.known) != players:
+        known: list[list[int | None]] = [[None] * days for _ in range(players)]
+        filled = [[False] * days for _ in range(players)]
+        held_by: list[int | None] = [None] * players
+        begin = 0
+    else:
+        if start.length == length:
+            return start
+        known = [list(row) for row in start.known]
+        filled = [list(row) for row in start.filled]
+        held_by = list(start.held_by)
+        begin = start.length
+    for event in (events[begin:length] if begin else events):
+        p = event.player
+        if p is None:
+            continue
+        kind = event.kind
+        if kind == "draft":
+            filled[p][event.day - 1] = True
+        elif kind == "take":
+            held_by[p] = event.tile
+        elif kind == "draw" or kind == "discard":
+            held_by[p] = None
+        elif kind == "replace":
+            known[p][event.day - 1] = held_by[p]
+            held_by[p] = None
+        elif kind == "swap":
+            row = known[p]
+            row[event.day - 1], row[event.day2 - 1] = row[event.day2 - 1], row[event.day - 1]
+    revealed = _Revealed(items, length, tuple(map(tuple, known)), tuple(map(tuple, filled)), tuple(held_by))
+    if items is not None:
+        if len(_REVEALED) >= _REVEALED_LIMIT:
+            _REVEALED.clear()
+        _REVEALED[id(items)] = revealed
+    return revealed
+
+
 def knowledge_of(view: PlayerView) -> Knowledge:
     """Work out the viewer's knowledge from the view and its public history."""
     if view.player is None or view.rack is None:
@@ -87,26 +159,9 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     players = view.options.players
     days = view.options.days
     me = view.player
-    known: list[list[int | None]] = [[None] * days for _ in range(players)]
-    filled: list[list[bool]] = [[False] * days for _ in range(players)]
-    held_by: list[int | None] = [None] * players
-    for event in view.events:
-        p = event.player
-        kind = event.kind
-        if kind == "draft" and p is not None:
-            filled[p][event.day - 1] = True
-        elif kind == "take" and p is not None:
-            held_by[p] = event.tile
-        elif kind == "draw" and p is not None:
-            held_by[p] = None
-        elif kind == "replace" and p is not None:
-            known[p][event.day - 1] = held_by[p]
-            held_by[p] = None
-        elif kind == "discard" and p is not None:
-            held_by[p] = None
-        elif kind == "swap" and p is not None:
-            row = known[p]
-            row[event.day - 1], row[event.day2 - 1] = row[event.day2 - 1], row[event.day - 1]
+    revealed = _revealed(view.events, players, days)
+    known: list[list[int | None]] = [list(row) for row in revealed.known]
+    filled = [list(row) for row in revealed.filled]
     if view.racks is not None:  # open hands, or the game is over
         known = [list(r) for r in view.racks]
     known[me] = list(view.rack)
@@ -125,12 +180,13 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     buried = [0] * len(counts)
     opponents = [0] * len(counts)
     for pile in view.piles:
-        for i, t in enumerate(pile):
-            counts[t] -= 1
-            if i == len(pile) - 1:
-                visible[t] += 1
-            else:
+        if pile:
+            top = pile[-1]
+            visible[top] += 1
+            counts[top] -= 1
+            for t in pile[:-1]:
                 buried[t] += 1
+                counts[t] -= 1
     for p in range(players):
         for placed in known[p]:
             if placed is not None:
@@ -139,14 +195,13 @@ def knowledge_of(view: PlayerView) -> Knowledge:
                     opponents[placed] += 1
     if held is not None:
         counts[held] -= 1
-    unseen = tuple(t for t, n in enumerate(counts) for _ in range(max(n, 0)))
     return Knowledge(
         player=me,
         racks=tuple(tuple(r) for r in known),
         filled=tuple(tuple(f) for f in filled),
         held=held,
         held_hidden=held_hidden,
-        unseen=unseen,
+        unseen_counts=tuple(max(n, 0) for n in counts),
         visible_count=tuple(visible),
         buried_count=tuple(buried),
         opponent_count=tuple(opponents),

@@ -66,10 +66,12 @@ def play_bots(game: Game, players: Sequence[Player | None],
     that decision; an illegal choice raises the engine's ``IllegalMoveError``. ``on_move(seat, move)``
     is called after each move is applied.
     """
-    while (decision := next_decision(game)) is not None:
-        player = players[decision.seat]
+    while not game.state.is_over:
+        player = players[game.state.current]
         if player is None:
             return
+        decision = next_decision(game)
+        assert decision is not None
         move = player.choose(decision.view, decision.rng)
         game.play(move, decision.seat)
         if on_move is not None:

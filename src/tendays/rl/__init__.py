@@ -1,4 +1,4 @@
-"""Reinforcement-learning environments for 10 Days (``pip install "tendays[rl]"``).
+"""Reinforcement-learning environments for 10 Days (``pip install -e ".[rl]"`` from a clone).
 
 Two environments over the same encoding (full page: ``docs/rl.md``):
 

@@ -170,7 +170,7 @@ class ObservationEncoder:
             obs[[offset + 2 + d * tiles + t for d, t in enumerate(row) if t is not None]] = 1.0
 
         block = b["unseen"]
-        obs[block.start:block.stop] = np.bincount(knowledge.unseen, minlength=tiles) * inverse
+        obs[block.start:block.stop] = np.array(knowledge.unseen_counts) * inverse
         return obs
 
     def describe(self, observation: np.ndarray) -> dict[str, np.ndarray]:

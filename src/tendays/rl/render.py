@@ -19,8 +19,9 @@ def render_view(view: PlayerView) -> str:
         lines.append(f"player {me + 1}'s rack  {days}")
         if None not in view.rack:
             verdict = checker_for(edition).check(view.rack)
-            lines.append("  complete journey" if verdict.valid else f"  {len(verdict.problems)} problem(s), first: "
-                         f"{verdict.problems[0]}")
+            count = len(verdict.problems)
+            lines.append("  complete journey" if verdict.valid else
+                         f"  {count} problem{'s' if count > 1 else ''}, first: {verdict.problems[0]}")
     if view.in_hand is not None:
         lines.append(f"held tile  {tile_name(edition, view.in_hand)}")
     tops = "  ".join(f"{p}:{tile_name(edition, pile[-1]) if pile else '(empty)'} ({len(pile)})"

@@ -43,7 +43,7 @@ def run_ray(tournament: Tournament, address: str | None = None, progress: Progre
     try:
         import ray
     except ImportError:
-        raise RuntimeError("the ray backend needs Ray: pip install 'tendays[distributed]'") from None
+        raise RuntimeError("the ray backend needs Ray: pip install -e '.[distributed]' from a clone") from None
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)

@@ -182,13 +182,15 @@ class PlayerSummary:
     wins: int
     win_rate: float
     ci95: tuple[float, float]
-    mean_turns_to_win: float | None
+    mean_turns_to_win: float | None  # over the games won by completing a journey (not by forfeit)
     median_turns_to_win: float | None
     limit_games: int
     forfeits: int
-    mean_think_ms: float
+    mean_think_ms: float | None  # over the games the player finished; None: no decision in one
     rating: Rating
     mean_start_distance: float | None
+    wins_by_forfeit: int = 0
+    never_played: bool = False  # every game forfeited at the player's first decision
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -205,6 +207,8 @@ class PlayerSummary:
             "mean_think_ms": self.mean_think_ms,
             "rating": {"mu": self.rating.mu, "sigma": self.rating.sigma, "ordinal": self.rating.ordinal},
             "mean_start_distance": self.mean_start_distance,
+            "wins_by_forfeit": self.wins_by_forfeit,
+            "never_played": self.never_played,
         }
 
 
@@ -250,10 +254,13 @@ def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
     ratings = rate_games(n, ranks) if n > 1 else [Rating(25.0, 25.0 / 3)]
     players = []
     for p in range(n):
-        won = [r.turns for r in results if r.winner == p]
-        wins = len(won)
-        decisions = sum(r.decisions[p] for r in results)
-        think = sum(r.think_seconds[p] for r in results)
+        wins = sum(r.winner == p for r in results)
+        won = [r.turns for r in results if r.winner == p and r.forfeit is None]
+        # A forfeited decision's time is the time until it failed, not thinking: count finished games only.
+        finished = [r for r in results if r.forfeit != p]
+        decisions = sum(r.decisions[p] for r in finished)
+        think = sum(r.think_seconds[p] for r in finished)
+        forfeited = [r for r in results if r.forfeit == p]
         starts = [r.start_distance[p] for r in results if r.start_distance[p] >= 0]
         players.append(PlayerSummary(
             name=names[p],
@@ -266,9 +273,12 @@ def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
             median_turns_to_win=float(statistics.median(won)) if won else None,
             limit_games=sum(r.hit_limit for r in results),
             forfeits=sum(r.forfeit == p for r in results),
-            mean_think_ms=1000 * think / decisions if decisions else 0.0,
+            mean_think_ms=1000 * think / decisions if decisions else None,
             rating=ratings[p],
             mean_start_distance=statistics.fmean(starts) if starts else None,
+            wins_by_forfeit=sum(r.winner == p and r.forfeit is not None for r in results),
+            never_played=bool(results) and len(forfeited) == len(results)
+            and all(r.decisions[p] <= 1 for r in forfeited),
         ))
     turns = [r.turns for r in results]
     return Summary(

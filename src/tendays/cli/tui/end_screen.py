@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from tendays.engine import checker_for
 
-from .render import day_marks, rack_line
+from .render import bullets, day_marks, journey_report, name_width, rack_line
+from .screens import FittedScreen
 from .table import PlayConfig, Table
-from .widgets import NAME_WIDTH, journey_text, possessive
+from .words import possessive
 
-__all__ = ["EndScreen", "end_text"]
+__all__ = ["EndScreen", "end_text", "unsaved_warning"]
 
 
-def end_text(table: Table) -> tuple[str, Text]:
+def unsaved_warning(table: Table, path: Path) -> str:
+    """What a first ``q`` says when quitting would lose moves that are not saved."""
+    what = "The finished game is not saved" if table.is_over else "The game since the last save would be lost"
+    return f"{what}: s saves it (to {path}), q again quits without saving."
+
+
+def end_text(table: Table) -> tuple[str, Group]:
     """The title and the body of the end screen: every rack is public once the game is over."""
     pv = table.view_for(None)
     edition = pv.edition
@@ -32,41 +40,37 @@ def end_text(table: Table) -> tuple[str, Text]:
         title = f"{winner} {'win' if winner == 'You' else 'wins'} after {pv.turn} turns!"
     else:
         title = f"Nobody wins: the game stopped after {pv.turn} turns."
-    body = Text()
+    parts: list[RenderableType] = []
     if pv.winner is not None:
-        body.append(f"{possessive(names[pv.winner])} journey, day by day\n", style="bold")
-        body.append_text(journey_text(edition, pv.racks[pv.winner]))
-        body.append("\n\n")
+        parts.append(Text(f"{possessive(names[pv.winner])} journey, day by day", style="bold"))
+        parts.append(journey_report(edition, pv.racks[pv.winner], name_width(edition)))
+        parts.append(Text(""))
     for seat_index, rack in enumerate(pv.racks):
         if seat_index == pv.winner:
             continue
         problems = [str(p) for p in checker_for(edition).check(rack).problems]
-        body.append(f"{names[seat_index]} ({seats[seat_index].level}): ", style="bold")
-        body.append(f"{len(problems)} broken link{'s' if len(problems) != 1 else ''}\n")
+        heading = Text.assemble((f"{names[seat_index]} ({seats[seat_index].level}): ", "bold"),
+                                f"{len(problems)} broken link{'s' if len(problems) != 1 else ''}")
         marks = day_marks(edition, rack)
-        for day, tile in enumerate(rack, 1):
-            body.append_text(rack_line(edition, day, tile, marks.get(day), NAME_WIDTH))
-            body.append("\n")
-        for problem in problems:
-            body.append(f"  ✗ {problem}\n", style="red")
-        body.append("\n")
-    body.append("Summary\n", style="bold")
-    body.append(f"  {edition.name}, {table.options.days} days, {pv.turn} turns, "
-                f"{sum(1 for e in pv.events if e.kind == 'reshuffle')} reshuffles\n")
-    for seat_index, seat in enumerate(seats):
-        body.append(f"  {seat.name} ({seat.level})" + ("  winner" if seat_index == pv.winner else "") + "\n")
-    body.rstrip()
-    return title, body
+        days = Text("\n").join(rack_line(edition, day, tile, marks.get(day), name_width(edition))
+                               for day, tile in enumerate(rack, 1))
+        parts += [heading, days, bullets(problems, "✗", "red"), Text("")]
+    reshuffles = sum(1 for e in pv.events if e.kind == "reshuffle")
+    summary = [f"{edition.name}, {table.options.days} days, {pv.turn} turns, {reshuffles} reshuffles"]
+    summary += [f"{seat.name} ({seat.level})" + ("  winner" if seat_index == pv.winner else "")
+                for seat_index, seat in enumerate(seats)]
+    parts += [Text("Summary", style="bold"), bullets(summary, "·", "")]
+    return title, Group(*parts)
 
 
-class EndScreen(Screen[None]):
+class EndScreen(FittedScreen[None]):
     """The end of the game; play again with the same options, save, go back to the board, or quit."""
 
     BINDINGS = [
         Binding("n", "again", "Play again"),
         Binding("s", "save", "Save"),
         Binding("escape,b", "back", "Board"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit", "Quit"),
     ]
 
     def __init__(self, table: Table, config: PlayConfig, play_again: Callable[[], None]) -> None:
@@ -74,16 +78,21 @@ class EndScreen(Screen[None]):
         self.table = table
         self.config = config
         self.play_again = play_again
+        self.quit_asked = False
 
     def compose(self) -> ComposeResult:
         title, body = end_text(self.table)
         yield Static(Text(title, style="bold"), id="end-title")
         with VerticalScroll(id="end-scroll"):
             yield Static(body, id="end-body")
+        yield Static(id="end-message")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#end-scroll").focus()
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.query_one("#end-message", Static).update(Text(message, style="bold red" if error else "bold"))
 
     def action_again(self) -> None:
         self.play_again()
@@ -92,9 +101,17 @@ class EndScreen(Screen[None]):
         try:
             self.table.save(self.config.save_path)
         except OSError as error:
-            self.notify(f"could not save to {self.config.save_path}: {error.strerror or error}", severity="error")
+            self.say(f"could not save to {self.config.save_path}: {error.strerror or error}", error=True)
             return
-        self.notify(f"Saved to {self.config.save_path}; replay it with: tendays replay {self.config.save_path}")
+        self.say(f"Saved to {self.config.save_path}; replay it with: tendays replay {self.config.save_path}")
+
+    def action_quit(self) -> None:
+        """Quit; a game not saved since its last move asks for a second q first."""
+        if not self.table.unsaved or self.quit_asked:
+            self.app.exit()
+            return
+        self.quit_asked = True
+        self.say(unsaved_warning(self.table, self.config.save_path), error=True)
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -16,29 +16,42 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
+from textual.events import Resize
 from textual.widgets import Footer, Static
 
 from tendays.bots import hint
 from tendays.engine import IllegalMoveError, Phase, PlayerView
 
-from .end_screen import EndScreen
+from .end_screen import EndScreen, unsaved_warning
 from .input_model import InputModel, Reply
+from .render import journey_report, name_width
 from .rules import rules_markdown
-from .screens import HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
+from .screens import FittedScreen, HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from .table import PlayConfig, Table
-from .widgets import DayRow, PileRow, RackPane, SidePane, journey_text, possessive, status_text, turn_prompt
+from .widgets import DayRow, LinksPane, PileRow, RackPane, SidePane, show_text
+from .words import instruction, possessive, rack_on_board, status_text
 
-__all__ = ["GameScreen"]
+__all__ = ["WIDE", "GameScreen"]
+
+WIDE = 110  # from this many columns the journey's verdict in words stands beside the rack
+
+# Keys the footer offers only when they can be used now (check_action); each key also has a hidden binding
+# that always answers, so a key pressed at the wrong moment says why instead of doing nothing.
+_OFFERED = ("draw", "discard", "swap", "show_end")
 
 
-class GameScreen(Screen[None]):
+class GameScreen(FittedScreen[None]):
     """The game: your journey, the piles, the other seats, the log and what to do next."""
 
     BINDINGS = [
-        Binding("d", "pile(0)", "Draw"),
+        Binding("d", "draw", "Draw"),
+        Binding("d", "pile(0)", show=False),
         Binding("x", "discard", "Discard"),
-        Binding("w", "swap", "Swap", show=False),
+        Binding("x", "discard_key", show=False),
+        Binding("w", "swap", "Swap"),
+        Binding("w", "swap_key", show=False),
+        Binding("e", "show_end", "End"),
+        Binding("e", "end_key", show=False),
         Binding("v", "verdict", "Verdict"),
         Binding("h", "hint", "Hint"),
         Binding("s", "save", "Save"),
@@ -47,9 +60,10 @@ class GameScreen(Screen[None]):
         Binding("colon", "type_move", "Type move", show=False),
         Binding("up", "cursor(-1)", "Up", show=False),
         Binding("down", "cursor(1)", "Down", show=False),
+        Binding("left", "point(False)", "Rack", show=False),
+        Binding("right", "point(True)", "Piles", show=False),
         Binding("enter", "enter", "Choose", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
-        Binding("e", "show_end", "End", show=False),
         *(Binding(str(n), f"digit({n})", str(n), show=False) for n in range(10)),
     ]
 
@@ -66,13 +80,13 @@ class GameScreen(Screen[None]):
         self.bot_busy = False
         self.bot_error: str | None = None
         self.end_shown = False
-        self.saved_at = table.move_count  # a resumed game counts as saved until its next move
         self.quit_asked = -1  # the move count at which q was pressed once
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="body"):
-            yield RackPane(self.table.options.days)
+            yield RackPane(self.edition, self.table.options.days)
+            yield LinksPane()
             yield SidePane()
         yield Static(id="prompt")
         yield Footer()
@@ -113,12 +127,12 @@ class GameScreen(Screen[None]):
     def advance(self) -> None:
         """After any move: show the new table, then hand over to the next seat."""
         table = self.table
-        self.input.reset()
         self.hinted = set()
         seat = table.seats[table.current]
         private = not table.is_over and seat.is_human and table.hot_seat and self.unlocked != table.current
         if private:
             self.unlocked = None
+        self.input.reset(self.my_turn_view())
         self.refresh_view()
         if table.is_over:
             self.show_end()
@@ -128,11 +142,13 @@ class GameScreen(Screen[None]):
         elif private:
             what = ("Time to put a drafted tile on your rack." if table.view_for(None).phase is Phase.DRAFT
                     else f"It is {seat.name}'s turn.")
-            self.app.push_screen(PrivacyScreen(seat.name, what), lambda _: self.unlock(table.current))
+            self.app.push_screen(PrivacyScreen(seat.name, what, self.unsaved_warning),
+                                 lambda _: self.unlock(table.current))
 
     def unlock(self, seat: int) -> None:
         self.unlocked = seat
         self.message = Text("")
+        self.input.reset(self.my_turn_view())
         self.refresh_view()
 
     async def bot_turn(self) -> None:
@@ -169,23 +185,25 @@ class GameScreen(Screen[None]):
 
     def refresh_view(self) -> None:
         pv = self.current_view()
-        self.query_one("#status", Static).update(status_text(pv, self.table.names), layout=False)
+        show_text(self.query_one("#status", Static), status_text(pv, self.table.names))
         self.refresh_rack(pv)
-        self.query_one(SidePane).show(pv, self.table.seats)
         self.refresh_prompt()
+        self.refresh_bindings()
+
+    @property
+    def pile_cursor(self) -> int | None:
+        """The pile the cursor stands on: only on the turn of the person at the keyboard."""
+        return self.input.pile_cursor if self.input.on_piles and self.my_turn_view() is not None else None
 
     def shown_rack(self, pv: PlayerView) -> tuple[int, tuple[int | None, ...]] | None:
-        """Whose rack the board shows and that rack: the viewer's own, or after the game the winner's."""
-        if pv.rack is not None and pv.player is not None:
-            return pv.player, pv.rack
-        if pv.racks is not None and pv.is_over:
-            shown = pv.winner if pv.winner is not None else (self.table.humans or [0])[0]
-            return shown, pv.racks[shown]
-        return None
+        return rack_on_board(pv, self.table.humans)
 
     def refresh_rack(self, pv: PlayerView) -> None:
         pane = self.query_one(RackPane)
+        pile_cursor = self.pile_cursor
+        self.query_one(SidePane).show(pv, self.table.seats, pile_cursor)
         shown = self.shown_rack(pv)
+        self.query_one(LinksPane).show(self.edition, shown[1] if shown else None)
         if shown is None:
             pane.show_hidden("Nobody's tiles are shown while the keyboard changes hands." if self.table.humans
                              else "Every rack stays hidden until the end of the game.")
@@ -193,33 +211,34 @@ class GameScreen(Screen[None]):
         owner, rack = shown
         pending = self.input.pending
         pane.show_rack(self.edition, f"{possessive(self.table.names[owner])} journey", rack, self.input.cursor,
-                       pending.day if pending is not None else 0, self.hinted)
-
-    def instruction(self) -> Text:
-        """What the person at the keyboard can do now, with the keys for it."""
-        table = self.table
-        if table.is_over:
-            return Text("The game is over: e shows the end, s saves, q quits.")
-        seat = table.seats[table.current]
-        if self.bot_error is not None:
-            return Text("The game cannot go on with this bot: s saves it, q quits.")
-        if self.bot_busy or not seat.is_human:
-            return Text(f"{seat.name} ({seat.level}) is playing…", style="italic")
-        pv = self.my_turn_view()
-        if pv is None:
-            return Text(f"Waiting for {seat.name}.")
-        return turn_prompt(pv, self.input.pending)
+                       pile_cursor is None, pending.day if pending is not None else 0, self.hinted)
 
     def refresh_prompt(self) -> None:
         prompt = Text()
         if self.message.plain:
             prompt.append_text(self.message)
             prompt.append("\n")
-        prompt.append_text(self.instruction())
-        self.query_one("#prompt", Static).update(prompt)
+        table = self.table
+        prompt.append_text(instruction(table.is_over, table.seats[table.current], self.my_turn_view(),
+                                       self.input.pending, self.bot_busy, self.bot_error is not None))
+        show_text(self.query_one("#prompt", Static), prompt)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "-wide")
         self.refresh_view()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer Draw, Discard, Swap and End in the footer only when they can be used now."""
+        if action not in _OFFERED:
+            return True
+        if action == "show_end":
+            return self.table.is_over
+        pv = self.my_turn_view()
+        if pv is None:
+            return False
+        if action == "discard":
+            return pv.phase is Phase.PLACE
+        return pv.phase is Phase.DRAW and (action == "draw" or pv.options.swap)
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -271,21 +290,37 @@ class GameScreen(Screen[None]):
     def action_pile(self, pile: int) -> None:
         self.with_my_turn(lambda pv: self.input.choose_pile(pv, pile))
 
+    def action_draw(self) -> None:
+        self.action_pile(0)
+
     def action_digit(self, number: int) -> None:
         self.with_my_turn(lambda pv: self.input.digit(pv, number))
 
     def action_discard(self) -> None:
         self.with_my_turn(self.input.discard)
 
+    action_discard_key = action_discard
+
     def action_swap(self) -> None:
         self.with_my_turn(self.input.swap)
+
+    action_swap_key = action_swap
 
     def action_enter(self) -> None:
         self.with_my_turn(self.input.enter)
 
     def action_cursor(self, step: int) -> None:
+        if self.pile_cursor is None:
+            self.input.point_at_piles(False)  # the piles are chosen only on one's own turn
         self.input.move_cursor(step, self.table.options.days)
         self.refresh_rack(self.current_view())
+
+    def action_point(self, piles: bool) -> None:
+        """← the rack, → the piles (on one's own turn)."""
+        if piles and self.my_turn_or_explain() is None:
+            return
+        self.input.point_at_piles(piles)
+        self.refresh_view()
 
     def action_cancel(self) -> None:
         reply = self.input.cancel()
@@ -317,7 +352,8 @@ class GameScreen(Screen[None]):
         owner, rack = shown
         name = self.table.names[owner]
         title = "Your journey" if owner == pv.player else f"{possessive(name)} journey"
-        self.app.push_screen(TextScreen(f"{title}, link by link", journey_text(self.edition, rack)))
+        report = journey_report(self.edition, rack, name_width(self.edition))
+        self.app.push_screen(TextScreen(f"{title}, link by link", report))
 
     def action_hint(self) -> None:
         pv = self.current_view()
@@ -336,18 +372,20 @@ class GameScreen(Screen[None]):
         except OSError as error:
             self.say(f"could not save to {path}: {error.strerror or error}", error=True)
             return
-        self.saved_at = self.table.move_count
         self.say(f"Saved to {path}; continue it with: tendays play --resume {path}")
 
+    def unsaved_warning(self) -> str | None:
+        """What quitting now would lose, or None."""
+        return unsaved_warning(self.table, self.config.save_path) if self.table.unsaved else None
+
     def action_quit(self) -> None:
-        """Quit; an unsaved game in progress asks for a second q first."""
-        table = self.table
-        if table.is_over or self.saved_at == table.move_count or self.quit_asked == table.move_count:
+        """Quit; a game with moves since it was last saved (finished or not) asks for a second q first."""
+        warning = self.unsaved_warning()
+        if warning is None or self.quit_asked == self.table.move_count:
             self.app.exit()
             return
-        self.quit_asked = table.move_count
-        self.say(f"The game since the last save would be lost: s saves it (to {self.config.save_path}), "
-                 "q again quits without saving.", error=True)
+        self.quit_asked = self.table.move_count
+        self.say(warning, error=True)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(rules_markdown(self.edition, self.table.options)))
@@ -357,3 +395,5 @@ class GameScreen(Screen[None]):
             self.app.push_screen(EndScreen(self.table, self.config, self.play_again))
         else:
             self.say("The game is not over yet.", error=True)
+
+    action_end_key = action_show_end

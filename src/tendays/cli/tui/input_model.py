@@ -2,9 +2,12 @@
 
 The model reads only the view of the person to move (never the full state) and knows nothing of the
 terminal, so it is tested on its own. It remembers a choice half made (a day chosen, waiting for the
-pile its tile goes onto; the first day of a swap) and the day cursor. The screen plays each move the
-model returns; when the engine refuses one, :meth:`InputModel.refused` gives the engine's reason back
-in the words to show, keeping the chosen day when only the pile was wrong.
+pile its tile goes onto; the first day of a swap) and the cursor. The cursor stands on a day of the
+rack or on a pile (the draw pile or a discard pile): the arrow keys move it, Enter chooses what it
+stands on, and after each step it moves to where the next choice is made, so a whole game can be
+played with the arrow keys and Enter alone. The screen plays each move the model returns; when the
+engine refuses one, :meth:`InputModel.refused` gives the engine's reason back in the words to show,
+keeping the chosen day when only the pile was wrong.
 """
 
 from __future__ import annotations
@@ -45,18 +48,46 @@ class InputModel:
 
     def __init__(self) -> None:
         self.pending: Pending | None = None
-        self.cursor = 1  # the day ↑/↓ move over and Enter chooses
+        self.cursor = 1  # the day the cursor stands on (or last stood on, while it is on the piles)
+        self.pile_cursor = 0  # the pile it stands on in the piles column: 0 the draw pile, 1-3 a discard pile
+        self.on_piles = False  # True: the cursor is in the piles column, not on the rack
 
     @property
     def swapping(self) -> bool:
         return self.pending is not None and self.pending.kind == "swap"
 
-    def reset(self) -> None:
-        """Forget a half-made choice (after a move was played)."""
+    def reset(self, pv: PlayerView | None = None) -> None:
+        """Forget a half-made choice (after a move was played) and, given the view of the person whose
+        turn it now is, put the cursor where their next choice is made."""
         self.pending = None
+        if pv is None or not pv.is_my_turn:
+            return
+        if pv.phase is Phase.DRAW:
+            self.on_piles, self.pile_cursor = True, 0
+        elif pv.phase is Phase.DRAFT and pv.rack is not None:
+            self.on_piles = False
+            days = len(pv.rack)
+            empty = [day for day in range(1, days + 1) if pv.rack[day - 1] is None]
+            if empty and self.cursor not in empty:
+                self.cursor = min(empty, key=lambda day: (day - self.cursor) % days)
+        else:
+            self.on_piles = False
 
     def move_cursor(self, step: int, days: int) -> None:
-        self.cursor = (self.cursor - 1 + step) % days + 1
+        """↑/↓: the next day, or the next pile when the cursor is on the piles; both wrap around."""
+        if self.on_piles:
+            self.pile_cursor = (self.pile_cursor + step) % (PILES + 1)
+        else:
+            self.cursor = (self.cursor - 1 + step) % days + 1
+
+    def point_at_piles(self, piles: bool) -> None:
+        """→ moves the cursor to the piles, ← back to the rack."""
+        self.on_piles = piles
+
+    def _to_discard_piles(self, pv: PlayerView) -> None:
+        """The held tile's day is chosen: the cursor goes to the pile it may go onto (pile 1 if any will do)."""
+        self.on_piles = True
+        self.pile_cursor = pv.forced_pile or (self.pile_cursor if self.pile_cursor else 1)
 
     # -- days and piles ----------------------------------------------------------------------
 
@@ -66,6 +97,7 @@ class InputModel:
         if not 1 <= day <= days:
             return _refuse(f"there is no day {day}; the rack has days 1-{days}")
         self.cursor = day
+        self.on_piles = False
         if pv.phase is Phase.DRAFT:
             return Reply(Move.draft(day))
         if pv.phase is Phase.DRAW:
@@ -74,17 +106,23 @@ class InputModel:
                     self.pending = Pending("swap", day)
                     return Reply()
                 return Reply(Move.swap(self.pending.day, day))
+            self.on_piles = True
             return _refuse("First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile"
                            + (" (or w to swap two days)." if pv.options.swap else "."))
         self.pending = Pending("place", day)
+        self._to_discard_piles(pv)
         return Reply()
 
     def choose_pile(self, pv: PlayerView, pile: int) -> Reply:
         """A pile key or click (``pile`` 0: the draw pile): take from it, or send the discard onto it."""
         if pv.phase is Phase.DRAFT:
+            self.on_piles = False
             return _refuse("While drafting, put the tile on an empty day of your rack.")
+        self.pile_cursor = pile
+        self.on_piles = True
         if pv.phase is Phase.DRAW:
             if self.swapping:
+                self.on_piles = False
                 return _refuse("Choose days to swap, or Esc to cancel the swap.")
             return Reply(Move.draw() if pile == 0 else Move.take(pile))
         if pile == 0:
@@ -113,6 +151,7 @@ class InputModel:
             return _refuse("There is nothing to discard: first take a tile (d, or 1-3)." if pv.phase is Phase.DRAW
                            else "While drafting, every tile goes onto an empty day.")
         self.pending = Pending("place", 0)
+        self._to_discard_piles(pv)
         return Reply()
 
     def swap(self, pv: PlayerView) -> Reply:
@@ -122,22 +161,24 @@ class InputModel:
         if pv.phase is not Phase.DRAW:
             return _refuse("A swap replaces drawing: it is only possible at the start of your turn.")
         self.pending = Pending("swap")
+        self.on_piles = False
         return Reply()
 
     def enter(self, pv: PlayerView) -> Reply:
-        """Enter: the cursor's day, or the one pile the discard may go onto."""
-        if pv.phase is Phase.PLACE and self.pending is not None:
-            if pv.forced_pile:
-                return self.choose_pile(pv, pv.forced_pile)
-            return _refuse("Choose the discard pile: 1-3 or click a pile.")
+        """Enter: what the cursor stands on, a day or a pile."""
+        if self.on_piles:
+            return self.choose_pile(pv, self.pile_cursor)
         if pv.phase is Phase.DRAW and not self.swapping:
-            return _refuse("Choose where to take a tile from: d for the draw pile, 1-3 for a discard pile.")
+            return _refuse("Choose where to take a tile from: d for the draw pile, 1-3 for a discard pile "
+                           "(or → and ↑↓ to a pile, then Enter).")
         return self.choose_day(pv, self.cursor)
 
     def cancel(self) -> Reply | None:
-        """Esc: drop the half-made choice; None when there was none."""
+        """Esc: drop the half-made choice, the cursor back on its day; None when there was none."""
         if self.pending is None:
             return None
+        if self.pending.kind == "place":
+            self.on_piles = False
         self.pending = None
         return Reply(message="Cancelled.")
 
@@ -152,7 +193,9 @@ class InputModel:
 
     def refused(self, pv: PlayerView, move: Move, reason: Exception) -> Reply:
         """The engine refused ``move`` for ``reason``: say so, keeping a chosen day when only the pile was wrong
-        (the emptied-pile rule), so choosing the right pile completes the move."""
-        if not (pv.forced_pile and move.kind in (MoveKind.REPLACE, MoveKind.DISCARD)):
+        (the emptied-pile rule), so choosing the right pile (the cursor is back on it) completes the move."""
+        if pv.forced_pile and move.kind in (MoveKind.REPLACE, MoveKind.DISCARD):
+            self.on_piles, self.pile_cursor = True, pv.forced_pile
+        else:
             self.pending = None
         return _refuse(f"{move}: {reason}")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from tendays.engine import Edition, Event, PlayerView, Verdict, checker_for, describe_event
@@ -16,12 +18,16 @@ from tendays.engine.edition import Role
 
 __all__ = [
     "DayMark",
+    "bullets",
     "day_marks",
+    "journey_report",
     "last_actions",
     "log_line",
+    "name_width",
     "pile_text",
     "rack_line",
     "swatch",
+    "tile_name",
     "tile_text",
     "transport_names",
 ]
@@ -59,13 +65,28 @@ def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Tex
     return block
 
 
+def name_width(edition: Edition) -> int:
+    """Room for the longest tile name of ``edition``, so no name on a rack is ever cut."""
+    return max(len(tile.name) for tile in edition.tiles)
+
+
+def tile_name(edition: Edition, tile: int, label: str) -> str:
+    """The name written after a swatch labelled ``label``: none when the swatch already says it (``car``)."""
+    name = edition.tiles[tile].name
+    return "" if name == label.strip() else name
+
+
 def tile_text(edition: Edition, tile: int | None, width: int | None = None) -> Text:
-    """Swatch and full name, e.g. ``[ pink ] Ohio``; "(empty)" for an empty day, "?" for a hidden tile."""
+    """Swatch and full name, e.g. ``[ pink ] Ohio``, or the swatch alone when it names the tile (``[ car ]``);
+    "(empty)" for an empty day."""
     if tile is None:
-        return Text(" " * SWATCH_WIDTH + " (empty)", style="dim")
+        text = Text(" " * SWATCH_WIDTH + " (empty)", style="dim")
+        if width is not None:
+            text.truncate(width, pad=True)
+        return text
     text = swatch(edition, tile)
     text.append(" ")
-    text.append(edition.tiles[tile].name)
+    text.append(tile_name(edition, tile, text.plain))
     if width is not None:
         text.truncate(width, overflow="ellipsis", pad=True)
     return text
@@ -81,7 +102,12 @@ class DayMark:
 
 
 def day_marks(edition: Edition, rack: Sequence[int | None]) -> dict[int, DayMark]:
-    """For each day, the verdict on the link leaving it (or the problem at it), as ``tendays check`` says."""
+    """For each day, the verdict on the link leaving it (or the problem at it), as ``tendays check`` says.
+
+    A filled day whose link the verdict cannot judge because a problem after it breaks the way (two
+    transport tiles in a row) is marked with that problem; a day is left unmarked only while a day
+    around it is still empty.
+    """
     verdict: Verdict = checker_for(edition).check(rack)
     marks: dict[int, DayMark] = {}
     for link in verdict.links:
@@ -97,6 +123,17 @@ def day_marks(edition: Edition, rack: Sequence[int | None]) -> dict[int, DayMark
             marks[problem.day] = DayMark("✗", False, str(problem))
     if len(rack) and rack[-1] is not None and len(rack) not in marks:
         marks[len(rack)] = DayMark("■", True, f"day {len(rack)}: the journey ends here")
+    for day in range(1, len(rack) + 1):
+        if day in marks or rack[day - 1] is None:
+            continue
+        inside = [p for p in verdict.problems if p.to_day is not None and p.day <= day <= p.to_day]
+        if inside:
+            marks[day] = DayMark("✗", False, str(inside[0]))
+            continue
+        later = [p for p in verdict.problems if p.day > day]
+        filled = all(tile is not None for tile in rack[day - 1:later[0].day if later else len(rack)])
+        if later and filled:
+            marks[day] = DayMark("✗", False, f"day {day}: its link is blocked further on, at {later[0]}")
     return marks
 
 
@@ -108,6 +145,42 @@ def rack_line(edition: Edition, day: int, tile: int | None, mark: DayMark | None
         style = "green" if mark.ok else ("red" if mark.ok is False else "dim")
         line.append(f" {mark.symbol}", style=f"bold {style}" if mark.ok is not None else style)
     return line
+
+
+def bullets(lines: Sequence[str], symbol: str, style: str) -> Table:
+    """Lines each after ``symbol``, wrapped with a hanging indent so a long explanation stays readable."""
+    grid = Table.grid(padding=0)
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for line in lines:
+        grid.add_row(Text(f"  {symbol} ", style=style), Text(line, style=style))
+    return grid
+
+
+def journey_report(edition: Edition, rack: Sequence[int | None], name_width: int, with_days: bool = True) -> Group:
+    """Every day of a rack with the verdict on its link (unless not ``with_days``), then each problem and
+    each good link in words, as ``tendays check`` gives them."""
+    parts: list[RenderableType] = []
+    if with_days:
+        marks = day_marks(edition, rack)
+        days = Text()
+        for day, tile in enumerate(rack, 1):
+            days.append_text(rack_line(edition, day, tile, marks.get(day), name_width))
+            days.append("\n")
+        parts.append(days)
+    verdict = checker_for(edition).check(rack)
+    if verdict.valid:
+        parts.append(Text(f"A complete {len(rack)}-day journey.", style="bold green"))
+    else:
+        count = len(verdict.problems)
+        parts.append(Text(f"Not complete yet ({count} problem{'s' if count != 1 else ''}):", style="bold"))
+        parts.append(bullets([str(p) for p in verdict.problems], "✗", "red"))
+    good = [link for link in verdict.links if link.ok]
+    if good:
+        parts.append(Text("Connected:", style="bold"))
+        parts.append(bullets([f"day {link.from_day} → {link.to_day}: {link.message}" for link in good], "✓",
+                             "green"))
+    return Group(*parts)
 
 
 def pile_text(edition: Edition, pile: Sequence[int], number: int, width: int) -> Text:
@@ -156,7 +229,7 @@ def _short(edition: Edition, event: Event) -> str:
     if event.kind == "swap":
         return f"swapped days {event.day} and {event.day2}"
     if event.kind == "replace":
-        return f"placed on day {event.day}, {tile} → pile {event.pile}"
+        return f"day {event.day}: {tile} → pile {event.pile}"
     return f"discarded {tile} → pile {event.pile}"
 
 

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.events import Resize
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
@@ -24,6 +24,7 @@ from tendays.engine import (
     GameRecord,
     IllegalMoveError,
     RecordError,
+    Role,
     State,
     apply,
     load_edition,
@@ -31,9 +32,9 @@ from tendays.engine import (
     view,
 )
 
-from .render import day_marks, log_line, pile_text, swatch, tile_text
+from .render import day_marks, log_line, pile_text, swatch, tile_name, tile_text, transport_names
 from .rules import rules_markdown
-from .screens import HelpScreen
+from .screens import FittedScreen, HelpScreen
 
 __all__ = ["ReplayApp", "ReplayScreen", "replay_states"]
 
@@ -56,35 +57,50 @@ def replay_states(record: GameRecord) -> list[State]:
     return states
 
 
+def short_name(edition: Edition, tile: int, room: int) -> str:
+    """A tile's name in ``room`` characters: the full name, or its official id (``MA``, ``STU``), or for a
+    transport its kind alone (the swatch beside it names the colour), cut with "…" only if even that is long."""
+    label = swatch(edition, tile, 3).plain
+    name = tile_name(edition, tile, label)
+    if len(name) <= room:
+        return name
+    t = edition.tiles[tile]
+    short = transport_names(edition)[0] if t.role is Role.LINK else t.id
+    return short if len(short) <= room else short[: max(1, room - 1)] + "…"
+
+
 def racks_table(edition: Edition, racks: Sequence[Sequence[int | None]], names: Sequence[str],
                 highlight: int | None, winner: int | None, width: int) -> RichTable:
-    """Every rack side by side: one column per seat, one row per day, each link marked ✓ or ✗."""
-    grid = RichTable(box=None, padding=(0, 1), show_edge=False, expand=False)
-    players = len(racks)
-    column = max(12, (width - 4) // max(1, players) - 1)
-    grid.add_column("", justify="right", style="dim", no_wrap=True)
+    """Every rack side by side: one column per seat, one row per day, each link marked as on the board."""
+    grid = RichTable(box=None, padding=(0, 1), pad_edge=False, show_edge=False, expand=False)
+    players = max(1, len(racks))
+    days = len(racks[0]) if racks else 0
+    column = max(12, (width - 2 - 2 * players) // players)
+    grid.add_column("", justify="right", style="dim", no_wrap=True, min_width=2)
     for seat, name in enumerate(names):
         label = name + (" ★ winner" if seat == winner else "") + (" ◀" if seat == highlight else "")
-        grid.add_column(Text(label, style="bold"), no_wrap=True, width=column, overflow="ellipsis")
+        grid.add_column(Text(label, style="bold"), width=column, overflow="fold")  # a long name wraps
     marks = [day_marks(edition, rack) for rack in racks]
-    for day in range(1, len(racks[0]) + 1):
+    for day in range(1, days + 1):
         cells: list[Text | str] = [str(day)]
         for seat, rack in enumerate(racks):
             tile = rack[day - 1]
-            cell = swatch(edition, tile, 3) if tile is not None else Text("   ")
-            cell.append(" ")
             mark = marks[seat].get(day)
-            name = edition.tiles[tile].name if tile is not None else "(empty)"
-            symbol = "" if mark is None or mark.ok is None else ("✓" if mark.ok else "✗")
-            cell.append(name[: max(3, column - 6)])
-            if symbol:
-                cell.append(f" {symbol}", style="bold green" if mark and mark.ok else "bold red")
+            symbol = "" if mark is None else f" {mark.symbol}"
+            if tile is None:
+                cells.append(Text("    (empty)", style="dim"))
+                continue
+            cell = swatch(edition, tile, 3)
+            cell.append(" ")
+            cell.append(short_name(edition, tile, column - 4 - len(symbol)))
+            if mark is not None:
+                cell.append(symbol, style="dim" if mark.ok is None else ("bold green" if mark.ok else "bold red"))
             cells.append(cell)
         grid.add_row(*cells)
     return grid
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(FittedScreen[None]):
     """One position of the game at a time; the arrow keys step through the moves."""
 
     BINDINGS = [
@@ -123,7 +139,7 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show()
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: Resize) -> None:
         self.show()
 
     def action_step(self, step: int) -> None:
@@ -191,10 +207,9 @@ class ReplayScreen(Screen[None]):
                 f"The racks of an unfinished game stay hidden (tendays replay --reveal shows them). {counts}",
                 style="dim"))
         piles = Text()
-        pile_width = max(16, (width - 2 * PILES) // PILES)
-        for number in range(1, PILES + 1):
-            piles.append_text(pile_text(self.edition, spectator.piles[number - 1], number, pile_width))
-            piles.append("  ")
+        for number in range(1, PILES + 1):  # one pile a line, so every top tile's name is shown in full
+            piles.append_text(pile_text(self.edition, spectator.piles[number - 1], number, min(width - 2, 44)))
+            piles.append("\n")
         piles.rstrip()
         held = view(state, state.current).in_hand if self.reveal and not state.is_over else spectator.in_hand
         if held is not None:

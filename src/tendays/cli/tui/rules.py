@@ -18,13 +18,16 @@ KEYS_HELP = """\
 | `1`…`9`, `0` (day 10) or click a day | put the tile on that day (drafting, placing) |
 | `x` | discard the tile you hold instead of placing it |
 | `w` | swap two days of your rack instead of drawing (swap variant only) |
-| `↑` `↓` and `Enter` | move the day cursor and choose that day; the line under the rack explains its link |
+| `↑` `↓` | move the cursor over your rack's days (the line under the rack explains its link), or the piles |
+| `←` `→` | move the cursor to your rack, or to the piles |
+| `Enter` | choose what the cursor is on: the arrow keys and Enter alone play a whole game |
 | `Esc` | cancel a half-made choice |
 | `:` | type a move in the notation (`draw`, `take 2`, `replace 5 1`, `discard 3`, `draft 4`, `swap 3 7`) |
 | `v` | the verdict on your whole journey, every link explained |
 | `h` | a hint: how far your journey is from complete and which days to change |
 | `s` | save the game (resume it with `tendays play --resume FILE`) |
 | `?` / `F1` | this help |
+| `e` | the end screen again, once the game is over |
 | `q` | quit (a second `q` confirms when there are unsaved moves) |
 """
 

@@ -1,18 +1,85 @@
-"""Small screens shared by the play and replay apps: help, text pop-ups, the move prompt, privacy."""
+"""Small screens shared by the play and replay apps: help, text pop-ups, the move prompt, privacy.
+
+Every screen of both apps is a :class:`FittedScreen` or :class:`FittedModal`: in a terminal smaller than
+:data:`MIN_WIDTH` x :data:`MIN_HEIGHT` it shows only a notice asking for a larger window (its keys still
+work, so ``q`` quits), and comes back as it was once the window is large enough.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from rich.console import RenderableType
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Markdown, Static
 
-__all__ = ["HelpScreen", "MoveInputScreen", "PrivacyScreen", "TextScreen"]
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "FittedModal", "FittedScreen", "HelpScreen", "MoveInputScreen",
+           "PrivacyScreen", "TextScreen", "TooSmall"]
+
+MIN_WIDTH = 72
+MIN_HEIGHT = 20
+
+ResultType = TypeVar("ResultType")
 
 
-class HelpScreen(Screen[None]):
+class TooSmall(Static):
+    """The notice that covers a screen while the terminal is too small for it."""
+
+    def __init__(self) -> None:
+        super().__init__(classes="too-small")
+
+    def fit(self, size: Size) -> bool:
+        """Show the notice if ``size`` is too small; True if it is."""
+        small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
+        if small:
+            self.update(f"The terminal is too small: {size.width}×{size.height}.\n"
+                        f"tendays needs at least {MIN_WIDTH}×{MIN_HEIGHT}: make the window larger, "
+                        "or press q to quit.")
+        return small
+
+
+def _fit(screen: Screen[ResultType], size: Size) -> None:
+    notices = screen.query(TooSmall)
+    if notices:
+        screen.set_class(notices.first().fit(size), "-too-small")
+
+
+class FittedScreen(Screen[ResultType]):
+    """A full screen that asks for a larger window when the terminal is too small for it."""
+
+    def on_mount(self) -> None:
+        self.mount(TooSmall())
+        _fit(self, self.app.size)
+
+    def on_resize(self, event: Resize) -> None:
+        _fit(self, event.size)
+
+    def on_screen_resume(self) -> None:
+        _fit(self, self.app.size)
+
+
+class FittedModal(ModalScreen[ResultType]):
+    """A pop-up that asks for a larger window when the terminal is too small for it."""
+
+    def on_mount(self) -> None:
+        self.mount(TooSmall())
+        _fit(self, self.app.size)
+
+    def on_resize(self, event: Resize) -> None:
+        _fit(self, event.size)
+
+    def on_screen_resume(self) -> None:
+        _fit(self, self.app.size)
+
+
+class HelpScreen(FittedScreen[None]):
     """The rules of the edition being played, and the keys."""
 
     BINDINGS = [
@@ -35,10 +102,16 @@ class HelpScreen(Screen[None]):
         self.dismiss(None)
 
 
-class TextScreen(ModalScreen[None]):
-    """A pop-up with a title and some text (the journey verdict, a hint)."""
+class TextScreen(FittedModal[None]):
+    """A pop-up with a title and some text (the journey verdict); the arrow keys scroll a long text."""
 
-    BINDINGS = [Binding("escape,enter,q,v,h", "close", "Close")]
+    BINDINGS = [
+        Binding("escape,enter,q,v,h", "close", "Close"),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
+    ]
 
     def __init__(self, title: str, body: RenderableType) -> None:
         super().__init__()
@@ -50,13 +123,26 @@ class TextScreen(ModalScreen[None]):
             yield Static(self.title_text, id="popup-title")
             with VerticalScroll(id="popup-scroll"):
                 yield Static(self.body, id="popup-body")
-            yield Static("Esc or Enter to close", id="popup-keys")
+            yield Static("↑↓ PgUp PgDn scroll · Esc or Enter to close", id="popup-keys")
+
+    def on_mount(self) -> None:
+        self.fit_text(self.app.size)
+
+    def on_resize(self, event: Resize) -> None:
+        self.fit_text(event.size)
+
+    def fit_text(self, size: Size) -> None:
+        # The text scrolls inside the pop-up, so its title and its keys always stay on screen.
+        self.query_one("#popup-scroll").styles.max_height = max(3, size.height - 8)
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#popup-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-class MoveInputScreen(ModalScreen[str | None]):
+class MoveInputScreen(FittedModal[str | None]):
     """Type a move in the notation (``replace 5 1``); returns the text, or None when cancelled."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -82,22 +168,35 @@ class MoveInputScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PrivacyScreen(Screen[None]):
+class PrivacyScreen(FittedScreen[None]):
     """Shown between two people's turns at one keyboard: nothing of any rack is on screen."""
 
-    BINDINGS = [Binding("enter", "ready", "Ready"), Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("enter", "ready", "Ready"), Binding("q", "quit", "Quit")]
 
-    def __init__(self, name: str, what: str) -> None:
+    def __init__(self, name: str, what: str, unsaved: Callable[[], str | None] = lambda: None) -> None:
+        """``unsaved`` says what quitting now would lose, or None when nothing would be lost."""
         super().__init__()
         self.player_name = name
         self.what = what
+        self.unsaved = unsaved
+        self.quit_asked = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="privacy"):
             yield Static(f"Pass the keyboard to {self.player_name}", id="privacy-title")
             yield Static(f"{self.what}\n\n{self.player_name}: press Enter when nobody else is looking.",
                          id="privacy-body")
+            yield Static(id="privacy-warning")
         yield Footer()
 
     def action_ready(self) -> None:
         self.dismiss(None)
+
+    def action_quit(self) -> None:
+        """Quit; with moves not saved, a second q first (the first says what would be lost)."""
+        warning = self.unsaved()
+        if warning is None or self.quit_asked:
+            self.app.exit()
+            return
+        self.quit_asked = True
+        self.query_one("#privacy-warning", Static).update(Text(warning, style="bold red"))

@@ -13,28 +13,37 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
+from textual.containers import Horizontal
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
 from tendays.bots import BOTS, LEVELS
 from tendays.engine import MAX_DAYS, MAX_PLAYERS, MIN_DAYS, available_editions, load_edition
 
-from .table import PlayConfig
+from .screens import FittedScreen
+from .table import PERSON_PREFIX, PlayConfig
+from .widgets import Unfocused
 
 __all__ = ["RANDOM_SEAT", "SetupScreen"]
 
 RANDOM_SEAT = "random"  # the first-seat choice that leaves it to chance
 
 
+def _rated(rating: float | None) -> str:
+    return "" if rating is None else f"; rated {rating:.1f}"
+
+
 def players_help() -> str:
-    levels = ", ".join(f"{level.name} ({level.description})" for level in LEVELS.values())
-    return (f"Players in turn order: me or a name for each person (several people share the keyboard); "
-            f"for a bot, a level: {levels}; or a bot by name: {', '.join(BOTS)}")
+    levels = ", ".join(f"{level.name} ({level.description}{_rated(level.rating)})" for level in LEVELS.values())
+    return (f"Players in turn order: me or a name for each person (several people share the keyboard; "
+            f"{PERSON_PREFIX}NAME for a name that looks like a bot's); for a bot, a level: {levels}; "
+            f"or a bot by name: {', '.join(BOTS)}")
 
 
-class SetupScreen(Screen[None]):
-    """Choose the options of a game; ``start`` deals it, or gives the reason the options make no game."""
+class SetupScreen(FittedScreen[None]):
+    """Choose the options of a game; ``start`` deals it, or gives the reason the options make no game.
+
+    The players' field has the focus first: typing goes straight into it, Tab moves on.
+    """
 
     BINDINGS = [Binding("escape", "app.quit", "Quit")]
 
@@ -46,7 +55,7 @@ class SetupScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         config = self.config
         first = RANDOM_SEAT if config.first_seat is None else str(config.first_seat + 1)
-        with VerticalScroll(id="setup"):
+        with Unfocused(id="setup"):
             yield Static("New game", id="setup-title")
             yield Static("Edition")
             yield Select([(load_edition(e).name, e) for e in available_editions()], value=config.edition,
@@ -68,6 +77,9 @@ class SetupScreen(Screen[None]):
             yield Button("Start", id="setup-start", variant="primary", compact=True)
             yield Static(id="setup-error")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#setup-players", Input).focus()
 
     @on(Button.Pressed, "#setup-start")
     @on(Input.Submitted)

@@ -7,13 +7,14 @@ what a bot seat must decide, with the view and the random stream the bot chooses
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tendays.bots import Bot, bot_names, make_bot
+from tendays.bots import BOTS, LEVELS, Bot, bot_names, make_bot
 from tendays.engine import (
     Decision,
     Game,
@@ -22,14 +23,18 @@ from tendays.engine import (
     Options,
     PlayerView,
     RecordError,
+    State,
     default_edition,
     next_decision,
     view,
 )
+from tendays.engine.wire import view_to_json
 
-__all__ = ["HUMAN_WORDS", "PlayConfig", "Seat", "SeatError", "Table", "load_save", "make_seat_bot", "parse_seats"]
+__all__ = ["HUMAN_WORDS", "PERSON_PREFIX", "PlayConfig", "Seat", "SeatError", "Table", "load_save",
+           "make_seat_bot", "parse_seats", "position_digest"]
 
 HUMAN_WORDS = ("me", "human", "you")
+PERSON_PREFIX = "human:"  # "human:Norma": a person called Norma, even when the name looks like a bot's
 
 
 class SeatError(ValueError):
@@ -71,16 +76,64 @@ def _is_bot_spec(word: str) -> bool:
     return word.lower().partition(":")[0] in bot_names() or word.lower().startswith("cmd:")
 
 
+def _distance(a: str, b: str) -> int:
+    """Edits (insert, delete, change, swap two neighbours) that turn ``a`` into ``b``."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y)))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def _misspelt_bot(word: str) -> str | None:
+    """The bot name ``word`` is one slip away from ("hrad": "hard"), if any."""
+    low = word.lower()
+    for name in bot_names():
+        slips = 2 if min(len(low), len(name)) >= 6 and abs(len(low) - len(name)) <= 1 else 1
+        if len(low) >= 3 and _distance(low, name) <= slips:
+            return name
+    return None
+
+
+def _person(word: str, number: int, people: int) -> str:
+    """The name of the person a ``--players`` word seats, or SeatError for a word that looks like a slip."""
+    if word.lower().startswith(PERSON_PREFIX):
+        name = word[len(PERSON_PREFIX):].strip()
+        if not name:
+            raise SeatError(f"{word!r}: write the person's name after {PERSON_PREFIX}, e.g. {PERSON_PREFIX}Ann")
+        return name
+    if word.lower() in HUMAN_WORDS:
+        return "You" if people == 1 else f"Player {number}"
+    levels = ", ".join(LEVELS)
+    bots = ", ".join(BOTS)
+    head, colon, tail = word.partition(":")
+    slip = None if head != head.lower() else _misspelt_bot(head)  # "Norma" is a name; "norma", a slip
+    if slip is not None:
+        raise SeatError(f"{word!r} is not a bot: did you mean {slip + colon + tail!r}? Bot levels: {levels} "
+                        f"(bots: {bots}). For a person called {word}, write {PERSON_PREFIX}{word} "
+                        f"(or {word.capitalize()})")
+    if colon:
+        raise SeatError(f"{word!r} is not a seat: bots are {levels} (levels), {bots}, a budget such as "
+                        f"expert:48, or cmd:PROGRAM; a person is a name, or {PERSON_PREFIX}NAME")
+    return word
+
+
 def parse_seats(text: str, names: Sequence[str] = ()) -> list[Seat]:
     """Seats from a ``--players`` list such as ``"me,hard,normal"`` or ``"Ann,Bob,easy"``.
 
-    ``me``/``human``/``you`` and any other word that is not a bot spec are people; bot specs are
-    bots. ``names`` (from a save file) overrides the names of the seats.
+    Bot specs are bots (in any case: ``Hard`` is the level); ``me``/``human``/``you``, ``human:NAME`` and
+    any other name are people. A lower-case word one slip away from a bot's name (``hrad``, ``nromal``)
+    is refused as a likely typo: ``Hrad`` or ``human:hrad`` seats a person of that name. ``names`` (from
+    a save file) overrides the names of the seats.
     """
     words = [w.strip() for w in text.split(",")]
     if not text.strip() or any(not w for w in words):
         raise SeatError(f"--players {text!r}: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'")
-    humans = sum(1 for w in words if not _is_bot_spec(w))
+    people = sum(1 for w in words if not _is_bot_spec(w))
     seats: list[Seat] = []
     used: set[str] = set()
     for number, word in enumerate(words, 1):
@@ -88,9 +141,7 @@ def parse_seats(text: str, names: Sequence[str] = ()) -> list[Seat]:
             spec = word if word.lower().startswith("cmd:") else word.lower()
             seat = Seat(f"Bot {number}", spec, make_seat_bot(spec))
         else:
-            name = word
-            if word.lower() in HUMAN_WORDS:
-                name = "You" if humans == 1 else f"Player {number}"
+            name = _person(word, number, people)
             if name in used:
                 raise SeatError(f"two seats are called {name!r}; give each person a different name")
             seat = Seat(name, "human")
@@ -134,6 +185,7 @@ class Table:
         self._game = Game(edition, options, seed, tuple(s.name for s in seats))
         for move in moves:
             self._game.play(move)
+        self.saved_at = len(moves)  # a resumed game counts as saved until its next move
 
     @classmethod
     def from_record(cls, record: GameRecord, seats: Sequence[Seat]) -> Table:
@@ -175,6 +227,11 @@ class Table:
     @property
     def move_count(self) -> int:
         return self._game.move_count
+
+    @property
+    def unsaved(self) -> bool:
+        """True when the game has moves since it was last saved (or dealt, or resumed)."""
+        return self.move_count != self.saved_at
 
     def viewer(self, unlocked: int | None) -> int | None:
         """Whose view may be on screen: the person at the keyboard, or None (a spectator's view).
@@ -218,20 +275,78 @@ class Table:
                 close()
 
     def save(self, path: Path) -> None:
-        """Write the game record, plus each seat's spec so a resumed game seats the same bots."""
+        """Write the game record, plus each seat's spec so a resumed game seats the same bots, and the
+        fingerprint of the position its moves lead to, so an edited file is refused rather than replayed
+        as another game."""
         data: dict[str, Any] = self.record.to_json()
         data["seats"] = [s.spec for s in self.seats]
+        data["position"] = position_digest(self._game.state)
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        self.saved_at = self.move_count
+
+
+def position_digest(state: State) -> str:
+    """A short fingerprint of a position: every seat's view of it (racks, piles, history), hashed."""
+    views = [view_to_json(view(state, seat)) for seat in range(state.options.players)]
+    return hashlib.sha256(json.dumps(views, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _shape_problem(data: object) -> str | None:
+    """What keeps ``data`` from being a game record's JSON object, in words; None if it has the right shape."""
+    if not isinstance(data, dict):
+        kinds = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}
+        kind = kinds.get(type(data), "a number")
+        return f"it holds {kind}, not a JSON object"
+    missing = [repr(key) for key in ("edition", "options", "seed", "moves") if key not in data]
+    if missing:
+        return f"it has no {' or '.join([', '.join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)}"
+    checks = [
+        ("edition", isinstance(data["edition"], str), 'an edition id such as "usa"'),
+        ("options", isinstance(data["options"], dict), 'an object such as {"players": 2, "days": 10}'),
+        ("seed", isinstance(data["seed"], int) and not isinstance(data["seed"], bool), "a whole number"),
+        ("moves", isinstance(data["moves"], list) and all(isinstance(m, str) for m in data["moves"]),
+         'a list of moves such as ["draft 3", "draw"]'),
+        ("names", isinstance(data.get("names", []), list) and all(isinstance(n, str) for n in data.get("names", [])),
+         "a list of names"),
+        ("seats", isinstance(data.get("seats", []), list) and all(isinstance(n, str) for n in data.get("seats", [])),
+         "a list of seat specs"),
+        ("position", isinstance(data.get("position", ""), str), "a fingerprint"),
+    ]
+    for key, right, what in checks:
+        if not right:
+            return f"{key!r} must be {what}, not {json.dumps(data[key])[:40]}"
+    return None
 
 
 def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
-    """Read a save file (or any game record): the record and, if present, the seat specs."""
+    """Read a save file (or any game record): the record and, if present, the seat specs.
+
+    Anything that is not a record that replays is refused with a ``RecordError`` naming the problem:
+    a file that is not UTF-8 JSON, JSON of the wrong shape, options that make no game, a move that does
+    not replay, or a saved position the moves no longer lead to (an edited edition or seed).
+    """
     try:
-        text = path.read_text("utf-8")
+        raw = path.read_bytes()
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from error
-    record = GameRecord.loads(text)
-    specs = json.loads(text).get("seats")
-    if specs is not None and (not isinstance(specs, list) or not all(isinstance(s, str) for s in specs)):
-        raise RecordError(f"{path}: 'seats' must be a list of seat specs")
-    return record, specs
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a tendays game record: it is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not a tendays game record: not JSON ({error})") from None
+    problem = _shape_problem(data)
+    if problem is not None:
+        raise RecordError(f"{path} is not a tendays game record: {problem}")
+    try:
+        record = GameRecord.from_json(data)
+        state = record.replay()
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}") from None
+    if len(record.names) not in (0, record.options.players):
+        raise RecordError(f"{path}: the record names {len(record.names)} players for a game of "
+                          f"{record.options.players}")
+    if "position" in data and data["position"] != position_digest(state):
+        raise RecordError(f"{path}: the moves no longer lead to the game that was saved (its edition, options "
+                          "or seed were changed); it is refused rather than replayed as another game")
+    return record, data.get("seats")

@@ -1,7 +1,8 @@
-"""The widgets of the game screen, each drawn from one player view: the rack, the piles and seats, the prompt.
+"""The widgets of the game screen, each drawn from one player view: the rack, its links, the piles, the seats, the log.
 
 They only render. A click on a day or a pile posts a message (:class:`DayRow.Chosen`,
-:class:`PileRow.Chosen`) for the screen to pass on to the input model.
+:class:`PileRow.Chosen`) for the screen to pass on to the input model. No widget here takes the keyboard
+focus, so the arrow keys always reach the game screen.
 """
 
 from __future__ import annotations
@@ -10,40 +11,32 @@ from collections.abc import Collection, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.events import Click
 from textual.message import Message
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
-from tendays.engine import PILES, Edition, Phase, PlayerView, checker_for
+from tendays.engine import PILES, Edition, PlayerView
 
-from .input_model import Pending
-from .render import day_marks, last_actions, log_line, pile_text, rack_line, tile_text
+from .render import day_marks, journey_report, log_line, name_width, pile_text, rack_line
 from .table import Seat
+from .words import hand_text, seats_text
 
-__all__ = [
-    "NAME_WIDTH",
-    "DayRow",
-    "PileRow",
-    "RackPane",
-    "SidePane",
-    "journey_text",
-    "possessive",
-    "status_text",
-    "turn_prompt",
-]
+__all__ = ["DayRow", "GameLog", "LinksPane", "PileRow", "RackPane", "SidePane", "rack_pane_width", "show_text"]
 
-NAME_WIDTH = 22
+LOG_LINES = 500
 
 
-def day_key(day: int) -> str:
-    """The key that chooses ``day`` (0 for day 10), or "" when no single key does."""
-    return "0" if day == 10 else (str(day) if day < 10 else "")
+def show_text(widget: Static, text: Text, layout: bool = True) -> None:
+    """Put ``text`` in ``widget`` unless it is there already (a new layout costs a frame; a key that
+    changes nothing must not pay for one)."""
+    if widget.content != text:
+        widget.update(text, layout=layout)
 
 
-def possessive(name: str) -> str:
-    """The possessive of a seat's name: "Ann's", or "Your" for the seat called "You"."""
-    return "Your" if name == "You" else f"{name}'s"
+def rack_pane_width(edition: Edition) -> int:
+    """The rack pane's width: the cursor, the day, the swatch, the longest name, the link mark, the border."""
+    return 1 + 3 + 6 + 1 + name_width(edition) + 6 + 2
 
 
 class DayRow(Static):
@@ -80,37 +73,47 @@ class PileRow(Static):
         self.post_message(self.Chosen(self.pile))
 
 
+class Unfocused(VerticalScroll, can_focus=False):
+    """A scrolling area that the mouse wheel scrolls but the keyboard never enters."""
+
+
 class RackPane(Vertical):
     """One rack, day by day with the verdict on each link, and the cursor day's link explained below."""
 
-    def __init__(self, days: int) -> None:
+    def __init__(self, edition: Edition, days: int) -> None:
         super().__init__(id="rack-pane")
         self.days = days
+        self.styles.width = rack_pane_width(edition)
 
     def compose(self) -> ComposeResult:
         yield Static(id="rack-title")
-        for day in range(1, self.days + 1):
-            yield DayRow(day)
+        with Unfocused(id="days") as days:
+            days.styles.max_height = self.days  # a long rack scrolls; a short one leaves room below
+            for day in range(1, self.days + 1):
+                yield DayRow(day)
         yield Static(id="day-detail")
 
     def show_hidden(self, why: str) -> None:
-        self.query_one("#rack-title", Static).update(Text("Racks are hidden", style="bold"), layout=False)
+        show_text(self.query_one("#rack-title", Static), Text("Racks are hidden", style="bold"), layout=False)
         for row in self.query(DayRow):
-            row.update(Text(f"{row.day:>2} ········", style="dim"), layout=False)
-        self.query_one("#day-detail", Static).update(Text(why, style="dim"))
+            show_text(row, Text(f" {row.day:>2} ········", style="dim"), layout=False)
+            row.set_class(False, "cursor")
+            row.set_class(False, "chosen")
+        show_text(self.query_one("#day-detail", Static), Text(why, style="dim"))
 
-    def show_rack(self, edition: Edition, heading: str, rack: Sequence[int | None], cursor: int,
+    def show_rack(self, edition: Edition, heading: str, rack: Sequence[int | None], cursor: int, on_days: bool,
                   chosen: int, hinted: Collection[int]) -> None:
-        """``rack`` under ``heading``, with ``cursor`` and ``chosen`` days highlighted and ``hinted`` days marked."""
-        self.query_one("#rack-title", Static).update(Text(heading, style="bold"), layout=False)
+        """``rack`` under ``heading``: the ``cursor`` day (highlighted when ``on_days``), the ``chosen`` day and
+        the ``hinted`` days marked, and the cursor day's link explained in full below."""
+        show_text(self.query_one("#rack-title", Static), Text(heading, style="bold"), layout=False)
         marks = day_marks(edition, rack)
         for row in self.query(DayRow):
             day = row.day
             line = Text()
-            line.append("▸" if day == cursor else ("◆" if day in hinted else " "), style="bold")
-            line.append_text(rack_line(edition, day, rack[day - 1], marks.get(day), NAME_WIDTH))
-            row.update(line, layout=False)
-            row.set_class(day == cursor, "cursor")
+            line.append("▸" if day == cursor and on_days else ("◆" if day in hinted else " "), style="bold")
+            line.append_text(rack_line(edition, day, rack[day - 1], marks.get(day), name_width(edition)))
+            show_text(row, line, layout=False)
+            row.set_class(day == cursor and on_days, "cursor")
             row.set_class(day == chosen, "chosen")
         mark = marks.get(cursor)
         if mark is not None:
@@ -119,7 +122,58 @@ class RackPane(Vertical):
             explained = f"day {cursor}: still empty"
         else:
             explained = f"day {cursor}: its link shows once the days around it are filled"
-        self.query_one("#day-detail", Static).update(Text(explained, style="italic"))
+        show_text(self.query_one("#day-detail", Static), Text(explained, style="italic"))
+        if on_days:
+            self.query_one("#days", Unfocused).scroll_to_widget(self.query_one(f"#day-{cursor}"), animate=False)
+
+
+class LinksPane(Unfocused):
+    """Wide terminals only: the whole journey's verdict in words beside the rack, every link explained."""
+
+    def __init__(self) -> None:
+        super().__init__(id="links")
+        self.rack: Sequence[int | None] | None = ()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="links-body")
+
+    def show(self, edition: Edition, rack: Sequence[int | None] | None) -> None:
+        if rack == self.rack:
+            return
+        self.rack = rack
+        body = self.query_one("#links-body", Static)
+        if rack is None:
+            body.update(Text("No rack is shown right now.", style="dim"))
+            return
+        body.update(journey_report(edition, rack, name_width(edition), with_days=False))  # the rack is beside it
+
+
+class GameLog(Unfocused):
+    """The game log, newest line last. It rewraps to its width and stays at its end unless scrolled back."""
+
+    def __init__(self) -> None:
+        super().__init__(id="log")
+        self.lines: list[str] = []
+        self.following = True  # at the newest line; False once scrolled back (with the mouse wheel)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="log-text")
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self.following = new >= self.max_scroll_y - 1
+
+    def on_resize(self) -> None:
+        if self.following:
+            self.scroll_end(animate=False)
+
+    def add(self, lines: Sequence[str]) -> None:
+        if not lines:
+            return
+        self.lines = [*self.lines, *lines][-LOG_LINES:]
+        self.query_one("#log-text", Static).update(Text("\n".join(self.lines)))
+        if self.following:
+            self.scroll_end(animate=False)
 
 
 class SidePane(Vertical):
@@ -128,133 +182,31 @@ class SidePane(Vertical):
     def __init__(self) -> None:
         super().__init__(id="side")
         self.logged_events = 0
+        self.seats_seen: tuple[object, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Static(id="hand")
         for pile in range(PILES + 1):
             yield PileRow(pile)
         yield Static(id="seats")
-        yield RichLog(id="log", wrap=True, min_width=20, max_lines=500)
+        yield GameLog()
 
-    def show(self, pv: PlayerView, seats: Sequence[Seat]) -> None:
+    def show(self, pv: PlayerView, seats: Sequence[Seat], pile_cursor: int | None) -> None:
+        """The side of the table from ``pv``; ``pile_cursor`` is the pile the cursor stands on, if any."""
         edition = pv.edition
-        self.query_one("#hand", Static).update(hand_text(pv, seats[pv.current].name))
-        self.query_one("#drawpile", PileRow).update(
-            Text.assemble(("d ", "bold"), f"draw pile: {pv.draw_pile_size} tiles face down"), layout=False)
-        width = max(24, self.size.width or 36)
-        for number in range(1, PILES + 1):
-            self.query_one(f"#pile-{number}", PileRow).update(
-                pile_text(edition, pv.piles[number - 1], number, width - 2), layout=False)
-        self.query_one("#seats", Static).update(seats_text(pv, seats))
-        log = self.query_one("#log", RichLog)
+        show_text(self.query_one("#hand", Static), hand_text(pv, seats[pv.current].name))
+        width = max(20, (self.size.width or 38) - 2) - 2  # the panel's padding, then the cursor column
+        for row in self.query(PileRow):
+            if row.pile == 0:
+                line = Text.assemble(("d ", "bold"), f"draw pile: {pv.draw_pile_size} tiles face down")
+            else:
+                line = pile_text(edition, pv.piles[row.pile - 1], row.pile, width)
+            show_text(row, Text.assemble(("▸ " if row.pile == pile_cursor else "  ", "bold"), line), layout=False)
+            row.set_class(row.pile == pile_cursor, "cursor")
+        seen = (len(pv.events), pv.current, pv.phase, pv.player)  # all that the seats' lines depend on
+        if seen != self.seats_seen:
+            self.seats_seen = seen
+            self.query_one("#seats", Static).update(seats_text(pv, seats))
         names = [seat.name for seat in seats]
-        for event in pv.events[self.logged_events:]:
-            log.write(Text(log_line(edition, event, names)))
+        self.query_one(GameLog).add([log_line(edition, event, names) for event in pv.events[self.logged_events:]])
         self.logged_events = len(pv.events)
-
-
-def hand_text(pv: PlayerView, holder: str) -> Text:
-    """The tile the player to move holds and where it came from, as far as the view shows it."""
-    if pv.phase is Phase.PLACE or pv.phase is Phase.DRAFT:
-        source = "the draw pile" if pv.taken_from == 0 else f"discard pile {pv.taken_from}"
-        if pv.in_hand is not None:
-            who = "You hold" if pv.is_my_turn else f"{holder} holds"
-            return Text.assemble(f"{who} ", tile_text(pv.edition, pv.in_hand), f" (from {source})")
-        return Text(f"{holder} holds a tile from {source}", style="dim")
-    if pv.is_over:
-        return Text("")
-    if pv.is_my_turn:
-        return Text("Your hand is empty: take a tile", style="dim")
-    return Text(f"{holder} is about to take a tile", style="dim")
-
-
-def seats_text(pv: PlayerView, seats: Sequence[Seat]) -> Text:
-    """Every other seat: a line with its name, level and tile count, and one with its latest turn.
-
-    Each line is cut to the panel's width, so four seats fit in 80x24.
-    """
-    lines = Text()
-    for seat_index, seat in enumerate(seats):
-        if seat_index == pv.player:
-            continue
-        marker = "▶ " if seat_index == pv.current and not pv.is_over else "  "
-        lines.append(marker, style="bold")
-        lines.append(seat.name, style="bold")
-        count = pv.rack_counts[seat_index]
-        lines.append(f" ({seat.level}) {count} tile{'s' if count != 1 else ''}\n")
-        done = last_actions(pv, seat_index)
-        if done:
-            lines.append(f"  {done}\n", style="dim")
-    lines.rstrip()
-    return lines
-
-
-def status_text(pv: PlayerView, names: Sequence[str]) -> Text:
-    """The top line: the edition, the turn, whose turn it is and the draw pile's size."""
-    if pv.is_over:
-        whose = f"{names[pv.winner]} won" if pv.winner is not None else "game over"
-    elif pv.phase is Phase.DRAFT:
-        whose = f"drafting: {names[pv.current]}"
-    else:
-        whose = "your turn" if pv.is_my_turn else f"{names[pv.current]}'s turn"
-    return Text.assemble((pv.edition.name, "bold"), f" · turn {pv.turn + 1} · ", (whose, "bold"),
-                         f" · draw pile {pv.draw_pile_size}")
-
-
-def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
-    """What the person to move can do now, with the keys for it; ``pending`` is their half-made choice."""
-    edition = pv.edition
-    days = pv.options.days
-    day_keys = "1-" + day_key(min(days, 10)) if days <= 10 else "1-0"
-    if pv.phase is Phase.DRAFT:
-        return Text.assemble("Drafting: put ", tile_text(edition, pv.in_hand),
-                             f" on an empty day ({day_keys}, ↑↓ Enter, or click a day). It stays there.")
-    if pv.phase is Phase.DRAW:
-        if pending is not None and pending.kind == "swap":
-            if pending.day:
-                return Text(f"Swap day {pending.day} with which day? ({day_keys} or click; Esc cancels)")
-            return Text(f"Swap: choose the first day ({day_keys} or click; Esc cancels)")
-        swap = ", w swap two days" if pv.options.swap else ""
-        return Text(f"Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile{swap}.")
-    held = tile_text(edition, pv.in_hand)
-    if pending is None:
-        return Text.assemble("Put ", held, f" on a day ({day_keys}, ↑↓ Enter, or click a day), "
-                             "or x / click a discard pile to discard it.")
-    if pending.day:
-        assert pv.rack is not None
-        what = Text.assemble(f"Day {pending.day}: ", tile_text(edition, pv.rack[pending.day - 1]),
-                             " goes onto a discard pile: ")
-    else:
-        what = Text.assemble("Discard ", held, " onto a discard pile: ")
-    forced = pv.forced_pile
-    if forced:
-        what.append(f"you took the last tile of pile {forced}, so it must go onto pile {forced} "
-                    f"(there are always three discard piles): press {forced} or Enter.")
-    else:
-        what.append("1-3 or click a pile (Esc cancels).")
-    return what
-
-
-def journey_text(edition: Edition, rack: Sequence[int | None]) -> Text:
-    """Every day of a rack with the verdict on its link, as ``tendays check`` gives it."""
-    marks = day_marks(edition, rack)
-    text = Text()
-    for day, tile in enumerate(rack, 1):
-        text.append_text(rack_line(edition, day, tile, marks.get(day), NAME_WIDTH))
-        text.append("\n")
-    verdict = checker_for(edition).check(rack)
-    text.append("\n")
-    if verdict.valid:
-        text.append(f"A complete {len(rack)}-day journey.\n", style="bold green")
-    else:
-        count = len(verdict.problems)
-        text.append(f"Not complete yet ({count} problem{'s' if count > 1 else ''}):\n", style="bold")
-        for problem in verdict.problems:
-            text.append(f"  ✗ {problem}\n", style="red")
-    good = [link for link in verdict.links if link.ok]
-    if good:
-        text.append("Connected:\n", style="bold")
-        for link in good:
-            text.append(f"  ✓ day {link.from_day} → {link.to_day}: {link.message}\n", style="green")
-    text.rstrip()
-    return text

@@ -77,6 +77,7 @@ export async function api(path, { method = "GET", body } = {}) {
 // What the browser remembers: the player's display name, and the seat token of each game joined here.
 const NAME_KEY = "tendays.name";
 const GAMES_KEY = "tendays.games";
+const MUTED_KEY = "tendays.muted";
 
 function readJson(key, fallback) {
   try {
@@ -107,6 +108,17 @@ export const remembered = {
     games[gameId] = { ...(games[gameId] || {}), ...extra, token, joined: Date.now() };
     localStorage.setItem(GAMES_KEY, JSON.stringify(games));
   },
+  /** The seats whose chat is hidden in a game, on this device. */
+  muted(gameId) {
+    const muted = readJson(MUTED_KEY, {})[gameId];
+    return Array.isArray(muted) ? muted : [];
+  },
+  setMuted(gameId, seats) {
+    const all = readJson(MUTED_KEY, {});
+    if (seats.length) all[gameId] = seats;
+    else delete all[gameId];
+    localStorage.setItem(MUTED_KEY, JSON.stringify(all));
+  },
   forget(gameId) {
     const games = this.games();
     delete games[gameId];
@@ -117,6 +129,22 @@ export const remembered = {
 /** The seat link path of a game, without the token. */
 export function playPath(gameId) {
   return `/play/${encodeURIComponent(gameId)}`;
+}
+
+/** A duration in seconds as the clock shows it: "0:42", "12:05", "1 h 05", "2 days". */
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A game's pace in words, from its `pace` or `clock` ({kind, per_move, bank}); "" for none. */
+export function paceText(pace) {
+  if (!pace) return "";
+  const each = pace.per_move >= 3600 ? clockText(pace.per_move) : `${pace.per_move} s`;
+  if (pace.kind === "correspondence") return `correspondence, ${each} a move`;
+  return `live, ${each} a move${pace.bank ? ` + ${clockText(pace.bank)} bank` : ""}`;
 }
 
 /** A short "3 minutes ago" for timestamps (ISO strings or seconds since the epoch). */

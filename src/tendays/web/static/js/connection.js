@@ -1,5 +1,6 @@
 // The live link to the table: a WebSocket that reconnects with backoff after a drop and resumes from
-// the state message the server sends on every connect.
+// the state message the server sends on every connect. The seat token goes in the first message
+// (hello), never in the address, which servers and proxies write to their logs.
 
 const PING_EVERY_MS = 25000;
 const FIRST_RETRY_MS = 500;
@@ -31,8 +32,7 @@ export class TableConnection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}${query}`;
+    return `${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
   }
 
   connect() {
@@ -48,6 +48,7 @@ export class TableConnection {
     }
     this.socket = socket;
     socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "hello", token: this.token }));
       this.onStatus({ state: "open" });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);

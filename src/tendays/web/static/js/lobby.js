@@ -1,6 +1,6 @@
 // The lobby: create a game, join or watch an open one, and resume the games this device holds a seat in.
 
-import { api, el, playPath, remembered, timeAgo } from "./common.js";
+import { api, el, paceText, playPath, remembered, timeAgo } from "./common.js";
 
 const REFRESH_MS = 5000;
 const DEFAULT_LEVEL = "normal";
@@ -13,6 +13,8 @@ const gameList = document.getElementById("game-list");
 const gamesError = document.getElementById("games-error");
 const myGames = document.getElementById("my-games");
 const firstSeat = document.getElementById("first-seat");
+const playingList = document.getElementById("playing-list");
+const pages = { joinable: 1, playing: 1 }; // the page of each list shown
 let editionNames = {};
 let botChoices = { levels: [], bots: [] }; // from the server's registry, /api/bots
 
@@ -138,6 +140,11 @@ form.addEventListener("submit", async (event) => {
       first_seat: firstSeat.value === "" ? null : Number(firstSeat.value), // null: chosen by chance
     },
   };
+  const pace = form.elements.pace.value;
+  if (pace) {
+    const [kind, perMove, bank] = pace.split(":");
+    body.pace = { kind, per_move: Number(perMove), bank: Number(bank) };
+  }
   const turnLimit = form.elements.turn_limit.value.trim();
   if (turnLimit) {
     if (!/^\d+$/.test(turnLimit) || Number(turnLimit) < 1) {
@@ -201,22 +208,48 @@ function gameItem(game) {
   }
   actions.push(el("a", { class: "button", href: `${playPath(game.id)}#spectate`,
     "aria-label": `Watch ${title} game ${game.id}`, "data-spectate": game.id }, "Watch"));
+  const rules = [`${game.options ? game.options.days : 10} days`, paceText(game.pace) || "no clock"];
   return el("li", { class: `game-item ${game.status}`, "data-game": game.id },
     el("div", { class: "game-head" }, el("strong", {}, title),
       el("span", { class: `status ${game.status}` }, status),
+      el("span", { class: "muted small" }, rules.join(" · ")),
       el("span", { class: "muted small" }, timeAgo(game.created))),
     el("div", { class: "chips" }, game.seats.map(seatChip)),
     el("div", { class: "actions" }, actions));
 }
 
+/** Previous and next buttons for one of the lists. */
+function pager(show, answer) {
+  const holder = document.getElementById(show === "joinable" ? "game-pager" : "playing-pager");
+  const go = (page) => () => { pages[show] = page; refreshGames(); };
+  holder.replaceChildren(...(answer.pages > 1 ? [
+    el("button", { type: "button", class: "quiet", disabled: answer.page <= 1, onclick: go(answer.page - 1),
+      "data-page": "previous" }, "← Newer"),
+    el("span", { class: "muted small" }, `page ${answer.page} of ${answer.pages} (${answer.total} games)`),
+    el("button", { type: "button", class: "quiet", disabled: answer.page >= answer.pages, onclick: go(answer.page + 1),
+      "data-page": "next" }, "Older →"),
+  ] : []));
+}
+
+async function loadPage(show) {
+  let answer = await api(`/api/games?show=${show}&page=${pages[show]}`);
+  if (answer.page > answer.pages) { // the list got shorter: show its last page
+    pages[show] = answer.pages;
+    answer = await api(`/api/games?show=${show}&page=${pages[show]}`);
+  }
+  pager(show, answer);
+  return answer.games;
+}
+
 async function refreshGames() {
   try {
-    const games = await api("/api/games");
-    const open = games.filter((g) => g.status !== "over");
+    const [open, playing] = await Promise.all([loadPage("joinable"), loadPage("playing")]);
     gameList.replaceChildren(...(open.length ? open.map(gameItem)
-      : [el("li", { class: "muted" }, "No open games right now. Create one!")]));
+      : [el("li", { class: "muted" }, "No games waiting for players right now. Create one!")]));
+    playingList.replaceChildren(...(playing.length ? playing.map(gameItem)
+      : [el("li", { class: "muted" }, "None right now.")]));
     gamesError.textContent = "";
-    renderMyGames(games);
+    renderMyGames([...open, ...playing]);
   } catch (error) {
     gamesError.textContent = `The list of games could not be loaded: ${error.message}`;
   }

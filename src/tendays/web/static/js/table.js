@@ -5,12 +5,15 @@
 import { playPath, remembered } from "./common.js";
 import { createActions } from "./table/actions.js";
 import { connectionPanel, errorPanel, headerPanel, turnPanel } from "./table/banner.js";
+import { chatPanel, installChat } from "./table/chat.js";
+import { clockPanel } from "./table/clock.js";
 import { installDrag } from "./table/drag.js";
 import { endPanel, mapPanel } from "./table/journey.js";
 import { installJoin, offerJoin } from "./table/join.js";
 import { logPanel } from "./table/log.js";
 import { pilesPanel } from "./table/piles.js";
 import { playersPanel } from "./table/players.js";
+import { presencePanel } from "./table/presence.js";
 import { promptPanel } from "./table/prompt.js";
 import { rackPanel } from "./table/rack.js";
 import { createSession } from "./table/session.js";
@@ -20,15 +23,16 @@ const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).p
 const $ = (id) => document.getElementById(id);
 
 const store = createStore();
+store.update({ muted: remembered.muted(gameId) });
 let session = null;
-const actions = createActions(store, (message) => session.send(message));
+const actions = createActions(store, (message) => session.send(message), gameId);
 const drag = installDrag(store, actions);
 session = createSession(gameId, store, actions, { onRefused: offer });
 
 const linkPanels = [connectionPanel(), errorPanel()];
 const panels = [
-  headerPanel(), turnPanel(gameId), promptPanel(), pilesPanel(actions, drag), rackPanel(store, actions, drag),
-  mapPanel(), playersPanel(), logPanel(), endPanel(actions),
+  headerPanel(), turnPanel(gameId), clockPanel(), presencePanel(actions), promptPanel(), pilesPanel(actions, drag),
+  rackPanel(store, actions, drag), mapPanel(), playersPanel(), chatPanel(actions), logPanel(), endPanel(actions),
 ];
 
 /** A selector that finds "the same" control again after a panel is drawn anew, so keyboard focus stays. */
@@ -86,6 +90,7 @@ function offer() {
 }
 
 installJoin(gameId, sit);
+installChat(actions);
 $("hint-button").addEventListener("click", actions.askHint);
 $("error-close").addEventListener("click", actions.hideError);
 document.addEventListener("keydown", (event) => {

@@ -1,12 +1,14 @@
 // What the player can do at the table, as changes to the store and messages to the server.
 
+import { remembered } from "../common.js";
+
 const ERROR_SHOWN_MS = 12000;
 
 /**
  * @param {ReturnType<import("./store.js").createStore>} store
  * @param {(message: object) => boolean} send sends a message to the server; false when not connected
  */
-export function createActions(store, send) {
+export function createActions(store, send, gameId = "") {
   let errorTimer = null;
 
   const actions = {
@@ -41,6 +43,26 @@ export function createActions(store, send) {
     /** Choose a day (to replace, or to swap), or none. */
     select(day) {
       store.update({ selectedDay: day });
+    },
+
+    /** Write a line in the table's chat; false when it could not be sent. */
+    say(text) {
+      if (send({ type: "chat", text })) return true;
+      actions.showError("You are not connected, so the message was not sent. Reconnecting…");
+      return false;
+    },
+
+    /** Hide (or show again) a player's chat lines, on this device. */
+    toggleMute(seat) {
+      const muted = store.state.muted.includes(seat) ? store.state.muted.filter((s) => s !== seat)
+        : [...store.state.muted, seat];
+      remembered.setMuted(gameId, muted);
+      store.update({ muted });
+    },
+
+    /** Leave, take the seat back, ask to end the game, or offer / accept a rematch. */
+    seat(kind) {
+      if (!send({ type: kind })) actions.showError("You are not connected. Reconnecting…");
     },
 
     /** Show a seat's journey on the map (after the game). */

@@ -86,6 +86,7 @@ export function turnPanel(gameId) {
     you: state.game.you,
     current: state.game.current,
     winner: state.game.winner,
+    ended: state.game.ended,
     mine: movesOf(state).length > 0,
     sending: state.busy && !isSpectator(state.game) && state.game.current === state.game.you,
   }), (turn) => {
@@ -102,6 +103,10 @@ export function turnPanel(gameId) {
         el("input", { class: "share", readonly: true, value: link, "aria-label": "Link to join this game",
           onfocus: (e) => e.target.select() }),
         el("button", { type: "button", onclick: (e) => copyLink(link, e.currentTarget) }, "Copy link"));
+    } else if (turn.over && turn.ended) {
+      banner.classList.add("over");
+      banner.replaceChildren(el("strong", {}, turn.ended === "closed" ? "Game over: the server's operator closed it."
+        : "Game over: the game was abandoned."), " Nobody won; the chat says why.");
     } else if (turn.over) {
       banner.classList.add("over");
       const text = turn.winner === null || turn.winner === undefined ? "Game over: nobody completed a journey."

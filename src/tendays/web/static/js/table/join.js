@@ -13,15 +13,17 @@ export async function offerJoin(gameId) {
   joinButton.disabled = false;
   try {
     const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
-    const free = game.seats.filter((s) => s.kind === "human" && !s.taken).length;
-    const players = game.seats.map((s) => (s.kind === "bot" ? `a bot (${s.bot})` : s.taken ? s.name : "a free seat"));
+    const free = game.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved).length;
+    const players = game.seats.map((s) => (s.kind === "bot" ? `a bot (${s.bot})` : s.taken ? s.name
+      : s.reserved ? `a seat kept for ${s.name || "the last game's player"}` : "a free seat"));
     const editions = await api("/api/editions").catch(() => []);
     const edition = editions.find((e) => e.id === game.edition);
     summary.textContent = `${edition ? edition.name : game.edition}: ${players.join(", ")}.`;
     if (!free || game.status !== "waiting") {
       joinButton.disabled = true;
       $("join-error").textContent = game.status === "over" ? "This game is over; you can still look at it."
-        : "Every seat is taken; you can watch.";
+        : game.status === "waiting" ? "The free seats are kept for the last game's players (a rematch); you can watch."
+          : "Every seat is taken; you can watch.";
     }
   } catch (error) {
     summary.textContent = error.status === 404 ? "There is no such game. Check the link, or start one in the lobby."

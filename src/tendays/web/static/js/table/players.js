@@ -3,6 +3,7 @@
 import { el } from "../common.js";
 import { panel } from "./panel.js";
 import { isOver } from "./store.js";
+import { bankText } from "./clock.js";
 import { miniRack, people } from "./tiles.js";
 
 const RECENT = ["take", "discard", "replace", "swap", "draw"];
@@ -28,18 +29,22 @@ export function playersPanel() {
       current: game.status === "playing" && game.phase !== "over" ? game.current : null,
       winner: game.winner,
       days: game.options.days,
+      clock: game.clock ? { kind: game.clock.kind, banks: game.clock.banks, bank: game.clock.bank } : null,
       // With open hands every rack is on the table; after the game they are shown in the end panel instead.
       racks: isOver(game) ? null : game.racks,
       recent: game.seats.map((seat) => recentActions(log, seat.seat)),
     };
-  }, ({ edition, seats, you, current, winner, days, racks, recent }) => {
+  }, ({ edition, seats, you, current, winner, days, clock, racks, recent }) => {
     const names = people(seats, you);
     document.getElementById("players").replaceChildren(...seats.map((seat) => {
       const me = names.isMe(seat.seat);
       const bits = [];
       if (seat.kind === "bot") bits.push(`bot, ${seat.bot}`);
       else if (!seat.name) bits.push("free seat");
+      else if (seat.left) bits.push("left the game: a bot plays");
+      else if (seat.away) bits.push("away: a bot plays");
       else bits.push(seat.connected ? "online" : "offline");
+      if (seat.kind === "human" && bankText(clock, seat.seat)) bits.push(bankText(clock, seat.seat));
       const rack = racks && !me ? racks[seat.seat] : null;
       const classes = `player${current === seat.seat ? " current" : ""}${me ? " me" : ""}`;
       return el("li", { class: classes, "data-seat": seat.seat },

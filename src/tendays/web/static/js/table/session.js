@@ -1,4 +1,7 @@
 // The live link to the server for one table: the state, error and hint messages go into the store.
+// A state message carries only the log entries and chat lines this connection has not had (from
+// `log_from` and `chat_from` on), and a chat message only new chat lines; they are appended to the ones
+// the store holds.
 
 import { api, playPath, remembered } from "../common.js";
 import { TableConnection } from "../connection.js";
@@ -25,10 +28,39 @@ export function createSession(gameId, store, actions, { onRefused }) {
     });
   }
 
+  /**
+   * The whole list: the held one up to `from`, then the new entries; null when they do not fit (a gap:
+   * ask for the whole table again). A chat line may come twice (in a chat message and in a table): the
+   * later copy replaces the earlier.
+   */
+  function merged(held, from, entries) {
+    if (from === 0) return entries || [];
+    if (!held || held.length < from) return null;
+    const kept = held.length === from ? held : held.slice(0, from);
+    return entries && entries.length ? kept.concat(entries) : kept;
+  }
+
+  function onChat(message) {
+    const game = store.state.game;
+    if (!game) return;
+    const chat = merged(game.chat, message.chat_from || 0, message.chat);
+    if (chat === null) connection.send({ type: "sync" });
+    else store.update({ game: { ...game, chat } });
+  }
+
   function onState(message) {
     const state = store.state;
-    const game = message.game;
-    const patch = { game, version: message.version, busy: false, selectAfterTake: null };
+    const held = state.game;
+    const log = merged(held && held.log, message.game.log_from || 0, message.game.log);
+    const chat = merged(held && held.chat, message.game.chat_from || 0, message.game.chat);
+    if (log === null || chat === null) {
+      connection.send({ type: "sync" }); // this copy went wrong somewhere: ask for the whole table again
+      return;
+    }
+    const game = { ...message.game, log, chat };
+    // How far the server's clock is ahead of this one, so a deadline counts down right on any device.
+    const clockOffset = game.clock && game.clock.now ? game.clock.now * 1000 - Date.now() : state.clockOffset;
+    const patch = { game, version: message.version, busy: false, selectAfterTake: null, clockOffset };
     if (message.version !== state.version) Object.assign(patch, { selectedDay: null, error: null });
     // A hint is about the rack; it holds until the rack changes.
     if (!sameData(game.rack, state.game ? state.game.rack : null)) patch.hint = null;
@@ -40,11 +72,16 @@ export function createSession(gameId, store, actions, { onRefused }) {
 
   function onMessage(message) {
     if (message.type === "state") onState(message);
+    else if (message.type === "chat") onChat(message);
     else if (message.type === "error") {
       store.update({ busy: false, selectAfterTake: null });
       actions.showError(message.message || `The server refused: ${message.code}`);
     } else if (message.type === "hint") {
       store.update({ hint: { days: message.days || [], message: message.message || "" } });
+    } else if (message.type === "seat") {
+      // A seat in another game (a rematch): remember it on this device and go there.
+      remembered.setSeat(message.id, message.token, { seat: message.seat, edition: store.state.game.edition });
+      location.assign(message.url || `${playPath(message.id)}#token=${encodeURIComponent(message.token)}`);
     }
   }
 

@@ -18,6 +18,8 @@ export const INITIAL = {
   selectAfterTake: null, // a day to select once a tile taken by drag-and-drop arrives
   hint: null, // {days, message} until the rack changes
   mapSeat: null, // whose journey the map shows after the game (null: the winner's, else one's own)
+  clockOffset: 0, // milliseconds the server's clock is ahead of this device's
+  muted: [], // seats whose chat this player does not want to see
 };
 
 /** The legal moves the player may make now, as the server listed them: none while a move is on its way. */

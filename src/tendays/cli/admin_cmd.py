@@ -1,0 +1,114 @@
+"""``tendays admin``: the operator's commands for a running server, and a backup of its database.
+
+    tendays admin games [--ended | --all] [--page N]   # list games, newest first
+    tendays admin close GAME                           # end a game (no winner)
+    tendays admin limits                               # the per-client limits and who hit them
+    tendays admin sweep                                # expire idle games and delete old ended ones now
+    tendays admin backup FILE [--db URL]               # a consistent copy of the SQLite database, live
+
+The server is found at ``--url`` (or ``TENDAYS_URL``, default http://127.0.0.1:8000) and the token is
+read from ``TENDAYS_ADMIN_TOKEN``, never from the command line (which ``ps`` shows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import urllib.error
+import urllib.request
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", default=os.environ.get("TENDAYS_URL", "http://127.0.0.1:8000"),
+                        help="the server (default http://127.0.0.1:8000) [TENDAYS_URL]")
+    parser.add_argument("--json", action="store_true", help="print the server's JSON answer")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    games = sub.add_parser("games", help="list games, newest first")
+    which = games.add_mutually_exclusive_group()
+    which.add_argument("--ended", action="store_const", const="ended", dest="status", help="ended games only")
+    which.add_argument("--all", action="store_const", const="all", dest="status", help="every game")
+    games.add_argument("--page", type=int, default=1)
+    close = sub.add_parser("close", help="end a game now, with no winner")
+    close.add_argument("game")
+    sub.add_parser("limits", help="the per-client limits and the latest refusals")
+    sub.add_parser("sweep", help="expire idle games and delete old ended ones now")
+    backup = sub.add_parser("backup", help="copy the SQLite database while the server runs")
+    backup.add_argument("file", help="where to write the copy")
+    backup.add_argument("--db", default=os.environ.get("TENDAYS_DB", "sqlite:///tendays.db"), metavar="URL",
+                        help="the database (default: TENDAYS_DB, else sqlite:///tendays.db)")
+
+
+def _call(args: argparse.Namespace, path: str, method: str = "GET") -> Any:
+    token = os.environ.get("TENDAYS_ADMIN_TOKEN", "")
+    request = urllib.request.Request(f"{args.url.rstrip('/')}{path}", method=method,
+                                     headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.load(answer)
+    except urllib.error.HTTPError as error:
+        try:
+            detail = json.load(error).get("detail", error.reason)
+        except ValueError:
+            detail = error.reason
+        raise SystemExit(f"tendays admin: the server answered {error.code}: {detail}") from None
+    except OSError as error:
+        raise SystemExit(f"tendays admin: cannot reach {args.url}: {error}") from None
+
+
+def _backup(url: str, target: str) -> str:
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url == prefix + ":memory:":
+        raise SystemExit("tendays admin: backup copies SQLite files; for another database use its own tool "
+                         "(pg_dump for PostgreSQL)")
+    source_path = url[len(prefix):]
+    if not os.path.isfile(source_path):
+        raise SystemExit(f"tendays admin: there is no database {source_path}")
+    # SQLite's online backup: a consistent copy, even while the server writes (WAL mode).
+    with sqlite3.connect(f"file:{source_path}?mode=ro", uri=True) as source, sqlite3.connect(target) as copy:
+        source.backup(copy)
+        games = copy.execute("SELECT count(*) FROM games").fetchone()[0]
+    return f"{source_path} copied to {target} ({games} games)"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "backup":
+        print(_backup(args.db, args.file))
+        return 0
+    if args.action == "games":
+        answer = _call(args, f"/api/admin/games?status={args.status or 'unfinished'}&page={args.page}")
+        if args.json:
+            print(json.dumps(answer, indent=2))
+            return 0
+        print(f"{answer['total']} games, page {answer['page']} of {answer['pages']} "
+              f"({answer['held']} unfinished held by the server)")
+        for game in answer["games"]:
+            seats = ", ".join(s["name"] + (" (left)" if s["left"] else " (away)" if s["away"] else "")
+                              for s in game["seats"] or [])
+            ended = f" ({game['ended']})" if game["ended"] else ""
+            print(f"  {game['id']:10} {game['status']}{ended:12} {game['edition']:8} {game['moves']:4} moves  "
+                  f"created {game['created'][:19]}  {seats}")
+        return 0
+    if args.action == "close":
+        answer = _call(args, f"/api/admin/games/{args.game}/close", "POST")
+        print(json.dumps(answer, indent=2) if args.json else f"game {answer['id']} closed")
+        return 0
+    if args.action == "sweep":
+        answer = _call(args, "/api/admin/sweep", "POST")
+        print(json.dumps(answer) if args.json else f"{answer['closed']} closed, {answer['deleted']} deleted")
+        return 0
+    answer = _call(args, "/api/admin/limits")
+    if args.json:
+        print(json.dumps(answer, indent=2))
+        return 0
+    print("limits:", ", ".join(f"{k} {v}" for k, v in answer["limits"].items()))
+    print("refused since the start:", ", ".join(f"{k} {v}" for k, v in answer["refused"].items()) or "none")
+    print(f"open table connections: {answer['open_connections']}")
+    for busy in answer["busiest_addresses"]:
+        print(f"  {busy['address']}: {busy['connections']} open")
+    for refusal in answer["recent"][:20]:
+        print(f"  refused {refusal['limit']} for {refusal['address']} at {refusal['at']}")
+    return 0
+

@@ -1,0 +1,135 @@
+"""What the game screen says: the status line, the hand, the other seats and what to do next, from one view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+
+from tendays.engine import Phase, PlayerView
+
+from .input_model import Pending
+from .render import last_actions, tile_text
+from .table import Seat
+
+__all__ = ["day_keys", "hand_text", "instruction", "possessive", "rack_on_board", "seats_text", "status_text",
+           "turn_prompt"]
+
+
+def possessive(name: str) -> str:
+    """The possessive of a seat's name: "Ann's", or "Your" for the seat called "You"."""
+    return "Your" if name == "You" else f"{name}'s"
+
+
+def day_keys(days: int) -> str:
+    """The keys that choose a day, in words: "1-5", or "1-9, 0 = day 10" (a longer rack: arrows or a click)."""
+    return f"1-{days}" if days < 10 else "1-9, 0 = day 10"
+
+
+def status_text(pv: PlayerView, names: Sequence[str]) -> Text:
+    """The top line: the edition, the turn, whose turn it is and the draw pile's size."""
+    if pv.is_over:
+        whose = f"{names[pv.winner]} won" if pv.winner is not None else "game over"
+    elif pv.phase is Phase.DRAFT:
+        whose = f"drafting: {names[pv.current]}"
+    else:
+        whose = "your turn" if pv.is_my_turn else f"{names[pv.current]}'s turn"
+    return Text.assemble((pv.edition.name, "bold"), f" · turn {pv.turn + 1} · ", (whose, "bold"),
+                         f" · draw pile {pv.draw_pile_size}")
+
+
+def hand_text(pv: PlayerView, holder: str) -> Text:
+    """The tile the player to move holds and where it came from, as far as the view shows it."""
+    if pv.phase is Phase.PLACE or pv.phase is Phase.DRAFT:
+        source = "the draw pile" if pv.taken_from == 0 else f"discard pile {pv.taken_from}"
+        if pv.in_hand is not None:
+            who = "You hold" if pv.is_my_turn else f"{holder} holds"
+            return Text.assemble(f"{who} ", tile_text(pv.edition, pv.in_hand), f" (from {source})")
+        return Text(f"{holder} holds a tile from {source}", style="dim")
+    if pv.is_over:
+        return Text("")
+    if pv.is_my_turn:
+        return Text("Your hand is empty: take a tile", style="dim")
+    return Text(f"{holder} is about to take a tile", style="dim")
+
+
+def seats_text(pv: PlayerView, seats: Sequence[Seat]) -> Table:
+    """Every other seat: its name and level (and, while drafting, how many tiles it placed), and under it
+    its latest turn; a long line wraps under its own start."""
+    grid = Table.grid(padding=0)
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for seat_index, seat in enumerate(seats):
+        if seat_index == pv.player:
+            continue
+        marker = "▶ " if seat_index == pv.current and not pv.is_over else "  "
+        line = Text.assemble((seat.name, "bold"), f" ({seat.level})")
+        if pv.phase is Phase.DRAFT:
+            count = pv.rack_counts[seat_index]
+            line.append(f" {count} tile{'s' if count != 1 else ''}")
+        grid.add_row(Text(marker, style="bold"), line)
+        done = last_actions(pv, seat_index)
+        if done:
+            grid.add_row("", Text(done, style="dim"))
+    return grid
+
+
+def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
+    """What the person to move can do now, with the keys for it; ``pending`` is their half-made choice."""
+    edition = pv.edition
+    keys = day_keys(pv.options.days)
+    if pv.phase is Phase.DRAFT:
+        return Text.assemble("Drafting: put ", tile_text(edition, pv.in_hand),
+                             f" on an empty day ({keys}; ↑↓ Enter; or click a day). It stays there.")
+    if pv.phase is Phase.DRAW:
+        if pending is not None and pending.kind == "swap":
+            if pending.day:
+                return Text(f"Swap day {pending.day} with which day? ({keys}; ↑↓ Enter; or click; Esc cancels)")
+            return Text(f"Swap: choose the first day ({keys}; ↑↓ Enter; or click; Esc cancels)")
+        swap = "; w swaps two days" if pv.options.swap else ""
+        return Text(f"Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
+                    f"(or ↑↓ Enter, or a click){swap}.")
+    held = tile_text(edition, pv.in_hand)
+    if pending is None:
+        return Text.assemble("Put ", held, f" on a day ({keys}; ←↑↓ Enter; or click a day), "
+                             "or discard it: x, → to the piles, or click a discard pile.")
+    if pending.day:
+        assert pv.rack is not None
+        what = Text.assemble(f"Day {pending.day}: ", tile_text(edition, pv.rack[pending.day - 1]),
+                             " goes onto a discard pile: ")
+    else:
+        what = Text.assemble("Discard ", held, " onto a discard pile: ")
+    forced = pv.forced_pile
+    if forced:
+        what.append(f"you took the last tile of pile {forced}, so it must go onto pile {forced} "
+                    f"(there are always three discard piles): press {forced} or Enter.")
+    else:
+        what.append("1-3, ↑↓ Enter, or click a pile (Esc cancels).")
+    return what
+
+
+def instruction(over: bool, seat: Seat, pv: PlayerView | None, pending: Pending | None, bot_busy: bool,
+                bot_failed: bool) -> Text:
+    """What the person at the keyboard can do now, with the keys for it: ``seat`` is the seat to move,
+    ``pv`` the view of the person at the keyboard when it is their turn."""
+    if over:
+        return Text("The game is over: e shows the end, s saves, q quits.")
+    if bot_failed:
+        return Text("The game cannot go on with this bot: s saves it, q quits.")
+    if bot_busy or not seat.is_human:
+        return Text(f"{seat.name} ({seat.level}) is playing…", style="italic")
+    if pv is None:
+        return Text(f"Waiting for {seat.name}.")
+    return turn_prompt(pv, pending)
+
+
+def rack_on_board(pv: PlayerView, humans: Sequence[int]) -> tuple[int, tuple[int | None, ...]] | None:
+    """Whose rack the board shows and that rack: the viewer's own, or after the game the winner's (or,
+    with no winner, the first person's)."""
+    if pv.rack is not None and pv.player is not None:
+        return pv.player, pv.rack
+    if pv.racks is not None and pv.is_over:
+        shown = pv.winner if pv.winner is not None else (list(humans) or [0])[0]
+        return shown, pv.racks[shown]
+    return None

@@ -1,0 +1,77 @@
+"""The operator's view: every game (unfinished and ended), closing one, and the per-client limits being hit.
+
+Off unless the server has an admin token (``TENDAYS_ADMIN_TOKEN``); every call then needs
+``Authorization: Bearer TOKEN``. The page ``/admin`` asks for the token and uses these calls; so does
+``tendays admin``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+
+from .guard import LimitBook, Limits
+from .lobby import Lobby
+
+__all__ = ["admin_router"]
+
+
+def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> APIRouter:
+    router = APIRouter(prefix="/api/admin", tags=["admin"])
+
+    def authorised(request: Request) -> None:
+        if not admin_token:
+            raise HTTPException(404, "the admin view is off: start the server with TENDAYS_ADMIN_TOKEN set")
+        given = request.headers.get("authorization", "")
+        scheme, _, token = given.partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), admin_token.encode()):
+            raise HTTPException(401, "the admin token is missing or wrong", headers={"WWW-Authenticate": "Bearer"})
+
+    def lobby_of(request: Request) -> Lobby:
+        lobby: Lobby = request.app.state.lobby
+        return lobby
+
+    guard = [Depends(authorised)]
+
+    @router.get("/games", summary="Every game, newest first", dependencies=guard)
+    async def games(request: Request, status: Literal["unfinished", "ended", "all"] = "unfinished",
+                    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+                    per_page: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+        lobby = lobby_of(request)
+        finished = {"unfinished": False, "ended": True, "all": None}[status]
+        store = lobby.journal.store
+        rows, total = await lobby.journal.run(store.list_games, finished, (page - 1) * per_page, per_page)
+        for row in rows:
+            match = lobby.matches.get(row["id"])
+            row["status"] = match.status if match is not None else ("over" if row["finished"] else "not loaded")
+            row["watchers"] = match.watchers if match is not None else 0
+            row["seats"] = ([{"name": s.display_name, "kind": s.kind, "bot": s.bot, "away": s.away, "left": s.left,
+                              "connected": match.connected(s.index)} for s in match.seats]
+                            if match is not None else None)
+        return {"games": rows, "page": page, "per_page": per_page, "total": total,
+                "pages": max(1, math.ceil(total / per_page)), "held": len(lobby.active())}
+
+    @router.post("/games/{game_id}/close", summary="Close a game: it ends, with no winner", dependencies=guard)
+    async def close(request: Request, game_id: str) -> dict[str, Any]:
+        lobby = lobby_of(request)
+        match = await lobby.get(game_id)
+        if match is None:
+            raise HTTPException(404, f"there is no game {game_id!r}")
+        if match.status == "over":
+            raise HTTPException(409, f"game {game_id} is already over")
+        await match.end("closed", "the server's operator closed the game")
+        return match.summary()
+
+    @router.get("/limits", summary="The per-client limits and who hit them", dependencies=guard)
+    async def limits_hit() -> dict[str, Any]:
+        return book.to_json(limits)
+
+    @router.post("/sweep", summary="Expire idle games and delete old ended ones now", dependencies=guard)
+    async def sweep(request: Request) -> dict[str, int]:
+        closed, deleted = await lobby_of(request).sweep()
+        return {"closed": closed, "deleted": deleted}
+
+    return router

@@ -1,0 +1,98 @@
+"""Table talk: seated players write, everyone at the table reads, and the table's own notices go beside.
+
+A line is plain text (:func:`~tendays.server.text.clean_chat`: one line, normalised, at most
+``chat_length`` characters), stored with the game before anyone sees it, sent to the table's connections
+in a small ``chat`` message, and part of the table from then on (a replay shows it). Each seat may write
+``chat_lines`` lines in any ``chat_window`` seconds; spectators only read. Notices (a turn played on the
+clock, a player leaving or coming back) are lines without a seat; they come with the table they change.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .seats import Rejected, Seat, Subscriber
+from .settings import MasterSettings
+from .store import ChatRow
+from .text import clean_chat
+from .wire import Outgoing, TableEncoder
+
+if TYPE_CHECKING:
+    from .journal import Journal
+
+__all__ = ["QUICK_PHRASES", "Talk"]
+
+# Offered as one-tap buttons (on a phone, typing is slow); they are ordinary lines once sent.
+QUICK_PHRASES = ("Good luck!", "Well played!", "Nice move!", "Thinking…", "Oops!", "Thanks!", "Good game!")
+
+
+class Talk:
+    """A match's chat: its lines, and each seat's recent ones (for the rate limit)."""
+
+    id: str
+    seats: list[Seat]
+    _journal: Journal
+    _settings: MasterSettings
+    _encoder: TableEncoder
+    _subscribers: list[Subscriber]
+
+    def _init_talk(self, rows: Sequence[ChatRow]) -> None:
+        self._chat_next = 1 + max((r.number for r in rows), default=0)
+        self._recent: dict[int, deque[float]] = {}
+        for row in rows:
+            self._encoder.add_chat(self._line(row))
+
+    def _line(self, row: ChatRow) -> dict[str, Any]:
+        name = None if row.seat is None or row.seat >= len(self.seats) else self.seats[row.seat].display_name
+        return {"n": row.number, "seat": row.seat, "name": name, "kind": row.kind, "text": row.text, "at": row.at}
+
+    async def _add(self, seat: int | None, kind: str, text: str) -> None:
+        row = ChatRow(self._chat_next, seat, kind, text, round(time.time(), 3))
+        self._chat_next += 1
+        await self._journal.run(self._journal.store.add_chat, self.id, row)
+        self._encoder.add_chat(self._line(row))
+
+    async def say(self, seat: int | None, text: Any) -> None:
+        """A line from ``seat``; raises :class:`Rejected` for a spectator, a bad line or too many lines."""
+        if seat is None:
+            raise Rejected("forbidden", "spectators read the table's chat but cannot write in it")
+        try:
+            line = clean_chat(text, self._settings.chat_length)
+        except ValueError as error:
+            raise Rejected("malformed", str(error)) from None
+        window, most = self._settings.chat_window, self._settings.chat_lines
+        recent = self._recent.setdefault(seat, deque())
+        now = time.monotonic()
+        while recent and now - recent[0] >= window:
+            recent.popleft()
+        if len(recent) >= most:
+            wait = max(1, round(window - (now - recent[0])))
+            raise Rejected("rate_limited", f"at most {most} chat messages in {window:g} seconds; "
+                                           f"wait {wait} s before the next one")
+        recent.append(now)
+        try:
+            await self._add(seat, "chat", line)
+        except Exception:
+            recent.pop()
+            raise Rejected("unavailable", "the message could not be saved, so nobody saw it; try again") from None
+        self._send_chat()
+
+    def _send_chat(self) -> None:
+        """The new lines to every connection, in a small ``chat`` message: the table itself did not change."""
+        messages: dict[int, Outgoing] = {}
+        for subscriber in self._subscribers:
+            start = subscriber.chat_queued
+            message = messages.get(start)
+            if message is None:
+                message = messages[start] = self._encoder.chat(start)
+            subscriber.put(message)
+
+    async def _notice(self, text: str) -> None:
+        """A line of the table itself (stored; the caller publishes the table)."""
+        await self._add(None, "notice", text)
+
+    if TYPE_CHECKING:  # provided by Match
+        def _publish(self) -> None: ...

@@ -1,0 +1,257 @@
+"""The server's front door: size limits, strict JSON, and per-client limits, before any request is handled.
+
+:class:`RequestGuard` is an ASGI middleware around the whole app. It refuses
+
+- an address (path and query) longer than ``max_url_bytes``: ``414``;
+- a body longer than ``max_body_bytes``: ``413``, at once when the declared length says so, so a 60 MB
+  name is refused before it is read (a body without a declared length is cut off as it arrives);
+- a JSON body that is not strict JSON (``NaN``, ``Infinity``, numbers too large for a double, broken
+  escapes, unpaired surrogates): ``422`` with the reason;
+- a client that creates games, joins games or opens table connections faster than the operator allows:
+  ``429`` with ``Retry-After`` (a table connection is refused with the same status before it opens).
+
+A client is its address. Behind a reverse proxy every request comes from the proxy, so the address is
+taken from ``X-Forwarded-For`` only when the connection comes from one of ``trusted_proxies``: the right-
+most address in that header that is not itself a trusted proxy. Anyone else's forwarded headers are ignored.
+Every refusal of a per-client limit is counted in the :class:`LimitBook` for the operator (admin view).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+__all__ = ["LimitBook", "Limits", "RequestGuard", "client_address"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@dataclass
+class Limits:
+    """What one client may send. A per-minute limit of 0 turns that limit off."""
+
+    max_message_bytes: int = 4096  # one WebSocket message
+    messages_per_second: int = 20  # per WebSocket connection
+    clock: Callable[[], float] = field(default=time.monotonic)  # tests pin it
+    max_body_bytes: int = 16 * 1024  # a REST request's body
+    max_url_bytes: int = 2048  # a request's path and query
+    creates_per_minute: int = 10  # games created, per client address
+    joins_per_minute: int = 30  # seats joined, per client address
+    connections_per_minute: int = 60  # table connections opened, per client address
+    connections_at_once: int = 40  # table connections open at once, per client address
+    trusted_proxies: tuple[str, ...] = ()  # addresses or networks whose X-Forwarded-For is believed
+    hello_seconds: float = 10.0  # time a new table connection has to say hello
+
+    def networks(self) -> list[Network]:
+        return [ipaddress.ip_network(p, strict=False) for p in self.trusted_proxies]
+
+
+def client_address(scope: Scope, trusted: list[Network]) -> str:
+    """The client's address: the peer's, or (from a trusted proxy) the one it forwarded for."""
+    peer = (scope.get("client") or ("unknown", 0))[0]
+    if not trusted or not _within(peer, trusted):
+        return str(peer)
+    for name, value in scope.get("headers", ()):
+        if name == b"x-forwarded-for":
+            hops = [h.strip() for h in value.decode("latin-1").split(",") if h.strip()]
+            for hop in reversed(hops):
+                if not _within(hop, trusted):
+                    return str(hop)
+            return str(hops[0]) if hops else str(peer)
+    return str(peer)
+
+
+def _within(address: str, networks: list[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+class LimitBook:
+    """Sliding one-minute windows per (what, address), and the refusals, for the operator to see."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._windows: dict[tuple[str, str], deque[float]] = {}
+        self.open: Counter[str] = Counter()  # table connections open, per address
+        self.refused: Counter[str] = Counter()  # refusals per limit since the start
+        self.recent: deque[dict[str, Any]] = deque(maxlen=200)  # the latest refusals
+        self._checks = 0
+
+    def allow(self, what: str, address: str, per_minute: int) -> float:
+        """0 if ``address`` may do ``what`` once more now (and count it), else the seconds to wait."""
+        if per_minute <= 0:
+            return 0.0
+        now = self.clock()
+        self._checks += 1
+        if self._checks % 1000 == 0:
+            self._forget_idle(now)
+        window = self._windows.setdefault((what, address), deque())
+        while window and now - window[0] >= 60.0:
+            window.popleft()
+        if len(window) >= per_minute:
+            return max(1.0, 60.0 - (now - window[0]))
+        window.append(now)
+        return 0.0
+
+    def note_refusal(self, what: str, address: str) -> None:
+        self.refused[what] += 1
+        self.recent.append({"at": round(time.time(), 3), "limit": what, "address": address})
+
+    def _forget_idle(self, now: float) -> None:
+        for key in [k for k, w in self._windows.items() if not w or now - w[-1] >= 60.0]:
+            del self._windows[key]
+
+    def to_json(self, limits: Limits) -> dict[str, Any]:
+        busiest = Counter({address: n for address, n in self.open.items() if n})
+        return {
+            "limits": {"creates_per_minute": limits.creates_per_minute, "joins_per_minute": limits.joins_per_minute,
+                       "connections_per_minute": limits.connections_per_minute,
+                       "connections_at_once": limits.connections_at_once, "max_body_bytes": limits.max_body_bytes,
+                       "max_url_bytes": limits.max_url_bytes, "max_message_bytes": limits.max_message_bytes,
+                       "messages_per_second": limits.messages_per_second,
+                       "trusted_proxies": list(limits.trusted_proxies)},
+            "refused": dict(self.refused),
+            "recent": list(self.recent)[::-1],
+            "open_connections": sum(self.open.values()),
+            "busiest_addresses": [{"address": a, "connections": n} for a, n in busiest.most_common(10)],
+        }
+
+
+_WHAT = {"create": "games created", "join": "games joined", "connect": "table connections opened"}
+
+
+class RequestGuard:
+    """ASGI middleware: see the module's text."""
+
+    def __init__(self, app: ASGIApp, limits: Limits, book: LimitBook) -> None:
+        self.app = app
+        self.limits = limits
+        self.book = book
+        self.trusted = limits.networks()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limits = self.limits
+        address = scope["tendays.client"] = client_address(scope, self.trusted)
+        url = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string", b""))
+        if url > limits.max_url_bytes:
+            await _answer(send, 414, f"the address is too long ({url} bytes; at most {limits.max_url_bytes})")
+            return
+        method, path = scope["method"], scope["path"]
+        if method not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        declared = _header(scope, b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limits.max_body_bytes):
+            await _answer(send, 413, f"the request is too large ({declared} bytes; at most {limits.max_body_bytes})")
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > limits.max_body_bytes:
+                await _answer(send, 413, f"the request is too large (more than {limits.max_body_bytes} bytes)")
+                return
+            if not message.get("more_body"):
+                break
+        kind = _header(scope, b"content-type")
+        if body and (kind is None or "json" in kind):  # what the app would read as JSON, it must be strict JSON
+            try:
+                orjson.loads(bytes(body))
+            except orjson.JSONDecodeError as error:
+                await _answer(send, 422, "the request is not valid JSON (NaN, Infinity, numbers beyond a double, "
+                                         f"broken escapes and unpaired surrogates are not allowed): {error}")
+                return
+        what = "create" if path == "/api/games" else "join" if path.endswith("/join") else None
+        if what is not None:
+            per_minute = limits.creates_per_minute if what == "create" else limits.joins_per_minute
+            wait = self.book.allow(what, address, per_minute)
+            if wait:
+                self.book.note_refusal(what, address)
+                await _answer(send, 429, f"too many {_WHAT[what]} from your address (at most {per_minute} a "
+                                         f"minute); try again in {round(wait)} s", retry_after=wait)
+                return
+        await self.app(scope, _replay(bytes(body), receive), send)
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limits = self.limits
+        address = scope["tendays.client"] = client_address(scope, self.trusted)
+        wait = self.book.allow("connect", address, limits.connections_per_minute)
+        reason = (f"too many table connections opened from your address (at most {limits.connections_per_minute} "
+                  f"a minute); try again in {round(wait)} s") if wait else None
+        if reason is None and limits.connections_at_once and self.book.open[address] >= limits.connections_at_once:
+            wait, reason = 30.0, (f"too many table connections open from your address (at most "
+                                  f"{limits.connections_at_once}); close some first")
+        if reason is not None:
+            self.book.note_refusal("connect", address)
+            await receive()  # websocket.connect
+            if "websocket.http.response" in scope.get("extensions", {}):
+                body = orjson.dumps({"detail": reason})
+                await send({"type": "websocket.http.response.start", "status": 429,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"retry-after", str(round(wait)).encode())]})
+                await send({"type": "websocket.http.response.body", "body": body})
+            else:
+                await send({"type": "websocket.close", "code": 1013, "reason": reason[:120]})
+            return
+        self.book.open[address] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.book.open[address] -= 1
+            if not self.book.open[address]:
+                del self.book.open[address]
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _answer(send: Send, status: int, detail: str, retry_after: float | None = None) -> None:
+    body = orjson.dumps({"detail": detail})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status in (413, 414):  # the rest of the request is not read: this connection cannot be reused
+        headers.append((b"connection", b"close"))
+    if retry_after is not None:
+        headers.append((b"retry-after", str(max(1, round(retry_after))).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

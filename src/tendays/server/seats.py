@@ -1,0 +1,127 @@
+"""Seats, seat tokens, the errors a table answers with, and each connection's mailbox."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections import deque
+from dataclasses import dataclass
+
+from .wire import Outgoing
+
+__all__ = ["LobbyError", "Rejected", "Seat", "Subscriber", "hash_token", "new_token"]
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a seat token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_token() -> str:
+    """A seat token: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+class Rejected(Exception):
+    """A message that changed nothing; ``code`` is one of the protocol's error codes."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_message(self) -> Outgoing:
+        return Outgoing.of({"type": "error", "code": self.code, "message": self.message})
+
+
+class LobbyError(Exception):
+    """A lobby request that cannot be granted; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Seat:
+    """A seat at the table. A person's seat can be played by a bot: while the person is ``away`` (too many
+    turns in a row ran out of time; they take it back by opening their seat link) or after they ``left``."""
+
+    index: int
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    timeouts: int = 0  # turns in a row played on the clock
+    away: bool = False
+    left: bool = False
+    reserved: bool = False  # a rematch seat, kept for the player who held it in the last game
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.kind == "bot" or self.away or self.left
+
+    @property
+    def present(self) -> bool:
+        """A person who still plays this seat."""
+        return self.kind == "human" and self.token_hash is not None and not (self.away or self.left)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or f"Player {self.index + 1}"
+
+
+class Subscriber:
+    """One connection's mailbox. A newer table replaces an unsent older one: only the latest matters.
+
+    A table carries only the log entries and chat lines this connection does not have yet: those after
+    the ones in the messages already sent (``log_known``, ``chat_known``). A table replaced before it was
+    sent is rebuilt from those counts, so nothing in it is lost. A chat line alone goes in a ``chat``
+    message, never replaced, carrying the lines after those already put in the box (``chat_queued``).
+    """
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.log_known = 0
+        self.chat_known = 0
+        self.chat_queued = 0
+        self._box: deque[Outgoing] = deque()
+        self._ready = asyncio.Event()
+
+    def put(self, message: Outgoing) -> None:
+        if message.is_table and self._box:
+            self._box = deque(item for item in self._box if not item.is_table)
+        self._box.append(message)
+        self.chat_queued = max(self.chat_queued, message.chat_end)
+        self._ready.set()
+
+    def pending(self) -> int:
+        return len(self._box)
+
+    def _take(self) -> str:
+        message = self._box.popleft()
+        if message.is_table:
+            self.log_known = message.log_end
+        self.chat_known = max(self.chat_known, message.chat_end)
+        return message.text
+
+    async def get(self) -> str:
+        """The next message to send, waiting for one."""
+        while not self._box:
+            self._ready.clear()
+            await self._ready.wait()
+        return self._take()
+
+    def drain(self) -> list[str]:
+        """Every message waiting now (for tests that read without waiting)."""
+        return [self._take() for _ in range(len(self._box))]
+
+    def resync(self) -> None:
+        """The connection asks for the whole table again (its copy went wrong): start from nothing."""
+        self.log_known = self.chat_known = self.chat_queued = 0

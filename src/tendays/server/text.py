@@ -1,0 +1,61 @@
+"""What people type: display names and table talk, normalised and checked before anyone else sees them.
+
+Text is normalised to NFC (so "é" typed two ways is one name), runs of white space become one space,
+and characters that hide or disguise text are refused: control characters, unpaired surrogates, private
+and unassigned code points, and the bidirectional overrides that make text read backwards. The joiners
+and selectors that emoji are built of (a family, a flag) are allowed. A text must show something: one
+made only of spaces, joiners or blank letters (the Hangul fillers, the blank Braille pattern) is refused.
+Everything stays plain text: the browser shows it as text, never as HTML.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["MAX_NAME", "clean_chat", "clean_name"]
+
+MAX_NAME = 32
+
+# Format characters that turn text around or hide it (bidirectional embeddings, overrides and isolates).
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)}
+# Letters and symbols that draw nothing, so a name of them alone would look empty.
+_BLANK = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e", "\u034f", "\u17b4", "\u17b5"}
+
+
+def _check(text: str, what: str) -> str:
+    text = unicodedata.normalize("NFC", text)
+    for char in text:
+        category = unicodedata.category(char)
+        if category == "Cc":
+            raise ValueError(f"{what} cannot contain control characters")
+        if category in ("Cs", "Co", "Cn"):
+            raise ValueError(f"{what} cannot contain the character U+{ord(char):04X}")
+        if char in _BIDI:
+            raise ValueError(f"{what} cannot contain characters that change the direction of text")
+    if not any(_visible(char) for char in text):
+        raise ValueError(f"{what} needs at least one visible character")
+    return text
+
+
+def _visible(char: str) -> bool:
+    category = unicodedata.category(char)
+    return not (category[0] in "ZC" or category in ("Mn", "Me") or char in _BLANK)
+
+
+def clean_name(name: str) -> str:
+    """A display name: 1 to 32 characters after normalising; raises ``ValueError`` in words."""
+    name = " ".join(_check(name, "a name").split())
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters, not {len(name)}")
+    return name
+
+
+def clean_chat(text: str, limit: int) -> str:
+    """A line of table talk: one line of at most ``limit`` characters; raises ``ValueError`` in words."""
+    if not isinstance(text, str):
+        raise ValueError("a chat message is a text")
+    text = " ".join(text.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" "))
+    text = " ".join(_check(text, "a chat message").split())
+    if len(text) > limit:
+        raise ValueError(f"a chat message has at most {limit} characters, not {len(text)}")
+    return text

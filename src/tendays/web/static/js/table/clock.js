@@ -1,0 +1,55 @@
+// The clock: the time left for the turn being played, counting down every quarter second, and each
+// seat's bank. The deadline comes from the server (a moment, not a count), so reloading changes nothing.
+
+import { clockText, paceText } from "../common.js";
+import { panel } from "./panel.js";
+import { people } from "./tiles.js";
+
+const TICK_MS = 250;
+const HURRY_S = 10;
+
+let shown = null; // {deadline, offset, node} of the clock being counted down
+
+function tick() {
+  if (!shown || !shown.node.isConnected) return;
+  const left = shown.deadline - (Date.now() + shown.offset) / 1000;
+  const text = clockText(left);
+  if (shown.node.textContent !== text) shown.node.textContent = text;
+  shown.node.classList.toggle("hurry", left <= HURRY_S);
+}
+
+/** The clock in the top bar: whose turn it is and how long it has left, or the game's pace. */
+export function clockPanel() {
+  setInterval(tick, TICK_MS);
+  return panel((state) => ({
+    clock: state.game.clock,
+    status: state.game.status,
+    current: state.game.current,
+    seats: state.game.seats,
+    you: state.game.you,
+    offset: state.clockOffset,
+  }), ({ clock, status, current, seats, you, offset }) => {
+    const holder = document.getElementById("clock");
+    holder.hidden = !clock;
+    shown = null;
+    if (!clock) return;
+    holder.title = `This game's clock: ${paceText(clock)}. When a turn's time runs out, a bot plays it.`;
+    if (status !== "playing" || !clock.deadline) {
+      holder.replaceChildren(`⏱ ${paceText(clock)}`);
+      return;
+    }
+    const names = people(seats, you);
+    const time = document.createElement("strong");
+    time.className = "clock-time";
+    time.dataset.deadline = String(clock.deadline);
+    holder.replaceChildren("⏱ ", time, ` ${names.isMe(current) ? "for you" : `for ${names.name(current)}`}`);
+    shown = { deadline: clock.deadline, offset, node: time };
+    tick();
+  });
+}
+
+/** What a seat's clock says in the players' list: its bank (live games). */
+export function bankText(clock, seat) {
+  if (!clock || clock.kind !== "live" || !clock.banks) return "";
+  return `bank ${clockText(clock.banks[seat] ?? clock.bank)}`;
+}

@@ -1,0 +1,26 @@
+"""The README's install lines work from a clone: the package is not on PyPI; extras as pyproject names them."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+
+
+def test_the_quick_start_installs_the_terminal_game_from_the_clone() -> None:
+    readme = (ROOT / "README.md").read_text()
+    quick_start = readme[readme.index("## Quick start"):readme.index("## The game in one paragraph")]
+    assert "pip install -e . && .venv/bin/tendays play" in quick_start
+    assert "not on PyPI" in quick_start
+
+
+def test_every_extra_is_installed_from_the_clone_and_exists() -> None:
+    readme = (ROOT / "README.md").read_text()
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert not re.search(r"""pip install ["']tendays\[""", readme)  # that form needs the package on PyPI
+    named = re.findall(r'"\.\[([a-z,]+)\]"', readme)
+    assert named
+    for group in named:
+        assert set(group.split(",")) <= set(extras), group

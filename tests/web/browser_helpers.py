@@ -1,0 +1,161 @@
+"""What the browser tests share: the server in a subprocess, Chromium pages, and a person's actions."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 15_000
+
+Page = Any  # playwright.sync_api.Page
+
+
+# -- the server ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# The server app as ``tendays serve`` builds it, but with bots that do not pause and games dealt from a
+# fixed sequence of seeds, so every run of these tests plays the same games. Settings and limits may be
+# changed (JSON), e.g. to allow clocks of a second or two.
+SERVE = """
+import itertools, json, sys, uvicorn
+from tendays.server.app import Limits, create_app
+from tendays.server.settings import MasterSettings
+from tendays.server.timing import PaceLimits
+port, database, first_seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+changes, limits = json.loads(sys.argv[4]), json.loads(sys.argv[5])
+seeds = itertools.count(first_seed)
+paces = PaceLimits(**changes.pop("paces", {}))
+settings = MasterSettings(bot_delay=0, draft_delay=0, seed_source=lambda: next(seeds), paces=paces, **changes)
+app = create_app(database, settings, Limits(**limits), admin_token=changes.get("admin_token"))
+uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", proxy_headers=False)
+"""
+FIRST_SEED = 5
+
+
+class Server:
+    """The server in a subprocess; it can be killed and started again on the same database."""
+
+    def __init__(self, database: Path, settings: dict[str, Any] | None = None,
+                 limits: dict[str, Any] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = f"sqlite:///{database}"
+        self.settings = settings or {}
+        # Every browser of the tests shares one address: the per-client limits are tested elsewhere.
+        self.limits = limits if limits is not None else {
+            "creates_per_minute": 0, "joins_per_minute": 0, "connections_per_minute": 0, "connections_at_once": 0}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-c", SERVE, str(self.port), self.database, str(FIRST_SEED),
+                   json.dumps(self.settings), json.dumps(self.limits)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                error = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"tendays serve exited with {self.process.returncode}: {error}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/health", timeout=1) as answer:
+                    if json.load(answer)["status"] == "ok":
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("tendays serve did not answer /health within 30 s")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        self.process = None
+
+
+def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors  # checked at the end of each test
+    return page
+
+
+# -- what a person does at the table -----------------------------------------------------------
+
+
+def rack_tiles(page: Page) -> list[str | None]:
+    """The tile ids on the rack, day by day (None for an empty day)."""
+    tiles: list[str | None] = page.eval_on_selector_all(
+        "#rack .day", "days => days.map(d => { const t = d.querySelector('[data-tile]'); "
+                      "return t ? t.dataset.tile : null; })")
+    return tiles
+
+
+def legal_buttons(page: Page) -> list[str]:
+    moves: list[str] = page.eval_on_selector_all("[data-move]:not([disabled])",
+                                                 "nodes => nodes.map(n => n.dataset.move)")
+    return moves
+
+
+def is_over(page: Page) -> bool:
+    return bool(page.locator(".turn-banner.over").count() > 0)
+
+
+def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
+    """The page whose player may move now, or None once the game is over (bots move by themselves)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        if any(is_over(p) for p in pages):
+            return None
+        for page in pages:
+            if legal_buttons(page):
+                return page
+        pages[0].wait_for_timeout(50)
+    raise AssertionError("nobody could move and the game did not end")
+
+
+def click_move(page: Page, move: str) -> None:
+    """Click the button that makes ``move`` and wait until the server has answered with a new table."""
+    before = page.get_attribute("body", "data-version")
+    page.locator(f"[data-move='{move}']").first.click()
+    page.wait_for_function(
+        "([before]) => document.body.dataset.version !== before || "
+        "!document.querySelector('#error').hidden", arg=[before])
+    assert page.locator("#error").is_hidden(), f"{move}: {page.inner_text('#error-text')}"
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    """Drag with the mouse from the middle of ``source`` to the middle of ``target``."""
+    start = page.locator(source).first.bounding_box()
+    end = page.locator(target).first.bounding_box()
+    assert start and end
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def post(server_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A REST call, as a script would make it."""
+    request = urllib.request.Request(f"{server_url}{path}", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        result: dict[str, Any] = json.load(answer)
+        return result
