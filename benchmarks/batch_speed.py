@@ -1,0 +1,124 @@
+"""Speed of the batched engine (tendays.batch, JAX on the CPU): decisions per second in random play with
+legal-action masks, at several batch sizes, beside the scalar engine.
+
+    python benchmarks/batch_speed.py            # a readable table
+    python benchmarks/batch_speed.py --json     # {"batched_decisions_per_s": x (batch 4,096), ...}
+
+Each step of the batch builds the legal-action mask of every game (bool[B, actions], as
+``BatchEnv.legal_action_mask`` gives it), picks a uniformly random legal action from each row
+(``choose_actions``) and applies them all (``BatchEnv.step``); finished games are dealt anew in the same
+step, so every step is one decision in each of the B games. Many steps run inside one compiled loop, and
+the random numbers for a call's steps are drawn before it. Compilation is timed apart. Besides decisions
+per second (wall clock), the CPU time per decision is reported: on a shared machine it changes less with
+the load than the wall clock does. The scalar figure
+plays the same games through ``tendays.engine`` (list the legal moves, pick one, apply it) on one core.
+Games are 2-player USA with 10 days and a 300-turn limit unless told otherwise. The machine's load is
+reported: on a shared machine the figures fall with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from tendays.batch import BatchEnv, BatchState, choose_actions
+from tendays.engine import Options, apply, legal_moves, load_edition, new_game
+
+BATCHES = (1, 256, 4096, 65536)
+HEADLINE = 4096
+
+
+def batched(env: BatchEnv, batch: int, seconds: float, seed: int = 0) -> dict[str, Any]:
+    """Decisions per second at one batch size, and the time to compile the loop."""
+    steps = max(8, min(2000, 1_000_000 // batch))
+
+    def run(state: BatchState, key: jax.Array) -> tuple[BatchState, jax.Array]:
+        key, draw = jax.random.split(key)
+        uniforms = jax.random.uniform(draw, (steps, batch))
+
+        def one(i: jax.Array, state: BatchState) -> BatchState:
+            return env.step(state, choose_actions(env.legal_action_mask(state), uniforms[i]))
+
+        return jax.lax.fori_loop(0, steps, one, state), key
+
+    state = env.init(jax.random.split(jax.random.key(seed), batch))
+    key = jax.random.key(seed + 1)
+    began = time.perf_counter()
+    compiled = jax.jit(run).lower(state, key).compile()
+    compile_s = time.perf_counter() - began
+    state, key = jax.block_until_ready(compiled(state, key))  # warm up, and leave the deal behind
+    calls = 0
+    began, cpu = time.perf_counter(), time.process_time()
+    while calls == 0 or time.perf_counter() - began < seconds:
+        state, key = jax.block_until_ready(compiled(state, key))
+        calls += 1
+    elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
+    decisions = batch * steps * calls
+    return {"batch": batch, "decisions_per_s": decisions / elapsed, "cpu_ns_per_decision": cpu / decisions * 1e9,
+            "compile_s": compile_s, "steps_per_call": steps}
+
+
+def scalar(options: Options, seconds: float) -> float:
+    """Decisions per second of the scalar engine in the same random games, on one core."""
+    edition = load_edition("usa")
+    decisions = games = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        rng = random.Random(games)
+        state = new_game(edition, options, games)
+        while not state.is_over:
+            state = apply(state, rng.choice(legal_moves(state)))
+            decisions += 1
+        games += 1
+    return decisions / (time.perf_counter() - began)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--batches", type=int, nargs="+", default=list(BATCHES), help="batch sizes to measure")
+    parser.add_argument("--edition", default="usa")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--days", type=int, default=10)
+    parser.add_argument("--turn-limit", type=int, default=300)
+    args = parser.parse_args()
+    options = Options(players=args.players, days=args.days, turn_limit=args.turn_limit)
+    env = BatchEnv(args.edition, options, auto_reset=True)
+    rows = [batched(env, batch, args.seconds) for batch in args.batches]
+    scalar_rate = scalar(options, args.seconds) if args.edition == "usa" else None
+    headline = next((row for row in rows if row["batch"] == HEADLINE), rows[-1])
+    result = {
+        "batched_decisions_per_s": round(headline["decisions_per_s"]),
+        "batched_compile_s": round(headline["compile_s"], 2),
+        "batched_cpu_ns_per_decision": round(headline["cpu_ns_per_decision"], 1),
+        "batch": headline["batch"],
+        "scalar_decisions_per_s": None if scalar_rate is None else round(scalar_rate),
+        "table": [{**row, "decisions_per_s": round(row["decisions_per_s"]), "compile_s": round(row["compile_s"], 2),
+                   "cpu_ns_per_decision": round(row["cpu_ns_per_decision"], 1)} for row in rows],
+        "edition": args.edition, "players": args.players, "days": args.days, "turn_limit": args.turn_limit,
+        "jax": jax.__version__, "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 2),
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{args.edition}, {args.players} players, {args.days} days, turn limit {args.turn_limit}; "
+          f"jax {jax.__version__}, {os.cpu_count()} CPUs, load average {result['load_average']}")
+    print(f"{'batch':>8} {'decisions/s':>14} {'CPU ns/decision':>16} {'compile s':>10} {'steps/call':>11}")
+    for row in rows:
+        print(f"{row['batch']:>8,} {row['decisions_per_s']:>14,.0f} {row['cpu_ns_per_decision']:>16,.0f} "
+              f"{row['compile_s']:>10.1f} {row['steps_per_call']:>11}")
+    if scalar_rate is not None:
+        print(f"{'scalar':>8} {scalar_rate:>14,.0f}")
+
+
+if __name__ == "__main__":
+    jnp.zeros(())  # start the backend before any timing
+    main()

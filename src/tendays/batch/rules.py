@@ -1,0 +1,228 @@
+"""The rules on arrays: legal actions, the journey check and one decision in every game of a batch.
+
+Every rule follows ``tendays.engine.state`` (rules version 2). Chance (the deal and the reshuffles) lives in
+:mod:`tendays.batch.chance`: a decision only reports which games must reshuffle now.
+
+The code works on whole rows of the batch (the batch is the last axis of every array): a game's day, pile or
+seat is picked by comparing with each possible value in turn, never by indexing per game, so that the CPU
+runs every step as wide vector operations over the games.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from .config import DISCARD, DRAFT, DRAW, REPLACE, SWAP, TAKE, Config
+from .state import DRAFT_PHASE, DRAW_PHASE, OVER_PHASE, PLACE_PHASE, BatchState
+
+__all__ = ["apply_actions", "decode", "is_complete", "legal_facts", "legal_mask"]
+
+_I8 = jnp.int8
+
+
+def is_complete(config: Config, rack: jax.Array) -> jax.Array:
+    """Whether each rack (int[days, ...]: day 1 first, -1 empty) is a complete journey: day 1 is a region
+    and every day is sound by ``Config.link_table`` (the pair by pair form of the scalar checker's walk)."""
+    n = config.tiles
+    tile = jnp.where(rack >= 0, rack, n).astype(jnp.int32)
+    after = jnp.concatenate([tile[2:], jnp.full_like(tile[:1], n)])
+    link = jnp.asarray(config.link_table)[(tile[:-1] * (n + 1) + tile[1:]) * (n + 1) + after]
+    first_region = jnp.asarray(config.is_region.tolist() + [False])[tile[0]]
+    return first_region & link.all(axis=0)
+
+
+def decode(config: Config, action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+    """The kind, 0-based day, second day (swaps) and 0-based pile of action indices (``ActionCodec``'s
+    layout, worked out with comparisons instead of table lookups)."""
+    days = config.days
+    replace = action - (days + 4)
+    swap = action - (4 * days + 7)
+    kind = jnp.select(
+        [action < days, action == days, action < days + 4, action < 4 * days + 4, action < 4 * days + 7],
+        [DRAFT, DRAW, TAKE, REPLACE, DISCARD], SWAP)
+    # Swap pairs (a, b), a < b, in order: the pairs of day a start at a * (2 * days - a - 1) / 2.
+    first = sum(((swap >= d * (2 * days - d - 1) // 2).astype(jnp.int32) for d in range(1, days - 1)),
+                jnp.zeros_like(action))
+    second = swap - first * (2 * days - first - 1) // 2 + first + 1
+    day = jnp.select([kind == DRAFT, kind == REPLACE, kind == SWAP], [action, replace // 3, first], 0)
+    pile = jnp.select([kind == TAKE, kind == REPLACE, kind == DISCARD],
+                      [action - days - 1, replace % 3, action - 4 * days - 4], 0)
+    return kind, day, jnp.where(kind == SWAP, second, 0), pile
+
+
+def settled(*values: jax.Array) -> list[jax.Array]:
+    """The values, worked out once per game.
+
+    XLA's CPU backend fuses a cheap per-game computation into every consumer, so a value that feeds a
+    larger array (every day of every rack, every slot of every pile) would be computed again for each of
+    its elements. A reduction is never duplicated like that; the maximum of a value and the smallest number
+    is the value itself.
+    """
+    out = []
+    for value in values:
+        wide = value.astype(jnp.int32)  # XLA hands narrower reductions to a library, which is slower here
+        low = jnp.full_like(wide, -(2**31))
+        out.append(jnp.stack([wide, low]).max(axis=0).astype(value.dtype))
+    return out
+
+
+def _seat_row(rows: jax.Array, seat: jax.Array) -> jax.Array:
+    """rows[seat] of every game: rows is [players, ..., B], seat int[B]."""
+    picked = rows[0]
+    for p in range(1, rows.shape[0]):
+        picked = jnp.where(seat == p, rows[p], picked)
+    return picked
+
+
+def _at(rows: jax.Array, index: jax.Array) -> jax.Array:
+    """rows[index] of every game (rows [K, B], index int[B] in range)."""
+    return jnp.where(jnp.arange(rows.shape[0])[:, None] == index, rows, 0).sum(axis=0, dtype=rows.dtype)
+
+
+def _cell(rows: jax.Array, index: jax.Array) -> jax.Array:
+    """rows[index] of every game, for long rows (the draw pile, the discard piles): one lookup per game, in the
+    flat array (XLA's CPU backend gathers from one axis far faster than from two)."""
+    games = rows.shape[-1]
+    return rows.reshape(-1)[settled(index)[0] * games + jnp.arange(games)]
+
+
+def _forced_pile(state: BatchState) -> jax.Array:
+    taken = state.taken_from
+    emptied = _at(state.pile_size, jnp.clip(taken - 1, 0, 2)) == 0
+    return jnp.where((state.phase == PLACE_PHASE) & (taken > 0) & emptied, taken, 0)
+
+
+def legal_facts(config: Config, state: BatchState) -> list[jax.Array]:
+    """bool[B] per fact that can make an action legal, in the order of ``Config.action_fact``: day ``d`` of
+    the drafting rack is empty, the draw pile has a tile, pile ``p`` has a tile, pile ``p`` may take the
+    discard, swapping is allowed now."""
+    phase = state.phase
+    drawing = phase == DRAW_PHASE
+    drafting = phase == DRAFT_PHASE
+    placing = phase == PLACE_PHASE
+    forced = _forced_pile(state)
+    rack = _seat_row(state.racks, state.current)
+    return ([drafting & (rack[d] < 0) for d in range(config.days)]
+            + [drawing & (state.draw_size > 0)]
+            + [drawing & (state.pile_size[p] > 0) for p in range(3)]
+            + [placing & ((forced == 0) | (forced == p + 1)) for p in range(3)]
+            + [drawing & config.options.swap])
+
+
+def legal_mask(config: Config, state: BatchState) -> jax.Array:
+    """bool[B, actions]: the legal actions of each game's player to move, numbered as ``ActionCodec(days)``."""
+    days = config.days
+    facts = settled(jnp.stack(legal_facts(config, state)))[0].T  # [B, facts]: a row per game (one transpose)
+    drafts, draw_take, piles = facts[:, :days], facts[:, days:days + 4], facts[:, days + 4:days + 7]
+    swaps = jnp.broadcast_to(facts[:, days + 7:], (facts.shape[0], days * (days - 1) // 2))
+    # The codec's blocks: draft, draw and take, replace (day by day, pile by pile), discard, swap. Joined from
+    # more than eight pieces, the mask is a plain copy on XLA's CPU backend.
+    return jnp.concatenate([drafts, draw_take, *[piles] * days, piles, swaps], axis=1)
+
+
+def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple[BatchState, jax.Array]:
+    """Every game after its action (int[B]), and which games must reshuffle their draw pile now.
+
+    An illegal action, or any action in a finished game, leaves that game as it is.
+    """
+    players, days, capacity = config.players, config.days, config.pile_capacity
+    kind, day, day2, pile = settled(*decode(config, action))
+    phase, current, held = state.phase, state.current, state.in_hand
+    size, sizes = state.draw_size, state.pile_size
+    rack = _seat_row(state.racks, current)  # [days, B]
+    known = _seat_row(state.known, current)
+    at_day, at_day2 = _at(rack, day), _at(rack, day2)
+    on_pile = jnp.arange(3)[:, None] == pile
+    pile_size = _at(sizes, pile)
+    pile_top = _cell(state.piles.reshape(3 * capacity, -1), pile * capacity + jnp.maximum(pile_size - 1, 0))
+    draw_top = _cell(state.draw, jnp.maximum(size - 1, 0))
+    # When the draft ends, the draw pile has lost one tile per day of every rack: its top three are known.
+    left = config.box - players * days
+    reveal = state.draw[left - 3: left][::-1]  # [3, B]: the top tile first
+
+    forced = _forced_pile(state)
+    placing = (phase == PLACE_PHASE) & ((forced == 0) | (pile == forced - 1))
+    drawing = phase == DRAW_PHASE
+    is_draft = (kind == DRAFT) & (phase == DRAFT_PHASE) & (at_day < 0)
+    is_draw = (kind == DRAW) & drawing & (size > 0)
+    is_take = (kind == TAKE) & drawing & (pile_size > 0)
+    is_swap = (kind == SWAP) & drawing & config.options.swap
+    is_replace = (kind == REPLACE) & placing
+    is_discard = (kind == DISCARD) & placing
+    pushes = is_replace | is_discard
+    ends_turn = pushes | is_swap
+
+    # The current rack: the held tile goes on a day (draft, replace), or two days trade places (swap), so at
+    # most two days change: ``first`` gets ``value``, ``second`` gets ``value2`` (-1: no day). A tile taken
+    # face up from a discard pile and placed is public; a drawn one is not.
+    held8 = held.astype(_I8)
+    first = jnp.where(is_draft | is_replace | is_swap, day, -1)
+    second = jnp.where(is_swap, day2, -1)
+    value = jnp.where(is_swap, at_day2, held8)
+    public = jnp.where(state.taken_from > 0, held8, jnp.int8(-1))
+    known_first = jnp.where(is_replace | is_swap, day, -1)
+    known_value = jnp.where(is_swap, _at(known, day2), public)
+    seat, first, second, value, value2, known_first, known_value, known_value2 = settled(
+        current, first, second, value, at_day, known_first, known_value, _at(known, day))
+    days_axis = jnp.arange(days)[:, None]
+    new_rack = jnp.where(days_axis == first, value, jnp.where(days_axis == second, value2, rack))
+    games = jnp.arange(action.shape[0])
+    # One cell per game and write (an index past the rack writes nothing), rather than every day of every rack.
+    racks = state.racks.at[seat, jnp.where(first < 0, days, first), games].set(value, mode="drop")
+    racks = racks.at[seat, jnp.where(second < 0, days, second), games].set(value2, mode="drop")
+    knowns = state.known.at[seat, jnp.where(known_first < 0, days, known_first), games].set(known_value, mode="drop")
+    knowns = knowns.at[seat, jnp.where(second < 0, days, second), games].set(known_value2, mode="drop")
+
+    # The draft: the next seat drafts the next tile, or, once every rack is full, the three top tiles of the
+    # draw pile become the discard piles and the first player begins.
+    following = (current + 1) % players
+    all_full = (_seat_row(racks, following) >= 0).all(axis=0)
+    draft_more = is_draft & ~all_full
+    draft_done = is_draft & all_full
+
+    # Discard piles: a replaced or discarded tile goes on top of the chosen pile.
+    discarded = jnp.where(is_replace, at_day, held8)
+    # The end of the draft fills the bottom slot of every pile; a discard fills one slot of one pile.
+    bottom = jnp.where(draft_done, reveal, state.piles[:, 0])
+    piles = state.piles.at[:, 0].set(bottom)
+    slot, = settled(jnp.where(pushes, pile_size, capacity))
+    piles = piles.at[pile, slot, games].set(discarded, mode="drop")
+    sizes = jnp.where(draft_done, 1, sizes + (pushes & on_pile) - (is_take & on_pile))
+
+    # End of the own turn: a complete journey wins at once, then the turn limit ends the game.
+    turn = state.turn + ends_turn
+    won = ends_turn & is_complete(config, settled(new_rack)[0])
+    limit = config.options.turn_limit
+    stopped = ends_turn & ~won & (turn >= limit) if limit is not None else jnp.zeros_like(won)
+    over = won | stopped
+    carries_on = ends_turn & ~over
+
+    new_size = size - draft_more - 3 * draft_done - is_draw
+    new_phase = jnp.where(draft_done | carries_on, DRAW_PHASE, phase)
+    new_phase = jnp.where(is_draw | is_take, PLACE_PHASE, jnp.where(over, OVER_PHASE, new_phase))
+    new_current = jnp.where(draft_more | carries_on, following, jnp.where(draft_done, state.first, current))
+    new_held = jnp.where(draft_more | is_draw, draw_top, jnp.where(is_take, pile_top, held))
+    new_held = jnp.where(draft_done | ends_turn, -1, new_held)
+    taken_from = jnp.where(is_draw, 0, jnp.where(is_take, pile + 1, state.taken_from))
+    taken_from = jnp.where(draft_done | ends_turn, -1, taken_from)
+    # Rules 2: drawing the last tile reshuffles at once; a turn that ends with an empty draw pile (nothing was
+    # buried when it ran out) reshuffles for the next turn if there is something to shuffle now.
+    reshuffle = (is_draw | carries_on) & (new_size == 0)
+
+    after = state.replace(
+        phase=new_phase.astype(jnp.int32),
+        current=new_current.astype(jnp.int32),
+        racks=racks,
+        known=knowns,
+        draw_size=new_size.astype(jnp.int32),
+        piles=piles,
+        pile_size=sizes.astype(jnp.int32),
+        in_hand=new_held.astype(jnp.int32),
+        taken_from=taken_from.astype(jnp.int32),
+        turn=turn.astype(jnp.int32),
+        winner=jnp.where(won, current, state.winner).astype(jnp.int32),
+        ended=over,
+        result=jnp.where(won, current, -1).astype(jnp.int32),
+    )
+    return after, reshuffle

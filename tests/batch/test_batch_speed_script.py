@@ -1,0 +1,21 @@
+"""The batched-engine benchmark runs and reports its figures (their size is not checked here)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jax")
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "batch_speed.py"
+
+
+def test_batch_speed_json() -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--seconds", "0.05", "--json", "--batches", "16",
+                          "--days", "5"], capture_output=True, text=True, check=True, timeout=300).stdout
+    result = json.loads(out)
+    assert result["batched_decisions_per_s"] > 0 and result["scalar_decisions_per_s"] > 0
+    assert result["batch"] == 16 and [row["batch"] for row in result["table"]] == [16]
+    assert result["table"][0]["compile_s"] > 0
