@@ -18,6 +18,7 @@ from tendays.bots import (
     make_bot,
 )
 from tendays.bots.engine_client import EngineBot
+from tendays.bots.fallible import FallibleBot
 from tendays.engine import (
     Game,
     Move,
@@ -52,7 +53,8 @@ def after_draft(edition_id: str, players: int, seed: int) -> State:
 # -- make_bot ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("spec", "kind"), [
-    ("random", RandomBot), ("easy", RandomBot), ("greedy", GreedyBot), ("normal", GreedyBot),
+    ("random", RandomBot), ("beginner", FallibleBot), ("easy", FallibleBot), ("greedy", GreedyBot),
+    ("normal", GreedyBot),
     ("expert", ExpertBot), ("hard", ExpertBot), ("Expert", ExpertBot),
 ])
 def test_make_bot_names_and_difficulties(spec: str, kind: type) -> None:
@@ -77,7 +79,7 @@ def test_make_bot_budgets_and_engines() -> None:
 
 
 @pytest.mark.parametrize(("spec", "words"), [
-    ("genius", "choose one of: easy, normal, hard, random, greedy, expert, expert:ROLLOUTS or SECONDSs, cmd:"),
+    ("genius", "choose one of: beginner, easy, normal, hard, random, greedy, fallible, fallible:MISS"),
     ("", "choose one of"),
     ("greedy:3", "the greedy bot takes no budget"),
     ("expert:lots", "give rollouts per decision (expert:48) or seconds per decision (expert:0.5s)"),
