@@ -3,6 +3,7 @@ legal-action masks, at several batch sizes, beside the scalar engine.
 
     python benchmarks/batch_speed.py            # a readable table
     python benchmarks/batch_speed.py --json     # {"batched_decisions_per_s": x (batch 4,096), ...}
+    python benchmarks/batch_speed.py --quick    # only batch 4,096 for every measure
 
 Each step of the batch builds the legal-action mask of every game (bool[B, actions], as
 ``BatchEnv.legal_action_mask`` gives it), picks a uniformly random legal action from each row
@@ -14,6 +15,15 @@ the load than the wall clock does. The scalar figure
 plays the same games through ``tendays.engine`` (list the legal moves, pick one, apply it) on one core.
 Games are 2-player USA with 10 days and a 300-turn limit unless told otherwise. The machine's load is
 reported: on a shared machine the figures fall with it.
+
+Beside it, in the same run:
+
+* the vector env (``tendays.batch.vector.TenDaysVectorEnv``, self-play, batch 4,096): ``step`` from Python
+  with every game's observation and mask handed back as numpy arrays, actions drawn by a compiled random
+  choice from the mask;
+* pgx's ``leduc_holdem`` and ``kuhn_poker`` (``pip install pgx``, optional; null without it) at the same
+  batch sizes, in the same kind of compiled loop (random legal actions, auto-reset, observations);
+* the scalar PettingZoo AEC env on one core (``benchmarks/env_speed.py``'s measure).
 """
 
 from __future__ import annotations
@@ -27,8 +37,9 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from tendays.batch import BatchEnv, BatchState, choose_actions
+from tendays.batch import BatchEnv, BatchState, choose_actions, random_actions
 from tendays.engine import Options, apply, legal_moves, load_edition, new_game
 
 BATCHES = (1, 256, 4096, 65536)
@@ -65,6 +76,71 @@ def batched(env: BatchEnv, batch: int, seconds: float, seed: int = 0) -> dict[st
             "compile_s": compile_s, "steps_per_call": steps}
 
 
+def vector_env(args: argparse.Namespace, batch: int) -> dict[str, Any]:
+    """Steps per second (one decision in each game) of the Gymnasium vector env, from Python."""
+    from tendays.batch.vector import TenDaysVectorEnv
+
+    env = TenDaysVectorEnv(batch, args.edition, args.players, args.days, turn_limit=args.turn_limit,
+                           opponents="self")
+    pick = jax.jit(random_actions)
+    key = jax.random.key(0)
+    began = time.perf_counter()
+    _, info = env.reset(seed=0)
+    env.step(np.asarray(pick(key, info["action_mask"])))
+    compile_s = time.perf_counter() - began
+    calls = 0
+    began = time.perf_counter()
+    while calls == 0 or time.perf_counter() - began < args.seconds:
+        key, draw = jax.random.split(key)
+        obs, _, _, _, info = env.step(pick(draw, info["action_mask"]))
+        calls += 1
+    assert obs.shape == (batch, env.game.observation_size)
+    return {"batch": batch, "steps_per_s": batch * calls / (time.perf_counter() - began), "compile_s": compile_s}
+
+
+def pgx_game(name: str, batch: int, seconds: float) -> dict[str, Any] | None:
+    """Steps per second of a pgx game (random legal actions, auto-reset, observations), or None without pgx."""
+    try:
+        import pgx
+        from pgx.experimental import auto_reset
+    except ImportError:
+        return None
+    env = pgx.make(name)
+    steps = max(8, min(2000, 1_000_000 // batch))
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    def run(state: Any, key: jax.Array) -> tuple[Any, jax.Array]:
+        def one(_: jax.Array, carry: tuple[Any, jax.Array]) -> tuple[Any, jax.Array]:
+            state, key = carry
+            key, choose, chance = jax.random.split(key, 3)
+            actions = random_actions(choose, state.legal_action_mask)
+            return step(state, actions, jax.random.split(chance, batch)), key
+
+        return jax.lax.fori_loop(0, steps, one, (state, key))
+
+    state = jax.vmap(env.init)(jax.random.split(jax.random.key(0), batch))
+    key = jax.random.key(1)
+    began = time.perf_counter()
+    compiled = jax.jit(run).lower(state, key).compile()
+    compile_s = time.perf_counter() - began
+    state, key = jax.block_until_ready(compiled(state, key))
+    calls = 0
+    began = time.perf_counter()
+    while calls == 0 or time.perf_counter() - began < seconds:
+        state, key = jax.block_until_ready(compiled(state, key))
+        calls += 1
+    assert state.observation.shape[0] == batch
+    return {"game": name, "batch": batch, "steps_per_s": batch * steps * calls / (time.perf_counter() - began),
+            "compile_s": compile_s}
+
+
+def scalar_aec(args: argparse.Namespace) -> float:
+    """Steps per second of the PettingZoo AEC env (benchmarks/env_speed.py's measure), this process's core."""
+    from env_speed import aec_steps
+
+    return aec_steps(args)[0]
+
+
 def scalar(options: Options, seconds: float) -> float:
     """Decisions per second of the scalar engine in the same random games, on one core."""
     edition = load_edition("usa")
@@ -89,18 +165,34 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--days", type=int, default=10)
     parser.add_argument("--turn-limit", type=int, default=300)
+    parser.add_argument("--quick", action="store_true", help="batch 4,096 only, for every measure")
+    parser.add_argument("--no-pgx", action="store_true", help="skip the pgx games")
     args = parser.parse_args()
+    if args.quick:
+        args.batches = [HEADLINE]
     options = Options(players=args.players, days=args.days, turn_limit=args.turn_limit)
     env = BatchEnv(args.edition, options, auto_reset=True)
     rows = [batched(env, batch, args.seconds) for batch in args.batches]
     scalar_rate = scalar(options, args.seconds) if args.edition == "usa" else None
     headline = next((row for row in rows if row["batch"] == HEADLINE), rows[-1])
+    vector = vector_env(args, headline["batch"])
+    pgx_rows = [] if args.no_pgx else [pgx_game(game, batch, args.seconds) for game in ("leduc_holdem", "kuhn_poker")
+                                       for batch in args.batches]
+    leduc = next((row for row in pgx_rows if row and row["game"] == "leduc_holdem"
+                  and row["batch"] == headline["batch"]), None)
+    aec_rate = scalar_aec(args) if args.edition == "usa" else None
     result = {
         "batched_decisions_per_s": round(headline["decisions_per_s"]),
         "batched_compile_s": round(headline["compile_s"], 2),
         "batched_cpu_ns_per_decision": round(headline["cpu_ns_per_decision"], 1),
         "batch": headline["batch"],
         "scalar_decisions_per_s": None if scalar_rate is None else round(scalar_rate),
+        "vector_env_steps_per_s": round(vector["steps_per_s"]),
+        "vector_env_compile_s": round(vector["compile_s"], 2),
+        "pgx_leduc_steps_per_s": None if leduc is None else round(leduc["steps_per_s"]),
+        "scalar_aec_steps_per_s": None if aec_rate is None else round(aec_rate),
+        "pgx": [{**row, "steps_per_s": round(row["steps_per_s"]), "compile_s": round(row["compile_s"], 2)}
+                for row in pgx_rows if row],
         "table": [{**row, "decisions_per_s": round(row["decisions_per_s"]), "compile_s": round(row["compile_s"], 2),
                    "cpu_ns_per_decision": round(row["cpu_ns_per_decision"], 1)} for row in rows],
         "edition": args.edition, "players": args.players, "days": args.days, "turn_limit": args.turn_limit,
@@ -117,6 +209,16 @@ def main() -> None:
               f"{row['compile_s']:>10.1f} {row['steps_per_call']:>11}")
     if scalar_rate is not None:
         print(f"{'scalar':>8} {scalar_rate:>14,.0f}")
+    print(f"vector env (self-play, observations and masks to numpy), batch {vector['batch']:,}: "
+          f"{vector['steps_per_s']:,.0f} steps/s (first step {vector['compile_s']:.1f} s)")
+    for row in pgx_rows:
+        if row:
+            print(f"pgx {row['game']:>13}, batch {row['batch']:>6,}: {row['steps_per_s']:>12,.0f} steps/s "
+                  f"(compile {row['compile_s']:.1f} s)")
+    if not args.no_pgx and not any(pgx_rows):
+        print("pgx: not installed (pip install pgx)")
+    if aec_rate is not None:
+        print(f"scalar PettingZoo AEC env, one process: {aec_rate:,.0f} steps/s")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,170 @@
+"""A Gymnasium vector environment over the batched engine: ``num_envs`` games stepped at once, compiled.
+
+``TenDaysVectorEnv`` is a :class:`gymnasium.vector.VectorEnv` (Gymnasium 1.x) with the batched engine's
+observations (:mod:`tendays.batch.observe`) and its legal-action masks in ``info["action_mask"]``
+(``bool[num_envs, actions]``, numbered as ``tendays.engine.ActionCodec``). Two ways to seat the learner:
+
+* ``opponents="random"`` (default): the agent plays seat ``agent_seat``; every other seat plays uniformly
+  random legal moves inside the same compiled step, until the agent is to move again or the game ends.
+  The reward is the agent's.
+* ``opponents="self"``: every seat is the agent's (self-play). Each step is one decision of the seat to
+  move; the observation is that seat's view, ``info["to_play"]`` names it, the reward is that of the seat
+  that just acted and ``info["rewards"]`` holds every seat's (``float32[num_envs, players]``).
+
+Autoreset follows Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step that ends a game returns its
+last observation with ``terminated`` (a win) or ``truncated`` (the turn limit); the next step ignores that
+game's action, deals it anew from its own PRNG key and returns the new game's first observation with reward 0.
+An illegal action leaves its game as it was (mask your policy). Needs the ``batch`` and ``rl`` extras.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import jax
+import jax.numpy as jnp
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from tendays.engine import Edition, Options
+
+from . import chance
+from .env import BatchEnv
+from .sample import choose_actions
+from .state import OVER_PHASE, BatchState
+
+__all__ = ["TenDaysVectorEnv"]
+
+_DEFAULT_TURNS_PER_PLAYER = 100  # as the scalar environments' default turn limit (tendays.rl)
+
+
+class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
+    """``num_envs`` games of 10 Days for one learner, stepped together by compiled JAX functions.
+
+    ``rewards`` is ``(win, loss, draw)``. ``turn_limit`` None means 100 turns per player, as in the scalar
+    environments. ``env.game`` is the underlying :class:`BatchEnv` (the pgx-style functional interface) and
+    ``env.state`` the current :class:`BatchState`.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, edition: Edition | str = "usa", players: int = 2, days: int = 10,
+                 swap: bool = False, open_hands: bool = False, turn_limit: int | None = None,
+                 opponents: str = "random", agent_seat: int = 0,
+                 rewards: tuple[float, float, float] = (1.0, -1.0, 0.0)) -> None:
+        if opponents not in ("random", "self"):
+            raise ValueError(f"opponents must be 'random' or 'self', not {opponents!r}")
+        if not 0 <= agent_seat < players:
+            raise ValueError(f"there is no seat {agent_seat} in a game of {players} players")
+        limit = _DEFAULT_TURNS_PER_PLAYER * players if turn_limit is None else turn_limit
+        options = Options(players=players, days=days, swap=swap, open_hands=open_hands, turn_limit=limit)
+        self.game = BatchEnv(edition, options)
+        self.num_envs = num_envs
+        self.opponents = opponents
+        self.agent_seat = agent_seat
+        self.rewards = rewards
+        self.single_observation_space = spaces.Box(0.0, 1.0, (self.game.observation_size,), np.float32)
+        self.single_action_space = spaces.Discrete(self.game.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.state: BatchState | None = None
+        self._key: jax.Array | None = None
+        self._all = np.ones(num_envs, bool)
+        self._reset = jax.jit(self._reset_games)
+        self._step = jax.jit(self._step_games)
+
+    # -- the Gymnasium API ---------------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | list[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal ``num_envs`` new games. An int seed makes the whole run reproducible (the deals, every later
+        deal and the random opponents); a list gives each game its own seed."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        if isinstance(seed, int):
+            base = jax.random.key(seed)
+            keys = jax.random.split(jax.random.fold_in(base, 0), self.num_envs)
+        else:
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{len(seed)} seeds for {self.num_envs} games")
+            base = jax.random.key(seed[0])
+            keys = jnp.stack([jax.random.key(s) for s in seed])
+        self.state, self._key, obs, mask, extra = self._reset(keys, jax.random.fold_in(base, 1))
+        return np.asarray(obs), self._info(mask, extra)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if self.state is None or self._key is None:
+            raise RuntimeError("call reset() before step()")
+        actions = jnp.asarray(np.asarray(actions), jnp.int32).reshape(self.num_envs)
+        self.state, self._key, obs, mask, reward, terminated, truncated, extra = self._step(
+            self.state, actions, self._key)
+        return (np.asarray(obs), np.asarray(reward), np.asarray(terminated), np.asarray(truncated),
+                self._info(mask, extra))
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: the games live in memory."""
+
+    def _info(self, mask: jax.Array, extra: dict[str, jax.Array]) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": np.asarray(mask), "_action_mask": self._all}
+        for name, value in extra.items():
+            info[name], info["_" + name] = np.asarray(value), self._all
+        return info
+
+    # -- the compiled parts ----------------------------------------------------------------------------------
+
+    def _reset_games(self, keys: jax.Array, key: jax.Array) -> tuple[Any, ...]:
+        state = self.game._init(keys)
+        state, key = self._advance(state, key)
+        return state, key, *self._observe(state)
+
+    def _step_games(self, state: BatchState, actions: jax.Array, key: jax.Array) -> tuple[Any, ...]:
+        config = self.game.config
+        was_over = state.phase == OVER_PHASE
+        actor = state.current
+        after = self.game._step(state, actions)  # a finished game ignores its action
+        # NEXT_STEP autoreset: the games that ended in the previous step are dealt anew now.
+        chunk = max(1, min(self.num_envs, 8 + self.num_envs // 64))
+        after = chance.resolve(config, after, jnp.zeros_like(was_over), was_over, chunk)
+        after, key = self._advance(after, key)
+        ended = (after.phase == OVER_PHASE) & ~was_over
+        win, loss, draw = self.rewards
+        seats = jnp.arange(config.players)[None, :]
+        winner = after.winner[:, None]
+        per_seat = jnp.where(winner < 0, draw, jnp.where(winner == seats, win, loss))
+        per_seat = jnp.where(ended[:, None], per_seat, 0.0).astype(jnp.float32)
+        seat = actor if self.opponents == "self" else jnp.full_like(actor, self.agent_seat)
+        reward = jnp.take_along_axis(per_seat, seat[:, None], axis=1)[:, 0]
+        terminated = ended & (after.winner >= 0)
+        truncated = ended & (after.winner < 0)
+        obs, mask, extra = self._observe(after)
+        if self.opponents == "self":
+            extra = {**extra, "rewards": per_seat}
+        return after, key, obs, mask, reward, terminated, truncated, extra
+
+    def _advance(self, state: BatchState, key: jax.Array) -> tuple[BatchState, jax.Array]:
+        """Random legal moves for the other seats until each game waits for the agent or is over."""
+        if self.opponents == "self":
+            return state, key
+
+        def waiting(state: BatchState) -> jax.Array:
+            return (state.phase != OVER_PHASE) & (state.current != self.agent_seat)
+
+        def move(carry: tuple[BatchState, jax.Array]) -> tuple[BatchState, jax.Array]:
+            state, key = carry
+            key, draw = jax.random.split(key)
+            actions = choose_actions(self.game._legal_action_mask(state), jax.random.uniform(draw, state.phase.shape))
+            moved = self.game._step(state, actions)
+            chosen = waiting(state)
+            state = jax.tree.map(lambda new, old: jnp.where(chosen, new, old), moved, state)
+            return state, key
+
+        return jax.lax.while_loop(lambda carry: waiting(carry[0]).any(), move, (state, key))
+
+    def _observe(self, state: BatchState) -> tuple[jax.Array, jax.Array, dict[str, jax.Array]]:
+        if self.opponents == "self":
+            return (self.game._observe(state, state.current), self.game._legal_action_mask(state),
+                    {"to_play": state.current})
+        return self.game._observe(state, self.agent_seat), self.game._legal_action_mask(state), {}
