@@ -108,7 +108,8 @@ def four_players(seed: int, workers: int, games: int) -> None:
     print("|---|---|---|---|---|")
     tournament, _, summary, seconds = play("usa", tuple(LEVELS)[::-1], games, seed, workers)
     for p in summary.players:
-        print(f"| {p.name} | {p.wins} | {p.win_rate:.3f} | {p.ci95[0]:.3f}-{p.ci95[1]:.3f} | {p.mean_think_ms or 0:.1f} |")
+        ms = p.mean_think_ms or 0.0
+        print(f"| {p.name} | {p.wins} | {p.win_rate:.3f} | {p.ci95[0]:.3f}-{p.ci95[1]:.3f} | {ms:.1f} |")
     print(f"| `{command(tournament)}` | | | | ({seconds:.0f} s) |")
 
 
@@ -154,8 +155,8 @@ def main() -> None:
             }, indent=1) + "\n", encoding="utf-8")
     if args.only in (None, "germany"):
         levels = list(LEVELS)[::-1]
-        pair_table("germany", seed, args.workers,
-                   {(levels[i], levels[i + 1]): max(2, round(OTHER_GAMES * args.scale)) for i in range(len(levels) - 1)})
+        rungs = {(levels[i], levels[i + 1]): max(2, round(OTHER_GAMES * args.scale)) for i in range(len(levels) - 1)}
+        pair_table("germany", seed, args.workers, rungs)
     if args.only in (None, "four"):
         four_players(seed, args.workers, max(4, round(OTHER_GAMES * args.scale)))
     if args.only in (None, "solo"):

@@ -2,6 +2,7 @@
 
     python benchmarks/server_load.py                     # 200 games, a readable report
     python benchmarks/server_load.py --games 50 --json   # one JSON object
+    python benchmarks/server_load.py --in-process        # the match master alone: its CPU per move
 
 Starts ``tendays serve`` as a subprocess (bots without pacing, a fresh SQLite file: every move is
 committed before it is acknowledged, as in production), creates N games at once, each with two human
@@ -80,6 +81,8 @@ async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, args:
         while True:
             text = await ws.recv()
             message = json.loads(text)
+            if message["type"] == "chat":  # the other seat's line of talk
+                continue
             if message["type"] != "state":
                 tally.errors.append(f"{message}")
                 if message.get("code") == "rate_limited":  # the move was not taken: send it again, later
@@ -180,6 +183,55 @@ def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[str]:
     raise SystemExit(f"the server did not start: {log.read_text()}")
 
 
+async def master_alone(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """The match master in this process, without sockets: N games of two scripted seats, each seat with a
+    subscribed connection whose messages are taken at once. Its CPU per move is the server's own work
+    (moves, clocks, storing, views, encoding), apart from the WebSocket and event-loop layers."""
+    from tendays.server.journal import Journal
+    from tendays.server.lobby import Lobby
+    from tendays.server.settings import MasterSettings
+    from tendays.server.store import Store
+    from tendays.server.timing import Pace
+
+    # No think time here, so the chat's rate limit (made for people) is lifted.
+    settings = MasterSettings(bot_delay=0, draft_delay=0, bot_processes=0, seed_source=lambda: 7, chat_lines=10**9)
+    lobby = Lobby(Journal(Store(f"sqlite:///{folder / 'master.db'}")), settings)
+    lobby.restore()
+    lobby.start()
+    pace = None if args.clock == "none" else Pace(*(lambda k, m, b="0": (k, float(m), float(b)))(
+        *args.clock.split(":")))
+    rng, games = random.Random(1), []
+    for number in range(args.games):
+        match, _ = await lobby.create(args.edition, [("human", None), ("human", None)],
+                                      {"turn_limit": args.turn_limit}, f"A{number}", pace)
+        await match.join(f"B{number}")
+        games.append((match, [match.subscribe(0), match.subscribe(1)]))
+    tally = {"moves": 0, "bytes": 0, "messages": 0}
+
+    async def play(match: Any, subscribers: list[Any]) -> None:
+        while match.status != "over":
+            seat = match.state.current
+            await match.play(seat, str(rng.choice(match.state.legal_moves())), match.version)
+            tally["moves"] += 1
+            if args.chat and match.version % (2 * args.chat) == 0:
+                await match.say(seat, rng.choice(PHRASES))
+            for subscriber in subscribers:
+                sent = subscriber.drain()
+                tally["messages"] += len(sent)
+                tally["bytes"] += sum(len(text) for text in sent)
+
+    cpu, wall = time.process_time(), time.perf_counter()
+    await asyncio.gather(*(play(match, subscribers) for match, subscribers in games))
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    await lobby.close()
+    await lobby.journal.close()
+    return {"games": args.games, "moves": tally["moves"], "seconds": round(wall, 2),
+            "master_cpu_ms_per_move": round(1000 * cpu / tally["moves"], 3),
+            "bytes_per_move": round(tally["bytes"] / tally["moves"]),
+            "message_bytes_mean": round(tally["bytes"] / tally["messages"]), "clock": args.clock,
+            "chat_every": args.chat}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
@@ -196,7 +248,18 @@ def main() -> int:
     parser.add_argument("--chat", type=int, default=10, metavar="N",
                         help="each seat writes a chat line every N of its moves (default 10; 0: no chat)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--in-process", action="store_true",
+                        help="measure the match master alone, in this process, without sockets or think time")
     args = parser.parse_args()
+    if args.in_process:
+        with tempfile.TemporaryDirectory() as folder:
+            alone = asyncio.run(master_alone(args, Path(folder)))
+        print(json.dumps(alone) if args.json else
+              f"{alone['moves']} moves of {alone['games']} games in {alone['seconds']} s: the match master spent "
+              f"{alone['master_cpu_ms_per_move']} ms of CPU per move and sent {alone['bytes_per_move']} bytes per "
+              f"move to two connections ({alone['message_bytes_mean']} per message); clock {alone['clock']}, "
+              f"a chat line every {alone['chat_every']} moves a seat")
+        return 0
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "server.log"

@@ -11,7 +11,7 @@ from tendays.bots import LEVELS, ExpertBot, GreedyBot, level_names, make_bot
 from tendays.bots.distance import analyze
 from tendays.bots.fallible import FallibleBot
 from tendays.bots.opponent_model import FEATURES, OpponentModel, features, history_facts
-from tendays.engine import Game, MoveKind, Options, Phase, knowledge_of, next_decision, play_bots
+from tendays.engine import Game, MoveKind, Options, Phase, knowledge_of, next_decision
 
 
 def game_after(turns: int, seed: int = 3, players: int = 2) -> Game:

@@ -23,13 +23,10 @@ def next_of(ws: WebSocketTestSession, kind: str) -> Message:
 
 
 def new_lines(ws: WebSocketTestSession) -> list[Message]:
-    """The chat lines of the next table that brings any."""
-    for _ in range(50):
-        message = next_of(ws, "state")
-        if message["game"]["chat"]:
-            lines: list[Message] = message["game"]["chat"]
-            return lines
-    raise AssertionError("no chat line came")
+    """The lines of the next ``chat`` message: a line alone does not send the table again."""
+    message = next_of(ws, "chat")
+    lines: list[Message] = message["chat"]
+    return lines
 
 
 HTML = "<img src=x onerror=alert(1)> <b>hi</b> & \"you\""
@@ -52,8 +49,10 @@ def test_chat_reaches_everyone_at_the_table_as_plain_text(client: TestClient) ->
         refusal = next_of(ws_watch, "error")
         assert refusal["code"] == "forbidden" and "spectators read the table's chat" in refusal["message"]
         ws_b.send_json({"type": "chat", "text": "Well played!"})
-        table = next_of(ws_a, "state")  # only the new line: the table carries what this connection lacks
-        assert table["game"]["chat_from"] == 1 and [c["text"] for c in table["game"]["chat"]] == ["Well played!"]
+        message = next_of(ws_a, "chat")  # only the new line
+        assert message["chat_from"] == 1 and [c["text"] for c in message["chat"]] == ["Well played!"]
+    with open_table(client, alice["id"]) as ws_late:  # a newcomer's first table has every line
+        assert [c["text"] for c in next_of(ws_late, "state")["game"]["chat"]] == [f"{HTML} Good luck!", "Well played!"]
 
 
 @pytest.mark.parametrize(("text", "words"), [

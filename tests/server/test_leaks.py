@@ -41,6 +41,7 @@ class Truth:
     def __init__(self, record: GameRecord) -> None:
         state = deal(EDITION, record.options, record.seed)
         self.states: list[State] = [state]
+        self.last_version = 0  # the version of the last table checked, for the chat lines after it
         self.event_states: list[tuple[State, State]] = []
         for move in record.moves:
             after = apply(state, move)
@@ -92,9 +93,13 @@ def check_message(text: str, truth: Truth, seat: int | None, log: list[Message] 
     log = log or []
     assert str(SEED) not in text  # the seed never leaves the server
     message = json.loads(text)
+    if message["type"] == "chat":
+        check_chat(message["chat"], truth.hidden(truth.last_version, seat))
+        return log
     if message["type"] != "state":
         assert message["type"] in ("error", "hint", "pong"), message
         return log
+    truth.last_version = message["version"]
     version, game = message["version"], message["game"]
     start = game["log_from"]
     assert start in (0, len(log)), f"the table's log starts at {start}, but the receiver has {len(log)} entries"
@@ -133,15 +138,19 @@ def check_message(text: str, truth: Truth, seat: int | None, log: list[Message] 
     visible = truth.visible(version, seat)
     for tile in truth.hidden(version, seat):
         assert strings[tile] <= visible[tile], f"version {version}: hidden {tile} is shown"
-    # The chat and the table's notices (turns played on the clock, ...) name no hidden tile.
-    hidden_words = {w for t in truth.hidden(version, seat) for w in (t, EDITION.by_id[t.upper()].name)}
-    for line in game["chat"]:
-        words = set(re.findall(r"[\w-]+", line["text"])) | {line["text"]}
-        assert not (words & hidden_words) and not any(n in line["text"] for n in hidden_words if " " in n), line
+    check_chat(game["chat"], truth.hidden(version, seat))
     if game["clock"] is not None:
         assert set(game["clock"]) <= {"kind", "per_move", "bank", "banks", "deadline", "now"}
         assert all(isinstance(v, int | float | str | list) or v is None for v in game["clock"].values())
     return log
+
+
+def check_chat(lines: list[Message], hidden: Counter[str]) -> None:
+    """The chat and the table's notices (turns played on the clock, ...) name no hidden tile."""
+    hidden_words = {w for t in hidden for w in (t, EDITION.by_id[t.upper()].name)}
+    for line in lines:
+        words = set(re.findall(r"[\w-]+", line["text"])) | {line["text"]}
+        assert not (words & hidden_words) and not any(n in line["text"] for n in hidden_words if " " in n), line
 
 
 def iter_strings(value: Any) -> list[str]:
@@ -166,6 +175,10 @@ class Recorder:
         text = self.ws.receive_text()
         self.traffic.append(text)
         message: Message = json.loads(text)
+        while message["type"] == "chat":  # a line of talk: the table comes next
+            text = self.ws.receive_text()
+            self.traffic.append(text)
+            message = json.loads(text)
         assert message["type"] == "state", message  # nothing this test sends is refused
         self.latest = message
         return message
@@ -233,6 +246,9 @@ def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient, o
     log: list[Message] = []
     for text in traffic:
         log = check_message(text, truth, 1, log)
+    chats = [t for t in traffic if json.loads(t)["type"] == "chat"]
+    assert chats, "the people talked"
+    traffic = [t for t in traffic if t not in chats]
     # The hard cases happened: the recorded seat was sent tables while another seat held a secret tile.
     secret_hands = [v for v in (json.loads(t)["version"] for t in traffic) if truth.states[v].in_hand is not None
                     and truth.states[v].current != 1 and truth.states[v].taken_from == 0]
@@ -240,6 +256,9 @@ def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient, o
     log = []
     for text in watched:
         log = check_message(text, truth, None, log)
+    watched_lines = [line["text"] for t in watched for line in json.loads(t).get("chat") or json.loads(t).get(
+        "game", {}).get("chat", [])]
+    assert "Good luck!" in watched_lines  # a spectator reads the chat
     # The recording saw the other seats' racks only at the end (or all along, with open hands).
     assert json.loads(traffic[-1])["game"]["racks"] == [ids(r) for r in final.racks]
     open_hands = record.options.open_hands

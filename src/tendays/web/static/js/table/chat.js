@@ -42,11 +42,10 @@ export function chatPanel(actions) {
     $("chat-form").hidden = spectator;
     $("chat-spectator").hidden = !spectator;
     const others = seats.filter((seat) => seat.kind === "human" && seat.name && !names.isMe(seat.seat));
-    $("chat-mutes").replaceChildren(...(others.length ? [el("span", { class: "muted small" }, "Mute:")] : []),
-      ...others.map((seat) => {
+    $("chat-mutes").replaceChildren(...others.map((seat) => {
         const on = muted.includes(seat.seat);
         return el("button", { type: "button", class: "quiet small", "aria-pressed": String(on), "data-mute": seat.seat,
-          onclick: () => actions.toggleMute(seat.seat) }, `${on ? "🔇" : "🔈"} ${names.name(seat.seat)}`);
+          onclick: () => actions.toggleMute(seat.seat) }, `${on ? "Unmute" : "Mute"} ${names.name(seat.seat)}`);
       }));
   });
 }

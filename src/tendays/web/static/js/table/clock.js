@@ -35,14 +35,14 @@ export function clockPanel() {
     if (!clock) return;
     holder.title = `This game's clock: ${paceText(clock)}. When a turn's time runs out, a bot plays it.`;
     if (status !== "playing" || !clock.deadline) {
-      holder.replaceChildren(`⏱ ${paceText(clock)}`);
+      holder.replaceChildren(`Clock: ${paceText(clock)}`);
       return;
     }
     const names = people(seats, you);
     const time = document.createElement("strong");
     time.className = "clock-time";
     time.dataset.deadline = String(clock.deadline);
-    holder.replaceChildren("⏱ ", time, ` ${names.isMe(current) ? "for you" : `for ${names.name(current)}`}`);
+    holder.replaceChildren("Clock ", time, ` ${names.isMe(current) ? "for you" : `for ${names.name(current)}`}`);
     shown = { deadline: clock.deadline, offset, node: time };
     tick();
   });
