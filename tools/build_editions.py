@@ -1,13 +1,17 @@
 """Build the packaged edition files from the verified map data in ``shared/maps``.
 
-Run once when the map data or an edition's description changes:
+Run once when the map data, an edition's description or its words change:
     python tools/build_editions.py [path/to/shared]
 The output (``src/tendays/editions/*.json``) is committed; the package never reads ``shared``.
 
 Each edition is described by data (``EDITIONS``): the fields of the edition file that are not map facts
-(names, whether it is the default edition, colours, their screen colours, transport tiles with their icons,
-counts, credit), and ``source``, which says where its regions are in ``shared/maps`` and how that file names
-them. One builder turns any description into an edition file, so a new edition is a new entry here, not code.
+(names, its language, whether it is the default edition, colours, their screen colours in two palettes,
+a symbol and a shape per colour, transport tiles with their icons, counts, credit), and ``source``, which
+says where its regions are in ``shared/maps`` and how that file names them. One builder turns any
+description into an edition file, so a new edition is a new entry here, not code.
+
+The words of each language (tile, colour and region names) are data too: ``tools/words/<lang>.json`` holds
+one block per edition, and every file there becomes the ``words`` of the editions (docs/i18n.md).
 """
 
 from __future__ import annotations
@@ -20,8 +24,25 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 COLORS = ["blue", "green", "orange", "pink", "yellow"]
 
-# Screen colours (CSS) of the tile colours.
-PALETTE = {"blue": "#4f8fd6", "green": "#5cb566", "orange": "#f29b3c", "pink": "#ec7fb2", "yellow": "#f4d03f"}
+# Screen colours (CSS) of the tile colours, and a palette for colour-blind players that pushes them further
+# apart. Both were chosen so that every pair stays apart under simulated protanopia, deuteranopia and
+# tritanopia (tests/i18n/test_colour_blind.py, docs/i18n.md); purple is the USA's any-colour regions.
+PALETTE = {"blue": "#4b8bfa", "green": "#17bd6f", "orange": "#d47301", "pink": "#ea90bf", "yellow": "#f4d03e"}
+PALETTE_CB = {"blue": "#1178f4", "green": "#8fce9d", "orange": "#e3621c", "pink": "#f6a0d3", "yellow": "#efea07"}
+PURPLE, PURPLE_CB = "#975da1", "#703e71"
+
+# A shape for every colour, so that no decision depends on hue alone: a character for text screens and
+# the same shape as an SVG path in a 24x24 box. "any" marks any-colour regions (a wildcard).
+SYMBOLS = {"blue": "●", "green": "▲", "orange": "■", "pink": "◆", "yellow": "★", "any": "✱"}
+SHAPES = {
+    "blue": "M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18z",
+    "green": "M12 2.5 22 20.5H2z",
+    "orange": "M3.5 3.5h17v17h-17z",
+    "pink": "M12 1.5 22.5 12 12 22.5 1.5 12z",
+    "yellow": "M12 1.8l2.9 6.9 7.4.6-5.6 4.9 1.7 7.3L12 17.6l-6.4 3.9 1.7-7.3-5.6-4.9 7.4-.6z",
+    "any": "M10.6 2h2.8v7.6l6.6-3.8 1.4 2.4-6.6 3.8 6.6 3.8-1.4 2.4-6.6-3.8V22h-2.8v-7.6L4 18.2l-1.4-2.4 6.6-3.8"
+           "-6.6-3.8L4 5.8l6.6 3.8z",
+}
 
 # Transport icons: SVG paths drawn in a 24x24 box, so screens need no fonts or images.
 ICONS = {
@@ -44,10 +65,14 @@ EDITIONS: list[dict[str, Any]] = [
         "id": "usa",
         "name": "10 Days in the USA",
         "default": True,  # the edition played when none is named
+        "language": "en",  # the language it is played in unless a player chooses another
         "region_noun": "state",
         "any_color_name": "purple",
         "colors": COLORS,
-        "palette": {**PALETTE, "any": "#a57ad0"},
+        "palette": {**PALETTE, "any": PURPLE},
+        "palette_cb": {**PALETTE_CB, "any": PURPLE_CB},
+        "symbols": SYMBOLS,
+        "shapes": SHAPES,
         "region_copies": {},
         "transports": [
             {"kind": "plane", "name": "airplane", "role": "link", "colors": COLORS, "count_per_color": 2,
@@ -63,10 +88,14 @@ EDITIONS: list[dict[str, Any]] = [
         "id": "germany",
         "name": "10 Tage durch Deutschland",
         "default": False,
+        "language": "de",
         "region_noun": "region",
         "any_color_name": "colourless",
         "colors": COLORS,
         "palette": PALETTE,
+        "palette_cb": PALETTE_CB,
+        "symbols": SYMBOLS,
+        "shapes": SHAPES,
         "region_copies": {"BE": 2},
         "transports": [
             {"kind": "train", "name": "train", "role": "link", "colors": COLORS, "count_per_color": 2,
@@ -81,12 +110,23 @@ EDITIONS: list[dict[str, Any]] = [
 ]
 
 # The order of the fields in an edition file.
-LAYOUT = ["id", "name", "default", "region_noun", "any_color_name", "colors", "palette", "regions", "region_copies",
-          "transports", "contacts", "tile_count", "credit"]
+LAYOUT = ["id", "name", "default", "language", "region_noun", "any_color_name", "colors", "palette", "palette_cb",
+          "symbols", "shapes", "words", "regions", "region_copies", "transports", "contacts", "tile_count", "credit"]
+OUT = ROOT / "src" / "tendays" / "editions"
+WORDS = ROOT / "tools" / "words"
+
+
+def words(edition_id: str) -> dict[str, Any]:
+    """The edition's words in every language of ``tools/words``, English first."""
+    files = sorted(WORDS.glob("*.json"), key=lambda path: (path.stem != "en", path.stem))
+    found = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in files}
+    return {lang: blocks[edition_id] for lang, blocks in found.items() if edition_id in blocks}
 
 
 def build(description: dict[str, Any], maps: Path) -> dict[str, Any]:
     """The edition file described by ``description``, with its regions read from ``maps``."""
+    fields = {key: value for key, value in description.items() if key != "source"}
+    fields["words"] = words(description["id"])
     source = description["source"]
     data = json.loads((maps / source["file"]).read_text(encoding="utf-8"))
     found = data[source["list"]]
@@ -105,16 +145,15 @@ def build(description: dict[str, Any], maps: Path) -> dict[str, Any]:
         })
     contacts = [{"between": [tile_id[r] for r in pair], "kind": kind}
                 for kind, listed in source["contacts"].items() for pair in data[listed]]
-    edition = {**description, "regions": regions, "contacts": contacts}
+    edition = {**fields, "regions": regions, "contacts": contacts}
     return {field: edition[field] for field in LAYOUT}
 
 
 def main() -> None:
     shared = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared"
-    out = ROOT / "src" / "tendays" / "editions"
     for description in EDITIONS:
         edition = build(description, shared / "maps")
-        path = out / f"{edition['id']}.json"
+        path = OUT / f"{edition['id']}.json"
         path.write_text(json.dumps(edition, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT)}: {len(edition['regions'])} regions")
 

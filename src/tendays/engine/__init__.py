@@ -1,13 +1,15 @@
 """The pure rules engine: editions and their tables, journeys, game state, moves, views, what a view
 reveals, the action numbering, the turn loop, the wire forms and records.
 
-It imports only the standard library and does no I/O beyond reading its own edition files. Every rule
-and every table lives here once; the bots, the terminal, the server and the RL environments use it.
+It imports only the standard library and does no I/O beyond reading its own edition files and message
+catalogues. Every rule and every table lives here once; the bots, the terminal, the server and the RL
+environments use it. Its sentences come in the reader's language: see :mod:`tendays.engine.i18n`.
 """
 
 from .actions import ActionCodec
 from .edition import Edition, EditionError, Region, Role, Tile, available_editions, default_edition, load_edition
 from .history import Event, EventLog
+from .i18n import Term, available_languages, current_language, match_language, use_language
 from .journey import JourneyChecker, Link, Problem, Verdict, checker_for
 from .knowledge import Knowledge, knowledge_of
 from .match import Decision, Player, decision_rng, next_decision, play_bots
@@ -31,6 +33,7 @@ from .state import (
 from .tables import EditionTables
 from .text import describe_event, tile_name
 from .view import PlayerView, view
+from .words import Words
 
 __all__ = [
     "MAX_DAYS",
@@ -64,20 +67,26 @@ __all__ = [
     "Region",
     "Role",
     "State",
+    "Term",
     "Tile",
     "Verdict",
+    "Words",
     "apply",
     "available_editions",
+    "available_languages",
     "checker_for",
+    "current_language",
     "decision_rng",
     "default_edition",
     "describe_event",
     "knowledge_of",
     "legal_moves",
     "load_edition",
+    "match_language",
     "new_game",
     "next_decision",
     "play_bots",
     "tile_name",
+    "use_language",
     "view",
 ]

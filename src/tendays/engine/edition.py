@@ -7,11 +7,15 @@ with a message naming the problem instead of producing a subtly wrong game.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+
+from .i18n import DEFAULT_LANGUAGE, Term, current_language
+from .words import Words, WordsError, words_from_dict
 
 if TYPE_CHECKING:
     from .tables import EditionTables
@@ -54,10 +58,20 @@ class Tile:
     color: str | None
     count: int
     icon: str = ""  # transport tiles: an SVG path drawn in a 24x24 box, for screens that draw icons
+    terms: Mapping[str, Term] = field(default_factory=dict, compare=False, repr=False)  # its name per language
 
     @property
     def is_region(self) -> bool:
         return self.role is Role.REGION
+
+    def term(self, lang: str | None = None) -> Term:
+        """The tile's name in ``lang`` (default: the current language), in every form a sentence needs."""
+        terms = self.terms
+        return terms.get(lang or current_language()) or terms.get(DEFAULT_LANGUAGE) or Term(self.name)
+
+    def name_in(self, lang: str | None = None) -> str:
+        """The tile's name in ``lang`` (default: the current language): "Kalifornien", "blaues Flugzeug"."""
+        return self.term(lang).name
 
 
 @dataclass(frozen=True)
@@ -76,6 +90,11 @@ class Edition:
     palette: dict[str, str]  # screen colour (CSS) of each colour, and of "any" for any-colour regions
     default: bool  # the edition played when none is named (exactly one shipped edition says so)
     by_id: dict[str, Tile] = field(repr=False)  # keyed by upper-case id
+    language: str = DEFAULT_LANGUAGE  # the language the edition is played in unless a player chooses another
+    vocabulary: dict[str, Words] = field(default_factory=dict, repr=False)  # its words, by language
+    palette_cb: dict[str, str] = field(default_factory=dict)  # a palette whose colours colour-blind players tell apart
+    symbols: dict[str, str] = field(default_factory=dict)  # a shape per colour ("blue": "●"), "any" included
+    shapes: dict[str, str] = field(default_factory=dict, repr=False)  # the same shapes as SVG paths, 24x24 box
 
     @cached_property
     def tables(self) -> EditionTables:
@@ -88,6 +107,16 @@ class Edition:
     def tile_count(self) -> int:
         """Number of physical tiles (Berlin counts twice)."""
         return sum(t.count for t in self.tiles)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages the edition's data names its tiles, colours and regions in."""
+        return tuple(self.vocabulary)
+
+    def words(self, lang: str | None = None) -> Words:
+        """The edition's words in ``lang`` (default: the current language), or English where it has none."""
+        vocabulary = self.vocabulary
+        return vocabulary.get(lang or current_language()) or vocabulary[DEFAULT_LANGUAGE]
 
     def tile(self, tile_id: str) -> Tile:
         """The tile with this id, case-insensitive; raises ``KeyError`` naming the edition."""
@@ -105,21 +134,28 @@ class Edition:
 
     def to_json(self) -> dict[str, Any]:
         """The public description printed by ``tendays map --json``."""
+        languages = self.languages
         return {
             "edition": self.id,
             "name": self.name,
             "default": self.default,
+            "language": self.language,
             "region_noun": self.region_noun,
             "any_color_name": self.any_color_name,
             "colors": list(self.colors),
             "palette": dict(self.palette),
+            "palette_cb": dict(self.palette_cb),
+            "symbols": dict(self.symbols),
+            "shapes": dict(self.shapes),
+            "words": {lang: self.vocabulary[lang].to_json() for lang in languages},
             "regions": [
                 {"id": r.id, "name": r.name, "color": r.color, "neighbors": sorted(r.neighbors)}
                 for r in self.regions
             ],
             "tiles": [
                 {"id": t.id, "name": t.name, "kind": t.kind, "role": t.role.value, "color": t.color, "count": t.count,
-                 "icon": t.icon or None}
+                 "icon": t.icon or None, "names": {lang: t.term(lang).name for lang in languages},
+                 "definite": {lang: t.term(lang).definite for lang in languages}}
                 for t in self.tiles
             ],
         }
@@ -221,18 +257,43 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
             raise EditionError(f"{where}: {a} and {b} are listed both as a border and as a {contact['kind']} contact")
         contacts[pair] = contact["kind"]
 
-    palette = {str(k): str(v) for k, v in data.get("palette", {}).items()}
-    strange = sorted(set(palette) - set(colors) - {"any"})
-    if strange:
-        raise EditionError(f"{where}: palette names unknown colours {strange}")
-    if palette and set(colors) - set(palette):
-        raise EditionError(f"{where}: palette lacks colours {sorted(set(colors) - set(palette))}")
+    palette = _colour_table(data, "palette", colors, where)
+    palette_cb = _colour_table(data, "palette_cb", colors, where)
+    if palette_cb and set(palette_cb) != set(palette):
+        raise EditionError(f"{where}: palette_cb must give the colours of palette, {sorted(palette)}")
+    any_used = any(r.color is None for r in regions)
+    symbols = _colour_table(data, "symbols", colors, where)
+    shapes = _colour_table(data, "shapes", colors, where)
+    for key, table in (("symbols", symbols), ("shapes", shapes)):
+        if table and set(table) != set(colors) | ({"any"} if any_used else set()):
+            raise EditionError(f"{where}: {key} must give every colour{' and any' if any_used else ''}")
+    if len(set(symbols.values())) != len(symbols):
+        raise EditionError(f"{where}: two colours share a symbol: {symbols}")
+
+    region_noun = str(data.get("region_noun", "region"))
+    any_color_name = str(data.get("any_color_name", "any colour"))
+    raw_words = data.get("words") or {DEFAULT_LANGUAGE: _english_words(tiles, colors, region_noun, any_color_name)}
+    if DEFAULT_LANGUAGE not in raw_words:
+        raise EditionError(f"{where}: words must include {DEFAULT_LANGUAGE!r}, the language of the engine's source")
+    try:
+        vocabulary = {str(lang): words_from_dict(str(lang), block, tuple(tiles), colors, any_used)
+                      for lang, block in raw_words.items()}
+    except WordsError as error:
+        raise EditionError(f"{where}: {error}") from None
+    english = vocabulary[DEFAULT_LANGUAGE]
+    if (english.region_noun, english.any_color_name) != (region_noun, any_color_name) or \
+            [term.name for term in english.terms] != [t.name for t in tiles]:
+        raise EditionError(f"{where}: the English words differ from the edition's own names")
+    language = str(data.get("language", DEFAULT_LANGUAGE))
+    if language not in vocabulary:
+        raise EditionError(f"{where}: the edition's language {language!r} has no words")
+    tiles = [replace(t, terms={lang: words.terms[t.index] for lang, words in vocabulary.items()}) for t in tiles]
 
     edition = Edition(
         id=edition_id,
         name=_require(data, "name", where),
-        region_noun=data.get("region_noun", "region"),
-        any_color_name=data.get("any_color_name", "any colour"),
+        region_noun=region_noun,
+        any_color_name=any_color_name,
         colors=colors,
         regions=tuple(regions),
         tiles=tuple(tiles),
@@ -241,8 +302,38 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
         palette=palette,
         default=bool(data.get("default", False)),
         by_id={t.id.upper(): t for t in tiles},
+        language=language,
+        vocabulary=vocabulary,
+        palette_cb=palette_cb,
+        symbols=symbols,
+        shapes=shapes,
     )
     expected = data.get("tile_count")
     if expected is not None and edition.tile_count != expected:
         raise EditionError(f"{where}: the tiles add up to {edition.tile_count}, but the edition declares {expected}")
     return edition
+
+
+def _colour_table(data: dict[str, Any], key: str, colors: tuple[str, ...], where: str) -> dict[str, str]:
+    """A table keyed by colour (and "any"), such as the palette: empty when absent, complete when present."""
+    table = {str(k): str(v) for k, v in data.get(key, {}).items()}
+    strange = sorted(set(table) - set(colors) - {"any"})
+    if strange:
+        raise EditionError(f"{where}: {key} names unknown colours {strange}")
+    if table and set(colors) - set(table):
+        raise EditionError(f"{where}: {key} lacks colours {sorted(set(colors) - set(table))}")
+    return table
+
+
+def _english_words(tiles: list[Tile], colors: tuple[str, ...], region_noun: str, any_color_name: str
+                   ) -> dict[str, Any]:
+    """The English words of an edition file that gives none: its own names, "the" before transport tiles."""
+    return {
+        "region_noun": region_noun,
+        "region_noun_plural": f"{region_noun}s",
+        "any_color_name": any_color_name,
+        "any_color_phrase": "any colour",
+        "colors": {c: c for c in colors},
+        "letters": {**{c: c[0].upper() for c in colors}, "any": "*"},
+        "tiles": {t.id: {"name": t.name, "the": f"the {t.name}"} for t in tiles if not t.is_region},
+    }

@@ -9,25 +9,33 @@ borders both ends).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .edition import Edition, Role
+from .i18n import DEFAULT_LANGUAGE, current_language, join_list, ngettext, use_language
+from .i18n import gettext as _
 
 __all__ = ["JourneyChecker", "Link", "Problem", "Verdict", "checker_for"]
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Why a journey is not complete, at a day or across a step between two days."""
+    """Why a journey is not complete, at a day or across a step between two days.
+
+    ``message`` is in the language ``lang`` it was checked in, and ``str(problem)`` says where in the same one.
+    """
 
     day: int
     message: str
     to_day: int | None = None
+    lang: str = field(default=DEFAULT_LANGUAGE, compare=False)
 
     def __str__(self) -> str:
-        where = f"day {self.day}" if self.to_day is None else f"day {self.day} → {self.to_day}"
-        return f"{where}: {self.message}"
+        with use_language(self.lang):
+            if self.to_day is None:
+                return _("day {day}: {message}").format(day=self.day, message=self.message)
+            return _("day {day} → {to_day}: {message}").format(day=self.day, to_day=self.to_day, message=self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,91 +117,113 @@ class JourneyChecker:
 
     # -- the full verdict, in words ---------------------------------------------------------
 
-    def check(self, rack: Sequence[int | None]) -> Verdict:
-        """Check a rack and explain every broken step, in the game's words.
+    def check(self, rack: Sequence[int | None], *, lang: str | None = None) -> Verdict:
+        """Check a rack and explain every broken step, in the game's words, in the current language or ``lang``.
 
         The verdict also knows the box: a rack that holds a tile more often than the edition has copies
         of it cannot be built, and each surplus copy is a problem.
         """
+        with use_language(lang):
+            return self._check(rack)
+
+    def _check(self, rack: Sequence[int | None]) -> Verdict:
+        lang = current_language()
+        words = self.edition.words(lang)
         tiles = self.edition.tiles
-        noun = self.edition.region_noun
         days = len(rack)
         problems: list[Problem] = []
         links: list[Link] = []
         seen: dict[int, list[int]] = {}
         for day, t in enumerate(rack, 1):
             if t is None:
-                problems.append(Problem(day, "this day is still empty"))
+                # TRANSLATORS: a verdict names what breaks a journey, after "day 3: " or "day 3 → 5: ". A rack is
+                # a player's row of days. In these sentences {tile}, {a}, {b}, {region}, {link}, {skip} and
+                # {transport} are tile names ("Ohio", "pink airplane"); "{tile:the}" is the name with its
+                # article ("the car", "das Auto") and "{tile:The}" the same at the start of a sentence. {noun}
+                # is the edition's word for a region ("state"); a translation may leave out any placeholder.
+                problems.append(Problem(day, _("this day is still empty"), lang=lang))
             else:
                 seen.setdefault(t, []).append(day)
         for t, on_days in seen.items():
             count = tiles[t].count
             for day in on_days[count:]:
-                box = f"there is only one {tiles[t].name} tile" if count == 1 else \
-                    f"there are only {count} {tiles[t].name} tiles"
-                problems.append(Problem(day, f"{box}, and this rack already holds "
-                                             f"{'it' if count == 1 else 'them'} on {_days(on_days[:count])}"))
-        for day, article in ((1, "start"), (days, "end")):
+                message = ngettext("there is only one {tile} tile, and this rack already holds it on day {days}",
+                                   "there are only {count} {tile} tiles, and this rack already holds them on days "
+                                   "{days}", count)
+                problems.append(Problem(day, message.format(tile=words.tile(t), count=count,
+                                                            days=join_list(on_days[:count])), lang=lang))
+        for day, at_start in ((1, True), (days, False)):
             t = rack[day - 1]
             if t is not None and not self.is_region[t]:
-                problems.append(Problem(day, f"the journey must {article} in a {noun}, not with the {tiles[t].name}"))
+                message = _("the journey must start in a {noun}, not with {tile:the}") if at_start else \
+                    _("the journey must end in a {noun}, not with {tile:the}")
+                problems.append(Problem(day, message.format(noun=words.region_noun, tile=words.tile(t)), lang=lang))
         for i in range(days - 1):
             a, b = rack[i], rack[i + 1]
             if a is None or b is None:
                 continue
             if not self.is_region[a]:
                 if not self.is_region[b]:
-                    problems.append(Problem(i + 1, f"two transport tiles in a row (the {tiles[a].name}, then the "
-                                                   f"{tiles[b].name})", i + 2))
+                    message = _("two transport tiles in a row ({first:the}, then {second:the})").format(
+                        first=words.tile(a), second=words.tile(b))
+                    problems.append(Problem(i + 1, message, i + 2, lang=lang))
                 continue
             if self.is_region[b]:
                 ok, message = self._explain_step(a, b)
                 links.append(Link(i + 1, i + 2, ok, message))
                 if not ok:
-                    problems.append(Problem(i + 1, message, i + 2))
+                    problems.append(Problem(i + 1, message, i + 2, lang=lang))
             elif i + 2 < days and rack[i + 2] is not None and self.is_region[rack[i + 2]]:  # type: ignore[index]
                 c = rack[i + 2]
                 assert c is not None
                 ok, message = self._explain_hop(a, b, c)
                 links.append(Link(i + 1, i + 3, ok, message, via_day=i + 2))
                 if not ok:
-                    problems.append(Problem(i + 1, message, i + 3))
+                    problems.append(Problem(i + 1, message, i + 3, lang=lang))
         problems.sort(key=lambda p: (p.day, p.to_day or 0))
         return Verdict(tuple(problems), tuple(links))
 
     def _explain_step(self, a: int, b: int) -> tuple[bool, str]:
-        ta, tb = self.edition.tiles[a], self.edition.tiles[b]
+        words = self.edition.words()
+        ta, tb = words.tile(a), words.tile(b)
         if a == b:
-            return False, f"{ta.name} on two days in a row"
+            return False, _("{region} on two days in a row").format(region=ta)
         if self.connects(a, b):
-            return True, f"{ta.name} borders {tb.name}"
-        contact = self.edition.contacts.get(frozenset((ta.id, tb.id)))
+            return True, _("{a} borders {b}").format(a=ta, b=tb)
+        tiles = self.edition.tiles
+        contact = self.edition.contacts.get(frozenset((tiles[a].id, tiles[b].id)))
         if contact == "corner":
-            return False, f"{ta.name} and {tb.name} only touch at a corner"
+            return False, _("{a} and {b} only touch at a corner").format(a=ta, b=tb)
         if contact == "water":
-            return False, f"{ta.name} and {tb.name} only meet across water"
-        return False, f"{ta.name} and {tb.name} do not share a border"
+            return False, _("{a} and {b} only meet across water").format(a=ta, b=tb)
+        return False, _("{a} and {b} do not share a border").format(a=ta, b=tb)
 
     def _explain_hop(self, a: int, via: int, b: int) -> tuple[bool, str]:
         edition = self.edition
-        ta, tv, tb = edition.tiles[a], edition.tiles[via], edition.tiles[b]
+        words = edition.words()
+        ta, tv, tb = words.tile(a), words.tile(via), words.tile(b)
         if a == b:
-            return False, f"{ta.name} on both sides of the {tv.name}"
-        if tv.role is Role.LINK:
-            wrong = [t for t in (ta, tb) if t.color is not None and t.color != tv.color]
+            return False, _("{region} on both sides of {transport:the}").format(region=ta, transport=tv)
+        if edition.tiles[via].role is Role.LINK:
+            color = edition.tiles[via].color
+            wrong = [i for i in (a, b) if edition.tiles[i].color not in (None, color)]
             if wrong:
-                facts = " and ".join(f"{t.name} is {t.color}" for t in wrong)
-                return False, f"the {tv.name} needs both ends {tv.color}; {facts}"
-            return True, f"the {tv.name} joins {ta.name} and {tb.name}"
-        common = sorted(edition.tiles[i].name for i in self.neighbors[a] & self.neighbors[b])
+                facts = {"link": tv, "color": words.color(color), "region": words.tile(wrong[0]),
+                         "region_color": words.color(edition.tiles[wrong[0]].color)}
+                if len(wrong) == 1:
+                    return False, _("{link:the} needs both ends {color}; {region} is {region_color}").format(**facts)
+                return False, _("{link:the} needs both ends {color}; {region} is {region_color} and {other} is "
+                                "{other_color}").format(other=words.tile(wrong[1]),
+                                                        other_color=words.color(edition.tiles[wrong[1]].color),
+                                                        **facts)
+            return True, _("{link:the} joins {a} and {b}").format(link=tv, a=ta, b=tb)
+        # The region a skip stands for is the first by its edition name, so every language names the same one.
+        common = sorted(self.neighbors[a] & self.neighbors[b], key=lambda i: edition.tiles[i].name)
         if common:
-            return True, f"the {tv.name} stands for {common[0]}, which borders {ta.name} and {tb.name}"
-        noun = edition.region_noun
-        return False, f"no {noun} borders both {ta.name} and {tb.name}, so the {tv.name} has nothing to stand for"
-
-
-def _days(days: Sequence[int]) -> str:
-    return "day " + str(days[0]) if len(days) == 1 else "days " + ", ".join(map(str, days[:-1])) + f" and {days[-1]}"
+            return True, _("{skip:the} stands for {region}, which borders {a} and {b}").format(
+                skip=tv, region=words.tile(common[0]), a=ta, b=tb)
+        return False, _("no {noun} borders both {a} and {b}, so {skip:the} has nothing to stand for").format(
+            noun=words.region_noun, a=ta, b=tb, skip=tv)
 
 
 _CHECKERS: dict[str, JourneyChecker] = {}

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .i18n import gettext as _
+
 __all__ = ["InvalidMoveError", "Move", "MoveKind"]
 
 
@@ -89,15 +91,16 @@ class Move:
         """Parse the notation; raises :class:`InvalidMoveError` with the expected form."""
         parts = text.strip().lower().split()
         if not parts:
-            raise InvalidMoveError("empty move")
+            raise InvalidMoveError(_("empty move"))
         try:
             kind = MoveKind(parts[0])
         except ValueError:
             kinds = ", ".join(k.value for k in MoveKind)
-            raise InvalidMoveError(f"unknown move {parts[0]!r}; moves are: {kinds}") from None
+            raise InvalidMoveError(_("unknown move {word}; moves are: {kinds}").format(word=repr(parts[0]),
+                                                                                      kinds=kinds)) from None
         arity = _ARITY[kind]
         if len(parts) != arity + 1 or not all(p.isdigit() for p in parts[1:]):
-            raise InvalidMoveError(f"{text.strip()!r}: expected {cls._form(kind)}")
+            raise InvalidMoveError(_("{text}: expected {form}").format(text=repr(text.strip()), form=cls._form(kind)))
         numbers = [int(p) for p in parts[1:]] + [0, 0]
         return cls(kind, numbers[0], numbers[1])
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .edition import Edition, load_edition
+from .i18n import gettext as _
 from .moves import Move
 from .state import KNOWN_RULES, IllegalMoveError, Options, State, apply, new_game
 
@@ -40,12 +41,13 @@ class GameRecord:
         try:
             state = new_game(load_edition(self.edition), self.options, self.seed)
         except ValueError as error:
-            raise RecordError(f"this record cannot be replayed: {error}") from error
+            raise RecordError(_("this record cannot be replayed: {error}").format(error=error)) from error
         for number, move in enumerate(self.moves[:upto], 1):
             try:
                 state = apply(state, move)
             except IllegalMoveError as error:
-                raise RecordError(f"move {number} ({move}) does not replay: {error}") from error
+                raise RecordError(_("move {number} ({move}) does not replay: {error}").format(
+                    number=number, move=move, error=error)) from error
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -67,12 +69,12 @@ class GameRecord:
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         try:
             if data.get("format", FORMAT) != FORMAT:
-                raise RecordError(f"unsupported record format {data.get('format')!r}")
+                raise RecordError(_("unsupported record format {format}").format(format=repr(data.get("format"))))
             # Records written before rules versions existed were played under rules 1.
             options = Options.from_json(dict(data["options"]), rules_if_missing=1)
             if options.rules not in KNOWN_RULES:
-                raise RecordError(f"this game was played under rules version {options.rules}, which this version "
-                                  f"of tendays does not know; update tendays to replay it")
+                raise RecordError(_("this game was played under rules version {rules}, which this version of "
+                                    "tendays does not know; update tendays to replay it").format(rules=options.rules))
             return cls(
                 edition=str(data["edition"]),
                 options=options,
@@ -83,14 +85,14 @@ class GameRecord:
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, RecordError):
                 raise
-            raise RecordError(f"not a tendays game record: {error}") from error
+            raise RecordError(_("not a tendays game record: {error}").format(error=error)) from error
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         try:
             return cls.from_json(json.loads(text))
         except json.JSONDecodeError as error:
-            raise RecordError(f"not a tendays game record: {error}") from error
+            raise RecordError(_("not a tendays game record: {error}").format(error=error)) from error
 
 
 class Game:
@@ -147,7 +149,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move and return it."""
         if not self._moves:
-            raise IndexError("no move to undo")
+            raise IndexError(_("no move to undo"))
         move = self._moves.pop()
         if self._keep_states:
             self._states.pop()

@@ -1,4 +1,4 @@
-"""The rules of play: options, the game state as a value, legal moves, and applying a move.
+"""The rules of play: the game state as a value, legal moves, and applying a move (options: options.py).
 
 ``new_game`` deals a seeded game; ``apply`` turns a state and a move into the next state and
 raises :class:`IllegalMoveError` naming the broken rule. States are immutable values, so search
@@ -14,10 +14,13 @@ from typing import Any
 
 from .edition import Edition
 from .history import Event, EventLog
+from .i18n import gettext as _
 from .journey import checker_for
 from .moves import Move, MoveKind
+from .options import KNOWN_RULES, MAX_DAYS, MAX_PLAYERS, MIN_DAYS, PILES, RULES_VERSION, Options
 
 __all__ = [
+    "KNOWN_RULES",
     "MAX_DAYS",
     "MAX_PLAYERS",
     "MIN_DAYS",
@@ -35,18 +38,6 @@ __all__ = [
     "new_game",
 ]
 
-PILES = 3
-MAX_PLAYERS = 4
-MIN_DAYS = 2
-MAX_DAYS = 20
-
-#: The rules this engine plays. A record keeps the version it was played under, so it replays
-#: under the same rules after they change (see :class:`Options`).
-#:   1: the draw pile was reshuffled at the end of the turn that emptied it.
-#:   2: as printed, the reshuffle happens the moment the last tile is drawn, before placing.
-RULES_VERSION = 2
-KNOWN_RULES = (1, 2)
-
 
 class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow now; the message names the rule."""
@@ -61,80 +52,6 @@ class Phase(IntEnum):
     DRAW = 1  # the current player draws (or swaps, in the swap variant)
     PLACE = 2  # the current player places or discards the drawn tile
     OVER = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """Rule options of one game (see docs/rules.md); fixed for the whole game.
-
-    ``first_seat`` is the seat that takes the first turn (0-based); ``None`` leaves it to chance.
-    ``rules`` is the version of the rules the game is played under (:data:`RULES_VERSION`).
-    """
-
-    players: int = 2
-    days: int = 10
-    swap: bool = False
-    open_hands: bool = False
-    turn_limit: int | None = None
-    first_seat: int | None = None
-    rules: int = RULES_VERSION
-
-    def validate(self, edition: Edition) -> None:
-        """Raise ``ValueError``, in the game's words, if these options cannot be played with ``edition``."""
-        if not 1 <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, not {self.players}")
-        if not MIN_DAYS <= self.days <= MAX_DAYS:
-            raise ValueError(f"a rack has {MIN_DAYS} to {MAX_DAYS} days, not {self.days}")
-        left = edition.tile_count - self.players * self.days - PILES
-        if self.rules == 1 and left < 0:  # rules 1 asked only that the racks and piles could be dealt
-            raise ValueError(f"{edition.name} has {edition.tile_count} tiles: not enough for {self.players} racks of "
-                             f"{self.days} days and {PILES} discard piles")
-        if self.rules >= 2 and left < self.players:
-            # With fewer tiles left to draw than players, the draw pile is gone before everyone has
-            # drawn once, and a handful of tiles would circulate between the piles, perhaps forever.
-            most = (edition.tile_count - PILES - self.players) // self.players
-            raise ValueError(
-                f"{edition.name} has {edition.tile_count} tiles: {self.players} racks of {self.days} days and "
-                f"{PILES} discard piles would leave {max(left, 0)} in the draw pile, too few for every player to "
-                f"draw once; with {self.players} player{'s' if self.players > 1 else ''} a rack has at most "
-                f"{most} days")
-        if self.turn_limit is not None and self.turn_limit < 1:
-            raise ValueError(f"the turn limit must be at least 1, not {self.turn_limit}")
-        if self.first_seat is not None and not 0 <= self.first_seat < self.players:
-            raise ValueError(f"the first player must be one of the {self.players} seats, not seat "
-                             f"{self.first_seat + 1}")
-        if self.rules not in KNOWN_RULES:
-            raise ValueError(f"rules version {self.rules} is unknown to this version of tendays "
-                             f"(it knows {', '.join(map(str, KNOWN_RULES))})")
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "days": self.days,
-            "swap": self.swap,
-            "open_hands": self.open_hands,
-            "turn_limit": self.turn_limit,
-            "first_seat": self.first_seat,
-            "rules": self.rules,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], *, rules_if_missing: int = RULES_VERSION) -> Options:
-        """Options from their JSON form. ``rules_if_missing`` is the rules version of data that names none
-        (records written before rules versions existed were played under version 1)."""
-        unknown = set(data) - set(cls.__slots__)
-        if unknown:
-            raise ValueError(f"unknown options {sorted(unknown)}")
-        for key in ("players", "days", "turn_limit", "first_seat", "rules"):
-            value = data.get(key)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise ValueError(f"option {key!r} must be a whole number, not {value!r}")
-        for key in ("swap", "open_hands"):
-            if key in data and not isinstance(data[key], bool):
-                raise ValueError(f"option {key!r} must be true or false, not {data[key]!r}")
-        if data.get("players", 2) is None or data.get("days", 10) is None or data.get("rules", 1) is None:
-            raise ValueError("options 'players', 'days' and 'rules' cannot be null")
-        return cls(**{"rules": rules_if_missing, **data})
 
 
 Rack = tuple[int | None, ...]
@@ -256,27 +173,28 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 # -- applying a move -----------------------------------------------------------------------
 
-def _name(player: int) -> str:
-    return f"player {player + 1}"
-
-
 def _check_day(state: State, day: int) -> None:
     if not 1 <= day <= state.options.days:
-        raise IllegalMoveError(f"there is no day {day}; the rack has days 1-{state.options.days}")
+        raise IllegalMoveError(_("there is no day {day}; the rack has days 1-{days}").format(day=day,
+                                                                                           days=state.options.days))
 
 
 def _check_pile(pile: int) -> None:
     if not 1 <= pile <= PILES:
-        raise IllegalMoveError(f"there is no discard pile {pile}; the piles are 1-{PILES}")
+        raise IllegalMoveError(_("there is no discard pile {pile}; the piles are 1-{piles}").format(pile=pile,
+                                                                                                  piles=PILES))
 
 
 def apply(state: State, move: Move, player: int | None = None) -> State:
     """The state after ``move``. If ``player`` is given, it must be the player to move."""
     phase = state.phase
     if phase is Phase.OVER:
-        raise IllegalMoveError("the game is over")
+        raise IllegalMoveError(_("the game is over"))
+    # TRANSLATORS: refusals of a move. Text in single quotes ('draw', 'take PILE') is the move notation, which
+    # players type as it is: keep it untranslated.
     if player is not None and player != state.current:
-        raise OutOfTurnError(f"it is {_name(state.current)}'s turn, not {_name(player)}'s")
+        raise OutOfTurnError(_("it is player {current}'s turn, not player {player}'s").format(
+            current=state.current + 1, player=player + 1))
     kind = move.kind
     if phase is Phase.DRAW:
         if kind is MoveKind.DRAW:
@@ -285,18 +203,21 @@ def apply(state: State, move: Move, player: int | None = None) -> State:
             return _take(state, move.a)
         if kind is MoveKind.SWAP:
             return _swap(state, move.a, move.b)
-        raise IllegalMoveError(f"first take a tile ('draw' or 'take PILE'{', or swap' if state.options.swap else ''}); "
-                               f"'{move}' comes after drawing")
+        if state.options.swap:
+            raise IllegalMoveError(_("first take a tile ('draw' or 'take PILE', or swap); '{move}' comes after "
+                                     "drawing").format(move=move))
+        raise IllegalMoveError(_("first take a tile ('draw' or 'take PILE'); '{move}' comes after drawing")
+                               .format(move=move))
     if phase is Phase.PLACE:
         if kind is MoveKind.REPLACE:
             return _place(state, move.a, move.b)
         if kind is MoveKind.DISCARD:
             return _place(state, 0, move.a)
-        raise IllegalMoveError(f"you already hold a tile: place it ('replace DAY PILE') or discard it "
-                               f"('discard PILE'), not '{move}'")
+        raise IllegalMoveError(_("you already hold a tile: place it ('replace DAY PILE') or discard it "
+                                 "('discard PILE'), not '{move}'").format(move=move))
     if kind is not MoveKind.DRAFT:
-        raise IllegalMoveError(f"the racks are still being filled: put the drawn tile on an empty day ('draft DAY'), "
-                               f"not '{move}'")
+        raise IllegalMoveError(_("the racks are still being filled: put the drawn tile on an empty day "
+                                 "('draft DAY'), not '{move}'").format(move=move))
     return _draft(state, move.a)
 
 
@@ -304,7 +225,8 @@ def _draft(state: State, day: int) -> State:
     _check_day(state, day)
     rack = state.racks[state.current]
     if rack[day - 1] is not None:
-        raise IllegalMoveError(f"day {day} already holds a tile; drafted tiles go on empty days and never move")
+        raise IllegalMoveError(_("day {day} already holds a tile; drafted tiles go on empty days and never move")
+                               .format(day=day))
     new_rack = rack[: day - 1] + (state.in_hand,) + rack[day:]
     racks = state.racks[: state.current] + (new_rack,) + state.racks[state.current + 1:]
     drafted = Event("draft", state.current, day=day)
@@ -328,7 +250,7 @@ def _draft(state: State, day: int) -> State:
 def _draw(state: State) -> State:
     pile = state.draw_pile
     if not pile:
-        raise IllegalMoveError("the draw pile is empty; take the top tile of a discard pile")
+        raise IllegalMoveError(_("the draw pile is empty; take the top tile of a discard pile"))
     events = state.events.append(Event("draw", state.current))
     piles, rest, reshuffles = state.piles, pile[:-1], state.reshuffles
     if not rest and state.options.rules >= 2:
@@ -343,7 +265,7 @@ def _take(state: State, pile: int) -> State:
     _check_pile(pile)
     chosen = state.piles[pile - 1]
     if not chosen:
-        raise IllegalMoveError(f"discard pile {pile} is empty")
+        raise IllegalMoveError(_("discard pile {pile} is empty").format(pile=pile))
     tile = chosen[-1]
     piles = tuple(p[:-1] if i == pile - 1 else p for i, p in enumerate(state.piles))
     return State(state.edition, state.options, state.seed, Phase.PLACE, state.current, state.racks, state.draw_pile,
@@ -353,11 +275,11 @@ def _take(state: State, pile: int) -> State:
 
 def _swap(state: State, day: int, other: int) -> State:
     if not state.options.swap:
-        raise IllegalMoveError("tiles in a rack never move: swapping is only allowed with the swap variant")
+        raise IllegalMoveError(_("tiles in a rack never move: swapping is only allowed with the swap variant"))
     _check_day(state, day)
     _check_day(state, other)
     if day == other:
-        raise IllegalMoveError("a swap needs two different days")
+        raise IllegalMoveError(_("a swap needs two different days"))
     rack = list(state.racks[state.current])
     rack[day - 1], rack[other - 1] = rack[other - 1], rack[day - 1]
     racks = state.racks[: state.current] + (tuple(rack),) + state.racks[state.current + 1:]
@@ -370,8 +292,8 @@ def _place(state: State, day: int, pile: int) -> State:
     _check_pile(pile)
     forced = state.forced_pile
     if forced and pile != forced:
-        raise IllegalMoveError(f"you took the last tile of discard pile {forced}, so your discard must go onto "
-                               f"pile {forced}: there are always three discard piles")
+        raise IllegalMoveError(_("you took the last tile of discard pile {pile}, so your discard must go onto pile "
+                                 "{pile}: there are always three discard piles").format(pile=forced))
     held = state.in_hand
     assert held is not None
     racks = state.racks

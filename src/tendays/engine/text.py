@@ -1,46 +1,65 @@
-"""Public events and tiles in words, for logs and user interfaces."""
+"""Public events and tiles in words, for logs and user interfaces, in the reader's language.
+
+Both functions write in the current language (:func:`tendays.engine.i18n.use_language`) or in ``lang``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from .edition import Edition
+from .i18n import Term, ngettext, use_language
+from .i18n import gettext as _
 from .state import Event
 
 __all__ = ["describe_event", "tile_name"]
 
 
-def tile_name(edition: Edition, tile: int | None) -> str:
-    """A tile's name for players ("Ohio", "pink airplane"); "?" for a hidden tile."""
-    return "?" if tile is None else edition.tiles[tile].name
+def tile_name(edition: Edition, tile: int | None, *, lang: str | None = None) -> str:
+    """A tile's name for players ("Ohio", "pink airplane", "Kalifornien"); "?" for a hidden tile."""
+    return edition.words(lang).name(tile)
 
 
-def describe_event(edition: Edition, event: Event, names: Sequence[str] = ()) -> str:
+def describe_event(edition: Edition, event: Event, names: Sequence[str] = (), *, lang: str | None = None) -> str:
     """One line of the public game log."""
-    who = (names[event.player] if event.player is not None and event.player < len(names)
-           else f"Player {(event.player or 0) + 1}")
-    tile = tile_name(edition, event.tile)
+    with use_language(lang):
+        return _describe(edition, event, names)
+
+
+def _describe(edition: Edition, event: Event, names: Sequence[str]) -> str:
+    player = event.player
+    who = names[player] if player is not None and player < len(names) else \
+        _("Player {number}").format(number=(player or 0) + 1)
+    tile = edition.words().tile(event.tile) if event.tile is not None else Term("?")
     kind = event.kind
+    day, day2, pile, count = event.day, event.day2, event.pile, event.count
+    # TRANSLATORS: lines of the game log. {who} is a player's name, {tile} a tile's name ("Ohio", "pink
+    # airplane"); "{tile:the}" is the name with its article ("the car", "das Auto"), "{tile:The}" the same at
+    # the start of a sentence.
     if kind == "draft":
-        return f"{who} put a tile on day {event.day}"
+        return _("{who} put a tile on day {day}").format(who=who, day=day)
     if kind == "reveal":
-        return f"{tile} is turned up as discard pile {event.pile}"
+        return _("{tile} is turned up as discard pile {pile}").format(tile=tile, pile=pile)
     if kind == "start":
-        return f"{who} begins"
+        return _("{who} begins").format(who=who)
     if kind == "draw":
-        return f"{who} drew from the draw pile"
+        return _("{who} drew from the draw pile").format(who=who)
     if kind == "take":
-        return f"{who} took {tile} from discard pile {event.pile}"
+        return _("{who} took {tile} from discard pile {pile}").format(who=who, tile=tile, pile=pile)
     if kind == "swap":
-        return f"{who} swapped days {event.day} and {event.day2}"
+        return _("{who} swapped days {day} and {day2}").format(who=who, day=day, day2=day2)
     if kind == "replace":
-        return f"{who} replaced day {event.day}, discarding {tile} onto pile {event.pile}"
+        return _("{who} replaced day {day}, discarding {tile} onto pile {pile}").format(who=who, day=day, tile=tile,
+                                                                                       pile=pile)
     if kind == "discard":
-        return f"{who} discarded {tile} onto pile {event.pile}"
+        return _("{who} discarded {tile} onto pile {pile}").format(who=who, tile=tile, pile=pile)
     if kind == "reshuffle":
-        return f"the discard piles ({event.count} tiles below the tops) are shuffled into a new draw pile"
+        return ngettext("the discard piles ({count} tile below the tops) are shuffled into a new draw pile",
+                        "the discard piles ({count} tiles below the tops) are shuffled into a new draw pile",
+                        count).format(count=count)
     if kind == "win":
-        return f"{who} completes the journey and wins"
+        return _("{who} completes the journey and wins").format(who=who)
     if kind == "limit":
-        return f"the turn limit ({event.count} turns) is reached: nobody wins"
+        return ngettext("the turn limit ({count} turn) is reached: nobody wins",
+                        "the turn limit ({count} turns) is reached: nobody wins", count).format(count=count)
     return kind

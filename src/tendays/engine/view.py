@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .edition import Edition
 from .history import Event
+from .i18n import ngettext
 from .moves import Move
 from .state import Options, Phase, Rack, State, legal_moves
 
@@ -57,7 +58,10 @@ class PlayerView:
 def view(state: State, player: int | None) -> PlayerView:
     """The part of ``state`` that ``player`` may know (``None`` for a spectator)."""
     if player is not None and not 0 <= player < state.options.players:
-        raise ValueError(f"there is no player {player + 1} in a game of {state.options.players}")
+        players = state.options.players
+        raise ValueError(ngettext("there is no player {player} in a game of {players}",
+                                  "there is no player {player} in a game of {players}", players
+                                  ).format(player=player + 1, players=players))
     phase = state.phase
     in_hand = state.in_hand
     if in_hand is not None and player != state.current and not (phase is Phase.PLACE and state.taken_from > 0):

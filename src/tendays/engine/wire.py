@@ -13,6 +13,7 @@ from typing import Any
 
 from .edition import Edition, load_edition
 from .history import Event
+from .i18n import gettext as _
 from .moves import InvalidMoveError, Move
 from .state import Options, Phase
 from .view import PlayerView
@@ -52,7 +53,7 @@ def move_from_json(data: dict[str, Any] | str) -> Move:
     try:
         return Move.from_text(str(data["text"]))
     except (KeyError, TypeError):
-        raise InvalidMoveError(f"not a move: {data!r}") from None
+        raise InvalidMoveError(_("not a move: {data}").format(data=repr(data))) from None
 
 
 def view_to_json(view: PlayerView, *, events: bool = True) -> dict[str, Any]:
@@ -119,4 +120,4 @@ def view_from_json(data: dict[str, Any]) -> PlayerView:
             legal=tuple(move_from_json(m) for m in data["legal_moves"]),
         )
     except (KeyError, TypeError, AttributeError) as error:
-        raise ValueError(f"not a tendays view: {error!r}") from None
+        raise ValueError(_("not a tendays view: {error}").format(error=repr(error))) from None
