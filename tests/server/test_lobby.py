@@ -39,8 +39,9 @@ def test_editions_list_and_detail(client: TestClient) -> None:
 
 def test_bots_come_from_the_registry(client: TestClient) -> None:
     answer = client.get("/api/bots").json()
-    assert answer["levels"] == [{"name": level.name, "bot": level.bot, "description": level.description}
-                                for level in LEVELS.values()]
+    assert answer["levels"] == [{"name": level.name, "bot": level.bot, "description": level.description,
+                                 "rating": level.rating} for level in LEVELS.values()]
+    assert all(isinstance(level["rating"], float) for level in answer["levels"])  # the published ladder
     assert answer["bots"] == [{"name": entry.name, "description": entry.description} for entry in BOTS.values()]
     assert {"easy", "normal", "hard"} <= {level["name"] for level in answer["levels"]}
     for choice in [*answer["levels"], *answer["bots"]]:  # every one can be given to a seat
@@ -181,7 +182,7 @@ def test_openapi_describes_the_lobby(client: TestClient) -> None:
     assert "secret" in ticket["token"]["description"]
     choices = paths["/api/bots"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert choices == {"$ref": "#/components/schemas/BotChoices"}
-    assert set(schema["components"]["schemas"]["LevelInfo"]["properties"]) == {"name", "bot", "description"}
+    assert set(schema["components"]["schemas"]["LevelInfo"]["properties"]) == {"name", "bot", "description", "rating"}
     first_seat = schema["components"]["schemas"]["OptionsRequest"]["properties"]["first_seat"]
     assert "first turn" in first_seat["description"]
 

@@ -276,6 +276,10 @@ def test_who_begins_the_bots_offered_and_the_swap_variant(browser: Any, server: 
     levels = [level["name"] for level in offered["levels"]]
     assert values[: len(levels) + 1] == ["human", *levels]
     assert set(values) == {"human", *levels, *(bot["name"] for bot in offered["bots"])}
+    # Each level shows its rating from the published ladder, so people see how far apart they are.
+    labels = page.eval_on_selector_all("#seat-2 option", "options => options.map(o => o.textContent)")
+    for level, label in zip(offered["levels"], labels[1:], strict=False):
+        assert label == f"Bot: {level['name']} (rated {level['rating']:.1f})"
     # Who begins: by chance, or any seat of the game.
     page.check("input[name=seats][value='3']")
     assert page.eval_on_selector_all("#first-seat option", "options => options.map(o => o.textContent)") == [

@@ -162,7 +162,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
                          "`bot` names a level or a bot. Also the quick chat phrases of the table.")
     async def bot_choices() -> BotChoices:
         return BotChoices(
-            levels=[LevelInfo(name=level.name, bot=level.bot, description=level.description)
+            levels=[LevelInfo(name=level.name, bot=level.bot, description=level.description, rating=level.rating)
                     for level in LEVELS.values()],
             bots=[BotInfo(name=entry.name, description=entry.description) for entry in BOTS.values()],
             phrases=list(QUICK_PHRASES),

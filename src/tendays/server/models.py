@@ -127,6 +127,8 @@ class LevelInfo(BaseModel):
     name: str = Field(description="the level's name, for a bot seat's `bot`", examples=["normal"])
     bot: str = Field(description="the bot that plays this level", examples=["greedy"])
     description: str
+    rating: float | None = Field(None, description="the level's openskill rating (mu) in the published ladder "
+                                                   "tournament (docs/bots.md)", examples=[27.3])
 
 
 class BotInfo(BaseModel):

@@ -31,7 +31,9 @@ function seatOptions() {
   const others = bots.filter((bot) => !levelNames.has(bot.name));
   return [
     el("option", { value: "human" }, "A person (invite by link)"),
-    levels.map((level) => el("option", { value: level.name, title: level.description }, `Bot: ${level.name}`)),
+    levels.map((level) => el("option", { value: level.name, title: level.description },
+      level.rating === null || level.rating === undefined
+        ? `Bot: ${level.name}` : `Bot: ${level.name} (rated ${level.rating.toFixed(1)})`)),
     others.length ? el("optgroup", { label: "A particular bot" },
       others.map((bot) => el("option", { value: bot.name, title: bot.description }, `Bot: ${bot.name}`))) : null,
   ];
