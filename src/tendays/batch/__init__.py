@@ -5,7 +5,7 @@ and ``observe`` are pure jit-compiled functions over a :class:`BatchState` (a fr
 axis first), with actions numbered exactly as ``tendays.engine.ActionCodec``. The game is the scalar
 engine's (rules version 2), checked move for move by a differential test; see docs/batch.md.
 
-Needs the ``batch`` extra (``pip install "tendays[batch]"``: jax and numpy).
+Needs the ``batch`` extra (``pip install -e ".[batch]"`` in a clone: jax and numpy).
 """
 
 from .config import Config
