@@ -95,7 +95,7 @@ async def settle(pilot: Pilot[None], limit: int = 5000) -> GameScreen:
 
 def make_app(players: str, seed: int, edition: str = "usa", days: int = 10, swap: bool = False,
              turn_limit: int | None = None, save_path: Path = Path("tendays-save.json"),
-             skip_to_first_turn: bool = False) -> PlayApp:
+             skip_to_first_turn: bool = False, language: str | None = None) -> PlayApp:
     """A game with no bot delay, dealt from ``seed``.
 
     With ``skip_to_first_turn`` the draft and any bot turns before seat 0's first turn are played
@@ -113,7 +113,7 @@ def make_app(players: str, seed: int, edition: str = "usa", days: int = 10, swap
             decision = table.next_decision()
             assert decision is not None
             table.play(chooser.choose(decision.view, decision.rng), decision.seat)
-    return PlayApp(config, table=table)
+    return PlayApp(config, table=table, language=language)
 
 
 class Person:

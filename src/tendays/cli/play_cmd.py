@@ -25,7 +25,7 @@ def first_seat_arg(text: str) -> int | str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tendays.bots import bot_names
-    from tendays.engine import MAX_DAYS, MIN_DAYS, available_editions
+    from tendays.engine import MAX_DAYS, MIN_DAYS, available_editions, available_languages
 
     parser.add_argument("--edition", choices=available_editions(), default=None, help="which game (default usa)")
     parser.add_argument("--players", default=None, metavar="SEATS",
@@ -46,7 +46,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", "--load", type=Path, default=None, metavar="FILE",
                         help="continue a saved game: its edition, days, variant and seats (--players seats it "
                              "differently)")
+    parser.add_argument("--lang", choices=available_languages(), default=None,
+                        help="the language of the game (default: from LANGUAGE/LANG, else the edition's own)")
     parser.add_argument("--setup", action="store_true", help="show the setup screen even when options are given")
+
+
+def environment_language() -> str | None:
+    """The language LANGUAGE or LANG asks for, if the catalogues have it; None when they ask for nothing
+    specific (unset, "C", "POSIX") or only for languages the game does not speak."""
+    import os
+
+    from tendays.engine import match_language
+
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "").strip()
+        if not value or value.split(".")[0] in ("C", "POSIX"):
+            continue
+        wanted = [part.split(".")[0].replace("_", "-") for part in value.split(":") if part]
+        prefixes = {tag.split("-")[0].lower() for tag in wanted}
+        lang = match_language(wanted)
+        return lang if lang.split("-")[0] in prefixes else None
+    return None
+
+
+def choose_language(requested: str | None, edition: str) -> str:
+    """``--lang``, else the environment's language, else the edition's own."""
+    from tendays.engine import load_edition
+
+    return requested or environment_language() or load_edition(edition).language
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
     except (RecordError, ValueError) as error:  # SeatError and options the engine refuses are ValueErrors
         print(f"tendays play: {error}", file=sys.stderr)
         return 2
-    app = PlayApp(config, table=table, setup=table is None)
+    lang = getattr(args, "lang", None)
+    app = PlayApp(config, table=table, setup=table is None, language=choose_language(lang, config.edition))
     try:
         app.run()
     finally:

@@ -108,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         from tendays.server.store import DatabaseBusy, DatabaseLock, Store, redact_url
         from tendays.server.timing import PaceLimits
     except ModuleNotFoundError as error:
-        return _fail(f"{error.name} is missing; install the server extra: pip install -e '.[server]' in a clone of tendays")
+        return _fail(f"{error.name} is missing; install the server extra: pip install -e '.[server]' in a clone "
+                     f"of tendays")
     if args.bot_delay < 0:
         return _fail("--bot-delay cannot be negative")
     if args.bot_workers is not None and int(args.bot_workers) < 0:

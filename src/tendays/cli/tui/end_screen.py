@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from tendays.engine import checker_for
+from tendays.engine.i18n import ngettext
 
 from .render import bullets, day_marks, journey_report, name_width, rack_line
 from .screens import FittedScreen
@@ -37,9 +38,12 @@ def end_text(table: Table) -> tuple[str, Group]:
     assert pv.racks is not None
     if pv.winner is not None:
         winner = names[pv.winner]
-        title = f"{winner} {'win' if winner == 'You' else 'wins'} after {pv.turn} turns!"
+        title = (ngettext("You win after {turns} turn!", "You win after {turns} turns!", pv.turn) if winner == "You"
+                 else ngettext("{name} wins after {turns} turn!", "{name} wins after {turns} turns!", pv.turn))
+        title = title.format(name=winner, turns=pv.turn)
     else:
-        title = f"Nobody wins: the game stopped after {pv.turn} turns."
+        title = ngettext("Nobody wins: the game stopped after {turns} turn.",
+                         "Nobody wins: the game stopped after {turns} turns.", pv.turn).format(turns=pv.turn)
     parts: list[RenderableType] = []
     if pv.winner is not None:
         parts.append(Text(f"{possessive(names[pv.winner])} journey, day by day", style="bold"))

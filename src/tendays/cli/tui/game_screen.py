@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 
 from rich.text import Text
 from textual import on
@@ -21,6 +22,7 @@ from textual.widgets import Footer, Static
 
 from tendays.bots import hint
 from tendays.engine import IllegalMoveError, Phase, PlayerView
+from tendays.engine.i18n import gettext as _
 
 from .end_screen import EndScreen, unsaved_warning
 from .input_model import InputModel, Reply
@@ -38,6 +40,12 @@ WIDE = 110  # from this many columns the journey's verdict in words stands besid
 # Keys the footer offers only when they can be used now (check_action); each key also has a hidden binding
 # that always answers, so a key pressed at the wrong moment says why instead of doing nothing.
 _OFFERED = ("draw", "discard", "swap", "show_end")
+
+
+def footer_labels() -> dict[str, str]:
+    """The footer's key labels in the current language, by their English words."""
+    return {"Draw": _("Draw"), "Discard": _("Discard"), "Swap": _("Swap"), "End": _("End"),
+            "Verdict": _("Verdict"), "Hint": _("Hint"), "Save": _("Save"), "Help": _("Help"), "Quit": _("Quit")}
 
 
 class GameScreen(FittedScreen[None]):
@@ -81,6 +89,10 @@ class GameScreen(FittedScreen[None]):
         self.bot_error: str | None = None
         self.end_shown = False
         self.quit_asked = -1  # the move count at which q was pressed once
+        labels = footer_labels()
+        keys = self._bindings.key_to_bindings  # new lists: the class's own bindings stay in English
+        for key, bindings in list(keys.items()):
+            keys[key] = [replace(b, description=labels.get(b.description, b.description)) for b in bindings]
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -271,7 +283,7 @@ class GameScreen(FittedScreen[None]):
         except IllegalMoveError as error:
             self.answer(pv, self.input.refused(pv, move, error))
             return
-        self.message = Text(f"You played: {move}", style="dim")
+        self.message = Text(_("You played: {move}").format(move=move), style="dim")
         self.advance()
 
     def with_my_turn(self, handle: Callable[[PlayerView], Reply]) -> None:
@@ -362,7 +374,7 @@ class GameScreen(FittedScreen[None]):
             return
         advice = hint(pv)
         self.hinted = set(advice.days)
-        self.say(f"Hint: {advice.message}")
+        self.say(_("Hint: {advice}").format(advice=advice.message))
         self.refresh_rack(pv)
 
     def action_save(self) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
 
-from tendays.engine import RULES_VERSION, Options
+from tendays.engine import RULES_VERSION, Options, use_language
 
 from .game_screen import GameScreen
 from .setup_screen import SetupScreen
@@ -35,12 +36,20 @@ class PlayApp(App[None]):
     CSS_PATH = CSS_PATH
     TITLE = "tendays"
 
-    def __init__(self, config: PlayConfig, *, table: Table | None = None, setup: bool = False) -> None:
+    def __init__(self, config: PlayConfig, *, table: Table | None = None, setup: bool = False,
+                 language: str | None = None) -> None:
         super().__init__()
+        self.language = language  # None: whatever language the caller runs the app in
         self.config = config
         self.first_table = table
         self.setup = setup
         self.seed_used: int | None = config.seed
+
+    async def run_async(self, *args: Any, **kwargs: Any) -> Any:
+        # Every task and thread of the app copies this context: the engine's sentences (log, verdicts,
+        # refused moves, hints) and the terminal's own words are all in the player's language.
+        with use_language(self.language):
+            return await super().run_async(*args, **kwargs)
 
     def on_mount(self) -> None:
         if self.first_table is not None:

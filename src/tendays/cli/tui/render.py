@@ -13,7 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tendays.engine import Edition, Event, PlayerView, Verdict, checker_for, describe_event
+from tendays.engine import Edition, Event, PlayerView, Verdict, checker_for, current_language, describe_event
 from tendays.engine.edition import Role
 
 __all__ = [
@@ -57,7 +57,7 @@ def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Tex
         key = edition.any_color_name if edition.any_color_name in _SWATCHES else "any"
         label = "any"
     else:
-        key, label = t.color, t.color
+        key, label = t.color, edition.words(current_language()).color(t.color)
     background, foreground = _SWATCHES.get(key, _SWATCHES["any"])
     # The colour goes on a span, not on the Text itself, so text appended after the swatch stays plain.
     block = Text()
@@ -67,12 +67,12 @@ def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Tex
 
 def name_width(edition: Edition) -> int:
     """Room for the longest tile name of ``edition``, so no name on a rack is ever cut."""
-    return max(len(tile.name) for tile in edition.tiles)
+    return max(len(tile.name_in(current_language())) for tile in edition.tiles)
 
 
 def tile_name(edition: Edition, tile: int, label: str) -> str:
     """The name written after a swatch labelled ``label``: none when the swatch already says it (``car``)."""
-    name = edition.tiles[tile].name
+    name = edition.tiles[tile].name_in(current_language())
     return "" if name == label.strip() else name
 
 
@@ -221,7 +221,7 @@ def last_actions(pv: PlayerView, seat: int) -> str:
 
 
 def _short(edition: Edition, event: Event) -> str:
-    tile = edition.tiles[event.tile].name if event.tile is not None else ""
+    tile = edition.tiles[event.tile].name_in(current_language()) if event.tile is not None else ""
     if event.kind == "draw":
         return "drew"
     if event.kind == "take":

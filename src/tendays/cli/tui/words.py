@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tendays.engine import Phase, PlayerView
+from tendays.engine.i18n import gettext as _
 
 from .input_model import Pending
 from .render import last_actions, tile_text
@@ -30,13 +31,14 @@ def day_keys(days: int) -> str:
 def status_text(pv: PlayerView, names: Sequence[str]) -> Text:
     """The top line: the edition, the turn, whose turn it is and the draw pile's size."""
     if pv.is_over:
-        whose = f"{names[pv.winner]} won" if pv.winner is not None else "game over"
+        whose = (_("{name} won").format(name=names[pv.winner]) if pv.winner is not None
+                 else _("game over"))
     elif pv.phase is Phase.DRAFT:
-        whose = f"drafting: {names[pv.current]}"
+        whose = _("drafting: {name}").format(name=names[pv.current])
     else:
-        whose = "your turn" if pv.is_my_turn else f"{names[pv.current]}'s turn"
-    return Text.assemble((pv.edition.name, "bold"), f" · turn {pv.turn + 1} · ", (whose, "bold"),
-                         f" · draw pile {pv.draw_pile_size}")
+        whose = _("your turn") if pv.is_my_turn else _("{name}'s turn").format(name=names[pv.current])
+    return Text.assemble((pv.edition.name, "bold"), " · ", _("turn {turn}").format(turn=pv.turn + 1), " · ",
+                         (whose, "bold"), " · ", _("draw pile {size}").format(size=pv.draw_pile_size))
 
 
 def hand_text(pv: PlayerView, holder: str) -> Text:
@@ -87,13 +89,16 @@ def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
             if pending.day:
                 return Text(f"Swap day {pending.day} with which day? ({keys}; ↑↓ Enter; or click; Esc cancels)")
             return Text(f"Swap: choose the first day ({keys}; ↑↓ Enter; or click; Esc cancels)")
-        swap = "; w swaps two days" if pv.options.swap else ""
-        return Text(f"Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
-                    f"(or ↑↓ Enter, or a click){swap}.")
+        if pv.options.swap:
+            return Text(_("Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
+                          "(or ↑↓ Enter, or a click); w swaps two days."))
+        return Text(_("Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
+                      "(or ↑↓ Enter, or a click)."))
     held = tile_text(edition, pv.in_hand)
     if pending is None:
-        return Text.assemble("Put ", held, f" on a day ({keys}; ←↑↓ Enter; or click a day), "
-                             "or discard it: x, → to the piles, or click a discard pile.")
+        before, _tile, after = _("Put {tile} on a day ({keys}; ←↑↓ Enter; or click a day), or discard it: x, → "
+                                 "to the piles, or click a discard pile.").partition("{tile}")
+        return Text.assemble(before, held, after.format(keys=keys))
     if pending.day:
         assert pv.rack is not None
         what = Text.assemble(f"Day {pending.day}: ", tile_text(edition, pv.rack[pending.day - 1]),
@@ -114,11 +119,11 @@ def instruction(over: bool, seat: Seat, pv: PlayerView | None, pending: Pending 
     """What the person at the keyboard can do now, with the keys for it: ``seat`` is the seat to move,
     ``pv`` the view of the person at the keyboard when it is their turn."""
     if over:
-        return Text("The game is over: e shows the end, s saves, q quits.")
+        return Text(_("The game is over: e shows the end, s saves, q quits."))
     if bot_failed:
         return Text("The game cannot go on with this bot: s saves it, q quits.")
     if bot_busy or not seat.is_human:
-        return Text(f"{seat.name} ({seat.level}) is playing…", style="italic")
+        return Text(_("{name} ({level}) is playing…").format(name=seat.name, level=seat.level), style="italic")
     if pv is None:
         return Text(f"Waiting for {seat.name}.")
     return turn_prompt(pv, pending)
