@@ -31,16 +31,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import time
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from engine_speed import decisions_per_second  # the same measurement as the engine benchmark
 
 from tendays.batch import BatchEnv, BatchState, choose_actions, random_actions
-from tendays.engine import Options, apply, legal_moves, load_edition, new_game
+from tendays.engine import Options, load_edition
 
 BATCHES = (1, 256, 4096, 65536)
 HEADLINE = 4096
@@ -143,17 +143,7 @@ def scalar_aec(args: argparse.Namespace) -> float:
 
 def scalar(options: Options, seconds: float) -> float:
     """Decisions per second of the scalar engine in the same random games, on one core."""
-    edition = load_edition("usa")
-    decisions = games = 0
-    began = time.perf_counter()
-    while time.perf_counter() - began < seconds:
-        rng = random.Random(games)
-        state = new_game(edition, options, games)
-        while not state.is_over:
-            state = apply(state, rng.choice(legal_moves(state)))
-            decisions += 1
-        games += 1
-    return decisions / (time.perf_counter() - began)
+    return decisions_per_second(seconds, load_edition("usa"), options)[0]
 
 
 def main() -> None:

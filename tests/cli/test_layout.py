@@ -188,3 +188,18 @@ def test_the_screens_in_the_docs_are_80x24_captures() -> None:
     for block in screens:
         lines = block.strip("\n").split("\n")
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), lines[0]
+
+
+async def test_a_pop_up_in_a_terminal_too_small_says_so_too() -> None:
+    app = make_app("me,greedy", seed=12)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("v")  # the verdict pop-up
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        await pilot.resize_terminal(50, 15)
+        await pilot.pause()
+        assert "The terminal is too small: 50×15" in shown(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "too small" not in shown(app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import time
 import warnings
 from collections.abc import Iterator, Sequence
@@ -92,3 +93,11 @@ def write_game_row(url: str, game_id: str, options: dict[str, Any], moves: Seque
                                            for number, (seat, move) in enumerate(moves, 1)])
     store.close()
     return tokens
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port

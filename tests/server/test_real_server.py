@@ -19,16 +19,10 @@ from typing import Any
 import pytest
 
 pytest.importorskip("websockets")
+from server_helpers import free_port  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 Message = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Served:

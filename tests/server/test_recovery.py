@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,16 +21,10 @@ from typing import Any
 import pytest
 
 pytest.importorskip("websockets")
+from server_helpers import free_port  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 Message = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Server:

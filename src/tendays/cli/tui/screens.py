@@ -65,18 +65,8 @@ class FittedScreen(Screen[ResultType]):
         _fit(self, self.app.size)
 
 
-class FittedModal(ModalScreen[ResultType]):
+class FittedModal(ModalScreen[ResultType], FittedScreen[ResultType]):
     """A pop-up that asks for a larger window when the terminal is too small for it."""
-
-    def on_mount(self) -> None:
-        self.mount(TooSmall())
-        _fit(self, self.app.size)
-
-    def on_resize(self, event: Resize) -> None:
-        _fit(self, event.size)
-
-    def on_screen_resume(self) -> None:
-        _fit(self, self.app.size)
 
 
 class HelpScreen(FittedScreen[None]):
