@@ -13,12 +13,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import Bot, RandomBot
 from .expert import ExpertBot
 from .fallible import FallibleBot
 from .greedy import GreedyBot
+
+if TYPE_CHECKING:
+    from .opponent_model import OpponentModel
 
 __all__ = ["BOTS", "LEVELS", "BotEntry", "Level", "bot_names", "ladder_ratings", "level_names", "make_bot"]
 
@@ -59,16 +62,12 @@ def _plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
 def _expert_modelled(budget: str) -> Bot:
     from .opponent_model import OpponentModel
 
-    bot = _expert(budget)
-    assert isinstance(bot, ExpertBot)
-    bot.opponent_model = OpponentModel.shipped()
-    bot.name = f"expert+model:{budget}" if budget else "expert+model"
-    return bot
+    return _expert(budget, "expert+model", OpponentModel.shipped())
 
 
-def _expert(budget: str) -> Bot:
+def _expert(budget: str, name: str = "expert", model: OpponentModel | None = None) -> Bot:
     if not budget:
-        return ExpertBot()
+        return ExpertBot(name=name, opponent_model=model)
     seconds = budget.endswith("s")
     try:
         amount = float(budget[:-1]) if seconds else int(budget)
@@ -76,8 +75,8 @@ def _expert(budget: str) -> Bot:
         raise ValueError(f"bad expert budget {budget!r}: give rollouts per decision (expert:48) "
                          f"or seconds per decision (expert:0.5s)") from None
     if seconds:
-        return ExpertBot(iterations=None, think=amount, name=f"expert:{budget}")
-    return ExpertBot(iterations=int(amount), name=f"expert:{budget}")
+        return ExpertBot(iterations=None, think=amount, name=f"{name}:{budget}", opponent_model=model)
+    return ExpertBot(iterations=int(amount), name=f"{name}:{budget}", opponent_model=model)
 
 
 def _fallible(budget: str) -> Bot:
