@@ -107,9 +107,10 @@ async def test_timeouts_are_played_by_the_bot_then_the_seat_is_handed_over_and_t
 async def test_a_game_whose_only_person_times_out_ends_as_abandoned(tmp_path: Path) -> None:
     lobby = open_lobby(tmp_path)
     match, _ = await lobby.create("usa", [HUMAN, ("bot", "easy")], {"days": 5}, "Alice", Pace("live", 0.2))
-    await until(lambda: match.status == "over")
+    abandoned = "Nobody is left at the table: the game ends as abandoned."
+    # The game reads as over the moment it ends; the reason reaches the chat just after.
+    await until(lambda: match.status == "over" and chat_texts(lobby, match)[-1:] == [abandoned])
     assert match.ended == "abandoned" and not match.state.is_over
-    assert chat_texts(lobby, match)[-1] == "Nobody is left at the table: the game ends as abandoned."
     with pytest.raises(Rejected, match="ended before it was played out"):
         await match.play(0, "draft 1", match.version)
     stored = lobby.journal.store.load_game(match.id)
