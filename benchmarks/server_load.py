@@ -3,6 +3,9 @@
     python benchmarks/server_load.py                     # 200 games, a readable report
     python benchmarks/server_load.py --games 50 --json   # one JSON object
     python benchmarks/server_load.py --in-process        # the match master alone: its CPU per move
+    python benchmarks/server_load.py --postgres --json     # one server on a throwaway PostgreSQL
+    python benchmarks/server_load.py --processes 3 --json  # three servers on one PostgreSQL
+    python benchmarks/server_load.py --processes 3 --kills 6 --lease 3  # and kill -9 one every few seconds
 
 Starts ``tendays serve`` as a subprocess (bots without pacing, a fresh SQLite file: every move is
 committed before it is acknowledged, as in production), creates N games at once, each with two human
@@ -15,6 +18,15 @@ Clocks and chat are on by default, as on a public site: every game is live (``--
 and a 120 s bank; the scripted players never run out of time) and each seat writes a chat line every
 ``--chat`` of its moves. The server's per-client limits are turned off, since every client here has
 the same address.
+
+With ``--processes N`` (or ``--db postgresql://...``) N ``tendays serve`` processes share one PostgreSQL
+database: a throwaway cluster of Debian's PostgreSQL, durable (every commit flushed), unless ``--db``
+names one. Game i is created on process i mod N, its first seat plays through that process and its
+second through the next, so every move also travels between processes (LISTEN/NOTIFY). ``--kills K``
+kills a process with SIGKILL every ``--kill-every`` seconds (round the processes) and starts it again;
+its clients reconnect to another process, as the browser does. The failover time is from the kill to
+the next bot move of each game the killed process drove (only the driving process moves bots), read
+from the database every 20 ms.
 
 Reported: games finished, accepted moves per second (people's and bots'), the latency of a person's
 move (from sending the move to receiving the new table, which is the acknowledgement), the server's CPU
@@ -42,6 +54,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 
 def free_port() -> int:
@@ -66,13 +79,28 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     tables: int = 0  # table messages received
     table_bytes: int = 0
+    reconnects: int = 0
+    failovers: list[float] = field(default_factory=list)  # seconds from a kill to an orphaned game's next bot move
 
 
-async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, args: argparse.Namespace,
-                    tally: Tally) -> int:
-    """Play one seat until the game is over; return the final version."""
+async def play_seat(ports: list[int], ticket: dict[str, Any], rng: random.Random, args: argparse.Namespace,
+                    tally: Tally, first: int) -> int:
+    """Play one seat until the game is over; return the final version. A seat whose server goes away
+    reconnects to the next one (as the browser client does, through a load balancer)."""
+    which = first
+    while True:
+        try:
+            return await _play_connected(f"ws://127.0.0.1:{ports[which % len(ports)]}", ticket, rng, args, tally)
+        except (ConnectionClosed, InvalidHandshake, OSError):
+            tally.reconnects += 1
+            which += 1
+            await asyncio.sleep(0.05)
+
+
+async def _play_connected(base: str, ticket: dict[str, Any], rng: random.Random, args: argparse.Namespace,
+                          tally: Tally) -> int:
     think = args.think
-    async with connect(f"{base}/ws/games/{ticket['id']}", max_size=2**22) as ws:
+    async with connect(f"{base}/ws/games/{ticket['id']}", max_size=2**22, open_timeout=5) as ws:
         await ws.send(json.dumps({"type": "hello", "token": ticket["token"]}))
         acted = -1
         sent_at = 0.0
@@ -84,6 +112,8 @@ async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, args:
             if message["type"] == "chat":  # the other seat's line of talk
                 continue
             if message["type"] != "state":
+                if message.get("code") == "stale":  # the other process moved first; the new table follows
+                    continue
                 tally.errors.append(f"{message}")
                 if message.get("code") == "rate_limited":  # the move was not taken: send it again, later
                     await asyncio.sleep(1.0)
@@ -113,7 +143,7 @@ async def play_seat(base: str, ticket: dict[str, Any], rng: random.Random, args:
             await ws.send(last)
 
 
-async def play_game(http: httpx.AsyncClient, ws_base: str, number: int, args: argparse.Namespace,
+async def play_game(http: list[httpx.AsyncClient], ports: list[int], number: int, args: argparse.Namespace,
                     tally: Tally) -> None:
     await asyncio.sleep(number * args.ramp / args.games)  # games start spread over the ramp, as people arrive
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": args.bot}]
@@ -122,14 +152,15 @@ async def play_game(http: httpx.AsyncClient, ws_base: str, number: int, args: ar
     if args.clock != "none":
         kind, per_move, bank = (args.clock.split(":") + ["0"])[:3]
         request["pace"] = {"kind": kind, "per_move": int(per_move), "bank": int(bank)}
-    created = await http.post("/api/games", json=request)
+    home = number % len(ports)
+    created = await http[home].post("/api/games", json=request)
     created.raise_for_status()
     alice = created.json()
-    joined = await http.post(f"/api/games/{alice['id']}/join", json={"name": f"B{number}"})
+    joined = await http[(home + 1) % len(ports)].post(f"/api/games/{alice['id']}/join", json={"name": f"B{number}"})
     joined.raise_for_status()
     rng = random.Random(number)
-    versions = await asyncio.gather(*(play_seat(ws_base, t, random.Random(rng.random()), args, tally)
-                                      for t in (alice, joined.json())))
+    versions = await asyncio.gather(*(play_seat(ports, t, random.Random(rng.random()), args, tally, home + seat)
+                                      for seat, t in enumerate((alice, joined.json()))))
     tally.finished += 1
     tally.moves += max(versions)
 
@@ -154,33 +185,122 @@ def by_fifth(tally: Tally) -> list[float]:
     return [round(1000 * percentile(f, 99), 1) if f else 0.0 for f in fifths]
 
 
-async def run_load(args: argparse.Namespace, port: int) -> tuple[Tally, float]:
-    base = f"http://127.0.0.1:{port}"
+async def run_load(args: argparse.Namespace, servers: list[Server], db: str | None) -> tuple[Tally, float]:
+    ports = [server.port for server in servers]
     tally = Tally()
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    clients = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits) for port in ports]
+    try:
         start = time.perf_counter()
-        await asyncio.gather(*(play_game(http, f"ws://127.0.0.1:{port}", n, args, tally) for n in range(args.games)))
+        play = asyncio.gather(*(play_game(clients, ports, n, args, tally) for n in range(args.games)))
+        if args.kills and db is not None:
+            await asyncio.gather(play, kill_servers(args, servers, db, tally))
+        else:
+            await play
         return tally, time.perf_counter() - start
+    finally:
+        for client in clients:
+            await client.aclose()
 
 
-def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[str]:
-    unlimited = [f"--{name}=0" for name in ("creates-per-minute", "joins-per-minute", "connections-per-minute",
-                                            "connections-at-once")]
-    with log.open("w") as log_file:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "tendays", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-             "--bot-delay", "0", "--log-level", "warning", *unlimited],
-            stdout=subprocess.DEVNULL, stderr=log_file, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+async def kill_servers(args: argparse.Namespace, servers: list[Server], db: str, tally: Tally) -> None:
+    """Kill -9 a server every ``--kill-every`` seconds, start it again, and time each orphaned game's
+    next bot move (seat 3: only the process that drives the game moves it)."""
+    import psycopg
+
+    conninfo = db.replace("postgresql+psycopg://", "postgresql://")
+    async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+        for kill in range(args.kills):
+            await asyncio.sleep(args.kill_every)
+            server = servers[kill % len(servers)]
+            rows = await (await conn.execute(
+                "SELECT g.id, (SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.seat = 2) FROM games g "
+                "WHERE NOT g.finished AND g.lease_owner LIKE %s", (f"%:{server.process.pid}:%",))).fetchall()
+            server.kill()
+            killed = time.perf_counter()
+            restarted = asyncio.create_task(asyncio.to_thread(server.start))  # the clients play on meanwhile
+            waiting = dict(rows)
+            while waiting and time.perf_counter() - killed < 10 * args.lease + 30:
+                found = await (await conn.execute(
+                    "SELECT g.id, g.finished, (SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.seat = 2) "
+                    "FROM games g WHERE g.id = ANY(%s)", (list(waiting),))).fetchall()
+                now = time.perf_counter()
+                for game_id, finished, bot_moves in found:
+                    if bot_moves > waiting[game_id]:
+                        tally.failovers.append(now - killed)
+                        del waiting[game_id]
+                    elif finished:
+                        del waiting[game_id]
+                await asyncio.sleep(0.02)
+            await restarted
+
+
+class Server:
+    """One ``tendays serve`` process on a fixed port."""
+
+    def __init__(self, db: str, log: Path, lease: float) -> None:
+        self.port, self.db, self.log, self.lease = free_port(), db, log, lease
+        self.spent = 0.0
+        self.process = self.start()
+
+    def start(self) -> subprocess.Popen[str]:
+        unlimited = [f"--{name}=0" for name in ("creates-per-minute", "joins-per-minute", "connections-per-minute",
+                                                "connections-at-once")]
+        with self.log.open("a") as log_file:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tendays", "serve", "--port", str(self.port), "--db", self.db,
+                 "--bot-delay", "0", "--log-level", "warning", "--lease", f"{self.lease}s", *unlimited],
+                stdout=subprocess.DEVNULL, stderr=log_file, text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2).status_code == 200:
+                    return self.process
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.process.kill()
+        raise SystemExit(f"the server did not start: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        self.spent += cpu_seconds(self.process.pid)  # the CPU of the killed process counts too
+        self.process.kill()
+        self.process.wait(10)
+
+    def cpu(self) -> float:
+        """CPU seconds of this server, over every process it was (killed ones included)."""
+        return self.spent + cpu_seconds(self.process.pid)
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGINT)
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit(f"the server did not start: {log.read_text()}")
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def postgres_cluster() -> Any:
+    """A throwaway, durable PostgreSQL cluster (the tests' helper, tests/server/postgres.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
+    from postgres import PostgresCluster, binaries
+
+    bin_dir = binaries()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL's server programs are not installed (apt-get install postgresql)")
+    return PostgresCluster(bin_dir, durable=True)
+
+
+def children_cpu(parent: int) -> float:
+    """CPU seconds of a process and its children (the database server and its backends)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        if pid == parent or int(fields[1]) == parent:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 async def master_alone(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
@@ -247,6 +367,18 @@ def main() -> int:
                         help="every game's clock (default live:60:120; 'none' for no clock)")
     parser.add_argument("--chat", type=int, default=10, metavar="N",
                         help="each seat writes a chat line every N of its moves (default 10; 0: no chat)")
+    parser.add_argument("--processes", type=int, default=1, metavar="N",
+                        help="server processes on one PostgreSQL database (default 1: SQLite, unless --db)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="a throwaway PostgreSQL even for one process (implied by --processes > 1)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="a PostgreSQL database to use (default: a throwaway cluster when --processes > 1)")
+    parser.add_argument("--kills", type=int, default=0, metavar="K",
+                        help="kill -9 a server K times during the run and time the failover (PostgreSQL)")
+    parser.add_argument("--kill-every", type=float, default=8.0, metavar="SECONDS",
+                        help="seconds between kills (default 8)")
+    parser.add_argument("--lease", type=float, default=10.0, metavar="SECONDS",
+                        help="the servers' game lease (default 10, as tendays serve)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--in-process", action="store_true",
                         help="measure the match master alone, in this process, without sockets or think time")
@@ -260,25 +392,37 @@ def main() -> int:
               f"move to two connections ({alone['message_bytes_mean']} per message); clock {alone['clock']}, "
               f"a chat line every {alone['chat_every']} moves a seat")
         return 0
-    port = free_port()
+    cluster = None
+    shared = args.postgres or args.db is not None or args.processes > 1 or args.kills > 0
     with tempfile.TemporaryDirectory() as folder:
+        if shared and args.db is None:
+            cluster = postgres_cluster()
+            cluster._admin("CREATE DATABASE tendays_load")
+            args.db = cluster.url("tendays_load")
+        db = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
         log = Path(folder) / "server.log"
-        server = start_server(port, Path(folder) / "load.db", log)
+        servers = [Server(db, log, args.lease) for _ in range(max(1, args.processes))]
+        database_cpu = (lambda: children_cpu(cluster.postmaster())) if cluster is not None else (lambda: 0.0)
         try:
-            cpu_before, client_before = cpu_seconds(server.pid), time.process_time()
-            tally, wall = asyncio.run(run_load(args, port))
-            server_cpu = cpu_seconds(server.pid) - cpu_before
+            cpu_before = sum(s.cpu() for s in servers)
+            db_before, client_before = database_cpu(), time.process_time()
+            tally, wall = asyncio.run(run_load(args, servers, db if shared else None))
+            server_cpu = sum(s.cpu() for s in servers) - cpu_before
+            db_cpu = database_cpu() - db_before
             client_cpu = time.process_time() - client_before
         finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server in servers:
+                server.stop()
             server_log = log.read_text()
+            if cluster is not None:
+                cluster.stop()
     lat = tally.latencies
+    failovers = tally.failovers
     result = {
+        "processes": max(1, args.processes),
+        "database": "postgresql" if shared else "sqlite",
         "games": args.games,
+        "finished": tally.finished,
         "games_finished": tally.finished,
         "moves": tally.moves,
         "person_moves_timed": len(lat),
@@ -290,6 +434,8 @@ def main() -> int:
         "latency_p99_by_fifth_ms": by_fifth(tally),
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_ms_per_move": round(1000 * server_cpu / tally.moves, 3) if tally.moves else None,
+        # With kills the database's backends come and go, and the CPU of those gone is not counted: none then.
+        "database_cpu_ms_per_move": round(1000 * db_cpu / tally.moves, 3) if tally.moves and not args.kills else None,
         "table_bytes_mean": round(tally.table_bytes / tally.tables) if tally.tables else None,
         "clock": args.clock,
         "chat_every": args.chat,
@@ -298,7 +444,17 @@ def main() -> int:
         "think_s": args.think,
         "ramp_s": args.ramp,
         "cpus": os.cpu_count(),
+        "reconnects": tally.reconnects,
     }
+    # The short names: p50/p99 of a person's move, CPU of the servers and the database per move.
+    result["p50_ms"], result["p99_ms"] = result["latency_p50_ms"], result["latency_p99_ms"]
+    counted = server_cpu + (db_cpu if not args.kills else 0.0)
+    result["cpu_ms_per_move"] = round(1000 * counted / tally.moves, 3) if tally.moves else None
+    if args.kills:
+        result["kills"] = args.kills
+        result["failovers_timed"] = len(failovers)
+        result["failover_ms_p50"] = round(1000 * statistics.median(failovers)) if failovers else None
+        result["failover_ms_p99"] = round(1000 * percentile(failovers, 99)) if failovers else None
     if args.json:
         print(json.dumps(result))
     else:
@@ -309,13 +465,19 @@ def main() -> int:
         print("p99 in each fifth of the run (ms):", result["latency_p99_by_fifth_ms"])
         print(f"server CPU per move: {result['server_cpu_ms_per_move']} ms; mean table message: "
               f"{result['table_bytes_mean']} bytes; clock {args.clock}, a chat line every {args.chat} moves a seat")
+        print(f"{result['processes']} server process(es) on {result['database']}; CPU per move, servers and "
+              f"database together: {result['cpu_ms_per_move']} ms (database {result['database_cpu_ms_per_move']})")
+        if args.kills:
+            print(f"failover (kill -9 to the next bot move of each orphaned game, {len(failovers)} games, "
+                  f"{args.kills} kills, lease {args.lease} s): p50 {result['failover_ms_p50']} ms, "
+                  f"p99 {result['failover_ms_p99']} ms; reconnections {tally.reconnects}")
         print(f"CPU: server {result['server_cpu_s']} s, clients {result['client_cpu_s']} s; "
               f"rejected messages: {result['errors']}; {result['cpus']} CPUs shared by server and clients")
         for error in tally.errors[:5]:
             print("  ", error)
         if server_log.strip():
             print("server log (last lines):", *server_log.strip().splitlines()[-10:], sep="\n  ")
-    return 0 if tally.finished == args.games and not tally.errors else 1
+    return 0 if tally.finished == args.games and (args.kills or not tally.errors) else 1
 
 
 if __name__ == "__main__":

@@ -5,13 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The browser tests drive Debian's Chromium (browser downloads by test tools do not work here), and the
-# deployment test runs Debian's nginx in front of the server (docs/deploy.md), and one terminal test plays in tmux.
+# deployment test runs Debian's nginx in front of the server (docs/deploy.md), one terminal test plays in tmux,
+# and the server tests run on a throwaway cluster of Debian's PostgreSQL as well as on SQLite.
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     missing=""
     command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
     command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
     command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
     command -v tmux >/dev/null 2>&1 || missing="$missing tmux"  # a whole terminal game in a real 80x24 tmux
+    ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$missing postgresql"
     if [ -n "$missing" ]; then
         # shellcheck disable=SC2086
         apt-get install -y -q $missing >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q $missing >/dev/null; }

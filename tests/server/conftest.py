@@ -1,4 +1,5 @@
-"""Fixtures for the server tests: an app on a temporary database, with bots that do not wait."""
+"""Fixtures for the server tests: an app on a temporary database, SQLite and PostgreSQL, with bots that do
+not wait."""
 
 from __future__ import annotations
 
@@ -9,14 +10,37 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from postgres import PostgresCluster, binaries  # noqa: E402
 from server_helpers import TestClient, Ticker, settings  # noqa: E402
 
 from tendays.server.app import Limits, create_app  # noqa: E402
 
 
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """A PostgreSQL cluster for the whole run (Debian's ``postgresql`` package; scripts/test.sh installs it)."""
+    bin_dir = binaries()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL's server programs are not installed (apt-get install postgresql)")
+    pytest.importorskip("psycopg", reason="the PostgreSQL driver is missing: pip install 'tendays[postgres]'")
+    cluster = PostgresCluster(bin_dir)
+    yield cluster
+    cluster.stop()
+
+
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'tendays.db'}"
+def postgres_url(postgres: PostgresCluster) -> str:
+    """The cluster's database, with no games."""
+    return postgres.database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The server's database: a SQLite file, and (the same test again) a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tendays.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
 
 
 @pytest.fixture

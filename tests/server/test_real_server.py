@@ -166,7 +166,7 @@ def test_the_operators_command_lists_closes_and_backs_up(tmp_path: Path, running
     server = running[0]
     ticket = server.post("/api/games", {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}] * 2})
     listed = admin(server, "games")
-    assert listed.returncode == 0 and "1 games" in listed.stdout and ticket["id"] in listed.stdout
+    assert listed.returncode == 0 and "1 game," in listed.stdout and ticket["id"] in listed.stdout
     closed = admin(server, "close", ticket["id"])
     assert closed.returncode == 0 and f"game {ticket['id']} closed" in closed.stdout
     ended = json.loads(admin(server, "--json", "games", "--ended").stdout)
@@ -174,7 +174,7 @@ def test_the_operators_command_lists_closes_and_backs_up(tmp_path: Path, running
     assert "refused since the start: none" in admin(server, "limits").stdout
     copy = tmp_path / "backup.db"
     backup = admin(server, "backup", str(copy), "--db", f"sqlite:///{db}")  # while the server runs
-    assert backup.returncode == 0 and "(1 games)" in backup.stdout
+    assert backup.returncode == 0 and "(1 game)" in backup.stdout
     wrong = subprocess.run([sys.executable, "-m", "tendays", "admin", "games"], capture_output=True, text=True,
                            env={**os.environ, "TENDAYS_URL": server.base, "TENDAYS_ADMIN_TOKEN": "nope"}, timeout=60)
     assert wrong.returncode == 1 and "the server answered 401: the admin token is missing or wrong" in wrong.stderr

@@ -14,6 +14,8 @@ import re
 import sys
 from typing import Any
 
+from tendays.engine.i18n import gettext as _
+
 DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -22,7 +24,7 @@ def duration(text: str) -> float:
     """Seconds from '45s', '30m', '12h', '14d' or a plain number of seconds."""
     found = DURATION.match(text)
     if not found:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a duration such as 45s, 30m, 12h or 14d")
+        raise argparse.ArgumentTypeError(_("{text!r} is not a duration such as 45s, 30m, 12h or 14d").format(text=text))
     return float(found.group(1)) * UNITS[found.group(2)]
 
 
@@ -40,7 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="address to listen on (default 127.0.0.1; 0.0.0.0 for every network interface) [TENDAYS_HOST]")
     add("--port", type=int, default=int(_env("PORT", 8000)), help="port to listen on (default 8000) [TENDAYS_PORT]")
     add("--db", default=_env("DB", "sqlite:///tendays.db"), metavar="URL",
-        help="SQLAlchemy database URL (default sqlite:///tendays.db, a file in this directory) [TENDAYS_DB]")
+        help="SQLAlchemy database URL (default sqlite:///tendays.db, a file in this directory; "
+             "postgresql://USER@HOST/DB lets several servers share it) [TENDAYS_DB]")
+    add("--lease", type=duration, default=duration(_env("LEASE", "10s")), metavar="DURATION",
+        help="with PostgreSQL: how long a game stays with a server that stopped answering before another "
+             "takes it over (default 10s) [TENDAYS_LEASE]")
     add("--bot-delay", type=float, default=float(_env("BOT_DELAY", 0.8)), metavar="SECONDS",
         help="pause before each bot turn so people can follow (default 0.8; draft moves wait a quarter of it)")
     add("--bot-workers", type=int, default=_env("BOT_WORKERS", None), metavar="N",
@@ -105,27 +111,29 @@ def run(args: argparse.Namespace) -> int:
 
         from tendays.server.app import Limits, create_app
         from tendays.server.settings import MasterSettings
-        from tendays.server.store import DatabaseBusy, DatabaseLock, Store, redact_url
+        from tendays.server.store import DatabaseBusy, DatabaseLock, MissingDriver, Store, redact_url
         from tendays.server.timing import PaceLimits
     except ModuleNotFoundError as error:
-        return _fail(f"{error.name} is missing; install the server extra: pip install -e '.[server]' in a clone "
-                     f"of tendays")
+        return _fail(_("{module} is missing; install the server extra: pip install -e '.[server]' in a clone of "
+                       "tendays").format(module=error.name))
     if args.bot_delay < 0:
-        return _fail("--bot-delay cannot be negative")
+        return _fail(_("--bot-delay cannot be negative"))
     if args.bot_workers is not None and int(args.bot_workers) < 0:
-        return _fail("--bot-workers cannot be negative")
+        return _fail(_("--bot-workers cannot be negative"))
     if args.timeouts_to_bot < 1:
-        return _fail("--timeouts-to-bot must be at least 1")
+        return _fail(_("--timeouts-to-bot must be at least 1"))
+    if args.lease < 1:
+        return _fail(_("--lease must be at least 1 second"))
     shown_db = redact_url(args.db) if "://" in args.db else repr(args.db)
     try:  # open the database once now, so a wrong URL is told in one line, not a traceback
         Store(args.db).close()
         lock = DatabaseLock(args.db)
         lock.acquire()
         lock.release()
-    except DatabaseBusy as error:
+    except (DatabaseBusy, MissingDriver) as error:
         return _fail(str(error))
     except Exception as error:
-        return _fail(f"cannot open the database {shown_db}: {error}")
+        return _fail(_("cannot open the database {database}: {error}").format(database=shown_db, error=error))
     try:
         limits = Limits(trusted_proxies=tuple(p.strip() for p in args.trusted_proxies.split(",") if p.strip()),
                         creates_per_minute=args.creates_per_minute, joins_per_minute=args.joins_per_minute,
@@ -137,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error))
     settings = MasterSettings(bot_delay=args.bot_delay, draft_delay=args.bot_delay / 4, max_games=args.max_games,
                               timeouts_to_bot=args.timeouts_to_bot, idle_expiry=args.idle_expiry,
-                              retention=args.retention, paces=PaceLimits(live_min=args.live_min))
+                              retention=args.retention, paces=PaceLimits(live_min=args.live_min),
+                              lease_ttl=args.lease)
     if args.bot_workers is not None:
         settings.bot_processes = int(args.bot_workers)
     app = create_app(args.db, settings, limits, admin_token)
@@ -157,8 +166,8 @@ def run(args: argparse.Namespace) -> int:
     )
     server = uvicorn.Server(config)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"tendays: open http://{shown}:{args.port}/ in your browser (database: {redact_url(args.db)}; "
-          "Ctrl+C stops the server)", flush=True)
+    print("tendays: " + _("open http://{host}:{port}/ in your browser (database: {database}; Ctrl+C stops the "
+                          "server)").format(host=shown, port=args.port, database=redact_url(args.db)), flush=True)
     # The server's own messages (games created, restored, bots that failed) go beside uvicorn's.
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-9s %(name)s: %(message)s"))

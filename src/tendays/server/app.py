@@ -24,11 +24,12 @@ from fastapi.staticfiles import StaticFiles
 from tendays import __version__
 from tendays.bots import BOTS, LEVELS
 from tendays.engine import available_editions, load_edition
+from tendays.engine.i18n import gettext as _
 
 from .admin import admin_router
 from .chat import QUICK_PHRASES
 from .docs import add_docs
-from .guard import LimitBook, Limits, RequestGuard
+from .guard import LimitBook, Limits, RequestGuard, RequestLanguage
 from .journal import Journal
 from .lobby import Lobby
 from .master import Match
@@ -44,6 +45,7 @@ from .models import (
     JoinGame,
     LevelInfo,
     SeatTicket,
+    errors_in_words,
 )
 from .seats import LobbyError
 from .settings import MasterSettings
@@ -102,6 +104,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         redoc_url=None,
     )
     app.add_middleware(RequestGuard, limits=limits, book=book)
+    app.add_middleware(RequestLanguage)  # added last, so it runs first: the guard's refusals are in words too
     add_docs(app)
     app.include_router(admin_router(admin_token, limits, book))
 
@@ -115,14 +118,14 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": _in_words(error.errors())}, status_code=422)
+        return JSONResponse({"detail": errors_in_words(error.errors())}, status_code=422)
 
     # -- pages ---------------------------------------------------------------------------
 
     def page(name: str) -> FileResponse:
         path = static_dir() / name
         if not path.is_file():
-            raise HTTPException(404, f"the browser client is not installed ({name} is missing)")
+            raise HTTPException(404, _("the browser client is not installed ({name} is missing)").format(name=name))
         return FileResponse(path, media_type="text/html")
 
     @app.get("/", include_in_schema=False)
@@ -147,14 +150,16 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
 
     @app.get("/api/editions", summary="The editions that can be played", response_model=list[EditionInfo])
     async def editions() -> list[EditionInfo]:
-        return [EditionInfo(id=e, name=load_edition(e).name, default=load_edition(e).default)
+        return [EditionInfo(id=e, name=load_edition(e).name, default=load_edition(e).default,
+                            language=load_edition(e).language)
                 for e in available_editions()]
 
     @app.get("/api/editions/{edition}", summary="One edition: regions, colours, borders and tiles",
              description="The same JSON as `tendays map EDITION --json`.", responses={404: ERRORS[404]})
     async def edition_detail(edition: str) -> dict[str, Any]:
         if edition not in available_editions():
-            raise HTTPException(404, f"unknown edition {edition[:32]!r}; known: {', '.join(available_editions())}")
+            raise HTTPException(404, _("unknown edition '{edition}'; known: {known}").format(
+                edition=edition[:32], known=", ".join(available_editions())))
         return load_edition(edition).to_json()
 
     @app.get("/api/bots", summary="The bots a seat can be given", response_model=BotChoices,
@@ -162,7 +167,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
                          "`bot` names a level or a bot. Also the quick chat phrases of the table.")
     async def bot_choices() -> BotChoices:
         return BotChoices(
-            levels=[LevelInfo(name=level.name, bot=level.bot, description=level.description, rating=level.rating)
+            levels=[LevelInfo(name=level.name, bot=level.bot, description=_(level.description), rating=level.rating)
                     for level in LEVELS.values()],
             bots=[BotInfo(name=entry.name, description=entry.description) for entry in BOTS.values()],
             phrases=list(QUICK_PHRASES),
@@ -173,7 +178,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
     async def list_games(request: Request, show: Literal["joinable", "playing"] = "joinable",
                          page: Annotated[int, Query(ge=1, le=100_000)] = 1,
                          per_page: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
-        matches, total = lobby_of(request).page(show, page, per_page)
+        matches, total = await lobby_of(request).page(show, page, per_page)
         return {"games": [m.summary() for m in matches], "page": page, "per_page": per_page, "total": total,
                 "pages": max(1, math.ceil(total / per_page))}
 
@@ -197,7 +202,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         lobby = lobby_of(request)
         match = await lobby.get(game_id)
         if match is None:
-            raise HTTPException(404, f"there is no game {game_id!r}")
+            raise HTTPException(404, _("there is no game '{game}'").format(game=game_id))
         summary = match.summary()
         lobby.release(match)  # a finished game need not stay in memory for a look at it
         return summary
@@ -214,15 +219,3 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
 def _ticket(match: Match, seat: int, token: str) -> SeatTicket:
     return SeatTicket(id=match.id, seat=seat, token=token, url=f"/play/{match.id}#token={token}")
 
-
-def _in_words(errors: Any) -> str:
-    """Pydantic's errors as one sentence: where, what is wrong, and what was sent."""
-    parts = []
-    for error in errors:
-        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path"))
-        message = str(error.get("msg", "is not valid"))
-        message = message.removeprefix("Value error, ")
-        given = error.get("input")
-        shown = "" if isinstance(given, dict | list) or given is None else f" (not {str(given)[:40]!r})"
-        parts.append(f"{where}: {message}{shown}" if where else f"{message}{shown}")
-    return "; ".join(parts) or "the request is not valid"

@@ -1,6 +1,8 @@
 """The lobby: every match the server holds. It creates, joins, finds and restores them from the store,
 lists the games a newcomer can join a page at a time, offers rematches, and expires idle games and
-deletes old ended ones (:meth:`Lobby.sweep`)."""
+deletes old ended ones (:meth:`Lobby.sweep`). On PostgreSQL it shares the database with other server
+processes (:mod:`tendays.server.cluster`): it drives the games it holds the lease of, follows the others'
+changes to the games its connections watch, and lists every process's games."""
 
 from __future__ import annotations
 
@@ -15,9 +17,13 @@ from typing import Any
 
 from tendays import bots
 from tendays.engine import Options, load_edition
+from tendays.engine.i18n import gettext as _
 
+from .cluster import Cluster
 from .journal import Journal
 from .master import Match
+from .notices import N_
+from .wire import stored_bot_name
 from .seats import LobbyError, Rejected, hash_token, new_token
 from .settings import MasterSettings
 from .store import StoredGame, StoredSeat
@@ -38,10 +44,17 @@ class Lobby:
         self.thinker = Thinker(processes=self.settings.bot_processes)
         self.matches: dict[str, Match] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        # Other server processes may share the database: then games are driven under leases.
+        self.cluster = Cluster(journal, self.settings, self) if journal.store.shared else None
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._notices: dict[str, list[str]] = {}  # what other processes said changed, per game, not yet followed
+        self._unplayable: set[str] = set()  # leased games this server cannot replay (it keeps them, unplayed)
 
     def _match(self, stored: StoredGame) -> Match:
+        """The match of a stored game; alone on the database this process drives it, else only under a lease."""
         match = Match(stored, self.journal, self.settings, self.thinker)
         match.on_over = self.release
+        match.driving = self.cluster is None
         return match
 
     def _rebuild(self, stored: StoredGame) -> Match:
@@ -50,18 +63,31 @@ class Lobby:
             return self._match(stored)
         except (ValueError, KeyError) as error:
             log.error("game %s cannot be played by this server, so it is not served: %s", stored.id, error)
-            raise LobbyError(409, f"game {stored.id} cannot be played by this server: {error}") from None
+            raise LobbyError(409, _("game {game} cannot be played by this server: {error}").format(
+                game=stored.id, error=error)) from None
 
     def restore(self) -> int:
         """Rebuild every unfinished game from its stored record; returns how many. Call before serving.
 
         Games idle past the expiry time are closed first, so they are not replayed. A game this server
         cannot replay (stored under rules it does not know, say) is left out, with a log line saying why.
+        With other server processes (PostgreSQL), only the games no live process drives are taken (their
+        leases ran out or were given back); the rest follow as their leases run out.
         """
         self._expire_and_purge()
-        for stored in self.journal.store.load_unfinished():
-            with contextlib.suppress(LobbyError):
-                self.matches[stored.id] = self._rebuild(stored)
+        store = self.journal.store
+        leases: dict[str, int] = {}
+        if self.cluster is not None:
+            leases = store.claim_leases(self.settings.lease_ttl, self.settings.lease_batch)
+        for stored in store.load_games(list(leases)) if self.cluster is not None else store.load_unfinished():
+            try:
+                match = self.matches[stored.id] = self._rebuild(stored)
+            except LobbyError:
+                self._unplayable.add(stored.id)
+                continue
+            if self.cluster is not None:
+                match.driving, match.epoch = True, leases[stored.id]
+                match.lease_until = time.monotonic() + self.settings.lease_ttl
         return len(self.matches)
 
     def start(self) -> None:
@@ -71,20 +97,103 @@ class Lobby:
             match.wake_bots()
             match._arm_clock()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="expiry of idle games")
+        if self.cluster is not None:
+            self.cluster.start()
 
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
+        if self.cluster is not None:
+            await self.cluster.close()
+        for task in self._refreshing.values():
+            task.cancel()
+        await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
         await asyncio.gather(*(m.close() for m in self.matches.values()))
+        if self.cluster is not None:
+            await self.cluster.release()  # after the bots stopped: no move of ours can follow
         self.thinker.close()
+
+    # -- other server processes (the Cluster's Driver) --------------------------------------
+
+    def changed(self, game_id: str, notice: str = "") -> None:
+        """Another process changed a game: if held here, follow it (notices of one game in their order)."""
+        if game_id not in self.matches:
+            return
+        self._notices.setdefault(game_id, []).append(notice)
+        if game_id not in self._refreshing:
+            self._refreshing[game_id] = asyncio.create_task(self._refresh(game_id), name=f"refresh of {game_id}")
+
+    def changed_all(self) -> None:
+        for game_id in list(self.matches):
+            self.changed(game_id)
+
+    async def _refresh(self, game_id: str) -> None:
+        try:
+            while notices := self._notices.pop(game_id, None):
+                match = self.matches.get(game_id)
+                if match is None:
+                    return
+                try:
+                    await match.refresh(notices)
+                except Exception:
+                    log.exception("game %s: following the changes of another server process failed", game_id)
+        finally:
+            self._refreshing.pop(game_id, None)
+
+    async def held(self, leases: dict[str, int], since: float) -> None:
+        until = since + self.settings.lease_ttl
+        driven = {m.id for m in self.matches.values() if m.driving}
+        stray = [game_id for game_id in leases if game_id not in driven and game_id not in self._unplayable]
+        if stray:  # taken but not driven (reading it failed, or it ended here): let any process take it again
+            await self.journal.run(self.journal.store.release_leases, stray)
+        for match in list(self.matches.values()):
+            if not match.driving or match.epoch is None or match.status == "over":
+                continue
+            if leases.get(match.id) == match.epoch:
+                match.lease_until = until
+            else:
+                log.warning("game %s is driven by another server process now (its lease was taken over)",
+                            match.id)
+                match.drive(None)
+                self.release(match)
+
+    async def took(self, leases: dict[str, int], since: float) -> None:
+        for game_id, epoch in leases.items():
+            match = self.matches.get(game_id)
+            try:
+                if match is not None:
+                    await match.refresh()
+                else:
+                    stored = await self.journal.run(self.journal.store.load_game, game_id)
+                    if stored is None:
+                        continue
+                    match = self.matches[game_id] = self._rebuild(stored)
+            except LobbyError:
+                self._unplayable.add(game_id)
+                continue
+            except Exception:  # given back at the next renewal, to be taken again
+                log.exception("game %s could not be taken over", game_id)
+                continue
+            match.lease_until = since + self.settings.lease_ttl
+            match.drive(epoch)
 
     def active(self) -> list[Match]:
         return [m for m in self.matches.values() if m.status != "over"]
 
-    def page(self, show: str, page: int, per_page: int) -> tuple[list[Match], int]:
+    async def page(self, show: str, page: int, per_page: int) -> tuple[list[Match], int]:
         """One page of the games a newcomer may join (``show="joinable"``) or watch ("playing"), newest
-        first, and how many there are in all."""
+        first, and how many there are in all (with other server processes: theirs too, from the database)."""
+        if self.cluster is not None:
+            ids, total = await self.journal.run(self.journal.store.page_ids, show, (page - 1) * per_page, per_page)
+            found = []
+            for game_id in ids:
+                with contextlib.suppress(LobbyError):
+                    match = await self.get(game_id)
+                    if match is not None:
+                        found.append(match)
+                        self.release(match)
+            return found, total
         wanted = [m for m in self.matches.values()
                   if (m.joinable if show == "joinable" else m.status == "playing")]
         wanted.reverse()  # the dict keeps the order of creation (restored games first, oldest first)
@@ -99,19 +208,19 @@ class Lobby:
         """A new game; ``seats`` are (kind, bot level) pairs and ``seat`` (0 unless a rematch) goes to
         ``name``. ``reserved``: human seats kept for named players (a rematch). Returns (match, token)."""
         if len(self.active()) >= self.settings.max_games:
-            raise LobbyError(503, "the server holds as many games as it may; try again later")
+            raise LobbyError(503, _("the server holds as many games as it may; try again later"))
         try:
             loaded = load_edition(edition)
         except ValueError as error:
             raise LobbyError(422, str(error)) from None
         if not seats or seats[seat][0] != "human":
-            raise LobbyError(422, "seat 1 is yours, so it must be a human seat")
+            raise LobbyError(422, _("seat 1 is yours, so it must be a human seat"))
         # Only the registry's plain names: external engines (``cmd:...``) and budgets run programs or
         # spend the server's time, so only the operator may configure them, never a web request.
         for number, (kind, level) in enumerate(seats, 1):
             if kind == "bot" and level not in bots.bot_names():
-                raise LobbyError(422, f"seat {number}: unknown bot level {level!r}; choose one of "
-                                      f"{', '.join(bots.bot_names())}")
+                raise LobbyError(422, _("seat {number}: unknown bot level '{level}'; choose one of {levels}").format(
+                    number=number, level=level, levels=", ".join(bots.bot_names())))
         try:
             game_options = Options.from_json({**options, "players": len(seats)})
             game_options.validate(loaded)
@@ -126,7 +235,7 @@ class Lobby:
             if i == seat:
                 return name
             if kind == "bot":
-                return f"{(level or 'normal').capitalize()} bot"
+                return stored_bot_name(level)
             return names[i] if i < len(names) and i in reserved else None
 
         stored = StoredGame(
@@ -147,7 +256,10 @@ class Lobby:
         return match, token
 
     async def _register(self, match: Match, stored: StoredGame) -> None:
-        await self.journal.run(self.journal.store.create_game, stored)
+        lease = self.settings.lease_ttl if self.cluster is not None else None
+        await self.journal.run(self.journal.store.create_game, stored, lease)
+        if lease is not None:
+            match.driving, match.epoch, match.lease_until = True, 1, time.monotonic() + lease
         self.matches[match.id] = match
 
     def _new_id(self) -> str:
@@ -159,23 +271,24 @@ class Lobby:
     async def join(self, game_id: str, name: str) -> tuple[Match, int, str]:
         match = await self.get(game_id)
         if match is None:
-            raise LobbyError(404, f"there is no game {game_id!r}")
+            raise LobbyError(404, _("there is no game '{game}'").format(game=game_id))
         seat, token = await match.join(name)
         log.info("game %s: seat %d taken", match.id, seat + 1)
+        self.release(match)  # held here only while watched, unless this process drives it
         return match, seat, token
 
     async def rematch(self, match: Match, seat: int) -> tuple[Match, str]:
         """The same seats and options again, for the player at ``seat`` of a finished game: the first to
         ask creates the game, and every other person's seat is kept for them. Returns (match, token)."""
         if match.status != "over":
-            raise Rejected("illegal", "a rematch can be offered once the game is over")
+            raise Rejected("illegal", _("a rematch can be offered once the game is over"))
         if match.seats[seat].left:
-            raise Rejected("forbidden", "you left this game, so you cannot offer a rematch of it")
+            raise Rejected("forbidden", _("you left this game, so you cannot offer a rematch of it"))
         name = match.seats[seat].display_name
         if match.rematch is not None:
             again = await self.get(match.rematch)
             if again is None or again.status != "waiting" or again.seats[seat].taken:
-                raise Rejected("illegal", "the rematch has already started or ended without you")
+                raise Rejected("illegal", _("the rematch has already started or ended without you"))
             taken, token = await again.join(name, seat)
             return again, token
         kinds = [("bot", s.bot) if s.kind == "bot" else ("human", None) for s in match.seats]
@@ -204,8 +317,9 @@ class Lobby:
         return self.matches.setdefault(game_id, self._rebuild(stored))
 
     def release(self, match: Match) -> None:
-        """Forget a finished match nobody watches; the store still has it."""
-        if match.status == "over" and not match.watchers and self.matches.get(match.id) is match:
+        """Forget a finished match nobody watches, or one another process drives; the store still has it."""
+        if (match.status == "over" or not match.driving) and not match.watchers \
+                and self.matches.get(match.id) is match:
             del self.matches[match.id]
 
     # -- expiry ------------------------------------------------------------------------------
@@ -226,7 +340,7 @@ class Lobby:
         for game_id in expired:
             match = self.matches.get(game_id)
             if match is not None:
-                await match.end("abandoned", "nobody moved for too long: the game was closed as abandoned")
+                await match.end("abandoned", N_("nobody moved for too long: the game was closed as abandoned"))
         for game_id in deleted:
             match = self.matches.pop(game_id, None)
             if match is not None:

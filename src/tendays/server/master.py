@@ -29,11 +29,12 @@ from tendays.engine import (
     State,
     view,
 )
+from tendays.engine.i18n import gettext as _
 
-from .absence import Absence
+from .following import Following
 from .seats import LobbyError, Rejected, Subscriber, hash_token, new_token
 from .settings import MasterSettings
-from .store import MoveRow
+from .store import MoveConflict, MoveRow, SeatTaken
 from .wire import Outgoing
 
 __all__ = ["LobbyError", "MasterSettings", "Match", "Rejected", "Subscriber", "hash_token", "new_token"]
@@ -41,8 +42,8 @@ __all__ = ["LobbyError", "MasterSettings", "Match", "Rejected", "Subscriber", "h
 log = logging.getLogger("tendays.server")
 
 
-class Match(Absence):
-    """One game and everyone at its table."""
+class Match(Following):
+    """One game and everyone at its table (with other server processes: see :class:`Following`)."""
 
     # -- public facts ------------------------------------------------------------------------
 
@@ -74,13 +75,14 @@ class Match(Absence):
         return self.status == "waiting" and any(not s.taken and not s.reserved for s in self.seats)
 
     def summary(self) -> dict[str, Any]:
-        """The lobby's public summary of this game."""
+        """The lobby's public summary of this game; bots' names in the current language."""
         return {
             "id": self.id,
             "edition": self.edition.id,
             "status": self.status,
             "ended": self.ended,
-            "seats": [{"seat": s.index, "kind": s.kind, "name": s.name, "bot": s.bot, "taken": s.taken,
+            "seats": [{"seat": s.index, "kind": s.kind, "name": s.shown_name if s.kind == "bot" else s.name,
+                       "bot": s.bot, "taken": s.taken,
                        "reserved": s.reserved and not s.taken, "left": s.left} for s in self.seats],
             "options": {"days": self.options.days, "swap": self.options.swap, "open_hands": self.options.open_hands,
                         "turn_limit": self.options.turn_limit},
@@ -110,7 +112,7 @@ class Match(Absence):
             free = [s for s in self.seats if not s.taken and (s.index == wanted if wanted is not None
                                                               else not s.reserved)]
             if not free or self.status != "waiting":
-                raise LobbyError(409, "every seat of this game is taken")
+                raise LobbyError(409, _("every seat of this game is taken"))
             seat = free[0]
             token = new_token()
             token_hash = hash_token(token)
@@ -123,9 +125,12 @@ class Match(Absence):
             try:
                 await self._journal.run(self._journal.store.take_seat, self.id, seat.index, name, token_hash, now,
                                         deadline)
-            except Exception:
+            except Exception as error:
                 if self.clock is not None and deadline is not None:
                     self.clock.stop()
+                if isinstance(error, SeatTaken):  # through another server process: see who has it
+                    await self._catch_up()
+                    raise LobbyError(409, _("every seat of this game is taken")) from None
                 raise
             seat.name, seat.token_hash, seat.reserved = name, token_hash, False
             self._all_taken = all(s.taken for s in self.seats)
@@ -146,35 +151,35 @@ class Match(Absence):
         the caller goes away, so the game and its stored record never part.
         """
         if seat is None:
-            raise Rejected("forbidden", "spectators cannot move; join the game or open your seat link")
+            raise Rejected("forbidden", _("spectators cannot move; join the game or open your seat link"))
         if not isinstance(move, str) or len(move) > 64:
-            raise Rejected("malformed", "a move is a text in the game's notation, such as 'replace 4 2'")
+            raise Rejected("malformed", _("a move is a text in the game's notation, such as 'replace 4 2'"))
         if not isinstance(version, int) or isinstance(version, bool):
-            raise Rejected("malformed", "a move needs the version of the table it was made on")
+            raise Rejected("malformed", _("a move needs the version of the table it was made on"))
         try:
             parsed = Move.from_text(move)
         except InvalidMoveError as error:
             raise Rejected("malformed", str(error)) from None
         if self.seats[seat].left:
-            raise Rejected("forbidden", "you left this game; a bot plays your seat now")
+            raise Rejected("forbidden", _("you left this game; a bot plays your seat now"))
         await asyncio.shield(self._play_in_turn(seat, parsed, version, by_person=True))
 
     async def _play_in_turn(self, seat: int, move: Move, version: int, by_person: bool = False) -> None:
         async with self._lock:
             status = self.status
             if status == "waiting":
-                raise Rejected("illegal", "the game has not started: it waits for every seat to be taken")
+                raise Rejected("illegal", _("the game has not started: it waits for every seat to be taken"))
             if status == "over" and not self.state.is_over:
-                raise Rejected("illegal", "the game is over: it was ended before it was played out")
+                raise Rejected("illegal", _("the game is over: it was ended before it was played out"))
             if version != self.version:
-                raise Rejected("stale", f"the table has changed (version {self.version}, not {version}); "
-                                        "look again and choose again")
-            name = self.seats[self.state.current].display_name
+                raise Rejected("stale", _("someone moved while you were choosing: the table is up to date "
+                                          "again, so look and choose again"))
+            name = self.seats[self.state.current].shown_name
             mover = self.state.current
             try:
                 state = self.game.play(move, seat)
             except OutOfTurnError:
-                raise Rejected("out_of_turn", f"it is {name}'s turn, not yours") from None
+                raise Rejected("out_of_turn", _("it is {name}'s turn, not yours").format(name=name)) from None
             except IllegalMoveError as error:
                 raise Rejected("illegal", str(error)) from None
             # The game holds the move now; the table (``self.state``) follows once the move is stored.
@@ -187,16 +192,21 @@ class Match(Absence):
             clock_row = self._clock_row(seat, saved, timeouts)
             # The game's row changes when the deadline does; when it last moved is kept to the minute.
             touch = state.is_over or clock_row[:2] != self._stored_clock or now - self._stored_at >= 60
-            row = MoveRow(self.id, self.game.move_count, seat, str(move), state.is_over, now, *clock_row, touch)
+            row = MoveRow(self.id, self.game.move_count, seat, str(move), state.is_over, now, *clock_row, touch,
+                          epoch=None if by_person else self.epoch)  # the driver's own moves are fenced
             try:
                 await self._journal.append_move(row)
-            except Exception:
+            except Exception as error:
                 self.game.undo()  # nobody has heard of the move, so it was never played
                 self._clock_restore(saved)
                 self.seats[seat].timeouts = timeouts
+                if isinstance(error, MoveConflict):  # another process stored this move's number, or drives now
+                    await self._conflict(error)
+                    raise Rejected("stale", _("someone moved while you were choosing: the table is up to date "
+                                              "again, so look and choose again")) from None
                 log.exception("game %s: could not store move %d", self.id, row.number)
-                raise Rejected("unavailable", "the move could not be saved, so it was not played; "
-                                              "try again") from None
+                raise Rejected("unavailable", _("the move could not be saved, so it was not played; "
+                                                "try again")) from None
             self._state, self._version = state, self.game.move_count
             self.last_move_at = now
             if touch:
@@ -216,7 +226,7 @@ class Match(Absence):
         seen = view(self.state, subscriber.seat)
         shared = self._encoder.shared(seen, self.version, self.status, self.seat_infos())
         return self._encoder.table(shared, seen, self.version, self.status, subscriber.log_known,
-                                   subscriber.chat_known, self._extra(time.time()))
+                                   subscriber.chat_known, self._extra(time.time()), subscriber.lang)
 
     def subscribe(self, seat: int | None) -> Subscriber:
         """A new connection for ``seat`` (None: a spectator); it gets the table at once."""
@@ -254,13 +264,14 @@ class Match(Absence):
                 views[subscriber.seat] = view(state, subscriber.seat)
         shared = self._encoder.shared(next(iter(views.values())), version, status, self.seat_infos())
         extra = self._extra(time.time())
-        messages: dict[tuple[int | None, int, int], Outgoing] = {}
+        messages: dict[tuple[int | None, str, int, int], Outgoing] = {}
         for subscriber in self._subscribers:
-            key = (subscriber.seat, subscriber.log_known, subscriber.chat_known)
+            key = (subscriber.seat, subscriber.lang, subscriber.log_known, subscriber.chat_known)
             message = messages.get(key)
             if message is None:
                 message = messages[key] = self._encoder.table(shared, views[subscriber.seat], version, status,
-                                                              subscriber.log_known, subscriber.chat_known, extra)
+                                                              subscriber.log_known, subscriber.chat_known, extra,
+                                                              subscriber.lang)
             subscriber.put(message)
 
     # -- hints -------------------------------------------------------------------------------
@@ -268,7 +279,7 @@ class Match(Absence):
     async def hint(self, seat: int | None) -> Outgoing:
         """The ``hint`` message for ``seat``: how far its rack is from a complete journey, and where."""
         if seat is None:
-            raise Rejected("forbidden", "spectators have no rack to hint at")
+            raise Rejected("forbidden", _("spectators have no rack to hint at"))
         seen = view(self.state, seat)
         advice = await self._thinker.run(bots.hint, seen)
         return Outgoing.of({"type": "hint", "distance": advice.distance, "days": list(advice.days),

@@ -1,38 +1,33 @@
-"""The database schema, in one place: the tables, and the upgrade of a database written by an older tendays.
+"""The database schema, in one place: the tables, and their migrations (Alembic, run at every start).
 
-``create_all`` makes missing tables but never changes an existing one, so :func:`upgrade` adds the
-columns and indexes a newer tendays needs to tables an older one created, with values that keep every
-game as it was: an old unfinished game counts as last moved at the upgrade (it does not expire at once),
-an old finished game as finished at the upgrade (it is kept for the whole retention time). Every column
-added since the first schema is nullable, so an older tendays still reads a database this one upgraded.
+The tables are declared here for the queries; the revisions in ``tendays/server/migrations/versions``
+make them. The first revision also upgrades a database an older tendays made without Alembic, so every
+database, new or old, SQLite or PostgreSQL, reaches the newest revision the same way. A new column comes
+with a new revision (written by hand beside the others: each names the one it follows), and
+``tests/server/test_migrations.py`` checks that the revisions make exactly these tables.
 """
 
 from __future__ import annotations
 
-import logging
-import time
 from datetime import datetime
+from pathlib import Path
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     BigInteger,
     Boolean,
-    Column,
     DateTime,
     Float,
     ForeignKey,
-    Index,
     Integer,
     String,
     Text,
-    inspect,
-    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "ChatTable", "GameTable", "MoveTable", "SeatTable", "upgrade"]
-
-log = logging.getLogger("tendays.server")
+__all__ = ["MIGRATIONS", "Base", "ChatTable", "GameTable", "MoveTable", "SeatTable", "upgrade"]
 
 
 class Base(DeclarativeBase):
@@ -56,6 +51,11 @@ class GameTable(Base):
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)  # "abandoned", "closed"; null: played out
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the id of the rematch game
+    # Revision 0002: the server process that drives the game (its bots and clock), until when (the
+    # database's clock, Unix seconds), and the fencing epoch, raised by every takeover.
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lease_expires: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SeatTable(Base):
@@ -73,6 +73,8 @@ class SeatTable(Base):
     away: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # a bot plays it until the person is back
     left: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # the person left; a bot plays it
     reserved: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # a rematch seat kept for its player
+    # Revision 0003: the person asked to end the game (after someone left).
+    end_vote: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class MoveTable(Base):
@@ -97,37 +99,13 @@ class ChatTable(Base):
     at: Mapped[float] = mapped_column(Float)  # Unix seconds
 
 
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
 def upgrade(engine: Engine) -> None:
-    """Create missing tables, and add the newer columns and indexes to tables an older tendays created."""
-    Base.metadata.create_all(engine)
-    inspector = inspect(engine)
-    added: list[str] = []
-    with engine.begin() as db:
-        for table in Base.metadata.sorted_tables:
-            present = {c["name"] for c in inspector.get_columns(table.name)}
-            for column in table.columns:
-                if column.name not in present:
-                    _add_column(db, table.name, column, engine)
-                    added.append(f"{table.name}.{column.name}")
-        if added:
-            now = time.time()
-            # Old games keep their whole time: as if last moved (or finished) at the upgrade.
-            db.execute(text("UPDATE games SET last_move_at = :now WHERE last_move_at IS NULL"), {"now": now})
-            db.execute(text("UPDATE games SET finished_at = :now WHERE finished_at IS NULL AND finished = :yes"),
-                       {"now": now, "yes": True})
-    for table in Base.metadata.sorted_tables:
-        indexes = {i["name"] for i in inspect(engine).get_indexes(table.name)}
-        for index in table.indexes:
-            if index.name not in indexes:
-                _create_index(index, engine)
-    if added:
-        log.info("database upgraded: added %s", ", ".join(added))
-
-
-def _add_column(db: object, table: str, column: Column[object], engine: Engine) -> None:
-    kind = column.type.compile(dialect=engine.dialect)
-    db.execute(text(f'ALTER TABLE {table} ADD COLUMN "{column.name}" {kind}'))  # type: ignore[attr-defined]
-
-
-def _create_index(index: Index, engine: Engine) -> None:
-    index.create(engine, checkfirst=True)
+    """Bring the database to the newest revision (a new database is made; an old one keeps every game)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -6,30 +6,39 @@ whether the person left), the pace and the turn's deadline, the table's chat, an
 moved or ended. The options carry the rules version the game is played under; rows written before rules
 versions existed are read as rules 1, the rules they were played under. The tables and their upgrade are
 in :mod:`tendays.server.schema`; every write goes through the :class:`~tendays.server.journal.Journal`.
+
+On PostgreSQL several server processes share the database (:mod:`tendays.server.cluster`): every write
+also tells the others (``pg_notify``, sent when the transaction commits), a move stored by the process
+that drives the game is fenced by the game's lease epoch, and a move's number (the key of its row) is
+taken only once, whoever writes it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import logging
 import os
+import secrets
+import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import IO, Any
+from typing import Any
 
-from sqlalchemy import Row, bindparam, create_engine, delete, event, func, insert, select, update
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.pool import StaticPool
+from sqlalchemy import Row, bindparam, delete, func, insert, select, text, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from tendays.engine import Options
 
+from .database import DatabaseBusy, DatabaseLock, MissingDriver, database_url, make_engine, redact_url
+from .leases import LeaseStore
 from .schema import ChatTable, GameTable, MoveTable, SeatTable, upgrade
 from .timing import Pace
 
-__all__ = ["ChatRow", "DatabaseBusy", "DatabaseLock", "MoveRow", "Store", "StoredGame", "StoredSeat",
-           "read_options", "redact_url"]
+__all__ = ["CHANNEL", "ChatRow", "DatabaseBusy", "DatabaseLock", "MissingDriver", "MoveConflict", "MoveRow",
+           "SeatTaken", "Store", "StoredGame", "StoredSeat", "database_url", "read_options", "redact_url"]
+
+CHANNEL = "tendays"  # the LISTEN/NOTIFY channel: "<sender> <game id> <what changed>"
 
 log = logging.getLogger("tendays.server")
 
@@ -46,6 +55,7 @@ class StoredSeat:
     away: bool = False
     left: bool = False
     reserved: bool = False
+    end_vote: bool = False  # asked to end the game (after someone left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +109,29 @@ class MoveRow:
     bank: float | None = None
     timeouts: int | None = None
     touch: bool = True  # write the game's row (its deadline changed, or its last move time is a minute old)
+    epoch: int | None = None  # the lease epoch the mover holds (PostgreSQL), checked in the same transaction
+
+    def notice(self) -> str:
+        """The move as the other server processes hear of it: enough to follow without reading the database.
+        ``move NUMBER SEAT AT DEADLINE STARTED BANK TIMEOUTS TEXT`` ("-" for none; the text may hold spaces)."""
+        def part(value: float | None) -> str:
+            return "-" if value is None else repr(value)
+        return (f"move {self.number} {self.seat} {self.at!r} {part(self.deadline)} {part(self.turn_started)} "
+                f"{part(self.bank)} {part(self.timeouts)} {self.move}")
+
+    @staticmethod
+    def from_notice(game_id: str, text: str) -> MoveRow:
+        """The move of a :meth:`notice`; ``ValueError`` if it is not one."""
+        kind, number, seat, at, deadline, started, bank, timeouts, move = text.split(" ", 8)
+        if kind != "move":
+            raise ValueError(f"not a move: {text[:40]!r}")
+
+        def value(part: str) -> float | None:
+            return None if part == "-" else float(part)
+        spent = value(timeouts)
+        return MoveRow(game_id, int(number), int(seat), move, at=float(at), deadline=value(deadline),
+                       turn_started=value(started), bank=value(bank),
+                       timeouts=None if spent is None else int(spent))
 
 
 def read_options(text: str) -> Options:
@@ -109,75 +142,17 @@ def read_options(text: str) -> Options:
     return Options.from_json(data, rules_if_missing=1)
 
 
-def redact_url(url: str) -> str:
-    """The database URL without its password, for messages."""
-    return make_url(url).render_as_string(hide_password=True)
+class MoveConflict(RuntimeError):
+    """The move was not stored: its number is taken (another process stored a move first), or the game's
+    lease was taken over (``lease_lost``: its epoch moved on), so this process no longer drives the game."""
+
+    def __init__(self, message: str, lease_lost: bool = False) -> None:
+        super().__init__(message)
+        self.lease_lost = lease_lost
 
 
-class DatabaseBusy(RuntimeError):
-    """Another server process already serves this database."""
-
-
-class DatabaseLock:
-    """One server per SQLite file: an exclusive lock on the file, held while the server runs.
-
-    Two processes that each keep games in memory would accept moves the other never hears of, and
-    a game's record would mix both. The lock is the kernel's (``flock``): it goes with the process,
-    even one killed outright, so a crashed server never blocks its restart.
-    """
-
-    def __init__(self, url: str) -> None:
-        parsed = make_url(url)
-        database = parsed.database if parsed.get_backend_name() == "sqlite" else None
-        self.path = None if database in (None, "", ":memory:") else os.path.abspath(str(database))
-        self._file: IO[bytes] | None = None
-
-    def acquire(self) -> None:
-        if self.path is None:
-            return
-        handle = open(self.path, "ab")  # noqa: SIM115 - held open while the server runs
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.close()
-            raise DatabaseBusy(f"another tendays server is already using the database {self.path}; stop it "
-                               "first (two servers on one SQLite file would each accept moves the other "
-                               "never sees)") from None
-        self._file = handle
-
-    def release(self) -> None:
-        if self._file is not None:
-            with contextlib.suppress(OSError):
-                fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
-            self._file.close()
-            self._file = None
-
-
-def _make_engine(url: str) -> Engine:
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
-    memory = parsed.database in (None, "", ":memory:")
-    engine = create_engine(
-        url,
-        connect_args={"check_same_thread": False},
-        # An in-memory database exists once per connection: share one.
-        **({"poolclass": StaticPool} if memory else {}),
-    )
-
-    @event.listens_for(engine, "connect")
-    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        if not memory:
-            # WAL lets readers run beside the writer; FULL syncs the log on every commit, so a
-            # committed move survives a crash of the process and of the machine.
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
-        cursor.close()
-
-    return engine
+class SeatTaken(RuntimeError):
+    """Someone (perhaps through another server process) took the seat first."""
 
 
 # Built once: a move is stored with the same statements every time (executemany over a batch).
@@ -191,26 +166,42 @@ _SEAT_CLOCK = (update(SeatTable).where(SeatTable.game_id == bindparam("b_id"), S
                .values(bank=bindparam("b_bank"), timeouts=bindparam("b_timeouts")))
 
 
-class Store:
+_FENCE = (update(GameTable).where(GameTable.id == bindparam("b_id"), GameTable.lease_epoch == bindparam("b_epoch"))
+          .values(lease_epoch=GameTable.lease_epoch))
+
+
+class Store(LeaseStore):
     """Synchronous access to the game tables. Use it from one thread (the Journal's)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = _make_engine(url)
+        self.engine = make_engine(database_url(url))
+        self.shared = self.engine.dialect.name == "postgresql"  # several server processes may use it
+        # This process, as lease owner and as the sender of notifications.
+        self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         upgrade(self.engine)
+
+    def _announce(self, db: Connection, game_id: str, what: str) -> None:
+        """Tell the other server processes, once this transaction commits, that ``game_id`` changed."""
+        if self.shared:
+            db.execute(text("SELECT pg_notify(:channel, :payload)"),
+                       {"channel": CHANNEL, "payload": f"{self.owner} {game_id} {what}"})
 
     def close(self) -> None:
         self.engine.dispose()
 
     # -- writing ---------------------------------------------------------------------------
 
-    def create_game(self, game: StoredGame) -> None:
+    def create_game(self, game: StoredGame, lease: float | None = None) -> None:
+        """Store a new game; ``lease``: this process drives it for that many seconds (epoch 1)."""
+        leased: dict[str, Any] = {} if lease is None else {
+            "lease_owner": self.owner, "lease_epoch": 1, "lease_expires": self._now() + lease}
         with self.engine.begin() as db:
             db.execute(insert(GameTable).values(
                 id=game.id, edition=game.edition, options=json.dumps(game.options.to_json()), seed=game.seed,
                 created=game.created, finished=game.finished, last_move_at=game.last_move_at,
                 clock=json.dumps(game.pace.to_json()) if game.pace else None, deadline=game.deadline,
-                turn_started=game.turn_started,
+                turn_started=game.turn_started, **leased,
             ))
             db.execute(insert(SeatTable), [
                 {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
@@ -221,51 +212,81 @@ class Store:
 
     def take_seat(self, game_id: str, seat: int, name: str, token_hash: str, at: float,
                   deadline: float | None = None) -> None:
-        """A person takes a free seat; ``deadline``: the game starts now, and its first turn ends then."""
+        """A person takes a free seat; ``deadline``: the game starts now, and its first turn ends then.
+
+        :class:`SeatTaken` if the seat was taken meanwhile (through another server process)."""
         with self.engine.begin() as db:
-            db.execute(update(SeatTable).where(SeatTable.game_id == game_id, SeatTable.seat == seat)
-                       .values(name=name, token_hash=token_hash, reserved=False))
+            taken = db.execute(update(SeatTable).where(SeatTable.game_id == game_id, SeatTable.seat == seat,
+                                                       SeatTable.token_hash.is_(None))
+                               .values(name=name, token_hash=token_hash, reserved=False))
+            if taken.rowcount != 1:
+                raise SeatTaken(f"seat {seat + 1} of game {game_id} was taken meanwhile")
             values: dict[str, Any] = {"last_move_at": at}
             if deadline is not None:
                 values.update(deadline=deadline, turn_started=at)
             db.execute(update(GameTable).where(GameTable.id == game_id).values(**values))
+            self._announce(db, game_id, "seat")
 
     def append_moves(self, rows: list[MoveRow]) -> None:
-        """Store moves of any number of games, with their clocks, in one transaction (one statement each)."""
-        with self.engine.begin() as db:
-            db.execute(_INSERT_MOVE, [{"game_id": r.game_id, "number": r.number, "seat": r.seat, "move": r.move}
-                                      for r in rows])
-            touched = [{"b_id": r.game_id, "b_at": r.at, "b_deadline": r.deadline, "b_started": r.turn_started}
-                       for r in rows if r.touch]
-            if touched:
-                db.execute(_AFTER_MOVE, touched)
-            finished = [{"b_id": r.game_id, "b_at": r.at} for r in rows if r.finished]
-            if finished:
-                db.execute(_FINISHED, finished)
-            seats = [{"b_id": r.game_id, "b_seat": r.seat, "b_bank": r.bank, "b_timeouts": r.timeouts}
-                     for r in rows if r.timeouts is not None]
-            if seats:
-                db.execute(_SEAT_CLOCK, seats)
+        """Store moves of any number of games, with their clocks, in one transaction (one statement each).
+
+        :class:`MoveConflict` if a move's number is taken or its game's lease epoch moved on: then none is
+        stored. The epoch is checked by updating the game's row, which holds it locked until the commit, so
+        a takeover (which raises the epoch) comes wholly before or wholly after these moves."""
+        try:
+            with self.engine.begin() as db:
+                self._append(db, rows)
+        except IntegrityError as error:
+            raise MoveConflict(f"a move of this number is already stored: {error.orig}") from None
+
+    def _append(self, db: Connection, rows: list[MoveRow]) -> None:
+        for game_id, epoch in {(r.game_id, r.epoch) for r in rows if r.epoch is not None}:
+            if db.execute(_FENCE, {"b_id": game_id, "b_epoch": epoch}).rowcount != 1:
+                raise MoveConflict(f"game {game_id} is driven by another server process now (its lease "
+                                   f"epoch is no longer {epoch})", lease_lost=True)
+        db.execute(_INSERT_MOVE, [{"game_id": r.game_id, "number": r.number, "seat": r.seat, "move": r.move}
+                                  for r in rows])
+        touched = [{"b_id": r.game_id, "b_at": r.at, "b_deadline": r.deadline, "b_started": r.turn_started}
+                   for r in rows if r.touch]
+        if touched:
+            db.execute(_AFTER_MOVE, touched)
+        finished = [{"b_id": r.game_id, "b_at": r.at} for r in rows if r.finished]
+        if finished:
+            db.execute(_FINISHED, finished)
+        seats = [{"b_id": r.game_id, "b_seat": r.seat, "b_bank": r.bank, "b_timeouts": r.timeouts}
+                 for r in rows if r.timeouts is not None]
+        if seats:
+            db.execute(_SEAT_CLOCK, seats)
+        for row in rows:
+            self._announce(db, row.game_id, row.notice())
 
     def update_seat(self, game_id: str, seat: int, **values: Any) -> None:
-        """Change a seat's kind, bot, timeouts, ``away`` or ``left``."""
+        """Change a seat's kind, bot, timeouts, ``away``, ``left`` or ``end_vote``."""
         with self.engine.begin() as db:
             db.execute(update(SeatTable).where(SeatTable.game_id == game_id, SeatTable.seat == seat).values(**values))
+            self._announce(db, game_id, "seat")
 
     def end_game(self, game_id: str, ended: str, at: float) -> None:
         """The game is over without being played out: ``ended`` says why ("abandoned", "closed")."""
         with self.engine.begin() as db:
             db.execute(update(GameTable).where(GameTable.id == game_id)
                        .values(finished=True, finished_at=at, ended=ended, deadline=None, turn_started=None))
+            self._announce(db, game_id, "ended")
 
     def set_rematch(self, game_id: str, rematch: str) -> None:
         with self.engine.begin() as db:
             db.execute(update(GameTable).where(GameTable.id == game_id).values(rematch=rematch))
+            self._announce(db, game_id, "rematch")
 
     def add_chat(self, game_id: str, row: ChatRow) -> None:
-        with self.engine.begin() as db:
-            db.execute(insert(ChatTable).values(game_id=game_id, number=row.number, seat=row.seat, kind=row.kind,
-                                                text=row.text, at=row.at))
+        """Store a line; :class:`MoveConflict` if its number was taken (by another server process)."""
+        try:
+            with self.engine.begin() as db:
+                db.execute(insert(ChatTable).values(game_id=game_id, number=row.number, seat=row.seat,
+                                                    kind=row.kind, text=row.text, at=row.at))
+                self._announce(db, game_id, "chat")
+        except IntegrityError as error:
+            raise MoveConflict(f"chat line {row.number} of game {game_id} is already stored") from error
 
     # -- expiry ----------------------------------------------------------------------------
 
@@ -277,6 +298,8 @@ class Store:
             for start in range(0, len(ids), 500):
                 db.execute(update(GameTable).where(GameTable.id.in_(ids[start:start + 500])).values(
                     finished=True, finished_at=at, ended="abandoned", deadline=None, turn_started=None))
+            for game_id in ids:
+                self._announce(db, game_id, "ended")
         return ids
 
     def purge_finished(self, before: float, limit: int = 1000) -> list[str]:
@@ -299,6 +322,30 @@ class Store:
     def load_unfinished(self) -> list[StoredGame]:
         return self._load(GameTable.finished.is_(False))
 
+    def load_games(self, ids: list[str]) -> list[StoredGame]:
+        """The games named (their whole records), in the order of creation."""
+        return [game for start in range(0, len(ids), 500)
+                for game in self._load(GameTable.id.in_(ids[start:start + 500]))]
+
+    def load_changes(self, game_id: str, moves_known: int, chat_known: int) -> StoredGame | None:
+        """The game's row and seats, with only the moves after the first ``moves_known`` and the chat lines
+        numbered above ``chat_known``: what another server process added since this one last looked."""
+        games = self._load(GameTable.id == game_id, moves_known, chat_known)
+        return games[0] if games else None
+
+    def page_ids(self, show: str, offset: int, limit: int) -> tuple[list[str], int]:
+        """Unfinished games a newcomer may join (``show="joinable"``) or watch ("playing"), newest first:
+        one page of ids, and how many there are in all."""
+        free = select(SeatTable.game_id).where(SeatTable.kind == "human", SeatTable.token_hash.is_(None))
+        seats = (GameTable.id.in_(free.where(func.coalesce(SeatTable.reserved, False).is_(False)))
+                 if show == "joinable" else GameTable.id.not_in(free))
+        where = GameTable.finished.is_(False) & seats
+        with self.engine.connect() as db:
+            total = db.scalar(select(func.count()).select_from(GameTable).where(where)) or 0
+            ids = list(db.scalars(select(GameTable.id).where(where).order_by(GameTable.created.desc())
+                                  .offset(offset).limit(limit)))
+        return ids, int(total)
+
     def list_games(self, finished: bool | None, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Games for the operator, newest first: (id, edition, created, finished, ended, moves, names), total."""
         where = [] if finished is None else [GameTable.finished.is_(finished)]
@@ -312,7 +359,7 @@ class Store:
         return [{"id": r[0], "edition": r[1], "created": _utc(r[2]).isoformat(), "finished": bool(r[3]),
                  "ended": r[4], "last_move_at": r[5], "moves": int(r[6])} for r in rows], int(total)
 
-    def _load(self, where: Any) -> list[StoredGame]:
+    def _load(self, where: Any, moves_known: int = 0, chat_known: int = 0) -> list[StoredGame]:
         with self.engine.connect() as db:
             games: dict[str, StoredGame] = {}
             for row in db.execute(select(GameTable).where(where).order_by(GameTable.created)):
@@ -332,11 +379,13 @@ class Store:
                                        .order_by(SeatTable.game_id, SeatTable.seat)):
                     games[seat.game_id].seats.append(StoredSeat(
                         seat.seat, seat.kind, seat.bot, seat.name, seat.token_hash, seat.bank, seat.timeouts or 0,
-                        bool(seat.away), bool(seat.left), bool(seat.reserved)))
-                for move in db.execute(select(MoveTable.game_id, MoveTable.move).where(MoveTable.game_id.in_(chunk))
+                        bool(seat.away), bool(seat.left), bool(seat.reserved), bool(seat.end_vote)))
+                for move in db.execute(select(MoveTable.game_id, MoveTable.move)
+                                       .where(MoveTable.game_id.in_(chunk), MoveTable.number > moves_known)
                                        .order_by(MoveTable.game_id, MoveTable.number)):
                     games[move.game_id].moves.append(move.move)
-                for line in db.execute(select(ChatTable).where(ChatTable.game_id.in_(chunk))
+                for line in db.execute(select(ChatTable)
+                                       .where(ChatTable.game_id.in_(chunk), ChatTable.number > chat_known)
                                        .order_by(ChatTable.game_id, ChatTable.number)):
                     games[line.game_id].chat.append(ChatRow(line.number, line.seat, line.kind, line.text, line.at))
         return list(games.values())

@@ -1,0 +1,136 @@
+"""Several server processes, on one machine or many, sharing one PostgreSQL database.
+
+Each unfinished game is *driven* (its bots move and its clock runs) by one process at a time: the one
+holding the game's lease, a row in the database naming the owner, until when (by the database's clock),
+and an epoch that every takeover raises. The owner renews its leases every third of their length; a
+process that dies (kill -9, a machine gone) stops renewing, and once its leases run out the others take
+its games over, each takeover raising the epoch. A process that stops cleanly gives its leases back at
+once, so a rolling restart hands every game on without waiting.
+
+Any process may hold a game's table connections and store a person's move: a move is row (game, number)
+of the moves table, so of two processes that try to store move 31 one succeeds and the other is told the
+table changed, exactly as two connections of one process would be. The moves of the driving process
+(bots, the clock) also carry its lease epoch, checked in the same transaction by updating the game's row:
+a paused owner that wakes after its games were taken over finds its epoch gone and its moves refused.
+
+Every write also notifies the others (``pg_notify`` on the ``tendays`` channel, delivered when the
+transaction commits), which read what changed and tell their connections: a move made on one process
+reaches the tables held by the others within milliseconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Protocol
+
+from sqlalchemy.engine import make_url
+
+from .journal import Journal
+from .settings import MasterSettings
+from .store import CHANNEL, database_url
+
+__all__ = ["Cluster", "Driver"]
+
+log = logging.getLogger("tendays.server")
+
+
+class Driver(Protocol):
+    """What the cluster asks of the lobby."""
+
+    def changed(self, game_id: str, notice: str = "") -> None:
+        """Another process changed ``game_id`` (``notice``: what, e.g. a move): follow it if held here."""
+
+    def changed_all(self) -> None:
+        """Notices may have been missed (the listening connection was lost): read every held game again."""
+
+    async def held(self, leases: dict[str, int], since: float) -> None:
+        """The leases this process still holds ({game id: epoch}), renewed at ``since`` (monotonic, taken
+        before asking); stop driving any other game."""
+
+    async def took(self, leases: dict[str, int], since: float) -> None:
+        """This process took these games over ({game id: epoch}) at ``since``: drive them."""
+
+
+class Cluster:
+    """Keeps this process's leases, takes over games whose owner went away, and listens for changes."""
+
+    def __init__(self, journal: Journal, settings: MasterSettings, driver: Driver) -> None:
+        self.journal = journal
+        self.settings = settings
+        self.driver = driver
+        self.owner = journal.store.owner
+        self.listening = asyncio.Event()  # set once notices are heard (tests wait for it)
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._listen(), name="notices from other server processes"),
+                       asyncio.create_task(self._keep_leases(), name="game leases")]
+
+    async def close(self) -> None:
+        """Stop renewing and taking leases (the lobby gives them back once its games are stopped)."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def release(self) -> None:
+        """Give back every lease, so the other processes take these games over now, not when they expire."""
+        with contextlib.suppress(Exception):  # the database is gone: the leases simply run out
+            released = await self.journal.run(self.journal.store.release_leases)
+            if released:
+                log.info("gave back the leases of %d game(s) to the other server processes", released)
+
+    async def _keep_leases(self) -> None:
+        store, ttl = self.journal.store, self.settings.lease_ttl
+        while True:
+            try:
+                since = time.monotonic()
+                await self.driver.held(await self.journal.run(store.renew_leases, ttl), since)
+                since = time.monotonic()
+                claimed = await self.journal.run(store.claim_leases, ttl, self.settings.lease_batch)
+                if claimed:
+                    log.info("took over %d game(s) whose server process went away or stopped", len(claimed))
+                    await self.driver.took(claimed, since)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("renewing or taking game leases failed; trying again")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.settings.lease_renew)
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        conninfo = make_url(database_url(self.journal.store.url)).set(drivername="postgresql")
+        address = conninfo.render_as_string(hide_password=False)
+        lost = False
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(address, autocommit=True) as db:
+                    await db.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    if lost:
+                        self.driver.changed_all()
+                        lost = False
+                    async for notice in db.notifies():
+                        self._heard(notice.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                lost = True
+                self.listening.clear()
+                log.warning("listening for other server processes failed (%s); again in 1 s", error)
+                await asyncio.sleep(1.0)
+
+    def _heard(self, payload: str) -> None:
+        sender, game_id, what = (payload.split(" ", 2) + ["", ""])[:3]
+        if sender == self.owner:
+            return
+        if what == "released":
+            self._wake.set()  # take the games of a process that stopped, now
+        else:
+            self.driver.changed(game_id, what)

@@ -1,0 +1,60 @@
+"""The leases of games in the database: which server process drives each unfinished game, until when,
+and the epoch its moves are fenced with (see :mod:`tendays.server.cluster`). PostgreSQL only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from .schema import GameTable
+
+__all__ = ["LeaseStore"]
+
+
+class LeaseStore:
+    """The lease statements of :class:`~tendays.server.store.Store`."""
+
+    engine: Engine
+    owner: str  # this process
+
+    def _announce(self, db: Connection, game_id: str, what: str) -> None:
+        """Tell the other processes when the transaction commits (the Store's)."""
+        raise NotImplementedError
+
+    def _now(self) -> Any:
+        """The database's clock in Unix seconds: every process measures leases by the same clock."""
+        return func.extract("epoch", func.clock_timestamp())
+
+    def renew_leases(self, seconds: float) -> dict[str, int]:
+        """Extend this process's leases of unfinished games; {game id: epoch} of those it still holds."""
+        with self.engine.begin() as db:
+            rows = db.execute(update(GameTable).where(GameTable.lease_owner == self.owner,
+                                                      GameTable.finished.is_(False))
+                              .values(lease_expires=self._now() + seconds)
+                              .returning(GameTable.id, GameTable.lease_epoch)).all()
+        return {row[0]: int(row[1]) for row in rows}
+
+    def claim_leases(self, seconds: float, limit: int) -> dict[str, int]:
+        """Take up to ``limit`` unfinished games whose lease ran out or was given back: {game id: new epoch}.
+
+        Rows another transaction holds (a move being stored) are skipped, not waited for."""
+        now = self._now()
+        free = (select(GameTable.id).where(GameTable.finished.is_(False),
+                                           or_(GameTable.lease_expires.is_(None), GameTable.lease_expires < now))
+                .order_by(GameTable.last_move_at).limit(limit).with_for_update(skip_locked=True))
+        with self.engine.begin() as db:
+            rows = db.execute(update(GameTable).where(GameTable.id.in_(free.scalar_subquery()))
+                              .values(lease_owner=self.owner, lease_epoch=GameTable.lease_epoch + 1,
+                                      lease_expires=now + seconds)
+                              .returning(GameTable.id, GameTable.lease_epoch)).all()
+        return {row[0]: int(row[1]) for row in rows}
+
+    def release_leases(self, ids: list[str] | None = None) -> int:
+        """Give back this process's leases (of ``ids``, or all when it stops): the others take them at once."""
+        where = [GameTable.lease_owner == self.owner] + ([] if ids is None else [GameTable.id.in_(ids)])
+        with self.engine.begin() as db:
+            released = db.execute(update(GameTable).where(*where).values(lease_owner=None, lease_expires=None)).rowcount
+            self._announce(db, "*", "released")
+        return int(released or 0)

@@ -1,0 +1,1 @@
+"""The database's migrations (Alembic): run at every start of the server, so any tendays upgrades its database."""

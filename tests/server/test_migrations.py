@@ -1,0 +1,63 @@
+"""The schema's migrations (Alembic): they make exactly the tables the code declares, on SQLite and
+PostgreSQL; a database made before migrations existed upgrades in place; a missing driver is named."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("alembic")
+from alembic import command  # noqa: E402
+from alembic.autogenerate import compare_metadata  # noqa: E402
+from alembic.config import Config  # noqa: E402
+from alembic.runtime.migration import MigrationContext  # noqa: E402
+from server_helpers import write_game_row  # noqa: E402
+from sqlalchemy import inspect, text  # noqa: E402
+
+from tendays.server.schema import MIGRATIONS, Base  # noqa: E402
+from tendays.server.store import Store  # noqa: E402
+
+
+def test_the_migrations_make_exactly_the_declared_tables(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        with store.engine.connect() as db:
+            assert compare_metadata(MigrationContext.configure(db), Base.metadata) == []
+            assert db.scalar(text("SELECT version_num FROM alembic_version")) == "0003"
+    finally:
+        store.close()
+
+
+def test_a_database_made_before_migrations_upgrades_and_keeps_its_games(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = Store(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with store.engine.begin() as db:  # back to the tables as create_all made them, with no Alembic record
+        config.attributes["connection"] = db
+        command.downgrade(config, "0001")
+        db.execute(text("DROP TABLE alembic_version"))
+    store.close()
+    tokens = write_game_row(url, "kept", {"players": 2, "rules": 2}, [(0, "draft 3")])
+    store = Store(url)  # upgrades: detects the tables, adds what is new
+    try:
+        assert "lease_epoch" in {c["name"] for c in inspect(store.engine).get_columns("games")}
+        game = store.load_game("kept")
+        assert game is not None and game.moves == ["draft 3"] and len(tokens) == 2
+    finally:
+        store.close()
+
+
+def test_a_missing_postgresql_driver_is_named_in_one_line(tmp_path: Path) -> None:
+    hidden = tmp_path / "psycopg"
+    hidden.mkdir()
+    (hidden / "__init__.py").write_text("raise ImportError('psycopg is not installed')\n")
+    done = subprocess.run([sys.executable, "-m", "tendays", "serve", "--db", "postgresql://tendays@127.0.0.1:9/x"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 2
+    assert "pip install 'tendays[postgres]'" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
