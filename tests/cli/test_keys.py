@@ -14,7 +14,7 @@ from tendays.bots import GreedyBot
 from tendays.cli.tui.end_screen import EndScreen
 from tendays.cli.tui.game_screen import GameScreen
 from tendays.cli.tui.replay_app import ReplayApp, ReplayScreen
-from tendays.cli.tui.rules import KEYS_HELP
+from tendays.cli.tui.rules import keys_help
 from tendays.cli.tui.screens import HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from tendays.cli.tui.widgets import GameLog
 from tendays.engine import Game, Move, Options, Phase, play_bots
@@ -45,7 +45,7 @@ def bound_keys() -> set[str]:
 def test_every_key_in_the_docs_and_the_help_is_bound() -> None:
     docs = DOCS.read_text()
     table = docs[docs.index("## Keys and mouse"):docs.index("**The arrow keys alone")]
-    assert documented_keys(table) == documented_keys(KEYS_HELP)
+    assert documented_keys(table) == documented_keys(keys_help())
     assert documented_keys(table) <= bound_keys()
     assert {"up", "down", "left", "right", "enter", "escape", "0", "9", "colon", "f1"} <= documented_keys(table)
 

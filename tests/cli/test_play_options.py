@@ -69,8 +69,10 @@ def test_a_save_file_carries_the_first_seat_and_a_resumed_game_keeps_it(
 
 
 def test_days_the_tiles_cannot_support_are_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--days", "17", "--players", "me,normal,normal", "--edition", "germany"]) == 2
+    assert main(["play", "--days", "17", "--players", "me,normal,normal", "--edition", "germany", "--lang", "en"]) == 2
     assert capsys.readouterr().err == f"tendays play: {GERMANY_17_DAYS}\n"
+    assert main(["play", "--days", "17", "--players", "me,normal,normal", "--edition", "germany"]) == 2
+    assert capsys.readouterr().err.startswith("tendays play: 10 Tage durch Deutschland hat 54 Plättchen: 3 Reisepläne")
     assert main(["play", "--days", "1"]) == 2
     assert capsys.readouterr().err == "tendays play: a rack has 2 to 20 days, not 1\n"
 

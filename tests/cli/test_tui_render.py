@@ -2,17 +2,50 @@
 
 from __future__ import annotations
 
+from rich.text import Text
+
+from tendays.cli.tui.palettes import PaletteChoice, use_palette
 from tendays.cli.tui.render import day_marks, last_actions, swatch, tile_text
-from tendays.engine import Event, Move, Options, apply, load_edition, new_game, view
+from tendays.engine import Event, Move, Options, apply, load_edition, new_game, use_language, view
 
 
-def test_swatches_name_the_colour_in_words() -> None:
+def test_swatches_show_each_colours_shape_and_word() -> None:
     usa = load_edition("usa")
-    assert swatch(usa, usa.tile("OH").index).plain.strip() == usa.tile("OH").color
-    assert swatch(usa, usa.tile("AK").index).plain.strip() == "any"
+    assert swatch(usa, usa.tile("OH").index).plain == "★ yellow"
+    assert swatch(usa, usa.tile("CA").index).plain == "●  blue "
+    assert swatch(usa, usa.tile("AK").index).plain.split() == ["✱", "any"]
     assert swatch(usa, usa.tile("car").index).plain.strip() == "car"
-    assert tile_text(usa, usa.tile("plane-pink").index).plain.endswith("pink airplane")
+    assert tile_text(usa, usa.tile("plane-pink").index).plain == "◆  pink  pink airplane"
     assert "(empty)" in tile_text(usa, None).plain
+    for tile in usa.tiles:  # every coloured tile shows its colour's shape from the edition data, in every width
+        if tile.color is not None:
+            assert swatch(usa, tile.index).plain.startswith(usa.symbols[tile.color])
+            letter = usa.words("en").letter(tile.color)
+            assert swatch(usa, tile.index, 3).plain == usa.symbols[tile.color] + letter + " "
+    with use_language("de"):
+        germany = load_edition("germany")
+        assert swatch(germany, germany.tile("DA").index).plain == "●  blau "
+        assert swatch(germany, germany.tile("BE").index).plain.split() == ["✱", "jede"]
+        assert swatch(germany, germany.tile("train-pink").index, 3).plain == "◆R "
+        assert swatch(germany, germany.tile("bus").index).plain.strip() == "Bus"
+
+
+def background(text: Text) -> str:
+    style = text.spans[0].style
+    assert isinstance(style, str)
+    return style.split(" on ")[1]
+
+
+def test_swatches_take_their_colours_from_the_edition_palette() -> None:
+    usa = load_edition("usa")
+    ohio = usa.tile("OH").index
+    assert background(swatch(usa, ohio)) == usa.palette["yellow"]
+    with use_palette(PaletteChoice("cb")):
+        assert background(swatch(usa, ohio)) == usa.palette_cb["yellow"]
+        assert background(swatch(usa, usa.tile("AK").index)) == usa.palette_cb["any"]
+    assert background(swatch(usa, usa.tile("AK").index)) == usa.palette["any"]
+    choice = PaletteChoice()
+    assert choice.toggle() == "cb" and choice.toggle() == "normal"
 
 
 def test_day_marks_give_each_link_its_verdict() -> None:

@@ -14,6 +14,7 @@ from server_helpers import settings
 from tendays.server.journal import Journal
 from tendays.server.lobby import Lobby
 from tendays.server.master import LobbyError, Match, Rejected
+from tendays.server.notices import render_notice
 from tendays.server.store import Store
 from tendays.server.timing import Pace, PaceLimits, TurnClock
 
@@ -46,7 +47,7 @@ async def until(condition: Any, seconds: float = 20.0) -> None:
 def chat_texts(lobby: Lobby, match: Match) -> list[str]:
     stored = lobby.journal.store.load_game(match.id)
     assert stored is not None
-    return [row.text for row in stored.chat]
+    return [render_notice(row.text) for row in stored.chat]  # notices are stored as data
 
 
 def test_the_bank_pays_for_slow_turns() -> None:

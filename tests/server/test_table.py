@@ -106,7 +106,7 @@ REJECTIONS = [
     ({"type": "move", "move": "draft 4", "version": "0"}, "malformed", "version"),
     ({"type": "move", "move": "fly 3", "version": 0}, "malformed", "unknown move 'fly'"),
     ({"type": "move", "move": "replace 4", "version": 0}, "malformed", "expected 'replace DAY PILE'"),
-    ({"type": "move", "move": "draft 4", "version": 3}, "stale", "version 0, not 3"),
+    ({"type": "move", "move": "draft 4", "version": 3}, "stale", "someone moved while you were choosing"),
     ({"type": "move", "move": "draw", "version": 0}, "illegal", "the racks are still being filled"),
     ({"type": "move", "move": "draft 11", "version": 0}, "illegal", "there is no day 11"),
 ]
@@ -177,6 +177,37 @@ def test_bad_token_and_unknown_game_are_refused_and_closed(client: TestClient,
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4404
+    # In German, before any hello (the address asks): the long sentence still closes with its code.
+    with client.websocket_connect(f"/ws/games/{alice['id']}?token=x&lang=de") as ws:
+        refusal = ws.receive_json()
+        assert refusal["code"] == "malformed" and refusal["message"].startswith("der Platz-Schlüssel gehört")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400 and len(closed.value.reason.encode()) <= 123
+
+
+def test_a_close_reason_is_cut_to_the_bytes_a_websocket_allows() -> None:
+    import asyncio
+
+    from tendays.server.table import _refuse
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.closed: tuple[int, str] | None = None
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(text)
+
+        async def close(self, code: int, reason: str) -> None:
+            if len(reason.encode()) > 123:
+                raise ValueError("a close reason is at most 123 bytes")
+            self.closed = (code, reason)
+
+    socket = Socket()
+    asyncio.run(_refuse(socket, "forbidden", "Plätzchen " * 20, 4403))  # type: ignore[arg-type]
+    assert socket.closed is not None and socket.closed[0] == 4403 and socket.closed[1].startswith("Plätzchen")
+    assert json.loads(socket.sent[0])["message"] == "Plätzchen " * 20
 
 
 def test_rate_limit_refuses_the_excess_and_a_flood_closes(db_url: str) -> None:
@@ -246,3 +277,66 @@ def test_the_end_reveals_every_rack_and_journey(client: TestClient) -> None:
     assert client.get(f"/api/games/{alice['id']}").json()["status"] == "over"
     assert client.get("/api/games?show=playing").json()["games"] == []
 
+
+
+def test_each_connection_reads_the_table_in_its_own_language(client: TestClient,
+                                                              two_humans: tuple[Message, Message]) -> None:
+    alice, bob = two_humans
+    with client.websocket_connect(f"/ws/games/{alice['id']}") as ws_de, \
+            client.websocket_connect(f"/ws/games/{alice['id']}", headers={"Accept-Language": "en-GB,en"}) as ws_en:
+        ws_de.send_json({"type": "hello", "token": alice["token"], "lang": ["de-AT", "en"]})
+        ws_en.send_json({"type": "hello", "token": bob["token"]})
+        table_de, table_en = ws_de.receive_json()["game"], ws_en.receive_json()["game"]
+        assert (table_de["you"], table_en["you"]) == (0, 1)
+        # Refusals in the mover's language: the message's own and the engine's.
+        assert rejected(ws_de, {"type": "move", "move": "draft 1"})["message"] == \
+            "ein Zug braucht die Version des Tisches, auf dem er gemacht wurde"
+        assert rejected(ws_en, {"type": "move", "move": "draft 1"})["message"] == \
+            "a move needs the version of the table it was made on"
+        mover, waiting = (ws_de, ws_en) if table_de["current"] == 0 else (ws_en, ws_de)
+        other = rejected(waiting, {"type": "move", "move": "draw", "version": 0})
+        assert other["code"] == "out_of_turn"
+        name = ("Alice", "Bob")[table_de["current"]]
+        assert other["message"] == (f"{name} ist am Zug, nicht du" if waiting is ws_de else
+                                    f"it is {name}'s turn, not yours")
+        said = {}
+        for lang in ("de", "en"):
+            mover.send_json({"type": "language", "lang": lang})
+            said[lang] = rejected(mover, {"type": "move", "move": "draw", "version": 0})
+            assert said[lang]["code"] == "illegal"
+        assert said["de"]["message"] != said["en"]["message"]
+        mover.send_json({"type": "language", "lang": "de" if mover is ws_de else "en"})
+        # A hint is worked out on a thread, in the asker's language.
+        ws_de.send_json({"type": "hint"})
+        hint_de = receive_until(ws_de, lambda m: m["type"] == "hint")["message"]
+        ws_en.send_json({"type": "hint"})
+        hint_en = receive_until(ws_en, lambda m: m["type"] == "hint")["message"]
+        assert hint_de != hint_en and ("Tag" in hint_de or "Plättchen" in hint_de), (hint_de, hint_en)
+        # A notice is stored once, as data, and each seat reads it in its language.
+        ws_en.send_json({"type": "leave"})
+        notice_de = receive_until(ws_de, lambda m: m["type"] == "state" and m["game"]["chat"])["game"]["chat"][-1]
+        notice_en = receive_until(ws_en, lambda m: m["type"] == "state" and m["game"]["chat"])["game"]["chat"][-1]
+        assert notice_de["text"] == "Bob hat das Spiel verlassen: ab jetzt spielt ein Bot den Platz"
+        assert notice_en["text"] == "Bob left the game: a bot plays the seat from now on"
+        # The log's sentences follow the language too, and a connection may change its language.
+        ws_en.send_json({"type": "language", "lang": "de"})
+        again = receive_until(ws_en, lambda m: m["type"] == "state")["game"]
+        assert again["chat"][-1]["text"] == notice_de["text"] and again["chat_from"] == 0
+        assert [e["text"] for e in again["log"]] == [e["text"] for e in table_de["log"][:len(again["log"])]]
+
+
+def test_old_english_notices_still_read_and_new_ones_render_per_language() -> None:
+    from tendays.engine import use_language
+    from tendays.server.notices import N_, encode_notice, mark_plural, render_notice
+
+    assert render_notice("Bob left the game: a bot plays the seat from now on") == \
+        "Bob left the game: a bot plays the seat from now on"
+    stored = encode_notice(mark_plural("{name} missed {n} turn in a row: a bot plays the seat until {name} opens "
+                                       "the seat link again",
+                                       "{name} missed {n} turns in a row: a bot plays the seat until {name} opens "
+                                       "the seat link again", 3), name="Bob")
+    assert render_notice(stored).startswith("Bob missed 3 turns in a row")
+    with use_language("de"):
+        assert render_notice(stored).startswith("Bob hat 3 Züge in Folge verpasst")
+        assert render_notice(encode_notice(N_("the players chose to end the game"), sentence=True)) == \
+            "Die Spieler haben beschlossen, das Spiel zu beenden."

@@ -212,13 +212,13 @@ def test_phone_map_credit_spectator_and_reconnect(browser: Any, server: Server) 
     watcher.goto(f"{server.url}/play/{game_id}#spectate")
     watcher.wait_for_selector("#players .player:has-text('Carla')")
     assert watcher.locator("#rack [data-tile]").count() == 0
-    assert "no racks" in watcher.inner_text("#rack")
+    assert "Zuschauer sehen" in watcher.inner_text("#rack")  # the German edition is shown in German
 
     # A seat link with a wrong token is refused in words, forgotten, and the page offers to join or watch.
     stranger = new_page(browser)
     stranger.goto(f"{server.url}/play/{game_id}#token=not-the-seat-token")
     stranger.wait_for_selector("#join:not([hidden])")
-    assert "not valid" in stranger.inner_text("#error-text")
+    assert "gilt nicht" in stranger.inner_text("#error-text")  # the server's refusal, in the table's language
     assert stranger.evaluate("localStorage.getItem('tendays.games')") in (None, "{}")
     assert "token" not in stranger.url
     assert not stranger.js_errors, stranger.js_errors

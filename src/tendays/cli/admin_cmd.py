@@ -20,6 +20,9 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", default=os.environ.get("TENDAYS_URL", "http://127.0.0.1:8000"),
@@ -53,24 +56,27 @@ def _call(args: argparse.Namespace, path: str, method: str = "GET") -> Any:
             detail = json.load(error).get("detail", error.reason)
         except ValueError:
             detail = error.reason
-        raise SystemExit(f"tendays admin: the server answered {error.code}: {detail}") from None
+        raise SystemExit("tendays admin: " + _("the server answered {code}: {detail}").format(
+            code=error.code, detail=detail)) from None
     except OSError as error:
-        raise SystemExit(f"tendays admin: cannot reach {args.url}: {error}") from None
+        raise SystemExit("tendays admin: " + _("cannot reach {url}: {error}").format(url=args.url,
+                                                                                   error=error)) from None
 
 
 def _backup(url: str, target: str) -> str:
     prefix = "sqlite:///"
     if not url.startswith(prefix) or url == prefix + ":memory:":
-        raise SystemExit("tendays admin: backup copies SQLite files; for another database use its own tool "
-                         "(pg_dump for PostgreSQL)")
+        raise SystemExit("tendays admin: " + _("backup copies SQLite files; for another database use its own tool "
+                                               "(pg_dump for PostgreSQL)"))
     source_path = url[len(prefix):]
     if not os.path.isfile(source_path):
-        raise SystemExit(f"tendays admin: there is no database {source_path}")
+        raise SystemExit("tendays admin: " + _("there is no database {path}").format(path=source_path))
     # SQLite's online backup: a consistent copy, even while the server writes (WAL mode).
     with sqlite3.connect(f"file:{source_path}?mode=ro", uri=True) as source, sqlite3.connect(target) as copy:
         source.backup(copy)
         games = copy.execute("SELECT count(*) FROM games").fetchone()[0]
-    return f"{source_path} copied to {target} ({games} games)"
+    return ngettext("{source} copied to {target} ({count} game)", "{source} copied to {target} ({count} games)",
+                    games).format(source=source_path, target=target, count=games)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,33 +88,38 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(answer, indent=2))
             return 0
-        print(f"{answer['total']} games, page {answer['page']} of {answer['pages']} "
-              f"({answer['held']} unfinished held by the server)")
+        print(ngettext("{total} game, page {page} of {pages} ({held} unfinished held by the server)",
+                       "{total} games, page {page} of {pages} ({held} unfinished held by the server)",
+                       answer["total"]).format(total=answer["total"], page=answer["page"], pages=answer["pages"],
+                                               held=answer["held"]))
         for game in answer["games"]:
-            seats = ", ".join(s["name"] + (" (left)" if s["left"] else " (away)" if s["away"] else "")
+            seats = ", ".join(s["name"] + (" " + _("(left)") if s["left"] else " " + _("(away)") if s["away"] else "")
                               for s in game["seats"] or [])
             ended = f" ({game['ended']})" if game["ended"] else ""
-            print(f"  {game['id']:10} {game['status']}{ended:12} {game['edition']:8} {game['moves']:4} moves  "
-                  f"created {game['created'][:19]}  {seats}")
+            moves = ngettext("{count} move", "{count} moves", game["moves"]).format(count=f"{game['moves']:4}")
+            created = _("created {time}").format(time=game["created"][:19])
+            print(f"  {game['id']:10} {game['status']}{ended:12} {game['edition']:8} {moves}  {created}  {seats}")
         return 0
     if args.action == "close":
         answer = _call(args, f"/api/admin/games/{args.game}/close", "POST")
-        print(json.dumps(answer, indent=2) if args.json else f"game {answer['id']} closed")
+        print(json.dumps(answer, indent=2) if args.json else _("game {id} closed").format(id=answer["id"]))
         return 0
     if args.action == "sweep":
         answer = _call(args, "/api/admin/sweep", "POST")
-        print(json.dumps(answer) if args.json else f"{answer['closed']} closed, {answer['deleted']} deleted")
+        print(json.dumps(answer) if args.json else _("{closed} closed, {deleted} deleted").format(
+            closed=answer["closed"], deleted=answer["deleted"]))
         return 0
     answer = _call(args, "/api/admin/limits")
     if args.json:
         print(json.dumps(answer, indent=2))
         return 0
-    print("limits:", ", ".join(f"{k} {v}" for k, v in answer["limits"].items()))
-    print("refused since the start:", ", ".join(f"{k} {v}" for k, v in answer["refused"].items()) or "none")
-    print(f"open table connections: {answer['open_connections']}")
+    print(_("limits:"), ", ".join(f"{k} {v}" for k, v in answer["limits"].items()))
+    print(_("refused since the start:"), ", ".join(f"{k} {v}" for k, v in answer["refused"].items()) or _("none"))
+    print(_("open table connections: {count}").format(count=answer["open_connections"]))
     for busy in answer["busiest_addresses"]:
-        print(f"  {busy['address']}: {busy['connections']} open")
+        print("  " + _("{address}: {count} open").format(address=busy["address"], count=busy["connections"]))
     for refusal in answer["recent"][:20]:
-        print(f"  refused {refusal['limit']} for {refusal['address']} at {refusal['at']}")
+        print("  " + _("refused {limit} for {address} at {time}").format(
+            limit=refusal["limit"], address=refusal["address"], time=refusal["at"]))
     return 0
 

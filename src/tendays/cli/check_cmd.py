@@ -18,6 +18,10 @@ import sys
 from collections.abc import Sequence
 
 from tendays.engine import Edition, EditionError, available_editions, checker_for, load_edition
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
+
+from .language import add_language_argument
 
 
 class BadJourney(ValueError):
@@ -42,17 +46,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "input (below)")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--days", type=int, default=None, help="number of days the journey must have (default 10)")
+    add_language_argument(parser)
 
 
 def parse_journey(edition: Edition, ids: Sequence[str], days: int | None) -> list[int]:
     """Tile ids to tile indices, checking the ids and the length (the verdict judges the rest)."""
     unknown = [i for i in ids if i.upper() not in edition.by_id]
     if unknown:
-        raise BadJourney(f"{edition.name} has no tile {', '.join(repr(u) for u in unknown)}")
+        raise BadJourney(ngettext("{edition} has no tile {tiles}", "{edition} has no tiles {tiles}", len(unknown))
+                         .format(edition=edition.name, tiles=", ".join(repr(u) for u in unknown)))
     tiles = [edition.tile(i) for i in ids]
     expected = days if days is not None else 10
     if len(tiles) != expected:
-        raise BadJourney(f"a journey has {expected} days, but {len(tiles)} tiles were given")
+        raise BadJourney(ngettext("a journey has {days} days, but {count} tile was given",
+                                  "a journey has {days} days, but {count} tiles were given", len(tiles))
+                         .format(days=expected, count=len(tiles)))
     return [t.index for t in tiles]
 
 
@@ -63,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tendays check: {error}", file=sys.stderr)
         return 2
     if args.days is not None and args.days < 2:
-        print("tendays check: a journey needs at least 2 days", file=sys.stderr)
+        print("tendays check: " + _("a journey needs at least 2 days"), file=sys.stderr)
         return 2
     checker = checker_for(edition)
     if not args.tiles:
@@ -77,9 +85,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(verdict.to_json(), ensure_ascii=False))
     elif verdict.valid:
-        print(f"a complete {len(journey)}-day journey")
+        print(_("a complete {days}-day journey").format(days=len(journey)))
     else:
-        print(f"not a complete journey ({len(verdict.problems)} problem{'s' if len(verdict.problems) > 1 else ''}):")
+        count = len(verdict.problems)
+        print(ngettext("not a complete journey ({count} problem):", "not a complete journey ({count} problems):",
+                       count).format(count=count))
         for problem in verdict.problems:
             print(f"  {problem}")
     return 0 if verdict.valid else 1
@@ -89,15 +99,16 @@ def check_lines(edition: Edition, days: int | None) -> int:
     """Standard input mode: a JSON verdict per journey line; the exit status sums up the worst line."""
     checker = checker_for(edition)
     if sys.stdin.isatty():
-        print(f"Type a journey of {edition.name} per line, tile ids day 1 first (e.g. WA OR CA ...); "
-              "Ctrl-D ends.", file=sys.stderr)
+        print(_("Type a journey of {edition} per line, tile ids day 1 first (e.g. WA OR CA ...); Ctrl-D ends.")
+              .format(edition=edition.name), file=sys.stderr)
     worst = 0
     for number, raw in enumerate(sys.stdin.buffer, 1):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             worst = 2
-            print(json.dumps({"error": f"line {number} is not UTF-8 text (byte {error.start + 1})"}), flush=True)
+            message = _("line {number} is not UTF-8 text (byte {byte})").format(number=number, byte=error.start + 1)
+            print(json.dumps({"error": message}, ensure_ascii=False), flush=True)
             continue
         ids = [part for part in re.split(r"[\s,]+", line.strip()) if part]
         if not ids:

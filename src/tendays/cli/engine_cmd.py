@@ -12,6 +12,8 @@ import random
 import sys
 from typing import Any, TextIO
 
+from tendays.engine.i18n import gettext as _
+
 # The fields of a view on the wire (docs/engine-protocol.md, "The view").
 VIEW_FIELDS = ("edition", "options", "player", "current", "phase", "turn", "rack", "in_hand", "taken_from",
                "forced_pile", "piles", "draw_pile", "rack_counts", "racks", "winner", "events", "legal_moves")
@@ -28,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", default="greedy",
                         help=f"the bot to serve: {', '.join(servable_bots())} (default: greedy)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot's dice (default: 0)")
+
+
+# The protocol's answers (``error ...``) are read by the program at the other end and, like the protocol's
+# commands, are always English (docs/engine-protocol.md); only what is printed to a person is translated.
 
 
 def _json_object(command: str, text: str, what: str) -> tuple[dict[str, Any] | None, str]:
@@ -136,12 +142,12 @@ def run(args: argparse.Namespace) -> int:
     from tendays.bots import make_bot
 
     if args.bot.startswith("cmd:"):
-        print("tendays engine: serve a built-in bot, not another engine", file=sys.stderr)
+        print("tendays engine: " + _("serve a built-in bot, not another engine"), file=sys.stderr)
         return 2
     name = args.bot.partition(":")[0].lower()
     if name not in servable_bots():
-        print(f"tendays engine: unknown bot {args.bot!r}; serve one of: {', '.join(servable_bots())}",
-              file=sys.stderr)
+        print("tendays engine: " + _("unknown bot {bot!r}; serve one of: {bots}").format(
+            bot=args.bot, bots=", ".join(servable_bots())), file=sys.stderr)
         return 2
     try:
         make_bot(args.bot)

@@ -46,8 +46,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 0
+    from tendays.engine import use_language
+
+    from .language import command_language
+
     try:
-        return int(args.run(args) or 0)
+        with use_language(command_language(args)):  # what the command says, in its reader's language
+            return int(args.run(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into `head` and the like

@@ -6,12 +6,17 @@ import argparse
 import json
 import sys
 
-from tendays.engine import EditionError, available_editions, load_edition
+from tendays.engine import EditionError, available_editions, current_language, load_edition
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext, pgettext
+
+from .language import add_language_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("edition", help=f"one of: {', '.join(available_editions())}")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_language_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,22 +31,31 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    lang = current_language()
+    words = edition.words(lang)
     console = Console()
-    regions = Table(title=f"{edition.name}: {len(edition.regions)} {edition.region_noun}s")
-    for column in ("id", "name", "colour", "borders"):
+    count = len(edition.regions)
+    regions = Table(title=f"{edition.name}: {count} {words.region_nouns(count)}")
+    for column in (_("id"), _("name"), _("colour"), _("borders")):
         regions.add_column(column)
-    for region in edition.regions:
-        color = region.color or f"any ({edition.any_color_name})"
-        regions.add_row(region.id, region.name, color, " ".join(sorted(region.neighbors)) or "—")
+    for index, region in enumerate(edition.regions):
+        symbol = edition.symbols.get(region.color or "any", "")
+        color = words.color(region.color) if region.color else _("any ({colour})").format(colour=words.color(None))
+        regions.add_row(region.id, edition.tiles[index].name_in(lang), f"{symbol} {color}".strip(),
+                        " ".join(sorted(region.neighbors)) or "—")
     console.print(regions)
-    tiles = Table(title=f"Tiles: {edition.tile_count}")
-    for column in ("id", "kind", "role", "colour", "count"):
+    tiles = Table(title=ngettext("{count} tile", "{count} tiles", edition.tile_count).format(count=edition.tile_count))
+    for column in (_("id"), _("name"), _("role"), _("colour"), _("count")):
         tiles.add_column(column)
+    # TRANSLATORS: what a tile does in a journey: a region, a link of one colour (airplane, train), a skip (car, bus).
+    roles = {"region": pgettext("role", "region"), "link": pgettext("role", "link"), "skip": pgettext("role", "skip")}
     for tile in edition.tiles:
         if not tile.is_region or tile.count > 1:
-            tiles.add_row(tile.id, tile.kind, tile.role.value, tile.color or "—", str(tile.count))
+            colour = f"{edition.symbols.get(tile.color, '')} {words.color(tile.color)}".strip() if tile.color else "—"
+            tiles.add_row(tile.id, tile.name_in(lang), roles[tile.role.value], colour, str(tile.count))
     regions_single = sum(1 for t in edition.tiles if t.is_region and t.count == 1)
-    tiles.add_row("(each other region)", "region", "region", "its colour", f"1 × {regions_single}")
+    tiles.add_row(_("(each other {region})").format(region=words.region_noun), "", roles["region"], _("its colour"),
+                  f"1 × {regions_single}")
     console.print(tiles)
     console.print(f"[dim]{edition.credit}[/dim]")
     return 0

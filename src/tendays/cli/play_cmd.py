@@ -10,6 +10,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from tendays.engine.i18n import gettext as _
+
+from .language import add_language_argument, choose_language
+
+__all__ = ["DEFAULT_PLAYERS", "DEFAULT_SAVE", "add_arguments", "choose_language", "first_seat_arg", "run"]
+
 DEFAULT_PLAYERS = "me,normal,normal"
 DEFAULT_SAVE = Path("tendays-save.json")
 
@@ -19,13 +25,16 @@ def first_seat_arg(text: str) -> int | str:
     if text.strip().lower() == "random":
         return "random"
     if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"give a seat number (1 for the first seat) or 'random', not {text!r}")
+        raise argparse.ArgumentTypeError(_("give a seat number (1 for the first seat) or 'random', not {text!r}")
+                                         .format(text=text))
     return int(text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tendays.bots import bot_names
-    from tendays.engine import MAX_DAYS, MIN_DAYS, available_editions, available_languages
+    from tendays.engine import MAX_DAYS, MIN_DAYS, available_editions
+
+    from .tui.palettes import PALETTES
 
     parser.add_argument("--edition", choices=available_editions(), default=None, help="which game (default usa)")
     parser.add_argument("--players", default=None, metavar="SEATS",
@@ -46,55 +55,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", "--load", type=Path, default=None, metavar="FILE",
                         help="continue a saved game: its edition, days, variant and seats (--players seats it "
                              "differently)")
-    parser.add_argument("--lang", choices=available_languages(), default=None,
-                        help="the language of the game (default: from LANGUAGE/LANG, else the edition's own)")
+    add_language_argument(parser)
+    parser.add_argument("--palette", choices=PALETTES, default=None,
+                        help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
+                             "the c key switches them during the game (default normal, or the resumed game's)")
     parser.add_argument("--setup", action="store_true", help="show the setup screen even when options are given")
 
 
-def environment_language() -> str | None:
-    """The language LANGUAGE or LANG asks for, if the catalogues have it; None when they ask for nothing
-    specific (unset, "C", "POSIX") or only for languages the game does not speak."""
-    import os
-
-    from tendays.engine import match_language
-
-    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(variable, "").strip()
-        if not value or value.split(".")[0] in ("C", "POSIX"):
-            continue
-        wanted = [part.split(".")[0].replace("_", "-") for part in value.split(":") if part]
-        prefixes = {tag.split("-")[0].lower() for tag in wanted}
-        lang = match_language(wanted)
-        return lang if lang.split("-")[0] in prefixes else None
-    return None
-
-
-def choose_language(requested: str | None, edition: str) -> str:
-    """``--lang``, else the environment's language, else the edition's own."""
-    from tendays.engine import load_edition
-
-    return requested or environment_language() or load_edition(edition).language
-
-
 def run(args: argparse.Namespace) -> int:
+    from tendays.engine import default_edition, use_language
+
+    # Refusals before the game starts speak the game's language: --lang, LANG, else the edition's.
+    with use_language(choose_language(args.lang, args.edition or default_edition())):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from tendays.engine import RecordError, default_edition
 
     from .tui.play_app import PlayApp, fresh_seed
-    from .tui.table import PERSON_PREFIX, PlayConfig, SeatError, Table, load_save, parse_seats
+    from .tui.table import PERSON_PREFIX, PlayConfig, SeatError, Table, load_save, parse_seats, saved_palette
 
     if args.delay < 0:
-        print("tendays play: --delay cannot be negative", file=sys.stderr)
+        print("tendays play: " + _("--delay cannot be negative"), file=sys.stderr)
         return 2
     fixed_by_the_save = [option for option, value in (
         ("--edition", args.edition), ("--days", args.days), ("--first-seat", args.first_seat),
         ("--swap", args.swap), ("--seed", args.seed), ("--setup", args.setup or None)) if value is not None]
     if args.resume is not None and fixed_by_the_save:
-        print(f"tendays play: a resumed game keeps the edition, days, first seat, variant and seed it was "
-              f"saved with; leave out {', '.join(fixed_by_the_save)} (only --players, --save and --delay "
-              "go with --resume)", file=sys.stderr)
+        print("tendays play: " + _("a resumed game keeps the edition, days, first seat, variant and seed it was saved "
+                                   "with; leave out {options} (only --players, --save, --delay, --lang and --palette "
+                                   "go with --resume)").format(options=", ".join(fixed_by_the_save)), file=sys.stderr)
         return 2
     if args.players is not None and not args.players.strip():
-        print("tendays play: --players is empty: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'",
+        print("tendays play: " + _("--players is empty: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'"),
               file=sys.stderr)
         return 2
     chosen = (args.edition, args.players, args.days, args.first_seat, args.swap, args.seed)
@@ -107,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         bot_delay=args.delay,
         save_path=args.save if args.resume is None or args.save != DEFAULT_SAVE else args.resume,
+        palette=args.palette or (args.resume is not None and saved_palette(args.resume)) or "normal",
     )
     table = None
     try:
@@ -115,9 +110,10 @@ def run(args: argparse.Namespace) -> int:
             programs = [spec for spec in specs or () if spec.lower().startswith("cmd:")]
             if programs and args.players is None:
                 # A save file may come from anyone: it never starts a program by itself.
-                raise SeatError(f"the save file would start the program {programs[0][4:].strip()!r} for a seat; "
-                                f"a save file never starts programs by itself: give the seats with --players "
-                                f"to resume it (e.g. --players 'me,{programs[0]}' if you trust that program)")
+                raise SeatError(_("the save file would start the program {program!r} for a seat; a save file never "
+                                  "starts programs by itself: give the seats with --players to resume it (e.g. "
+                                  "--players 'me,{seat}' if you trust that program)").format(
+                    program=programs[0][4:].strip(), seat=programs[0]))
             players = args.players if args.players is not None else (
                 ",".join(specs) if specs else ",".join(["human"] * record.options.players))
             table = Table.from_record(record, parse_seats(players, record.names))
@@ -130,15 +126,15 @@ def run(args: argparse.Namespace) -> int:
                 seed=None,
                 bot_delay=args.delay,
                 save_path=config.save_path,
+                palette=config.palette,
             )
         elif not args.setup and any(value is not None for value in chosen):
             seed = config.seed if config.seed is not None else fresh_seed()
             table = Table(config.edition, config.options(), seed, config.seat_list())
     except (RecordError, ValueError) as error:  # SeatError and options the engine refuses are ValueErrors
-        print(f"tendays play: {error}", file=sys.stderr)
+        print(f"tendays play: {error}", file=sys.stderr)  # the engine's and the seats' words, translated
         return 2
-    lang = getattr(args, "lang", None)
-    app = PlayApp(config, table=table, setup=table is None, language=choose_language(lang, config.edition))
+    app = PlayApp(config, table=table, setup=table is None, language=choose_language(args.lang, config.edition))
     try:
         app.run()
     finally:

@@ -10,35 +10,48 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tendays.engine import GameRecord, RecordError, State, checker_for, describe_event, view
+from tendays.engine import GameRecord, RecordError, State, checker_for, use_language, view
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
+
+from .language import add_language_argument, choose_language
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from .tui.palettes import PALETTES
+
     parser.add_argument("file", type=Path, help="a saved game (tendays play's save file, or any game record)")
     parser.add_argument("--reveal", action="store_true",
                         help="show the racks of an unfinished game too (a finished game always shows them)")
     parser.add_argument("--step", type=float, default=0.8, metavar="SECONDS",
                         help="seconds per move when playing the game back with the space key (default 0.8)")
     parser.add_argument("--text", action="store_true", help="print the game's log and final racks instead")
+    parser.add_argument("--palette", choices=PALETTES, default=None,
+                        help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
+                             "the c key switches them (default: the save file's, else normal)")
+    add_language_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from .tui.replay_app import ReplayApp, replay_states
-    from .tui.table import load_save
+    from .tui.table import load_save, saved_palette
 
     try:
-        record, _ = load_save(args.file)
+        record, _seats = load_save(args.file)
         states = replay_states(record)
     except RecordError as error:
         print(f"tendays replay: {error}", file=sys.stderr)
         return 2
+    lang = choose_language(args.lang, record.edition)  # a German game replays in German unless asked otherwise
     if args.text:
-        print_game(record, states, reveal=args.reveal or states[-1].is_over)
+        with use_language(lang):
+            print_game(record, states, reveal=args.reveal or states[-1].is_over)
         return 0
     if args.step <= 0:
-        print("tendays replay: --step must be a positive number of seconds", file=sys.stderr)
+        print("tendays replay: " + _("--step must be a positive number of seconds"), file=sys.stderr)
         return 2
-    ReplayApp(record, reveal=args.reveal, step_seconds=args.step).run()
+    palette = args.palette or saved_palette(args.file) or "normal"
+    ReplayApp(record, reveal=args.reveal, step_seconds=args.step, language=lang, palette=palette).run()
     return 0
 
 
@@ -46,25 +59,25 @@ def print_game(record: GameRecord, states: Sequence[State], reveal: bool) -> Non
     """The log of the game and, if public, every rack at the end with its verdict."""
     from rich.console import Console
 
-    from .tui.render import tile_text
+    from .tui.render import log_line, person, tile_text
 
     final = states[-1]
-    names = record.names or tuple(f"Player {i + 1}" for i in range(record.options.players))
+    names = record.names or tuple(_("Player {number}").format(number=i + 1) for i in range(record.options.players))
     console = Console(highlight=False)
     spectator = view(final, None)
     for event in spectator.events:
-        console.print(describe_event(final.edition, event, names))
+        console.print(log_line(final.edition, event, names))
     if not reveal:
-        console.print("(the game is unfinished: its racks stay hidden; --reveal shows them)")
+        console.print(_("(the game is unfinished: its racks stay hidden; --reveal shows them)"))
         return
     checker = checker_for(final.edition)
     for seat in range(record.options.players):
         rack = view(final, seat).rack or ()
         verdict = checker.check(rack)
         problems = len(verdict.problems)
-        console.print(f"\n{names[seat]}: " + ("a complete journey" if verdict.valid
-                                               else f"{problems} problem{'s' if problems != 1 else ''}"),
-                      style="bold")
+        console.print(f"\n{person(names[seat])}: " + (
+            _("a complete journey") if verdict.valid
+            else ngettext("{count} problem", "{count} problems", problems).format(count=problems)), style="bold")
         for day, tile in enumerate(rack, 1):
             console.print(f"{day:>3} ", tile_text(final.edition, tile), sep="")
         for problem in verdict.problems:

@@ -10,7 +10,8 @@ import textwrap
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-SOLO_NOTE = "solo: a win is a finished journey; the lower bound is the distance when the draft ends"
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
 
 def ladder_note() -> str:
@@ -21,7 +22,8 @@ def ladder_note() -> str:
     if not rated:
         return ""
     command = ladder_ratings()["tournament"]["command"]
-    return f"levels and their ratings in the published ladder (openskill mu, {command}): {rated}"
+    return _("levels and their ratings in the published ladder (openskill mu, {command}): {rated}").format(
+        command=command, rated=rated)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     players = split_players(args.players) + [p.strip() for p in args.player]
     if not players:
-        print("tendays simulate: name the players, e.g. --players expert,greedy", file=sys.stderr)
+        print("tendays simulate: " + _("name the players, e.g. --players expert,greedy"), file=sys.stderr)
         return 2
     tournament = Tournament(
         edition=args.edition,
@@ -92,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tendays simulate: {error}", file=sys.stderr)
         return 2
     if args.workers < 1:
-        print(f"tendays simulate: --workers must be at least 1, not {args.workers}", file=sys.stderr)
+        print("tendays simulate: " + _("--workers must be at least 1, not {workers}").format(workers=args.workers),
+              file=sys.stderr)
         return 2
 
     def progress(results: Iterable[Any], total: int) -> Iterator[Any]:
@@ -101,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             return
         from tqdm import tqdm
 
-        yield from tqdm(results, total=total, desc="games", unit="game", file=sys.stderr, leave=False)
+        yield from tqdm(results, total=total, desc=_("games"), unit=_("game"), file=sys.stderr, leave=False)
 
     if args.backend == "ray":
         try:
@@ -131,6 +134,15 @@ def _wrap(text: str) -> list[str]:
     return textwrap.wrap(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
 
 
+def _columns(first: str, names: list[str], rows: list[list[str]], width: int, widths: tuple[int, ...]) -> list[str]:
+    """A header row and a row per player: names left-aligned, figures right-aligned, each column as wide as
+    its figures or its heading in the current language, whichever is wider."""
+    widths = tuple(max(w, len(heading)) for w, heading in zip(widths, rows[0], strict=True))
+    width = max(width, len(first))
+    return [" ".join([f"{name:<{width}}", *(f"{cell:>{w}}" for cell, w in zip(row, widths, strict=True))])
+            for name, row in zip([first, *names], rows, strict=True)]
+
+
 def format_summary(summary: Any) -> str:
     """The summary as a plain-text table of at most 80 columns, with notes under it."""
     t = summary.tournament
@@ -138,43 +150,50 @@ def format_summary(summary: Any) -> str:
     names = [p.name for p in summary.players]
     width = max(6, min(NAME_WIDTH, max(len(n) for n in names)))
     shown = [n if len(n) <= width else n[: width - 1] + "…" for n in names]
-    lines = _wrap(f"{summary.games} games of {t.edition}, {len(t.players)} player{'s' * (not solo)}, seed {t.seed}, "
-                  f"turn limit {t.max_turns or 'none'}; seats rotated")
+    limit = str(t.max_turns) if t.max_turns else _("none")
+    lines = _wrap(ngettext("{games} games of {edition}, {players} player, seed {seed}, turn limit {limit}; seats "
+                           "rotated", "{games} games of {edition}, {players} players, seed {seed}, turn limit "
+                           "{limit}; seats rotated", len(t.players)).format(
+        games=summary.games, edition=t.edition, players=len(t.players), seed=t.seed, limit=limit))
     if solo:
-        lines.append(SOLO_NOTE)
-        lines.append(f"{'player':<{width}} {'finished':>8} {'turns':>6} {'median':>6} {'lower bound':>11} "
-                     f"{'at limit':>8} {'ms/move':>8}")
-        for p, name in zip(summary.players, shown, strict=True):
-            lines.append(f"{name:<{width}} {p.wins:>8} {_number(p.mean_turns_to_win):>6} "
-                         f"{_number(p.median_turns_to_win):>6} {_number(p.mean_start_distance, 2):>11} "
-                         f"{p.limit_games:>8} {_number(p.mean_think_ms, 2):>8}")
+        lines.append(_("solo: a win is a finished journey; the lower bound is the distance when the draft ends"))
+        rows = [[_("finished"), _("turns"), _("median"), _("lower bound"), _("at limit"), _("ms/move")]]
+        rows += [[str(p.wins), _number(p.mean_turns_to_win), _number(p.median_turns_to_win),
+                  _number(p.mean_start_distance, 2), str(p.limit_games), _number(p.mean_think_ms, 2)]
+                 for p in summary.players]
+        lines += _columns(_("player"), shown, rows, width, (8, 6, 6, 11, 8, 8))
     else:
-        lines.append(f"{'player':<{width}} {'wins':>5} {'win %':>5} {'95% CI %':>9} {'turns':>5} {'median':>6} "
-                     f"{'limit':>5} {'ms/move':>8} {'rating':>9}")
-        for p, name in zip(summary.players, shown, strict=True):
-            ci = f"{100 * p.ci95[0]:.0f}-{100 * p.ci95[1]:.0f}"
-            rating = f"{p.rating.mu:.1f}±{p.rating.sigma:.1f}"
-            lines.append(f"{name:<{width}} {p.wins:>5} {100 * p.win_rate:>5.1f} {ci:>9} "
-                         f"{_number(p.mean_turns_to_win):>5} {_number(p.median_turns_to_win):>6} "
-                         f"{p.limit_games:>5} {_number(p.mean_think_ms, 2):>8} {rating:>9}")
-        lines.append(f"draws (no winner): {summary.draws}; mean turns per game: {summary.mean_turns:.1f}")
-    lines.append("turns: mean turns to win a game by completing a journey (wins by forfeit not counted); "
-                 "ms/move: mean thinking time per decision in the games a player finished")
+        rows = [[_("wins"), _("win %"), _("95% CI %"), _("turns"), _("median"), _("limit"), _("ms/move"),
+                 _("rating")]]
+        rows += [[str(p.wins), f"{100 * p.win_rate:.1f}", f"{100 * p.ci95[0]:.0f}-{100 * p.ci95[1]:.0f}",
+                  _number(p.mean_turns_to_win), _number(p.median_turns_to_win), str(p.limit_games),
+                  _number(p.mean_think_ms, 2), f"{p.rating.mu:.1f}±{p.rating.sigma:.1f}"] for p in summary.players]
+        lines += _columns(_("player"), shown, rows, width, (5, 5, 9, 5, 6, 5, 8, 9))
+        lines.append(_("draws (no winner): {draws}; mean turns per game: {turns}").format(
+            draws=summary.draws, turns=f"{summary.mean_turns:.1f}"))
+    lines.append(_("turns: mean turns to win a game by completing a journey (wins by forfeit not counted); "
+                   "ms/move: mean thinking time per decision in the games a player finished"))
     for name, short in zip(names, shown, strict=True):
         if short != name:
             lines += _wrap(f"{short} = {name}")
     for p in summary.players:
         if p.never_played:
-            lines += _wrap(f"{p.name} never played a move: it forfeited all {p.games} games at its first decision")
+            lines += _wrap(ngettext("{name} never played a move: it forfeited its {games} game at its first decision",
+                                    "{name} never played a move: it forfeited all {games} games at its first "
+                                    "decision", p.games).format(name=p.name, games=p.games))
         elif p.forfeits:
-            lines += _wrap(f"{p.name} forfeited {p.forfeits} of {p.games} games")
+            lines += _wrap(ngettext("{name} forfeited {forfeits} of {games} game",
+                                    "{name} forfeited {forfeits} of {games} games", p.games).format(
+                name=p.name, forfeits=p.forfeits, games=p.games))
         if p.wins_by_forfeit:
-            lines += _wrap(f"{p.name} won {p.wins_by_forfeit} game{'s' * (p.wins_by_forfeit != 1)} "
-                           "by another player's forfeit")
+            lines += _wrap(ngettext("{name} won {count} game by another player's forfeit",
+                                    "{name} won {count} games by another player's forfeit", p.wins_by_forfeit)
+                           .format(name=p.name, count=p.wins_by_forfeit))
     for reason in summary.forfeit_reasons[:10]:
-        lines += _wrap(f"forfeit: {reason}")
+        lines += _wrap(_("forfeit: {reason}").format(reason=reason))
     if len(summary.forfeit_reasons) > 10:
-        lines.append(f"... and {len(summary.forfeit_reasons) - 10} more forfeits")
+        more = len(summary.forfeit_reasons) - 10
+        lines.append(ngettext("... and {count} more forfeit", "... and {count} more forfeits", more).format(count=more))
     from tendays.bots import LEVELS
 
     if any(spec in LEVELS for spec in t.players) and ladder_note():

@@ -20,8 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from tendays import bots
 from tendays.engine import Decision, Edition, Game, Move, Options, Phase, State, load_edition, next_decision
+from tendays.engine.i18n import gettext as _
 
 from .chat import Talk
+from .notices import N_
+from .notices import mark_plural as ngettext  # a notice is translated for each reader
 from .seats import Rejected, Seat, Subscriber
 from .settings import MasterSettings
 from .store import StoredGame
@@ -176,10 +179,13 @@ class Absence(Talk):
         seat.away = seat.timeouts >= self._settings.timeouts_to_bot
         await self._journal.run(self._journal.store.update_seat, self.id, seat.index, away=seat.away,
                                 timeouts=seat.timeouts)
-        await self._notice(f"{name} ran out of time: the {self._settings.stand_in} bot played the turn")
+        await self._notice(N_("{name} ran out of time: the {bot} bot played the turn"), name=name,
+                           bot=self._settings.stand_in)
         if seat.away:
-            await self._notice(f"{name} missed {seat.timeouts} turns in a row: a bot plays the seat until "
-                               f"{name} opens the seat link again")
+            await self._notice(ngettext("{name} missed {n} turn in a row: a bot plays the seat until {name} opens "
+                                        "the seat link again",
+                                        "{name} missed {n} turns in a row: a bot plays the seat until {name} opens "
+                                        "the seat link again", seat.timeouts), name=name)
             if await self._end_if_nobody_left():
                 return
         self._publish()
@@ -191,13 +197,13 @@ class Absence(Talk):
         """The person at ``seat`` leaves the game: a bot plays the seat from now on."""
         place = self.seats[seat]
         if place.left:
-            raise Rejected("forbidden", "you have already left this game")
+            raise Rejected("forbidden", _("you have already left this game"))
         if self.status == "over":
-            raise Rejected("illegal", "the game is over; there is nothing to leave")
+            raise Rejected("illegal", _("the game is over; there is nothing to leave"))
         place.left, place.away = True, False
         self.end_votes.discard(seat)
         await self._journal.run(self._journal.store.update_seat, self.id, seat, left=True, away=False)
-        await self._notice(f"{place.display_name} left the game: a bot plays the seat from now on")
+        await self._notice(N_("{name} left the game: a bot plays the seat from now on"), name=place.display_name)
         if not await self._end_if_nobody_left():
             self._publish()
             self.wake_bots()
@@ -209,39 +215,40 @@ class Absence(Talk):
             return
         place.away, place.timeouts = False, 0
         await self._journal.run(self._journal.store.update_seat, self.id, seat, away=False, timeouts=0)
-        await self._notice(f"{place.display_name} is back and plays the seat again")
+        await self._notice(N_("{name} is back and plays the seat again"), name=place.display_name)
         self._publish()
 
     async def vote_end(self, seat: int) -> None:
         """A person asks to end the game after someone left; it ends once every person left has asked."""
         if self.status != "playing":
-            raise Rejected("illegal", "only a game being played can be ended")
+            raise Rejected("illegal", _("only a game being played can be ended"))
         if not any(s.kind == "human" and (s.left or s.away) for s in self.seats):
-            raise Rejected("illegal", "a game can be ended only after a player has left it; otherwise play on "
-                                      "or leave the game yourself")
+            raise Rejected("illegal", _("a game can be ended only after a player has left it; otherwise play on "
+                                        "or leave the game yourself"))
         self.end_votes.add(seat)
         present = {s.index for s in self.seats if s.present}
         if present <= self.end_votes:
-            await self.end("abandoned", "the players chose to end the game")
+            await self.end("abandoned", N_("the players chose to end the game"))
         else:
-            await self._notice(f"{self.seats[seat].display_name} would like to end the game")
+            await self._notice(N_("{name} would like to end the game"), name=self.seats[seat].display_name)
             self._publish()
 
     async def offer_rematch(self, game_id: str, name: str) -> None:
         """Tell the table that ``name`` offers a rematch: game ``game_id``, with the same seats."""
         await self._journal.run(self._journal.store.set_rematch, self.id, game_id)
         self.rematch = game_id
-        await self._notice(f"{name} offers a rematch: the same seats and options again")
+        await self._notice(N_("{name} offers a rematch: the same seats and options again"), name=name)
         self._publish()
 
     async def _end_if_nobody_left(self) -> bool:
         if any(s.present for s in self.seats) or self.status == "over":
             return False
-        await self.end("abandoned", "nobody is left at the table: the game ends as abandoned")
+        await self.end("abandoned", N_("nobody is left at the table: the game ends as abandoned"))
         return True
 
     async def end(self, ended: str, reason: str) -> None:
-        """End the game before it is played out (``ended``: "abandoned" or "closed"), saying why."""
+        """End the game before it is played out (``ended``: "abandoned" or "closed"), saying why: ``reason`` is a
+        msgid marked with :func:`~tendays.server.notices.N_`, told to each reader in their language."""
         async with self._lock:
             if self.status == "over":
                 return
@@ -251,7 +258,7 @@ class Absence(Talk):
             if self.clock is not None:
                 self.clock.stop()
             self._arm_clock()
-        await self._notice(reason[0].upper() + reason[1:] + ".")
+        await self._notice(reason, sentence=True)
         self._publish()
         self._over()
 

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
 from .guard import LimitBook, Limits
 from .lobby import Lobby
+from .notices import N_
 
 __all__ = ["admin_router"]
 
@@ -62,7 +63,7 @@ def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> AP
             raise HTTPException(404, f"there is no game {game_id!r}")
         if match.status == "over":
             raise HTTPException(409, f"game {game_id} is already over")
-        await match.end("closed", "the server's operator closed the game")
+        await match.end("closed", N_("the server's operator closed the game"))
         return match.summary()
 
     @router.get("/limits", summary="The per-client limits and who hit them", dependencies=guard)

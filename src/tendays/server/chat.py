@@ -4,7 +4,8 @@ A line is plain text (:func:`~tendays.server.text.clean_chat`: one line, normali
 ``chat_length`` characters), stored with the game before anyone sees it, sent to the table's connections
 in a small ``chat`` message, and part of the table from then on (a replay shows it). Each seat may write
 ``chat_lines`` lines in any ``chat_window`` seconds; spectators only read. Notices (a turn played on the
-clock, a player leaving or coming back) are lines without a seat; they come with the table they change.
+clock, a player leaving or coming back) are lines without a seat; they come with the table they change. They
+are stored as data (:mod:`tendays.server.notices`), so each connection reads them in its own language.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
+
+from .notices import Plural, encode_notice
 from .seats import Rejected, Seat, Subscriber
 from .settings import MasterSettings
 from .store import ChatRow
@@ -58,7 +63,7 @@ class Talk:
     async def say(self, seat: int | None, text: Any) -> None:
         """A line from ``seat``; raises :class:`Rejected` for a spectator, a bad line or too many lines."""
         if seat is None:
-            raise Rejected("forbidden", "spectators read the table's chat but cannot write in it")
+            raise Rejected("forbidden", _("spectators read the table's chat but cannot write in it"))
         try:
             line = clean_chat(text, self._settings.chat_length)
         except ValueError as error:
@@ -70,29 +75,33 @@ class Talk:
             recent.popleft()
         if len(recent) >= most:
             wait = max(1, round(window - (now - recent[0])))
-            raise Rejected("rate_limited", f"at most {most} chat messages in {window:g} seconds; "
-                                           f"wait {wait} s before the next one")
+            raise Rejected("rate_limited", ngettext(
+                "at most {most} chat message in {window} seconds; wait {wait} s before the next one",
+                "at most {most} chat messages in {window} seconds; wait {wait} s before the next one", most)
+                .format(most=most, window=f"{window:g}", wait=wait))
         recent.append(now)
         try:
             await self._add(seat, "chat", line)
         except Exception:
             recent.pop()
-            raise Rejected("unavailable", "the message could not be saved, so nobody saw it; try again") from None
+            raise Rejected("unavailable", _("the message could not be saved, so nobody saw it; try again")) from None
         self._send_chat()
 
     def _send_chat(self) -> None:
         """The new lines to every connection, in a small ``chat`` message: the table itself did not change."""
-        messages: dict[int, Outgoing] = {}
+        messages: dict[tuple[int, str], Outgoing] = {}
         for subscriber in self._subscribers:
-            start = subscriber.chat_queued
-            message = messages.get(start)
+            key = (subscriber.chat_queued, subscriber.lang)
+            message = messages.get(key)
             if message is None:
-                message = messages[start] = self._encoder.chat(start)
+                message = messages[key] = self._encoder.chat(*key)
             subscriber.put(message)
 
-    async def _notice(self, text: str) -> None:
-        """A line of the table itself (stored; the caller publishes the table)."""
-        await self._add(None, "notice", text)
+    async def _notice(self, message: str | Plural, *, sentence: bool = False, **args: str | int) -> None:
+        """A line of the table itself (stored; the caller publishes the table): ``message`` is a msgid marked
+        with :func:`~tendays.server.notices.N_` (or a :class:`~tendays.server.notices.Plural`), formatted with
+        ``args`` in each reader's language."""
+        await self._add(None, "notice", encode_notice(message, sentence=sentence, **args))
 
     if TYPE_CHECKING:  # provided by Match
         def _publish(self) -> None: ...

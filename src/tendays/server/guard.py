@@ -24,10 +24,14 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 import orjson
 
-__all__ = ["LimitBook", "Limits", "RequestGuard", "client_address"]
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import match_language, use_language
+
+__all__ = ["LimitBook", "Limits", "RequestGuard", "RequestLanguage", "client_address"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -131,7 +135,42 @@ class LimitBook:
         }
 
 
-_WHAT = {"create": "games created", "join": "games joined", "connect": "table connections opened"}
+class RequestLanguage:
+    """ASGI middleware: every request is answered in its sender's language, the address's ``?lang=`` or else
+    the ``Accept-Language`` header (:func:`~tendays.engine.i18n.match_language`); English when neither fits.
+    The refusals of :class:`RequestGuard` and every error ``detail`` of the app are written inside it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with use_language(request_language(scope)):
+            await self.app(scope, receive, send)
+
+
+def request_language(scope: Scope) -> str:
+    """The language a request asks for: ``?lang=`` first, then ``Accept-Language``."""
+    for name, value in parse_qsl(scope.get("query_string", b"").decode("latin-1")):
+        if name == "lang" and value:
+            return match_language(value[:200])
+    asked = _header(scope, b"accept-language")
+    return match_language(asked[:200] if asked else None)
+
+
+def _too_many(what: str, per_minute: int, wait: float) -> str:
+    """The refusal of a per-client limit, in words."""
+    seconds = round(wait)
+    if what == "create":
+        return _("too many games created from your address (at most {most} a minute); try again in {seconds} s"
+                 ).format(most=per_minute, seconds=seconds)
+    if what == "join":
+        return _("too many games joined from your address (at most {most} a minute); try again in {seconds} s"
+                 ).format(most=per_minute, seconds=seconds)
+    return _("too many table connections opened from your address (at most {most} a minute); try again in "
+             "{seconds} s").format(most=per_minute, seconds=seconds)
 
 
 class RequestGuard:
@@ -156,7 +195,8 @@ class RequestGuard:
         address = scope["tendays.client"] = client_address(scope, self.trusted)
         url = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string", b""))
         if url > limits.max_url_bytes:
-            await _answer(send, 414, f"the address is too long ({url} bytes; at most {limits.max_url_bytes})")
+            await _answer(send, 414, _("the address is too long ({size} bytes; at most {most})").format(
+                size=url, most=limits.max_url_bytes))
             return
         method, path = scope["method"], scope["path"]
         if method not in ("POST", "PUT", "PATCH"):
@@ -164,7 +204,8 @@ class RequestGuard:
             return
         declared = _header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limits.max_body_bytes):
-            await _answer(send, 413, f"the request is too large ({declared} bytes; at most {limits.max_body_bytes})")
+            await _answer(send, 413, _("the request is too large ({size} bytes; at most {most})").format(
+                size=declared[:20], most=limits.max_body_bytes))
             return
         body = bytearray()
         while True:
@@ -173,7 +214,8 @@ class RequestGuard:
                 return
             body += message.get("body", b"")
             if len(body) > limits.max_body_bytes:
-                await _answer(send, 413, f"the request is too large (more than {limits.max_body_bytes} bytes)")
+                await _answer(send, 413, _("the request is too large (more than {most} bytes)").format(
+                    most=limits.max_body_bytes))
                 return
             if not message.get("more_body"):
                 break
@@ -182,8 +224,9 @@ class RequestGuard:
             try:
                 orjson.loads(bytes(body))
             except orjson.JSONDecodeError as error:
-                await _answer(send, 422, "the request is not valid JSON (NaN, Infinity, numbers beyond a double, "
-                                         f"broken escapes and unpaired surrogates are not allowed): {error}")
+                await _answer(send, 422, _("the request is not valid JSON (NaN, Infinity, numbers beyond a double, "
+                                           "broken escapes and unpaired surrogates are not allowed): {error}").format(
+                                               error=error))
                 return
         what = "create" if path == "/api/games" else "join" if path.endswith("/join") else None
         if what is not None:
@@ -191,8 +234,7 @@ class RequestGuard:
             wait = self.book.allow(what, address, per_minute)
             if wait:
                 self.book.note_refusal(what, address)
-                await _answer(send, 429, f"too many {_WHAT[what]} from your address (at most {per_minute} a "
-                                         f"minute); try again in {round(wait)} s", retry_after=wait)
+                await _answer(send, 429, _too_many(what, per_minute, wait), retry_after=wait)
                 return
         await self.app(scope, _replay(bytes(body), receive), send)
 
@@ -200,11 +242,10 @@ class RequestGuard:
         limits = self.limits
         address = scope["tendays.client"] = client_address(scope, self.trusted)
         wait = self.book.allow("connect", address, limits.connections_per_minute)
-        reason = (f"too many table connections opened from your address (at most {limits.connections_per_minute} "
-                  f"a minute); try again in {round(wait)} s") if wait else None
+        reason = _too_many("connect", limits.connections_per_minute, wait) if wait else None
         if reason is None and limits.connections_at_once and self.book.open[address] >= limits.connections_at_once:
-            wait, reason = 30.0, (f"too many table connections open from your address (at most "
-                                  f"{limits.connections_at_once}); close some first")
+            wait, reason = 30.0, _("too many table connections open from your address (at most {most}); close some "
+                                   "first").format(most=limits.connections_at_once)
         if reason is not None:
             self.book.note_refusal("connect", address)
             await receive()  # websocket.connect
@@ -215,7 +256,8 @@ class RequestGuard:
                                         (b"retry-after", str(round(wait)).encode())]})
                 await send({"type": "websocket.http.response.body", "body": body})
             else:
-                await send({"type": "websocket.close", "code": 1013, "reason": reason[:120]})
+                await send({"type": "websocket.close", "code": 1013,  # a reason is at most 123 bytes of UTF-8
+                            "reason": reason.encode()[:120].decode("utf-8", "ignore")})
             return
         self.book.open[address] += 1
         try:

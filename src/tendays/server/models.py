@@ -1,22 +1,27 @@
 """The REST lobby's requests and answers (OpenAPI at ``/docs``).
 
 Requests are strictly typed: ``"days": "10"`` is refused, not read as 10, and unknown fields are
-refused. Names are checked by :func:`~tendays.server.text.clean_name`.
+refused. Names are checked by :func:`~tendays.server.text.clean_name`. A refused request is answered in
+the requester's language (:func:`errors_in_words`).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tendays.bots import bot_names
 from tendays.engine import MAX_DAYS, MIN_DAYS
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
 from .text import clean_name
 from .timing import Pace
 
-__all__ = ["ERRORS", "BotChoices", "BotInfo", "CreateGame", "EditionInfo", "ErrorAnswer", "GamePage",
+__all__ = ["ERRORS", "BotChoices", "errors_in_words", "BotInfo", "CreateGame", "EditionInfo", "ErrorAnswer", "GamePage",
            "GameSummary", "Health", "JoinGame", "LevelInfo", "SeatTicket"]
 
 STRICT = ConfigDict(extra="forbid", strict=True)
@@ -121,6 +126,7 @@ class EditionInfo(BaseModel):
     id: str
     name: str
     default: bool = Field(description="whether this is the edition played when none is chosen")
+    language: str = Field("en", description="the edition's own language, spoken unless a player chooses another")
 
 
 class LevelInfo(BaseModel):
@@ -161,3 +167,56 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     429: {"model": ErrorAnswer, "description": "too many requests from this address; see Retry-After"},
     503: {"model": ErrorAnswer, "description": "the server is full or its database is unavailable"},
 }
+
+
+def _one_of(expected: str) -> str:
+    """Pydantic's ``"'human' or 'bot'"`` in the current language."""
+    values = [f"'{value}'" for value in re.findall(r"'([^']*)'", expected)]
+    if len(values) < 2:
+        return expected
+    return _("{head} or {last}").format(head=", ".join(values[:-1]), last=values[-1])
+
+
+# Pydantic's errors, by type, in the game's words (ctx holds the limits); other types keep pydantic's English.
+_PROBLEMS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "missing": lambda ctx: _("is required"),
+    "extra_forbidden": lambda ctx: _("is not a field of this request"),
+    "string_type": lambda ctx: _("must be a text"),
+    "int_type": lambda ctx: _("must be a whole number"),
+    "int_from_float": lambda ctx: _("must be a whole number"),
+    "bool_type": lambda ctx: _("must be true or false"),
+    "list_type": lambda ctx: _("must be a list"),
+    "dict_type": lambda ctx: _("must be an object"),
+    "model_type": lambda ctx: _("must be an object"),
+    "model_attributes_type": lambda ctx: _("must be an object"),
+    "json_invalid": lambda ctx: _("is not valid JSON"),
+    "literal_error": lambda ctx: _("must be {choices}").format(choices=_one_of(str(ctx.get("expected", "")))),
+    "greater_than_equal": lambda ctx: _("must be at least {least}").format(least=ctx.get("ge")),
+    "less_than_equal": lambda ctx: _("must be at most {most}").format(most=ctx.get("le")),
+    "greater_than": lambda ctx: _("must be more than {least}").format(least=ctx.get("gt")),
+    "less_than": lambda ctx: _("must be less than {most}").format(most=ctx.get("lt")),
+    "string_too_long": lambda ctx: ngettext("has at most {n} character", "has at most {n} characters",
+                                            int(ctx.get("max_length", 0))).format(n=ctx.get("max_length")),
+    "string_too_short": lambda ctx: ngettext("needs at least {n} character", "needs at least {n} characters",
+                                             int(ctx.get("min_length", 0))).format(n=ctx.get("min_length")),
+    "too_long": lambda ctx: ngettext("has at most {n} entry", "has at most {n} entries",
+                                     int(ctx.get("max_length", 0))).format(n=ctx.get("max_length")),
+    "too_short": lambda ctx: ngettext("needs at least {n} entry", "needs at least {n} entries",
+                                      int(ctx.get("min_length", 0))).format(n=ctx.get("min_length")),
+}
+
+
+def errors_in_words(errors: Sequence[Any]) -> str:
+    """Pydantic's errors as one sentence in the current language: where, what is wrong, and what was sent.
+    Our own checks (names) raise their reasons already in words; pydantic's own are put in the game's words."""
+    parts = []
+    for error in errors:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path"))
+        problem = _PROBLEMS.get(str(error.get("type")))
+        message = problem(dict(error.get("ctx") or {})) if problem else str(error.get("msg", ""))
+        message = message.removeprefix("Value error, ")
+        given = error.get("input")
+        if not (isinstance(given, dict | list) or given is None):
+            message = _("{problem} (not {given})").format(problem=message, given=repr(str(given)[:40]))
+        parts.append(_("{where}: {problem}").format(where=where, problem=message) if where else message)
+    return "; ".join(parts) or _("the request is not valid")

@@ -8,7 +8,9 @@ import secrets
 from collections import deque
 from dataclasses import dataclass
 
-from .wire import Outgoing
+from tendays.engine.i18n import current_language
+
+from .wire import Outgoing, seat_name
 
 __all__ = ["LobbyError", "Rejected", "Seat", "Subscriber", "hash_token", "new_token"]
 
@@ -74,7 +76,13 @@ class Seat:
 
     @property
     def display_name(self) -> str:
+        """The name kept in records and notices: the stored one, the same in every language."""
         return self.name or f"Player {self.index + 1}"
+
+    @property
+    def shown_name(self) -> str:
+        """The name a reader sees, in the current language (a bot's from its level)."""
+        return seat_name(self.index, self.kind, self.name, self.bot)
 
 
 class Subscriber:
@@ -84,10 +92,13 @@ class Subscriber:
     the ones in the messages already sent (``log_known``, ``chat_known``). A table replaced before it was
     sent is rebuilt from those counts, so nothing in it is lost. A chat line alone goes in a ``chat``
     message, never replaced, carrying the lines after those already put in the box (``chat_queued``).
+    ``lang`` is the connection's language (by default the one current where it subscribes): its tables, log
+    and notices are written in it.
     """
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, lang: str | None = None) -> None:
         self.seat = seat
+        self.lang = lang or current_language()
         self.log_known = 0
         self.chat_known = 0
         self.chat_queued = 0

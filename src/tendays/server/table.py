@@ -2,6 +2,10 @@
 
 The seat token travels in the first message, never in the address: proxies and servers log addresses.
 A connection that opens a seat handed to a bot (its person was away) gives the seat back to the person.
+
+Each connection reads the table in its own language: the ``lang`` of its hello (or of a later ``language``
+message), else the address's ``?lang=``, else the browser's ``Accept-Language``, else English. Its tables
+(log, verdicts, notices) and every refusal it gets are written in that language.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
+
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import match_language, ngettext, use_language
 
 from .guard import Limits
 from .lobby import Lobby
@@ -49,9 +56,20 @@ class RateLimiter:
 async def serve_table(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str) -> None:
     """One connection to one table, from hello to goodbye."""
     await websocket.accept()
+    with use_language(_language_asked(websocket)):
+        await _serve(websocket, lobby, limits, game_id)
+
+
+def _language_asked(websocket: WebSocket) -> str:
+    """The language the address or the browser asks for, until the hello says."""
+    asked = websocket.query_params.get("lang") or websocket.headers.get("accept-language")
+    return match_language(asked[:200] if asked else None)
+
+
+async def _serve(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str) -> None:
     if "token" in websocket.query_params:
-        await _refuse(websocket, "malformed", "the seat token goes in the first message "
-                                              "({\"type\": \"hello\", \"token\": ...}), never in the address", 4400)
+        await _refuse(websocket, "malformed", _("the seat token goes in the first message "
+                                                "({hello}), never in the address").format(hello=HELLO), 4400)
         return
     try:
         match = await lobby.get(game_id) if len(game_id) <= 32 else None
@@ -59,10 +77,10 @@ async def serve_table(websocket: WebSocket, lobby: Lobby, limits: Limits, game_i
         await _refuse(websocket, "unavailable", error.message, 4409)
         return
     if match is None:
-        await _refuse(websocket, "not_found", f"there is no game {game_id[:32]!r}", 4404)
+        await _refuse(websocket, "not_found", _("there is no game '{game}'").format(game=game_id[:32]), 4404)
         return
     try:
-        seat = await _hello(websocket, match, limits)
+        seat, lang = await _hello(websocket, match, limits)
     except Rejected as refusal:
         await _refuse(websocket, refusal.code, refusal.message, 4403 if refusal.code == "forbidden" else 4400)
         lobby.release(match)
@@ -70,6 +88,12 @@ async def serve_table(websocket: WebSocket, lobby: Lobby, limits: Limits, game_i
     except (WebSocketDisconnect, RuntimeError):
         lobby.release(match)
         return
+    with use_language(lang):
+        await _play(websocket, lobby, limits, match, seat)
+
+
+async def _play(websocket: WebSocket, lobby: Lobby, limits: Limits, match: Match, seat: int | None) -> None:
+    """The connection's life at the table once it said hello, in the language it asked for."""
     if seat is not None and match.seats[seat].away:
         await match.come_back(seat)
     subscriber = match.subscribe(seat)
@@ -84,10 +108,15 @@ async def serve_table(websocket: WebSocket, lobby: Lobby, limits: Limits, game_i
                 if limiter.refused > 2 * limits.messages_per_second:
                     await websocket.close(1008, "too many messages")
                     break
-                subscriber.put(Rejected("rate_limited", f"more than {limits.messages_per_second} messages "
-                                                        "a second; slow down").to_message())
+                most = limits.messages_per_second
+                with use_language(subscriber.lang):
+                    subscriber.put(Rejected("rate_limited", ngettext(
+                        "more than {n} message a second; slow down", "more than {n} messages a second; slow down",
+                        most).format(n=most)).to_message())
                 continue
-            for reply in await _answer(lobby, match, subscriber, message, limits):
+            with use_language(subscriber.lang):  # a ``language`` message changes it
+                replies = await _answer(lobby, match, subscriber, message, limits)
+            for reply in replies:
                 subscriber.put(reply)
     except WebSocketDisconnect:
         pass
@@ -97,29 +126,45 @@ async def serve_table(websocket: WebSocket, lobby: Lobby, limits: Limits, game_i
         lobby.release(match)
 
 
-async def _hello(websocket: WebSocket, match: Match, limits: Limits) -> int | None:
-    """The seat the first message opens (None: a spectator); :class:`Rejected` for anything else."""
+HELLO = '{"type": "hello", "token": ..., "lang": "en"}'
+
+
+async def _hello(websocket: WebSocket, match: Match, limits: Limits) -> tuple[int | None, str | None]:
+    """The seat the first message opens (None: a spectator) and the language it asks for (None: as the
+    address or browser asked); :class:`Rejected` for anything else."""
     try:
         message = await asyncio.wait_for(websocket.receive(), limits.hello_seconds)
     except TimeoutError:
-        raise Rejected("malformed", "say hello first: {\"type\": \"hello\", \"token\": ...}") from None
+        raise Rejected("malformed", _("say hello first: {hello}").format(hello=HELLO)) from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     request = _parse(message, limits)
     if isinstance(request, Rejected):
         raise request
     if request.get("type") != "hello":
-        raise Rejected("malformed", "the first message says hello: {\"type\": \"hello\", \"token\": ...} (no token "
-                                    "to watch)")
+        raise Rejected("malformed", _("the first message says hello: {hello} (no token to watch)").format(
+            hello=HELLO))
+    lang = _language(request)
     token = request.get("token")
     if token is None:
-        return None
-    if not isinstance(token, str) or not 0 < len(token) <= 128:
-        raise Rejected("forbidden", "this seat link is not valid for this game")
-    seat = match.seat_for(token)
-    if seat is None:
-        raise Rejected("forbidden", "this seat link is not valid for this game")
-    return None if match.seats[seat].left else seat
+        return None, lang
+    with use_language(lang):
+        if not isinstance(token, str) or not 0 < len(token) <= 128:
+            raise Rejected("forbidden", _("this seat link is not valid for this game"))
+        seat = match.seat_for(token)
+        if seat is None:
+            raise Rejected("forbidden", _("this seat link is not valid for this game"))
+    return (None if match.seats[seat].left else seat), lang
+
+
+def _language(request: Mapping[str, Any]) -> str | None:
+    """The language a message asks for (``"lang": "de"``, or tags in order: ``["de-AT", "en"]``), or None."""
+    asked = request.get("lang")
+    if isinstance(asked, str) and 0 < len(asked) <= 200:
+        return match_language(asked)
+    if isinstance(asked, list) and 0 < len(asked) <= 20 and all(isinstance(tag, str) for tag in asked):
+        return match_language(tag[:35] for tag in asked)
+    return None
 
 
 def _parse(message: Mapping[str, Any], limits: Limits) -> dict[str, Any] | Rejected:
@@ -127,17 +172,23 @@ def _parse(message: Mapping[str, Any], limits: Limits) -> dict[str, Any] | Rejec
     if text is None:
         data = message.get("bytes") or b""
         if len(data) > limits.max_message_bytes:
-            return Rejected("too_large", f"messages are limited to {limits.max_message_bytes} bytes")
-        return Rejected("malformed", "messages are JSON text, not binary")
+            return _too_large(limits)
+        return Rejected("malformed", _("messages are JSON text, not binary"))
     if len(text) > limits.max_message_bytes or len(text.encode("utf-8", "replace")) > limits.max_message_bytes:
-        return Rejected("too_large", f"messages are limited to {limits.max_message_bytes} bytes")
+        return _too_large(limits)
     try:
         request = json.loads(text, parse_constant=_no_constant)
     except ValueError:
         request = None
     if not isinstance(request, dict):
-        return Rejected("malformed", "a message must be a JSON object")
+        return Rejected("malformed", _("a message must be a JSON object"))
     return request
+
+
+def _too_large(limits: Limits) -> Rejected:
+    most = limits.max_message_bytes
+    return Rejected("too_large", ngettext("messages are limited to {n} byte", "messages are limited to {n} bytes",
+                                         most).format(n=most))
 
 
 def _no_constant(name: str) -> None:
@@ -147,7 +198,8 @@ def _no_constant(name: str) -> None:
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(Rejected(code, message).to_message().text)
-        await websocket.close(close_code, message[:120])
+        # A close reason is at most 123 bytes of UTF-8 (a German sentence has more bytes than letters).
+        await websocket.close(close_code, message.encode()[:120].decode("utf-8", "ignore"))
 
 
 async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:
@@ -156,7 +208,7 @@ async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:
             await websocket.send_text(await subscriber.get())
 
 
-KINDS = "'move', 'hint', 'chat', 'leave', 'back', 'end', 'rematch', 'sync' or 'ping'"
+KINDS = "'move', 'hint', 'chat', 'leave', 'back', 'end', 'rematch', 'sync', 'language' or 'ping'"
 
 
 async def _answer(lobby: Lobby, match: Match, subscriber: Subscriber, message: Mapping[str, Any],
@@ -180,8 +232,17 @@ async def _answer(lobby: Lobby, match: Match, subscriber: Subscriber, message: M
         if kind == "sync":
             subscriber.resync()
             return [match.state_message(subscriber)]
+        if kind == "language":
+            lang = _language(request)
+            if lang is None:
+                raise Rejected("malformed", _("say which language: {example}").format(
+                    example='{"type": "language", "lang": "de"}'))
+            subscriber.lang = lang
+            subscriber.resync()  # the log and the notices again, in the new language
+            with use_language(lang):
+                return [match.state_message(subscriber)]
         if seat is None:
-            raise Rejected("forbidden", "spectators cannot do that; join the game or open your seat link")
+            raise Rejected("forbidden", _("spectators cannot do that; join the game or open your seat link"))
         if kind == "leave":
             await match.leave(seat)
             return []
@@ -196,7 +257,7 @@ async def _answer(lobby: Lobby, match: Match, subscriber: Subscriber, message: M
             seat_again = again.seat_for(token)
             return [Outgoing.of({"type": "seat", "id": again.id, "seat": seat_again, "token": token,
                                  "url": f"/play/{again.id}#token={token}"})]
-        raise Rejected("malformed", f"unknown message type; send {KINDS}")
+        raise Rejected("malformed", _("unknown message type; send {kinds}").format(kinds=KINDS))
     except Rejected as rejected:
         if rejected.code == "stale":
             # The current table follows, so a client that missed it can choose again at once.

@@ -5,12 +5,16 @@ and characters that hide or disguise text are refused: control characters, unpai
 and unassigned code points, and the bidirectional overrides that make text read backwards. The joiners
 and selectors that emoji are built of (a family, a flag) are allowed. A text must show something: one
 made only of spaces, joiners or blank letters (the Hangul fillers, the blank Braille pattern) is refused.
-Everything stays plain text: the browser shows it as text, never as HTML.
+Everything stays plain text: the browser shows it as text, never as HTML. The reasons for refusing are in the
+language of the one who typed (:func:`tendays.engine.use_language`).
 """
 
 from __future__ import annotations
 
 import unicodedata
+
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
 __all__ = ["MAX_NAME", "clean_chat", "clean_name"]
 
@@ -22,18 +26,23 @@ _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E
 _BLANK = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e", "\u034f", "\u17b4", "\u17b5"}
 
 
-def _check(text: str, what: str) -> str:
+def _check(text: str, is_name: bool) -> str:
     text = unicodedata.normalize("NFC", text)
     for char in text:
         category = unicodedata.category(char)
         if category == "Cc":
-            raise ValueError(f"{what} cannot contain control characters")
+            raise ValueError(_("a name cannot contain control characters") if is_name
+                             else _("a chat message cannot contain control characters"))
         if category in ("Cs", "Co", "Cn"):
-            raise ValueError(f"{what} cannot contain the character U+{ord(char):04X}")
+            code = f"U+{ord(char):04X}"
+            raise ValueError(_("a name cannot contain the character {code}").format(code=code) if is_name
+                             else _("a chat message cannot contain the character {code}").format(code=code))
         if char in _BIDI:
-            raise ValueError(f"{what} cannot contain characters that change the direction of text")
+            raise ValueError(_("a name cannot contain characters that change the direction of text") if is_name
+                             else _("a chat message cannot contain characters that change the direction of text"))
     if not any(_visible(char) for char in text):
-        raise ValueError(f"{what} needs at least one visible character")
+        raise ValueError(_("a name needs at least one visible character") if is_name
+                         else _("a chat message needs at least one visible character"))
     return text
 
 
@@ -44,18 +53,22 @@ def _visible(char: str) -> bool:
 
 def clean_name(name: str) -> str:
     """A display name: 1 to 32 characters after normalising; raises ``ValueError`` in words."""
-    name = " ".join(_check(name, "a name").split())
+    name = " ".join(_check(name, is_name=True).split())
     if len(name) > MAX_NAME:
-        raise ValueError(f"a name has at most {MAX_NAME} characters, not {len(name)}")
+        raise ValueError(ngettext("a name has at most {most} character, not {count}",
+                                  "a name has at most {most} characters, not {count}", MAX_NAME)
+                         .format(most=MAX_NAME, count=len(name)))
     return name
 
 
 def clean_chat(text: str, limit: int) -> str:
     """A line of table talk: one line of at most ``limit`` characters; raises ``ValueError`` in words."""
     if not isinstance(text, str):
-        raise ValueError("a chat message is a text")
+        raise ValueError(_("a chat message is a text"))
     text = " ".join(text.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" "))
-    text = " ".join(_check(text, "a chat message").split())
+    text = " ".join(_check(text, is_name=False).split())
     if len(text) > limit:
-        raise ValueError(f"a chat message has at most {limit} characters, not {len(text)}")
+        raise ValueError(ngettext("a chat message has at most {most} character, not {count}",
+                                  "a chat message has at most {most} characters, not {count}", limit)
+                         .format(most=limit, count=len(text)))
     return text

@@ -13,6 +13,7 @@ With no worker processes (``processes=0``, as in the tests) bots think on the th
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import copyreg
 import multiprocessing
 import os
@@ -89,8 +90,9 @@ class Thinker:
                 pool.submit(_warm_up)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
-        """``function(*args)`` on a thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
+        """``function(*args)`` on a thread, in the caller's context (its language, :func:`use_language`)."""
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self._threads, context.run, function, *args)
 
     async def choose(self, spec: str, bot: Bot, decision: Decision) -> Move:
         """The answer of ``bot`` (named ``spec``) to ``decision``, thought out where it delays no table."""

@@ -13,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
+
 __all__ = ["Pace", "PaceLimits", "TurnClock"]
 
 
@@ -53,29 +56,31 @@ class PaceLimits:
         if pace.kind == "live":
             low, high = self.live_min, self.live_max
             if not 0 <= pace.bank <= self.bank_max:
-                raise ValueError(f"a live game's bank is 0 to {_duration(self.bank_max)}, not {_duration(pace.bank)}")
+                raise ValueError(_("a live game's bank is 0 to {most}, not {given}").format(
+                    most=_duration(self.bank_max), given=_duration(pace.bank)))
         elif pace.kind == "correspondence":
             low, high = self.correspondence_min, self.correspondence_max
             if pace.bank:
-                raise ValueError("a correspondence game has no bank; each move has the same time")
+                raise ValueError(_("a correspondence game has no bank; each move has the same time"))
         else:
-            raise ValueError(f"unknown pace {pace.kind!r}; choose live or correspondence")
+            raise ValueError(_("unknown pace '{kind}'; choose live or correspondence").format(kind=pace.kind))
         if not low <= pace.per_move <= high:
-            raise ValueError(f"a {pace.kind} game gives each move {_duration(low)} to {_duration(high)}, "
-                             f"not {_duration(pace.per_move)}")
+            words = (_("a live game gives each move {least} to {most}, not {given}") if pace.kind == "live" else
+                     _("a correspondence game gives each move {least} to {most}, not {given}"))
+            raise ValueError(words.format(least=_duration(low), most=_duration(high), given=_duration(pace.per_move)))
 
 
 def _duration(seconds: float) -> str:
     if seconds >= 86400 and seconds % 86400 == 0:
         days = int(seconds // 86400)
-        return f"{days} day{'s' if days != 1 else ''}"
+        return ngettext("{n} day", "{n} days", days).format(n=days)
     if seconds >= 3600 and seconds % 3600 == 0:
         hours = int(seconds // 3600)
-        return f"{hours} hour{'s' if hours != 1 else ''}"
+        return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
     if seconds >= 60 and seconds % 60 == 0:
         minutes = int(seconds // 60)
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
+        return ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
+    return ngettext("{n} second", "{n} seconds", 1 if seconds == 1 else 2).format(n=f"{seconds:g}")
 
 
 class TurnClock:

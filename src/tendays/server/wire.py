@@ -8,7 +8,8 @@ receives is exactly what ``view(state, seat)`` allows. The additions every seat 
 per change, as plain data; each message is then one ``orjson.dumps``. The log and the chat only ever
 grow, so each entry is encoded once, as an ``orjson.Fragment``, and a table carries only the entries its
 connection does not have yet (``log_from``, ``chat_from``): the cost of a move does not grow with the
-length of the game.
+length of the game. The sentences are written in each connection's language (``Subscriber.lang``): the log,
+the verdicts and the table's notices are cached per language, everything else once for all.
 """
 
 from __future__ import annotations
@@ -20,9 +21,13 @@ from typing import Any
 import orjson
 
 from tendays.engine import Edition, Event, Move, PlayerView, checker_for, describe_event
+from tendays.engine.i18n import current_language, use_language
+from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import event_to_json, view_to_json
 
-__all__ = ["Outgoing", "SeatInfo", "TableEncoder", "dumps"]
+from .notices import N_, render_notice
+
+__all__ = ["Outgoing", "SeatInfo", "TableEncoder", "dumps", "seat_name", "stored_bot_name"]
 
 Rack = Sequence[int | None]
 Json = dict[str, Any]
@@ -57,6 +62,28 @@ class Outgoing:
         return cls(dumps(message))
 
 
+# The levels' names (bots.LEVELS, a test keeps them alike), marked for the catalogues: a bot seat is named by
+# its level, in the reader's language.
+LEVEL_WORDS = (N_("beginner"), N_("easy"), N_("normal"), N_("hard"))
+
+
+def stored_bot_name(level: str | None) -> str:
+    """The name stored for a bot seat ("Easy bot"): the same in every language; readers see :func:`seat_name`."""
+    return f"{(level or 'normal').capitalize()} bot"
+
+
+def seat_name(seat: int, kind: str, name: str | None, bot: str | None) -> str:
+    """A seat's name as a reader sees it, in the current language: a person's as they gave it, a bot's from its
+    level ("Easy bot", "Bot (leicht)"; a bot named directly by its bot's name: "Greedy bot"), a free seat's
+    number ("Player 2"). A bot's stored name is data, not words (games stored before kept "Easy bot" too);
+    a bot seat stored with another name keeps it."""
+    if kind == "bot" and (name is None or name == stored_bot_name(bot)):
+        level = bot or "normal"
+        words = _("{level} bot").format(level=_(level) if level in LEVEL_WORDS else level)
+        return words[:1].upper() + words[1:]
+    return name or _("Player {number}").format(number=seat + 1)
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """The public facts about a seat."""
@@ -70,56 +97,79 @@ class SeatInfo:
     left: bool = False
 
     @property
-    def display_name(self) -> str:
-        return self.name or f"Player {self.seat + 1}"
+    def shown_name(self) -> str:
+        """The name in the current language (:func:`seat_name`)."""
+        return seat_name(self.seat, self.kind, self.name, self.bot)
 
 
 class TableEncoder:
-    """Encodes the views of one game. Keep one per game: it caches what does not change."""
+    """Encodes the views of one game. Keep one per game: it caches what does not change.
+
+    Sentences (the log, the verdicts on journeys, the table's notices) are written in each connection's
+    language, so what holds them is cached per language; everything else is shared by all.
+    """
 
     def __init__(self, game_id: str, edition: Edition) -> None:
         self.game_id = game_id
         self.edition = edition
         self._checker = checker_for(edition)
-        self._log: list[orjson.Fragment] = []  # encoded log entries; the public history only ever grows
-        self._log_names: tuple[str, ...] = ()
+        self._events: Sequence[Event] = ()  # the public history as of the shared additions
+        self._log: dict[str, list[orjson.Fragment]] = {}  # per language; the public history only ever grows
+        self._log_names: tuple[tuple[int, str, str | None, str | None], ...] = ()  # the seats the log names
+        self._log_seats: Sequence[SeatInfo] = ()
+        self._seats: dict[str, list[Json]] = {}  # the shared seats, their names in each language
         self._log_length = 0
-        self._chat: list[orjson.Fragment] = []
-        self._journeys: dict[tuple[int | None, ...], Json] = {}
+        self._chat_lines: list[Json] = []  # as stored: a notice's text is its stored form (tendays.server.notices)
+        self._chat: dict[str, list[orjson.Fragment]] = {}  # per language
+        self._journeys: dict[tuple[str, tuple[int | None, ...]], Json] = {}
+        self._racks: Sequence[Rack] | None = None  # every rack, once they are revealed to all
         self._shared_key: tuple[Any, ...] | None = None
         self._shared: Json = {}
 
-    def journey(self, rack: Rack) -> Json:
-        """The verdict on ``rack``, as :meth:`~tendays.engine.Verdict.to_json` gives it."""
-        key = tuple(rack)
+    def journey(self, rack: Rack, lang: str | None = None) -> Json:
+        """The verdict on ``rack``, as :meth:`~tendays.engine.Verdict.to_json` gives it, in ``lang`` (or the
+        current language)."""
+        lang = lang or current_language()
+        key = (lang, tuple(rack))
         verdict = self._journeys.get(key)
         if verdict is None:
             if len(self._journeys) > 256:
                 self._journeys.clear()
-            verdict = self._journeys[key] = self._checker.check(rack).to_json()
+            verdict = self._journeys[key] = self._checker.check(rack, lang=lang).to_json()
         return verdict
 
-    def _log_entry(self, event: Event, names: Sequence[str]) -> orjson.Fragment:
-        entry = {"text": describe_event(self.edition, event, names), **event_to_json(self.edition, event)}
-        return orjson.Fragment(orjson.dumps(entry))
-
-    def _log_entries(self, events: Sequence[Event], names: tuple[str, ...]) -> int:
-        """Encode the entries not encoded yet; the length of the log."""
-        if names != self._log_names:
-            self._log, self._log_names = [], names
-        for event in events[len(self._log):]:
-            self._log.append(self._log_entry(event, names))
-        return len(events)
+    def _log_in(self, lang: str) -> list[orjson.Fragment]:
+        """The log entries in ``lang``, encoded up to the shared additions' length."""
+        log = self._log.setdefault(lang, [])
+        if len(log) < self._log_length:
+            with use_language(lang):
+                names = tuple(s.shown_name for s in self._log_seats)
+                for event in self._events[len(log):self._log_length]:
+                    entry = {"text": describe_event(self.edition, event, names),
+                             **event_to_json(self.edition, event)}
+                    log.append(orjson.Fragment(orjson.dumps(entry)))
+        return log
 
     def add_chat(self, line: Json) -> None:
-        """Encode one more chat line (or notice) of the table."""
-        self._chat.append(orjson.Fragment(orjson.dumps(line)))
+        """One more chat line (or notice) of the table; it is encoded in each language when first sent."""
+        self._chat_lines.append(line)
 
-    def chat(self, chat_from: int) -> Outgoing:
+    def _chat_in(self, lang: str) -> list[orjson.Fragment]:
+        """The chat lines in ``lang`` (a notice in the reader's language; people's lines as they wrote them)."""
+        lines = self._chat.setdefault(lang, [])
+        if len(lines) < len(self._chat_lines):
+            with use_language(lang):
+                for line in self._chat_lines[len(lines):]:
+                    if line.get("kind") == "notice":
+                        line = {**line, "text": render_notice(line["text"])}
+                    lines.append(orjson.Fragment(orjson.dumps(line)))
+        return lines
+
+    def chat(self, chat_from: int, lang: str | None = None) -> Outgoing:
         """The ``chat`` message with the lines from ``chat_from`` on (for connections that have the rest)."""
-        end = len(self._chat)
-        return Outgoing(dumps({"type": "chat", "chat_from": chat_from, "chat": self._chat[chat_from:end]}),
-                        chat_end=end)
+        lines = self._chat_in(lang or current_language())
+        end = len(lines)
+        return Outgoing(dumps({"type": "chat", "chat_from": chat_from, "chat": lines[chat_from:end]}), chat_end=end)
 
     def shared(self, seen: PlayerView, version: int, status: str, seats: Sequence[SeatInfo]) -> Json:
         """The additions every connection shares, built once per ``(version, status, seats)`` from any
@@ -128,22 +178,37 @@ class TableEncoder:
         key = (version, status, tuple(seats))
         if key != self._shared_key:
             spectator = seen
-            racks = spectator.racks
+            self._racks = spectator.racks
             self._shared = {
                 "id": self.game_id,
                 "status": status,
                 "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "connected": s.connected,
                            "away": s.away, "left": s.left, "tiles": spectator.rack_counts[s.seat]} for s in seats],
-                "journeys": None if racks is None else [self.journey(r) for r in racks],
             }
-            self._log_length = self._log_entries(spectator.events, tuple(s.display_name for s in seats))
+            names = tuple((s.seat, s.kind, s.name, s.bot) for s in seats)
+            if names != self._log_names:
+                self._log, self._log_names = {}, names  # the log's sentences name the players
+            self._log_seats, self._seats = tuple(seats), {}
+            self._events, self._log_length = spectator.events, len(spectator.events)
             self._shared_key = key
         return self._shared
 
+    def _seats_in(self, seats: list[Json], lang: str) -> list[Json]:
+        """The shared seats with the bots' names in ``lang`` (people's names are theirs in every language)."""
+        named = self._seats.get(lang)
+        if named is None:
+            with use_language(lang):
+                named = self._seats[lang] = [
+                    {**s, "name": seat_name(s["seat"], s["kind"], s["name"], s["bot"])} if s["kind"] == "bot" else s
+                    for s in seats]
+        return named
+
     def table(self, shared: Json, seen: PlayerView, version: int, status: str, log_from: int, chat_from: int,
-              extra: Json) -> Outgoing:
+              extra: Json, lang: str | None = None) -> Outgoing:
         """The ``state`` message for the viewer of ``seen``, with the ``shared`` additions, the ``extra``
-        facts of the table (clock, end, rematch), and the log entries and chat lines from the given ones on."""
+        facts of the table (clock, end, rematch), and the log entries and chat lines from the given ones on,
+        its sentences in ``lang`` (or the current language)."""
+        lang = lang or current_language()
         moves = seen.legal_moves()
         game = view_to_json(replace(seen, legal=()) if moves else seen, events=False)
         del game["events"]  # the log, with its sentences, stands in for it
@@ -153,12 +218,15 @@ class TableEncoder:
             # Before every seat is taken nobody holds or may play anything, whatever the dealt state says.
             game["in_hand"] = None
             game["legal_moves"] = []
-        game["journey"] = None if seen.rack is None else self.journey(seen.rack)
+        game["journey"] = None if seen.rack is None else self.journey(seen.rack, lang)
         game.update(shared)
+        game["seats"] = self._seats_in(shared["seats"], lang)
+        game["journeys"] = None if self._racks is None else [self.journey(r, lang) for r in self._racks]
         game.update(extra)
-        log_end, chat_end = self._log_length, len(self._chat)
+        log, chat = self._log_in(lang), self._chat_in(lang)
+        log_end, chat_end = self._log_length, len(chat)
         log_from, chat_from = min(log_from, log_end), min(chat_from, chat_end)
-        game["log_from"], game["log"] = log_from, self._log[log_from:log_end]
-        game["chat_from"], game["chat"] = chat_from, self._chat[chat_from:chat_end]
+        game["log_from"], game["log"] = log_from, log[log_from:log_end]
+        game["chat_from"], game["chat"] = chat_from, chat[chat_from:chat_end]
         return Outgoing(dumps({"type": "state", "version": version, "game": game}), is_table=True,
                         log_end=log_end, chat_end=chat_end)

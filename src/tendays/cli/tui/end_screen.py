@@ -13,20 +13,22 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from tendays.engine import checker_for
+from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
-from .render import bullets, day_marks, journey_report, name_width, rack_line
+from .render import YOU, bullets, day_marks, journey_report, name_width, palette_choice, person, rack_line
 from .screens import FittedScreen
 from .table import PlayConfig, Table
-from .words import possessive
 
 __all__ = ["EndScreen", "end_text", "unsaved_warning"]
 
 
 def unsaved_warning(table: Table, path: Path) -> str:
     """What a first ``q`` says when quitting would lose moves that are not saved."""
-    what = "The finished game is not saved" if table.is_over else "The game since the last save would be lost"
-    return f"{what}: s saves it (to {path}), q again quits without saving."
+    what = (_("The finished game is not saved: s saves it (to {path}), q again quits without saving.")
+            if table.is_over else
+            _("The game since the last save would be lost: s saves it (to {path}), q again quits without saving."))
+    return what.format(path=path)
 
 
 def end_text(table: Table) -> tuple[str, Group]:
@@ -38,7 +40,7 @@ def end_text(table: Table) -> tuple[str, Group]:
     assert pv.racks is not None
     if pv.winner is not None:
         winner = names[pv.winner]
-        title = (ngettext("You win after {turns} turn!", "You win after {turns} turns!", pv.turn) if winner == "You"
+        title = (ngettext("You win after {turns} turn!", "You win after {turns} turns!", pv.turn) if winner == YOU
                  else ngettext("{name} wins after {turns} turn!", "{name} wins after {turns} turns!", pv.turn))
         title = title.format(name=winner, turns=pv.turn)
     else:
@@ -46,24 +48,29 @@ def end_text(table: Table) -> tuple[str, Group]:
                          "Nobody wins: the game stopped after {turns} turns.", pv.turn).format(turns=pv.turn)
     parts: list[RenderableType] = []
     if pv.winner is not None:
-        parts.append(Text(f"{possessive(names[pv.winner])} journey, day by day", style="bold"))
+        parts.append(Text(_("Your journey, day by day") if names[pv.winner] == YOU
+                          else _("{name}'s journey, day by day").format(name=names[pv.winner]), style="bold"))
         parts.append(journey_report(edition, pv.racks[pv.winner], name_width(edition)))
         parts.append(Text(""))
     for seat_index, rack in enumerate(pv.racks):
         if seat_index == pv.winner:
             continue
         problems = [str(p) for p in checker_for(edition).check(rack).problems]
-        heading = Text.assemble((f"{names[seat_index]} ({seats[seat_index].level}): ", "bold"),
-                                f"{len(problems)} broken link{'s' if len(problems) != 1 else ''}")
+        heading = Text.assemble((f"{person(names[seat_index])} ({seats[seat_index].level}): ", "bold"),
+                                ngettext("{count} broken link", "{count} broken links", len(problems)).format(
+                                    count=len(problems)))
         marks = day_marks(edition, rack)
         days = Text("\n").join(rack_line(edition, day, tile, marks.get(day), name_width(edition))
                                for day, tile in enumerate(rack, 1))
         parts += [heading, days, bullets(problems, "✗", "red"), Text("")]
     reshuffles = sum(1 for e in pv.events if e.kind == "reshuffle")
-    summary = [f"{edition.name}, {table.options.days} days, {pv.turn} turns, {reshuffles} reshuffles"]
-    summary += [f"{seat.name} ({seat.level})" + ("  winner" if seat_index == pv.winner else "")
+    length, turns = table.options.days, pv.turn
+    summary = [", ".join((edition.name, ngettext("{count} day", "{count} days", length).format(count=length),
+                          ngettext("{count} turn", "{count} turns", turns).format(count=turns),
+                          ngettext("{count} reshuffle", "{count} reshuffles", reshuffles).format(count=reshuffles)))]
+    summary += [f"{person(seat.name)} ({seat.level})" + ("  " + _("winner") if seat_index == pv.winner else "")
                 for seat_index, seat in enumerate(seats)]
-    parts += [Text("Summary", style="bold"), bullets(summary, "·", "")]
+    parts += [Text(_("Summary"), style="bold"), bullets(summary, "·", "")]
     return title, Group(*parts)
 
 
@@ -103,11 +110,12 @@ class EndScreen(FittedScreen[None]):
 
     def action_save(self) -> None:
         try:
-            self.table.save(self.config.save_path)
+            self.table.save(self.config.save_path, palette_choice().name)
         except OSError as error:
-            self.say(f"could not save to {self.config.save_path}: {error.strerror or error}", error=True)
+            self.say(_("could not save to {path}: {error}").format(path=self.config.save_path,
+                                                                  error=error.strerror or error), error=True)
             return
-        self.say(f"Saved to {self.config.save_path}; replay it with: tendays replay {self.config.save_path}")
+        self.say(_("Saved to {path}; replay it with: tendays replay {path}").format(path=self.config.save_path))
 
     def action_quit(self) -> None:
         """Quit; a game not saved since its last move asks for a second q first."""

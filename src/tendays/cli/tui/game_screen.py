@@ -26,12 +26,12 @@ from tendays.engine.i18n import gettext as _
 
 from .end_screen import EndScreen, unsaved_warning
 from .input_model import InputModel, Reply
-from .render import journey_report, name_width
+from .render import YOU, journey_report, name_width, palette_choice, person
 from .rules import rules_markdown
 from .screens import FittedScreen, HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from .table import PlayConfig, Table
 from .widgets import DayRow, LinksPane, PileRow, RackPane, SidePane, show_text
-from .words import instruction, possessive, rack_on_board, status_text
+from .words import instruction, journey_of, rack_on_board, status_text
 
 __all__ = ["WIDE", "GameScreen"]
 
@@ -40,12 +40,6 @@ WIDE = 110  # from this many columns the journey's verdict in words stands besid
 # Keys the footer offers only when they can be used now (check_action); each key also has a hidden binding
 # that always answers, so a key pressed at the wrong moment says why instead of doing nothing.
 _OFFERED = ("draw", "discard", "swap", "show_end")
-
-
-def footer_labels() -> dict[str, str]:
-    """The footer's key labels in the current language, by their English words."""
-    return {"Draw": _("Draw"), "Discard": _("Discard"), "Swap": _("Swap"), "End": _("End"),
-            "Verdict": _("Verdict"), "Hint": _("Hint"), "Save": _("Save"), "Help": _("Help"), "Quit": _("Quit")}
 
 
 class GameScreen(FittedScreen[None]):
@@ -66,6 +60,7 @@ class GameScreen(FittedScreen[None]):
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit", "Quit"),
         Binding("colon", "type_move", "Type move", show=False),
+        Binding("c", "palette", "Colours", show=False),
         Binding("up", "cursor(-1)", "Up", show=False),
         Binding("down", "cursor(1)", "Down", show=False),
         Binding("left", "point(False)", "Rack", show=False),
@@ -89,10 +84,6 @@ class GameScreen(FittedScreen[None]):
         self.bot_error: str | None = None
         self.end_shown = False
         self.quit_asked = -1  # the move count at which q was pressed once
-        labels = footer_labels()
-        keys = self._bindings.key_to_bindings  # new lists: the class's own bindings stay in English
-        for key, bindings in list(keys.items()):
-            keys[key] = [replace(b, description=labels.get(b.description, b.description)) for b in bindings]
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -152,8 +143,8 @@ class GameScreen(FittedScreen[None]):
             self.bot_busy = True
             self.run_worker(self.bot_turn(), group="bot", exclusive=True)
         elif private:
-            what = ("Time to put a drafted tile on your rack." if table.view_for(None).phase is Phase.DRAFT
-                    else f"It is {seat.name}'s turn.")
+            what = (_("Time to put a drafted tile on your rack.") if table.view_for(None).phase is Phase.DRAFT
+                    else _("It is {name}'s turn.").format(name=seat.name))
             self.app.push_screen(PrivacyScreen(seat.name, what, self.unsaved_warning),
                                  lambda _: self.unlock(table.current))
 
@@ -178,8 +169,9 @@ class GameScreen(FittedScreen[None]):
             table.play(move, decision.seat)
         except Exception as error:  # a bot (possibly an external program) failed: report it, keep the game
             self.bot_busy = False
-            self.bot_error = f"{seat.name} could not move: {error}"
-            self.say(f"{self.bot_error}. Save the game (s) and resume it with other --players.", error=True)
+            self.bot_error = _("{name} could not move: {error}").format(name=seat.name, error=error)
+            self.say(_("{problem}. Save the game (s) and resume it with other --players.").format(
+                problem=self.bot_error), error=True)
             return
         self.bot_busy = False
         self.advance()
@@ -217,12 +209,12 @@ class GameScreen(FittedScreen[None]):
         shown = self.shown_rack(pv)
         self.query_one(LinksPane).show(self.edition, shown[1] if shown else None)
         if shown is None:
-            pane.show_hidden("Nobody's tiles are shown while the keyboard changes hands." if self.table.humans
-                             else "Every rack stays hidden until the end of the game.")
+            pane.show_hidden(_("Nobody's tiles are shown while the keyboard changes hands.") if self.table.humans
+                             else _("Every rack stays hidden until the end of the game."))
             return
         owner, rack = shown
         pending = self.input.pending
-        pane.show_rack(self.edition, f"{possessive(self.table.names[owner])} journey", rack, self.input.cursor,
+        pane.show_rack(self.edition, journey_of(self.table.names[owner]), rack, self.input.cursor,
                        pile_cursor is None, pending.day if pending is not None else 0, self.hinted)
 
     def refresh_prompt(self) -> None:
@@ -260,12 +252,13 @@ class GameScreen(FittedScreen[None]):
             return pv
         table = self.table
         if table.is_over:
-            self.say("The game is over: press e for the end screen, or q to quit.", error=True)
+            self.say(_("The game is over: press e for the end screen, or q to quit."), error=True)
         elif self.bot_error is not None:
             self.say(self.bot_error, error=True)
         else:
             seat = table.seats[table.current]
-            self.say(f"It is {seat.name}'s turn ({seat.level}); wait for your turn.", error=True)
+            self.say(_("It is {name}'s turn ({level}); wait for your turn.").format(name=person(seat.name),
+                                                                                   level=seat.level), error=True)
         return None
 
     def answer(self, pv: PlayerView, reply: Reply) -> None:
@@ -359,18 +352,19 @@ class GameScreen(FittedScreen[None]):
         pv = self.current_view()
         shown = self.shown_rack(pv)
         if shown is None:
-            self.say("No rack is shown right now, so there is no journey to check.", error=True)
+            self.say(_("No rack is shown right now, so there is no journey to check."), error=True)
             return
         owner, rack = shown
         name = self.table.names[owner]
-        title = "Your journey" if owner == pv.player else f"{possessive(name)} journey"
+        title = (_("Your journey, link by link") if owner == pv.player or name == YOU
+                 else _("{name}'s journey, link by link").format(name=name))
         report = journey_report(self.edition, rack, name_width(self.edition))
-        self.app.push_screen(TextScreen(f"{title}, link by link", report))
+        self.app.push_screen(TextScreen(title, report))
 
     def action_hint(self) -> None:
         pv = self.current_view()
         if pv.rack is None or pv.is_over:
-            self.say("There is no rack of yours on screen to give a hint for.", error=True)
+            self.say(_("There is no rack of yours on screen to give a hint for."), error=True)
             return
         advice = hint(pv)
         self.hinted = set(advice.days)
@@ -380,11 +374,12 @@ class GameScreen(FittedScreen[None]):
     def action_save(self) -> None:
         path = self.config.save_path
         try:
-            self.table.save(path)
+            self.table.save(path, palette_choice().name)
         except OSError as error:
-            self.say(f"could not save to {path}: {error.strerror or error}", error=True)
+            self.say(_("could not save to {path}: {error}").format(path=path, error=error.strerror or error),
+                     error=True)
             return
-        self.say(f"Saved to {path}; continue it with: tendays play --resume {path}")
+        self.say(_("Saved to {path}; continue it with: tendays play --resume {path}").format(path=path))
 
     def unsaved_warning(self) -> str | None:
         """What quitting now would lose, or None."""
@@ -399,6 +394,14 @@ class GameScreen(FittedScreen[None]):
         self.quit_asked = self.table.move_count
         self.say(warning, error=True)
 
+    def action_palette(self) -> None:
+        """c: switch the tile colours between the edition's palette and its palette for colour-blind players."""
+        chosen = palette_choice().toggle()
+        self.config = replace(self.config, palette=chosen)
+        self.say(_("Colours for colour-blind players (c switches back)") if chosen == "cb"
+                 else _("The edition's own colours (c: colours for colour-blind players)"))
+        self.refresh_view()
+
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(rules_markdown(self.edition, self.table.options)))
 
@@ -406,6 +409,6 @@ class GameScreen(FittedScreen[None]):
         if self.table.is_over:
             self.app.push_screen(EndScreen(self.table, self.config, self.play_again))
         else:
-            self.say("The game is not over yet.", error=True)
+            self.say(_("The game is not over yet."), error=True)
 
     action_end_key = action_show_end

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tendays.engine import PILES, InvalidMoveError, Move, MoveKind, Phase, PlayerView
+from tendays.engine.i18n import gettext as _
 
 __all__ = ["InputModel", "Pending", "Reply"]
 
@@ -95,7 +96,7 @@ class InputModel:
         """A day key or click: draft onto it, choose it as a swap's day, or choose it to place the held tile."""
         days = pv.options.days
         if not 1 <= day <= days:
-            return _refuse(f"there is no day {day}; the rack has days 1-{days}")
+            return _refuse(_("there is no day {day}; the rack has days 1-{days}").format(day=day, days=days))
         self.cursor = day
         self.on_piles = False
         if pv.phase is Phase.DRAFT:
@@ -107,8 +108,9 @@ class InputModel:
                     return Reply()
                 return Reply(Move.swap(self.pending.day, day))
             self.on_piles = True
-            return _refuse("First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile"
-                           + (" (or w to swap two days)." if pv.options.swap else "."))
+            return _refuse(_("First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile "
+                             "(or w to swap two days).") if pv.options.swap else
+                           _("First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile."))
         self.pending = Pending("place", day)
         self._to_discard_piles(pv)
         return Reply()
@@ -117,16 +119,16 @@ class InputModel:
         """A pile key or click (``pile`` 0: the draw pile): take from it, or send the discard onto it."""
         if pv.phase is Phase.DRAFT:
             self.on_piles = False
-            return _refuse("While drafting, put the tile on an empty day of your rack.")
+            return _refuse(_("While drafting, put the tile on an empty day of your rack."))
         self.pile_cursor = pile
         self.on_piles = True
         if pv.phase is Phase.DRAW:
             if self.swapping:
                 self.on_piles = False
-                return _refuse("Choose days to swap, or Esc to cancel the swap.")
+                return _refuse(_("Choose days to swap, or Esc to cancel the swap."))
             return Reply(Move.draw() if pile == 0 else Move.take(pile))
         if pile == 0:
-            return _refuse("You already hold a tile: put it on a day or discard it.")
+            return _refuse(_("You already hold a tile: put it on a day or discard it."))
         if self.pending is None:
             # A discard pile chosen before a day means: discard the held tile there.
             return Reply(Move.discard(pile))
@@ -139,7 +141,8 @@ class InputModel:
             pv.phase is Phase.PLACE and self.pending is not None)
         if choosing_pile:
             if not 1 <= number <= PILES:
-                return _refuse(f"there is no discard pile {number}; the piles are 1-{PILES}")
+                return _refuse(_("there is no discard pile {number}; the piles are 1-{piles}").format(number=number,
+                                                                                                    piles=PILES))
             return self.choose_pile(pv, number)
         return self.choose_day(pv, 10 if number == 0 else number)
 
@@ -148,8 +151,8 @@ class InputModel:
     def discard(self, pv: PlayerView) -> Reply:
         """x: discard the held tile; the pile comes next."""
         if pv.phase is not Phase.PLACE:
-            return _refuse("There is nothing to discard: first take a tile (d, or 1-3)." if pv.phase is Phase.DRAW
-                           else "While drafting, every tile goes onto an empty day.")
+            return _refuse(_("There is nothing to discard: first take a tile (d, or 1-3).") if pv.phase is Phase.DRAW
+                           else _("While drafting, every tile goes onto an empty day."))
         self.pending = Pending("place", 0)
         self._to_discard_piles(pv)
         return Reply()
@@ -157,9 +160,9 @@ class InputModel:
     def swap(self, pv: PlayerView) -> Reply:
         """w: swap two days instead of drawing (swap variant); the two days come next."""
         if not pv.options.swap:
-            return _refuse("tiles in a rack never move: swapping is only allowed with the swap variant (--swap)")
+            return _refuse(_("tiles in a rack never move: swapping is only allowed with the swap variant (--swap)"))
         if pv.phase is not Phase.DRAW:
-            return _refuse("A swap replaces drawing: it is only possible at the start of your turn.")
+            return _refuse(_("A swap replaces drawing: it is only possible at the start of your turn."))
         self.pending = Pending("swap")
         self.on_piles = False
         return Reply()
@@ -169,8 +172,8 @@ class InputModel:
         if self.on_piles:
             return self.choose_pile(pv, self.pile_cursor)
         if pv.phase is Phase.DRAW and not self.swapping:
-            return _refuse("Choose where to take a tile from: d for the draw pile, 1-3 for a discard pile "
-                           "(or → and ↑↓ to a pile, then Enter).")
+            return _refuse(_("Choose where to take a tile from: d for the draw pile, 1-3 for a discard pile "
+                             "(or → and ↑↓ to a pile, then Enter)."))
         return self.choose_day(pv, self.cursor)
 
     def cancel(self) -> Reply | None:
@@ -180,7 +183,7 @@ class InputModel:
         if self.pending.kind == "place":
             self.on_piles = False
         self.pending = None
-        return Reply(message="Cancelled.")
+        return Reply(message=_("Cancelled."))
 
     def typed(self, text: str) -> Reply:
         """A move typed in the notation (``replace 5 1``)."""

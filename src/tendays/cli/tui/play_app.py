@@ -15,8 +15,10 @@ from typing import Any
 from textual.app import App
 
 from tendays.engine import RULES_VERSION, Options, use_language
+from tendays.engine.i18n import gettext as _
 
 from .game_screen import GameScreen
+from .palettes import PaletteChoice, draw_with
 from .setup_screen import SetupScreen
 from .table import PlayConfig, Table
 
@@ -44,12 +46,16 @@ class PlayApp(App[None]):
         self.first_table = table
         self.setup = setup
         self.seed_used: int | None = config.seed
+        self.palette = PaletteChoice(config.palette)
 
     async def run_async(self, *args: Any, **kwargs: Any) -> Any:
         # Every task and thread of the app copies this context: the engine's sentences (log, verdicts,
         # refused moves, hints) and the terminal's own words are all in the player's language.
         with use_language(self.language):
             return await super().run_async(*args, **kwargs)
+
+    def on_load(self) -> None:
+        draw_with(self.palette)  # before any screen starts, so every screen and widget draws with it
 
     def on_mount(self) -> None:
         if self.first_table is not None:
@@ -66,7 +72,7 @@ class PlayApp(App[None]):
         for screen in reversed(self.screen_stack):
             if isinstance(screen, GameScreen):
                 return screen
-        raise LookupError("no game is on screen")
+        raise LookupError(_("no game is on screen"))
 
     def start_game(self, config: PlayConfig, options: Options | None = None) -> str | None:
         """Deal a new game with ``config`` (and ``options``, if given, instead of the config's);

@@ -1,7 +1,9 @@
 """Rich text for tiles, racks, piles, seats and the log, built from player views only.
 
-Colours always come with words: a tile's swatch carries its colour's name on its own background
-(readable on dark and light themes alike), and a link's mark is a symbol as well as a colour.
+Colours never come alone: a tile's swatch shows its colour's shape (from the edition data: ● blue, ▲ green,
+■ orange, ◆ pink, ★ yellow, ✱ any colour) and its name in words, in the colour of the edition's palette
+(or its colour-blind palette), and a link's mark is a symbol as well as a colour. Every word is in the
+current language (``tendays.engine.use_language``).
 """
 
 from __future__ import annotations
@@ -15,53 +17,82 @@ from rich.text import Text
 
 from tendays.engine import Edition, Event, PlayerView, Verdict, checker_for, current_language, describe_event
 from tendays.engine.edition import Role
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext, pgettext
+
+from .palettes import PALETTES, PaletteChoice, palette_choice, use_palette
 
 __all__ = [
+    "PALETTES",
+    "SWATCH_WIDTH",
+    "YOU",
     "DayMark",
+    "PaletteChoice",
     "bullets",
     "day_marks",
     "journey_report",
+    "TransportWords",
     "last_actions",
+    "link_and_skip",
     "log_line",
     "name_width",
+    "palette_choice",
+    "person",
     "pile_text",
     "rack_line",
     "swatch",
     "tile_name",
     "tile_text",
-    "transport_names",
+    "transport_words",
+    "use_palette",
 ]
 
-# Background and text colour for each swatch; each pair has good contrast on its own.
-_SWATCHES = {
-    "blue": ("#2f6fd6", "#ffffff"),
-    "green": ("#3c9d4a", "#000000"),
-    "orange": ("#f08a24", "#000000"),
-    "pink": ("#f29ac4", "#000000"),
-    "yellow": ("#f0d43a", "#000000"),
-    "purple": ("#8a55cc", "#ffffff"),
-    "any": ("#c9c9c9", "#000000"),
-    "skip": ("#8d8d8d", "#000000"),
-}
-SWATCH_WIDTH = 6
+YOU = "You"  # the name of the one person at a table of bots; shown in the reader's language (:func:`person`)
+
+SKIP_COLOUR = "#8d8d8d"  # cars and buses have no colour of the game: a neutral grey
+ANY_COLOUR = "#c9c9c9"  # an any-colour region where the edition's palette gives it no colour of its own
+SWATCH_WIDTH = 8  # the shape, a space and the colour's word in six letters
+
+
+def _ink(background: str) -> str:
+    """Black or white, whichever reads better on ``background`` (#rrggbb), by WCAG relative luminance."""
+    def channel(hex_pair: str) -> float:
+        value = int(hex_pair, 16) / 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(background[i:i + 2]) for i in (1, 3, 5))
+    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return "#000000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#ffffff"
+
+
+def person(name: str) -> str:
+    """A seat's name as shown: "You" in the reader's language for the one person at a table of bots."""
+    return _("You") if name == YOU else name
 
 
 def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Text:
-    """A block in the tile's colour, labelled with the colour's name (or the skip's kind)."""
+    """A block in the tile's colour with the colour's shape and word ("● blue"), or in fewer than
+    :data:`SWATCH_WIDTH` columns its shape and letter ("●B"); a car or bus says what it is."""
     if tile is None:
         return Text(" " * width)
     t = edition.tiles[tile]
+    words = edition.words(current_language())
     if t.role is Role.SKIP:
-        key, label = "skip", t.kind
-    elif t.color is None:
-        key = edition.any_color_name if edition.any_color_name in _SWATCHES else "any"
-        label = "any"
+        background, label = SKIP_COLOUR, f"{t.name_in(current_language())[:width]:^{width}}"
     else:
-        key, label = t.color, edition.words(current_language()).color(t.color)
-    background, foreground = _SWATCHES.get(key, _SWATCHES["any"])
+        key = "any" if t.color is None else t.color
+        palette = edition.palette_cb if palette_choice().name == "cb" and edition.palette_cb else edition.palette
+        background = palette.get(key, ANY_COLOUR)
+        symbol = edition.symbols.get(key, "")
+        if width >= SWATCH_WIDTH:
+            # TRANSLATORS: the word on the swatch of an any-colour region (Alaska, Berlin): six letters at most.
+            word = pgettext("swatch", "any") if t.color is None else words.color(t.color)
+            label = f"{symbol} {word[:width - 2]:^{width - 2}}"
+        else:
+            label = f"{symbol}{words.letter(t.color)}"[:width].ljust(width)
     # The colour goes on a span, not on the Text itself, so text appended after the swatch stays plain.
     block = Text()
-    block.append(f"{label[:width]:^{width}}", style=f"bold {foreground} on {background}")
+    block.append(label, style=f"bold {_ink(background)} on {background}")
     return block
 
 
@@ -77,10 +108,10 @@ def tile_name(edition: Edition, tile: int, label: str) -> str:
 
 
 def tile_text(edition: Edition, tile: int | None, width: int | None = None) -> Text:
-    """Swatch and full name, e.g. ``[ pink ] Ohio``, or the swatch alone when it names the tile (``[ car ]``);
+    """Swatch and full name, e.g. ``[◆ pink ] Ohio``, or the swatch alone when it names the tile (``[ car ]``);
     "(empty)" for an empty day."""
     if tile is None:
-        text = Text(" " * SWATCH_WIDTH + " (empty)", style="dim")
+        text = Text(" " * SWATCH_WIDTH + " " + _("(empty)"), style="dim")
         if width is not None:
             text.truncate(width, pad=True)
         return text
@@ -112,17 +143,19 @@ def day_marks(edition: Edition, rack: Sequence[int | None]) -> dict[int, DayMark
     marks: dict[int, DayMark] = {}
     for link in verdict.links:
         symbol = f"{'✓' if link.ok else '✗'}→{link.to_day}"
-        marks[link.from_day] = DayMark(symbol, link.ok, f"day {link.from_day} → {link.to_day}: {link.message}")
+        marks[link.from_day] = DayMark(symbol, link.ok, _("day {day} → {to_day}: {message}").format(
+            day=link.from_day, to_day=link.to_day, message=link.message))
         if link.via_day is not None:
-            marks[link.via_day] = DayMark("┆", None, f"day {link.via_day}: between days {link.from_day} and "
-                                                     f"{link.to_day} ({link.message})")
+            marks[link.via_day] = DayMark("┆", None, _("day {day}: between days {from_day} and {to_day} ({message})")
+                                          .format(day=link.via_day, from_day=link.from_day, to_day=link.to_day,
+                                                  message=link.message))
     for problem in verdict.problems:
         if rack[problem.day - 1] is None:
             continue  # an empty day during the draft is not a mistake
         if problem.to_day is None or problem.day not in marks or marks[problem.day].ok is not False:
             marks[problem.day] = DayMark("✗", False, str(problem))
     if len(rack) and rack[-1] is not None and len(rack) not in marks:
-        marks[len(rack)] = DayMark("■", True, f"day {len(rack)}: the journey ends here")
+        marks[len(rack)] = DayMark("■", True, _("day {day}: the journey ends here").format(day=len(rack)))
     for day in range(1, len(rack) + 1):
         if day in marks or rack[day - 1] is None:
             continue
@@ -133,7 +166,8 @@ def day_marks(edition: Edition, rack: Sequence[int | None]) -> dict[int, DayMark
         later = [p for p in verdict.problems if p.day > day]
         filled = all(tile is not None for tile in rack[day - 1:later[0].day if later else len(rack)])
         if later and filled:
-            marks[day] = DayMark("✗", False, f"day {day}: its link is blocked further on, at {later[0]}")
+            marks[day] = DayMark("✗", False, _("day {day}: its link is blocked further on, at {problem}").format(
+                day=day, problem=later[0]))
     return marks
 
 
@@ -170,16 +204,17 @@ def journey_report(edition: Edition, rack: Sequence[int | None], name_width: int
         parts.append(days)
     verdict = checker_for(edition).check(rack)
     if verdict.valid:
-        parts.append(Text(f"A complete {len(rack)}-day journey.", style="bold green"))
+        parts.append(Text(_("A complete {days}-day journey.").format(days=len(rack)), style="bold green"))
     else:
         count = len(verdict.problems)
-        parts.append(Text(f"Not complete yet ({count} problem{'s' if count != 1 else ''}):", style="bold"))
+        parts.append(Text(ngettext("Not complete yet ({count} problem):", "Not complete yet ({count} problems):",
+                                   count).format(count=count), style="bold"))
         parts.append(bullets([str(p) for p in verdict.problems], "✗", "red"))
     good = [link for link in verdict.links if link.ok]
     if good:
-        parts.append(Text("Connected:", style="bold"))
-        parts.append(bullets([f"day {link.from_day} → {link.to_day}: {link.message}" for link in good], "✓",
-                             "green"))
+        parts.append(Text(_("Connected:"), style="bold"))
+        parts.append(bullets([_("day {day} → {to_day}: {message}").format(
+            day=link.from_day, to_day=link.to_day, message=link.message) for link in good], "✓", "green"))
     return Group(*parts)
 
 
@@ -191,16 +226,38 @@ def pile_text(edition: Edition, pile: Sequence[int], number: int, width: int) ->
         line.append_text(tile_text(edition, pile[-1], max(SWATCH_WIDTH + 2, width - 8)))
         line.append(f" ({len(pile)})", style="dim")
     else:
-        line.append("(empty)", style="dim")
+        line.append(_("(empty)"), style="dim")
     line.truncate(width, pad=True)
     return line
 
 
-def transport_names(edition: Edition) -> tuple[str, str]:
-    """The edition's words for its colour link and its skip, e.g. ("airplane", "car")."""
+@dataclass(frozen=True)
+class TransportWords:
+    """A kind of transport in words, for sentences about every tile of its kind."""
+
+    one: str  # "airplane"
+    many: str  # "airplanes"
+    a: str  # "an airplane"
+
+
+def transport_words(kind: str) -> TransportWords:
+    """The words for a kind of transport tile (``plane``, ``train``, ``car``, ``bus``) in the current language."""
+    if kind == "plane":
+        return TransportWords(_("airplane"), _("airplanes"), _("an airplane"))
+    if kind == "train":
+        return TransportWords(_("train"), _("trains"), _("a train"))
+    if kind == "car":
+        return TransportWords(_("car"), _("cars"), _("a car"))
+    if kind == "bus":
+        return TransportWords(_("bus"), _("buses"), _("a bus"))
+    return TransportWords(kind, kind, kind)
+
+
+def link_and_skip(edition: Edition) -> tuple[TransportWords, TransportWords]:
+    """The words for the edition's colour link and its skip (airplane and car, train and bus)."""
     link = next(t for t in edition.tiles if t.role is Role.LINK)
     skip = next(t for t in edition.tiles if t.role is Role.SKIP)
-    return link.name.removeprefix(f"{link.color} "), skip.name
+    return transport_words(link.kind), transport_words(skip.kind)
 
 
 _TURN_KINDS = ("draw", "take", "swap", "replace", "discard")
@@ -222,22 +279,39 @@ def last_actions(pv: PlayerView, seat: int) -> str:
 
 def _short(edition: Edition, event: Event) -> str:
     tile = edition.tiles[event.tile].name_in(current_language()) if event.tile is not None else ""
+    # TRANSLATORS: what another seat did on its latest turn, in a few words under its name.
     if event.kind == "draw":
-        return "drew"
+        return _("drew")
     if event.kind == "take":
-        return f"took {tile} (pile {event.pile})"
+        return _("took {tile} (pile {pile})").format(tile=tile, pile=event.pile)
     if event.kind == "swap":
-        return f"swapped days {event.day} and {event.day2}"
+        return _("swapped days {day} and {day2}").format(day=event.day, day2=event.day2)
     if event.kind == "replace":
-        return f"day {event.day}: {tile} → pile {event.pile}"
-    return f"discarded {tile} → pile {event.pile}"
+        return _("day {day}: {tile} → pile {pile}").format(day=event.day, tile=tile, pile=event.pile)
+    return _("discarded {tile} → pile {pile}").format(tile=tile, pile=event.pile)
 
 
 def log_line(edition: Edition, event: Event, names: Sequence[str]) -> str:
-    """One line of the game log; "You begin" rather than "You begins" for the person called "You"."""
-    if event.player is not None and event.player < len(names) and names[event.player] == "You":
-        if event.kind == "start":
-            return "You begin"
-        if event.kind == "win":
-            return "You complete the journey and win"
+    """One line of the game log; the person called "You" is spoken to ("You begin", "Du ziehst")."""
+    if event.player is None or event.player >= len(names) or names[event.player] != YOU:
+        return describe_event(edition, event, names)
+    tile = edition.words(current_language()).tile(event.tile) if event.tile is not None else None
+    day, day2, pile = event.day, event.day2, event.pile
+    # TRANSLATORS: lines of the game log about the one person at a table of bots, spoken to ("you").
+    if event.kind == "draft":
+        return _("You put a tile on day {day}").format(day=day)
+    if event.kind == "start":
+        return _("You begin")
+    if event.kind == "draw":
+        return _("You drew from the draw pile")
+    if event.kind == "take":
+        return _("You took {tile} from discard pile {pile}").format(tile=tile, pile=pile)
+    if event.kind == "swap":
+        return _("You swapped days {day} and {day2}").format(day=day, day2=day2)
+    if event.kind == "replace":
+        return _("You replaced day {day}, discarding {tile} onto pile {pile}").format(day=day, tile=tile, pile=pile)
+    if event.kind == "discard":
+        return _("You discarded {tile} onto pile {pile}").format(tile=tile, pile=pile)
+    if event.kind == "win":
+        return _("You complete the journey and win")
     return describe_event(edition, event, names)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -29,10 +30,24 @@ from tendays.engine import (
     apply,
     load_edition,
     new_game,
+    use_language,
     view,
 )
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
-from .render import day_marks, log_line, pile_text, swatch, tile_name, tile_text, transport_names
+from .palettes import PaletteChoice, draw_with
+from .render import (
+    day_marks,
+    link_and_skip,
+    log_line,
+    palette_choice,
+    person,
+    pile_text,
+    swatch,
+    tile_name,
+    tile_text,
+)
 from .rules import rules_markdown
 from .screens import FittedScreen, HelpScreen
 
@@ -46,13 +61,14 @@ def replay_states(record: GameRecord) -> list[State]:
     try:
         state = new_game(load_edition(record.edition), record.options, record.seed)
     except ValueError as error:  # options the engine refuses, an unknown edition
-        raise RecordError(f"this record cannot be replayed: {error}") from error
+        raise RecordError(_("this record cannot be replayed: {error}").format(error=error)) from error
     states = [state]
     for number, move in enumerate(record.moves, 1):
         try:
             state = apply(state, move)
         except IllegalMoveError as error:
-            raise RecordError(f"move {number} ({move}) does not replay: {error}") from error
+            raise RecordError(_("move {number} ({move}) does not replay: {error}").format(
+                number=number, move=move, error=error)) from error
         states.append(state)
     return states
 
@@ -65,7 +81,7 @@ def short_name(edition: Edition, tile: int, room: int) -> str:
     if len(name) <= room:
         return name
     t = edition.tiles[tile]
-    short = transport_names(edition)[0] if t.role is Role.LINK else t.id
+    short = link_and_skip(edition)[0].one if t.role is Role.LINK else t.id
     return short if len(short) <= room else short[: max(1, room - 1)] + "…"
 
 
@@ -78,7 +94,7 @@ def racks_table(edition: Edition, racks: Sequence[Sequence[int | None]], names: 
     column = max(12, (width - 2 - 2 * players) // players)
     grid.add_column("", justify="right", style="dim", no_wrap=True, min_width=2)
     for seat, name in enumerate(names):
-        label = name + (" ★ winner" if seat == winner else "") + (" ◀" if seat == highlight else "")
+        label = person(name) + (" ★ " + _("winner") if seat == winner else "") + (" ◀" if seat == highlight else "")
         grid.add_column(Text(label, style="bold"), width=column, overflow="fold")  # a long name wraps
     marks = [day_marks(edition, rack) for rack in racks]
     for day in range(1, days + 1):
@@ -88,7 +104,7 @@ def racks_table(edition: Edition, racks: Sequence[Sequence[int | None]], names: 
             mark = marks[seat].get(day)
             symbol = "" if mark is None else f" {mark.symbol}"
             if tile is None:
-                cells.append(Text("    (empty)", style="dim"))
+                cells.append(Text("    " + _("(empty)"), style="dim"))
                 continue
             cell = swatch(edition, tile, 3)
             cell.append(" ")
@@ -112,6 +128,7 @@ class ReplayScreen(FittedScreen[None]):
         Binding("end,G", "go(-1)", "End"),
         Binding("space", "autoplay", "Play/pause"),
         Binding("question_mark,f1", "help", "Rules"),
+        Binding("c", "palette", "Colours", show=False),
         Binding("q,escape", "app.quit", "Quit"),
     ]
 
@@ -120,7 +137,8 @@ class ReplayScreen(FittedScreen[None]):
         self.record = record
         self.states = replay_states(record)
         self.edition = load_edition(record.edition)
-        self.names = tuple(record.names) or tuple(f"Player {i + 1}" for i in range(record.options.players))
+        self.names = tuple(record.names) or tuple(_("Player {number}").format(number=i + 1)
+                                                  for i in range(record.options.players))
         self.finished = self.states[-1].is_over
         self.reveal = reveal or self.finished  # a finished game is public
         self.position = 0
@@ -171,6 +189,11 @@ class ReplayScreen(FittedScreen[None]):
         self.position = position if position >= 0 else len(self.states) - 1
         self.show()
 
+    def action_palette(self) -> None:
+        """c: switch the tile colours between the edition's palette and its palette for colour-blind players."""
+        palette_choice().toggle()
+        self.show()
+
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(rules_markdown(self.edition, self.record.options)))
 
@@ -182,17 +205,18 @@ class ReplayScreen(FittedScreen[None]):
         if self.position:
             move = moves[self.position - 1]
             mover = self.states[self.position - 1].current
-            done = f"move {self.position}/{last} {self.names[mover]}: {move}"
+            done = _("move {number}/{moves} {name}: {move}").format(number=self.position, moves=last,
+                                                                   name=person(self.names[mover]), move=move)
         else:
-            done = f"move 0/{last}: the deal"
+            done = _("move 0/{moves}: the deal").format(moves=last)
         ending = ""
         if self.position == last:
-            ending = " · game over" if state.is_over else " · (the game was saved unfinished)"
+            ending = " · " + (_("game over") if state.is_over else _("(the game was saved unfinished)"))
         elif self.autoplay is not None:
-            ending = " · playing (space pauses)"
+            ending = " · " + _("playing (space pauses)")
         self.query_one("#status", Static).update(Text.assemble(
-            (self.edition.name, "bold"), f" · {done} · turn {spectator.turn + 1} · draw pile ",
-            str(spectator.draw_pile_size), ending))
+            (self.edition.name, "bold"), f" · {done} · ", _("turn {turn}").format(turn=spectator.turn + 1), " · ",
+            _("draw pile {size}").format(size=spectator.draw_pile_size), ending))
         width = self.size.width or 80
         if self.reveal:
             # Each rack is read from its owner's view: the replay is public, so every view may be shown.
@@ -201,10 +225,11 @@ class ReplayScreen(FittedScreen[None]):
             self.query_one("#racks", Static).update(racks_table(self.edition, racks, self.names, highlight,
                                                                  state.winner, width))
         else:
-            counts = ", ".join(f"{name}: {count} tiles" for name, count in zip(self.names, spectator.rack_counts,
-                                                                                strict=True))
+            counts = ", ".join(f"{person(name)}: "
+                               + ngettext("{count} tile", "{count} tiles", count).format(count=count)
+                               for name, count in zip(self.names, spectator.rack_counts, strict=True))
             self.query_one("#racks", Static).update(Text(
-                f"The racks of an unfinished game stay hidden (tendays replay --reveal shows them). {counts}",
+                _("The racks of an unfinished game stay hidden (tendays replay --reveal shows them).") + " " + counts,
                 style="dim"))
         piles = Text()
         for number in range(1, PILES + 1):  # one pile a line, so every top tile's name is shown in full
@@ -214,7 +239,9 @@ class ReplayScreen(FittedScreen[None]):
         held = view(state, state.current).in_hand if self.reveal and not state.is_over else spectator.in_hand
         if held is not None:
             piles.append("\n")
-            piles.append_text(Text.assemble(f"{self.names[state.current]} holds ", tile_text(self.edition, held)))
+            before, _tile, after = _("{name} holds {tile}").partition("{tile}")
+            piles.append_text(Text.assemble(before.format(name=person(self.names[state.current])),
+                                            tile_text(self.edition, held), after))
         self.query_one("#piles", Static).update(piles)
         log = Text()
         events = spectator.events
@@ -234,11 +261,22 @@ class ReplayApp(App[None]):
     CSS_PATH = CSS_PATH
     TITLE = "tendays replay"
 
-    def __init__(self, record: GameRecord, reveal: bool = False, step_seconds: float = 0.8) -> None:
+    def __init__(self, record: GameRecord, reveal: bool = False, step_seconds: float = 0.8,
+                 language: str | None = None, palette: str = "normal") -> None:
         super().__init__()
         self.record = record
         self.reveal = reveal
         self.step_seconds = step_seconds
+        self.language = language  # None: whatever language the caller runs the app in
+        self.palette = PaletteChoice(palette)
+
+    async def run_async(self, *args: Any, **kwargs: Any) -> Any:
+        # Every task of the app copies this context: the engine's sentences and its own words.
+        with use_language(self.language):
+            return await super().run_async(*args, **kwargs)
+
+    def on_load(self) -> None:
+        draw_with(self.palette)  # before any screen starts, so every screen and widget draws with it
 
     def on_mount(self) -> None:
         self.push_screen(ReplayScreen(self.record, self.reveal, self.step_seconds))

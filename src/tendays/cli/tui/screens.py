@@ -8,7 +8,8 @@ work, so ``q`` quits), and comes back as it was once the window is large enough.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import replace
+from typing import Any, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -20,13 +21,33 @@ from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Markdown, Static
 
+from tendays.engine.i18n import gettext as _
+
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "FittedModal", "FittedScreen", "HelpScreen", "MoveInputScreen",
-           "PrivacyScreen", "TextScreen", "TooSmall"]
+           "PrivacyScreen", "TextScreen", "TooSmall", "key_labels"]
 
 MIN_WIDTH = 72
 MIN_HEIGHT = 20
 
 ResultType = TypeVar("ResultType")
+
+
+def key_labels() -> dict[str, str]:
+    """The labels of the keys (in the footer and the key list), in the current language, by their English words."""
+    return {"Draw": _("Draw"), "Discard": _("Discard"), "Swap": _("Swap"), "End": _("End"),
+            "Verdict": _("Verdict"), "Hint": _("Hint"), "Save": _("Save"), "Help": _("Help"), "Quit": _("Quit"),
+            "Type move": _("Type move"), "Colours": _("Colours"), "Up": _("Up"), "Down": _("Down"),
+            "Rack": _("Rack"), "Piles": _("Piles"), "Choose": _("Choose"), "Cancel": _("Cancel"),
+            "Play again": _("Play again"), "Board": _("Board"), "Back": _("Back"), "Close": _("Close"),
+            "Ready": _("Ready"), "Next": _("Next"), "Start": _("Start"), "Play/pause": _("Play/pause"),
+            "Rules": _("Rules")}
+
+
+def _translate_bindings(screen: Screen[Any]) -> None:
+    labels = key_labels()
+    keys = screen._bindings.key_to_bindings  # new lists: the class's own bindings stay in English
+    for key, bindings in list(keys.items()):
+        keys[key] = [replace(b, description=labels.get(b.description, b.description)) for b in bindings]
 
 
 class TooSmall(Static):
@@ -39,9 +60,9 @@ class TooSmall(Static):
         """Show the notice if ``size`` is too small; True if it is."""
         small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         if small:
-            self.update(f"The terminal is too small: {size.width}×{size.height}.\n"
-                        f"tendays needs at least {MIN_WIDTH}×{MIN_HEIGHT}: make the window larger, "
-                        "or press q to quit.")
+            self.update(_("The terminal is too small: {width}×{height}.\ntendays needs at least {min_width}×"
+                          "{min_height}: make the window larger, or press q to quit.").format(
+                width=size.width, height=size.height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT))
         return small
 
 
@@ -52,7 +73,12 @@ def _fit(screen: Screen[ResultType], size: Size) -> None:
 
 
 class FittedScreen(Screen[ResultType]):
-    """A full screen that asks for a larger window when the terminal is too small for it."""
+    """A full screen that asks for a larger window when the terminal is too small for it; its keys are
+    labelled in the current language."""
+
+    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name, id, classes)
+        _translate_bindings(self)
 
     def on_mount(self) -> None:
         self.mount(TooSmall())
@@ -113,7 +139,7 @@ class TextScreen(FittedModal[None]):
             yield Static(self.title_text, id="popup-title")
             with VerticalScroll(id="popup-scroll"):
                 yield Static(self.body, id="popup-body")
-            yield Static("↑↓ PgUp PgDn scroll · Esc or Enter to close", id="popup-keys")
+            yield Static(_("↑↓ PgUp PgDn scroll · Esc or Enter to close"), id="popup-keys")
 
     def on_mount(self) -> None:
         self.fit_text(self.app.size)
@@ -143,9 +169,11 @@ class MoveInputScreen(FittedModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="popup"):
-            yield Static("Type a move and press Enter (Esc cancels)", id="popup-title")
+            yield Static(_("Type a move and press Enter (Esc cancels)"), id="popup-title")
             yield Input(placeholder=self.legal_example, id="move-input")
-            yield Static("draw · take PILE · replace DAY PILE · discard PILE · draft DAY · swap DAY DAY",
+            # TRANSLATORS: the moves as typed: the lower-case words are the notation, the same in every language;
+            # translate only the capitalised words that stand for numbers.
+            yield Static(_("draw · take PILE · replace DAY PILE · discard PILE · draft DAY · swap DAY DAY"),
                          id="popup-keys")
 
     def on_mount(self) -> None:
@@ -173,9 +201,9 @@ class PrivacyScreen(FittedScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="privacy"):
-            yield Static(f"Pass the keyboard to {self.player_name}", id="privacy-title")
-            yield Static(f"{self.what}\n\n{self.player_name}: press Enter when nobody else is looking.",
-                         id="privacy-body")
+            yield Static(_("Pass the keyboard to {name}").format(name=self.player_name), id="privacy-title")
+            yield Static(self.what + "\n\n" + _("{name}: press Enter when nobody else is looking.").format(
+                name=self.player_name), id="privacy-body")
             yield Static(id="privacy-warning")
         yield Footer()
 

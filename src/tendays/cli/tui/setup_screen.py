@@ -18,6 +18,9 @@ from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
 from tendays.bots import BOTS, LEVELS
 from tendays.engine import MAX_DAYS, MAX_PLAYERS, MIN_DAYS, available_editions, load_edition
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import gettext as translated
+from tendays.engine.i18n import ngettext
 
 from .screens import FittedScreen
 from .table import PERSON_PREFIX, PlayConfig
@@ -29,14 +32,16 @@ RANDOM_SEAT = "random"  # the first-seat choice that leaves it to chance
 
 
 def _rated(rating: float | None) -> str:
-    return "" if rating is None else f"; rated {rating:.1f}"
+    return "" if rating is None else "; " + _("rated {rating}").format(rating=f"{rating:.1f}")
 
 
 def players_help() -> str:
-    levels = ", ".join(f"{level.name} ({level.description}{_rated(level.rating)})" for level in LEVELS.values())
-    return (f"Players in turn order: me or a name for each person (several people share the keyboard; "
-            f"{PERSON_PREFIX}NAME for a name that looks like a bot's); for a bot, a level: {levels}; "
-            f"or a bot by name: {', '.join(BOTS)}")
+    # The levels' descriptions are marked for the catalogues where the registry defines them.
+    levels = ", ".join(f"{level.name} ({translated(level.description)}{_rated(level.rating)})"
+                       for level in LEVELS.values())
+    return _("Players in turn order: me or a name for each person (several people share the keyboard; {prefix}NAME "
+             "for a name that looks like a bot's); for a bot, a level: {levels}; or a bot by name: {bots}").format(
+        prefix=PERSON_PREFIX, levels=levels, bots=", ".join(BOTS))
 
 
 class SetupScreen(FittedScreen[None]):
@@ -56,25 +61,27 @@ class SetupScreen(FittedScreen[None]):
         config = self.config
         first = RANDOM_SEAT if config.first_seat is None else str(config.first_seat + 1)
         with Unfocused(id="setup"):
-            yield Static("New game", id="setup-title")
-            yield Static("Edition")
+            yield Static(_("New game"), id="setup-title")
+            yield Static(_("Edition"))
             yield Select([(load_edition(e).name, e) for e in available_editions()], value=config.edition,
                          allow_blank=False, id="setup-edition", compact=True)
             yield Static(players_help())
             yield Input(config.players, id="setup-players")
-            yield Static("Days")
-            yield Select([(f"{days} days", days) for days in range(MIN_DAYS, MAX_DAYS + 1)], value=config.days,
+            yield Static(_("Days"))
+            yield Select([(ngettext("{count} day", "{count} days", days).format(count=days), days)
+                          for days in range(MIN_DAYS, MAX_DAYS + 1)], value=config.days,
                          allow_blank=False, id="setup-days", compact=True)
-            yield Static("Who begins after the draft")
-            yield Select([("chosen by chance", RANDOM_SEAT),
-                          *((f"seat {seat} in the players' list", str(seat)) for seat in range(1, MAX_PLAYERS + 1))],
+            yield Static(_("Who begins after the draft"))
+            yield Select([(_("chosen by chance"), RANDOM_SEAT),
+                          *((_("seat {seat} in the players' list").format(seat=seat), str(seat))
+                            for seat in range(1, MAX_PLAYERS + 1))],
                          value=first, allow_blank=False, id="setup-first-seat", compact=True)
-            yield Checkbox("Swap variant: a turn may swap two days instead of drawing", config.swap,
+            yield Checkbox(_("Swap variant: a turn may swap two days instead of drawing"), config.swap,
                            id="setup-swap", compact=True)
-            yield Static("Seed (empty: a new shuffle every game)")
+            yield Static(_("Seed (empty: a new shuffle every game)"))
             yield Input("" if config.seed is None else str(config.seed), id="setup-seed")
         with Horizontal(id="setup-bar"):
-            yield Button("Start", id="setup-start", variant="primary", compact=True)
+            yield Button(_("Start"), id="setup-start", variant="primary", compact=True)
             yield Static(id="setup-error")
         yield Footer()
 
@@ -90,7 +97,7 @@ class SetupScreen(FittedScreen[None]):
         players = self.query_one("#setup-players", Input).value
         seed_text = self.query_one("#setup-seed", Input).value.strip()
         if seed_text and not seed_text.isdigit():
-            self.refuse(f"the seed must be a whole number, not {seed_text!r}")
+            self.refuse(_("the seed must be a whole number, not {seed!r}").format(seed=seed_text))
             return
         config = replace(self.config, edition=str(edition), days=int(str(days)), players=players,
                          swap=self.query_one("#setup-swap", Checkbox).value,

@@ -28,10 +28,14 @@ from tendays.engine import (
     next_decision,
     view,
 )
+from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import view_to_json
 
+from .palettes import PALETTES
+from .render import YOU
+
 __all__ = ["HUMAN_WORDS", "PERSON_PREFIX", "PlayConfig", "Seat", "SeatError", "Table", "load_save",
-           "make_seat_bot", "parse_seats", "position_digest"]
+           "make_seat_bot", "parse_seats", "position_digest", "saved_palette"]
 
 HUMAN_WORDS = ("me", "human", "you")
 PERSON_PREFIX = "human:"  # "human:Norma": a person called Norma, even when the name looks like a bot's
@@ -46,7 +50,7 @@ def make_seat_bot(spec: str) -> Bot:
     try:
         return make_bot(spec)
     except (ValueError, OSError) as error:
-        raise SeatError(f"bot {spec!r}: {error}") from error
+        raise SeatError(_("bot {spec!r}: {error}").format(spec=spec, error=error)) from error
 
 
 @dataclass
@@ -65,10 +69,10 @@ class Seat:
     def level(self) -> str:
         """How the seat is described to players: "human", "hard bot", "engine bot"."""
         if self.bot is None:
-            return "human"
+            return _("human")
         if self.spec.startswith("cmd:"):
-            return "engine bot"
-        return f"{self.spec} bot"
+            return _("engine bot")
+        return _("{level} bot").format(level=self.spec)
 
 
 def _is_bot_spec(word: str) -> bool:
@@ -104,21 +108,24 @@ def _person(word: str, number: int, people: int) -> str:
     if word.lower().startswith(PERSON_PREFIX):
         name = word[len(PERSON_PREFIX):].strip()
         if not name:
-            raise SeatError(f"{word!r}: write the person's name after {PERSON_PREFIX}, e.g. {PERSON_PREFIX}Ann")
+            raise SeatError(_("{word!r}: write the person's name after {prefix}, e.g. {prefix}Ann").format(
+                word=word, prefix=PERSON_PREFIX))
         return name
     if word.lower() in HUMAN_WORDS:
-        return "You" if people == 1 else f"Player {number}"
+        return YOU if people == 1 else _("Player {number}").format(number=number)
     levels = ", ".join(LEVELS)
     bots = ", ".join(BOTS)
     head, colon, tail = word.partition(":")
     slip = None if head != head.lower() else _misspelt_bot(head)  # "Norma" is a name; "norma", a slip
     if slip is not None:
-        raise SeatError(f"{word!r} is not a bot: did you mean {slip + colon + tail!r}? Bot levels: {levels} "
-                        f"(bots: {bots}). For a person called {word}, write {PERSON_PREFIX}{word} "
-                        f"(or {word.capitalize()})")
+        raise SeatError(_("{word!r} is not a bot: did you mean {slip!r}? Bot levels: {levels} (bots: {bots}). For "
+                          "a person called {word}, write {prefix}{word} (or {name})").format(
+            word=word, slip=slip + colon + tail, levels=levels, bots=bots, prefix=PERSON_PREFIX,
+            name=word.capitalize()))
     if colon:
-        raise SeatError(f"{word!r} is not a seat: bots are {levels} (levels), {bots}, a budget such as "
-                        f"expert:48, or cmd:PROGRAM; a person is a name, or {PERSON_PREFIX}NAME")
+        raise SeatError(_("{word!r} is not a seat: bots are {levels} (levels), {bots}, a budget such as "
+                          "expert:48, or cmd:PROGRAM; a person is a name, or {prefix}NAME").format(
+            word=word, levels=levels, bots=bots, prefix=PERSON_PREFIX))
     return word
 
 
@@ -132,18 +139,20 @@ def parse_seats(text: str, names: Sequence[str] = ()) -> list[Seat]:
     """
     words = [w.strip() for w in text.split(",")]
     if not text.strip() or any(not w for w in words):
-        raise SeatError(f"--players {text!r}: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'")
+        raise SeatError(_("--players {text!r}: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'").format(
+            text=text))
     people = sum(1 for w in words if not _is_bot_spec(w))
     seats: list[Seat] = []
     used: set[str] = set()
     for number, word in enumerate(words, 1):
         if _is_bot_spec(word):
             spec = word if word.lower().startswith("cmd:") else word.lower()
-            seat = Seat(f"Bot {number}", spec, make_seat_bot(spec))
+            seat = Seat(_("Bot {number}").format(number=number), spec, make_seat_bot(spec))
         else:
             name = _person(word, number, people)
             if name in used:
-                raise SeatError(f"two seats are called {name!r}; give each person a different name")
+                raise SeatError(_("two seats are called {name!r}; give each person a different name").format(
+                    name=name))
             seat = Seat(name, "human")
         used.add(seat.name)
         seats.append(seat)
@@ -164,6 +173,7 @@ class PlayConfig:
     seed: int | None = None  # None: a fresh random seed for every game
     bot_delay: float = 0.6  # seconds between bot moves, so a person can follow them
     save_path: Path = Path("tendays-save.json")
+    palette: str = "normal"  # the tile colours: the edition's palette, or "cb" for colour-blind players
 
     def seat_list(self, names: Sequence[str] = ()) -> list[Seat]:
         return parse_seats(self.players, names)
@@ -179,7 +189,8 @@ class Table:
     def __init__(self, edition: str, options: Options, seed: int, seats: Sequence[Seat],
                  moves: Sequence[Move] = ()) -> None:
         if len(seats) != options.players:
-            raise SeatError(f"the game has {options.players} seats, but {len(seats)} players were given")
+            raise SeatError(_("the game has {seats} seats, but {players} players were given").format(
+                seats=options.players, players=len(seats)))
         self.seats = list(seats)
         # The engine refuses options the edition cannot play (ValueError, in the game's words).
         self._game = Game(edition, options, seed, tuple(s.name for s in seats))
@@ -192,7 +203,7 @@ class Table:
         try:
             return cls(record.edition, record.options, record.seed, seats, record.moves)
         except ValueError as error:  # IllegalMoveError included: a move that does not replay
-            raise RecordError(f"the saved game does not replay: {error}") from error
+            raise RecordError(_("the saved game does not replay: {error}").format(error=error)) from error
 
     @property
     def edition(self) -> str:
@@ -274,13 +285,14 @@ class Table:
             if close is not None:
                 close()
 
-    def save(self, path: Path) -> None:
-        """Write the game record, plus each seat's spec so a resumed game seats the same bots, and the
+    def save(self, path: Path, palette: str = "normal") -> None:
+        """Write the game record, plus each seat's spec so a resumed game seats the same bots, the
         fingerprint of the position its moves lead to, so an edited file is refused rather than replayed
-        as another game."""
+        as another game, and the ``palette`` the game is drawn in."""
         data: dict[str, Any] = self.record.to_json()
         data["seats"] = [s.spec for s in self.seats]
         data["position"] = position_digest(self._game.state)
+        data["palette"] = palette
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
         self.saved_at = self.move_count
 
@@ -294,28 +306,38 @@ def position_digest(state: State) -> str:
 def _shape_problem(data: object) -> str | None:
     """What keeps ``data`` from being a game record's JSON object, in words; None if it has the right shape."""
     if not isinstance(data, dict):
-        kinds = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}
-        kind = kinds.get(type(data), "a number")
-        return f"it holds {kind}, not a JSON object"
+        kinds = {list: _("an array"), str: _("a string"), bool: _("true or false"), type(None): "null"}
+        kind = kinds.get(type(data), _("a number"))
+        return _("it holds {kind}, not a JSON object").format(kind=kind)
     missing = [repr(key) for key in ("edition", "options", "seed", "moves") if key not in data]
     if missing:
-        return f"it has no {' or '.join([', '.join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)}"
+        return _("it has no {fields}").format(fields=_or_list(missing))
     checks = [
-        ("edition", isinstance(data["edition"], str), 'an edition id such as "usa"'),
-        ("options", isinstance(data["options"], dict), 'an object such as {"players": 2, "days": 10}'),
-        ("seed", isinstance(data["seed"], int) and not isinstance(data["seed"], bool), "a whole number"),
+        ("edition", isinstance(data["edition"], str), _('an edition id such as "usa"')),
+        ("options", isinstance(data["options"], dict),
+         _("an object such as {example}").format(example='{"players": 2, "days": 10}')),
+        ("seed", isinstance(data["seed"], int) and not isinstance(data["seed"], bool), _("a whole number")),
         ("moves", isinstance(data["moves"], list) and all(isinstance(m, str) for m in data["moves"]),
-         'a list of moves such as ["draft 3", "draw"]'),
+         _('a list of moves such as ["draft 3", "draw"]')),
         ("names", isinstance(data.get("names", []), list) and all(isinstance(n, str) for n in data.get("names", [])),
-         "a list of names"),
+         _("a list of names")),
         ("seats", isinstance(data.get("seats", []), list) and all(isinstance(n, str) for n in data.get("seats", [])),
-         "a list of seat specs"),
-        ("position", isinstance(data.get("position", ""), str), "a fingerprint"),
+         _("a list of seat specs")),
+        ("position", isinstance(data.get("position", ""), str), _("a fingerprint")),
+        ("palette", data.get("palette", PALETTES[0]) in PALETTES, " or ".join(map(repr, PALETTES))),
     ]
     for key, right, what in checks:
         if not right:
-            return f"{key!r} must be {what}, not {json.dumps(data[key])[:40]}"
+            return _("{key!r} must be {what}, not {value}").format(key=key, what=what,
+                                                                   value=json.dumps(data[key])[:40])
     return None
+
+
+def _or_list(items: Sequence[str]) -> str:
+    """Items joined with "or": "'seed'", "'seed' or 'moves'", "'edition', 'seed' or 'moves'"."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{head} or {last}").format(head=", ".join(items[:-1]), last=items[-1])
 
 
 def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
@@ -328,25 +350,37 @@ def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror or error}") from error
+        raise RecordError(_("cannot read {path}: {error}").format(path=path, error=error.strerror or error)) from error
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a tendays game record: it is not UTF-8 text") from None
+        raise RecordError(_("{path} is not a tendays game record: it is not UTF-8 text").format(path=path)) from None
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path} is not a tendays game record: not JSON ({error})") from None
+        raise RecordError(_("{path} is not a tendays game record: not JSON ({error})").format(
+            path=path, error=error)) from None
     problem = _shape_problem(data)
     if problem is not None:
-        raise RecordError(f"{path} is not a tendays game record: {problem}")
+        raise RecordError(_("{path} is not a tendays game record: {problem}").format(path=path, problem=problem))
     try:
         record = GameRecord.from_json(data)
         state = record.replay()
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
     if len(record.names) not in (0, record.options.players):
-        raise RecordError(f"{path}: the record names {len(record.names)} players for a game of "
-                          f"{record.options.players}")
+        raise RecordError(_("{path}: the record names {names} players for a game of {players}").format(
+            path=path, names=len(record.names), players=record.options.players))
     if "position" in data and data["position"] != position_digest(state):
-        raise RecordError(f"{path}: the moves no longer lead to the game that was saved (its edition, options "
-                          "or seed were changed); it is refused rather than replayed as another game")
+        raise RecordError(_("{path}: the moves no longer lead to the game that was saved (its edition, options "
+                            "or seed were changed); it is refused rather than replayed as another game").format(
+            path=path))
     return record, data.get("seats")
+
+
+def saved_palette(path: Path) -> str | None:
+    """The palette a save file was drawn in, or None when it names none (an older save, any game record)."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    palette = data.get("palette") if isinstance(data, dict) else None
+    return palette if palette in PALETTES else None

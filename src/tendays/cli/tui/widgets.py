@@ -17,8 +17,10 @@ from textual.message import Message
 from textual.widgets import Static
 
 from tendays.engine import PILES, Edition, PlayerView
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
-from .render import day_marks, journey_report, log_line, name_width, pile_text, rack_line
+from .render import SWATCH_WIDTH, day_marks, journey_report, log_line, name_width, pile_text, rack_line
 from .table import Seat
 from .words import hand_text, seats_text
 
@@ -36,7 +38,7 @@ def show_text(widget: Static, text: Text, layout: bool = True) -> None:
 
 def rack_pane_width(edition: Edition) -> int:
     """The rack pane's width: the cursor, the day, the swatch, the longest name, the link mark, the border."""
-    return 1 + 3 + 6 + 1 + name_width(edition) + 6 + 2
+    return 1 + 3 + SWATCH_WIDTH + 1 + name_width(edition) + 6 + 2
 
 
 class DayRow(Static):
@@ -94,7 +96,7 @@ class RackPane(Vertical):
         yield Static(id="day-detail")
 
     def show_hidden(self, why: str) -> None:
-        show_text(self.query_one("#rack-title", Static), Text("Racks are hidden", style="bold"), layout=False)
+        show_text(self.query_one("#rack-title", Static), Text(_("Racks are hidden"), style="bold"), layout=False)
         for row in self.query(DayRow):
             show_text(row, Text(f" {row.day:>2} ········", style="dim"), layout=False)
             row.set_class(False, "cursor")
@@ -119,9 +121,9 @@ class RackPane(Vertical):
         if mark is not None:
             explained = mark.message
         elif rack[cursor - 1] is None:
-            explained = f"day {cursor}: still empty"
+            explained = _("day {day}: still empty").format(day=cursor)
         else:
-            explained = f"day {cursor}: its link shows once the days around it are filled"
+            explained = _("day {day}: its link shows once the days around it are filled").format(day=cursor)
         show_text(self.query_one("#day-detail", Static), Text(explained, style="italic"))
         if on_days:
             self.query_one("#days", Unfocused).scroll_to_widget(self.query_one(f"#day-{cursor}"), animate=False)
@@ -143,7 +145,7 @@ class LinksPane(Unfocused):
         self.rack = rack
         body = self.query_one("#links-body", Static)
         if rack is None:
-            body.update(Text("No rack is shown right now.", style="dim"))
+            body.update(Text(_("No rack is shown right now."), style="dim"))
             return
         body.update(journey_report(edition, rack, name_width(edition), with_days=False))  # the rack is beside it
 
@@ -198,7 +200,9 @@ class SidePane(Vertical):
         width = max(20, (self.size.width or 38) - 2) - 2  # the panel's padding, then the cursor column
         for row in self.query(PileRow):
             if row.pile == 0:
-                line = Text.assemble(("d ", "bold"), f"draw pile: {pv.draw_pile_size} tiles face down")
+                line = Text.assemble(("d ", "bold"), ngettext("draw pile: {count} tile face down",
+                                                              "draw pile: {count} tiles face down",
+                                                              pv.draw_pile_size).format(count=pv.draw_pile_size))
             else:
                 line = pile_text(edition, pv.piles[row.pile - 1], row.pile, width)
             show_text(row, Text.assemble(("▸ " if row.pile == pile_cursor else "  ", "bold"), line), layout=False)

@@ -9,34 +9,37 @@ from rich.text import Text
 
 from tendays.engine import Phase, PlayerView
 from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
 from .input_model import Pending
-from .render import last_actions, tile_text
+from .render import YOU, last_actions, person, tile_text
 from .table import Seat
 
-__all__ = ["day_keys", "hand_text", "instruction", "possessive", "rack_on_board", "seats_text", "status_text",
+__all__ = ["day_keys", "hand_text", "instruction", "journey_of", "rack_on_board", "seats_text", "status_text",
            "turn_prompt"]
 
 
-def possessive(name: str) -> str:
-    """The possessive of a seat's name: "Ann's", or "Your" for the seat called "You"."""
-    return "Your" if name == "You" else f"{name}'s"
+def journey_of(name: str) -> str:
+    """The heading of a seat's rack: "Your journey", or "Ann's journey"."""
+    return _("Your journey") if name == YOU else _("{name}'s journey").format(name=name)
 
 
 def day_keys(days: int) -> str:
     """The keys that choose a day, in words: "1-5", or "1-9, 0 = day 10" (a longer rack: arrows or a click)."""
-    return f"1-{days}" if days < 10 else "1-9, 0 = day 10"
+    return f"1-{days}" if days < 10 else _("1-9, 0 = day 10")
 
 
 def status_text(pv: PlayerView, names: Sequence[str]) -> Text:
     """The top line: the edition, the turn, whose turn it is and the draw pile's size."""
     if pv.is_over:
-        whose = (_("{name} won").format(name=names[pv.winner]) if pv.winner is not None
-                 else _("game over"))
+        if pv.winner is None:
+            whose = _("game over")
+        else:
+            whose = _("you won") if names[pv.winner] == YOU else _("{name} won").format(name=names[pv.winner])
     elif pv.phase is Phase.DRAFT:
-        whose = _("drafting: {name}").format(name=names[pv.current])
+        whose = _("drafting: {name}").format(name=person(names[pv.current]))
     else:
-        whose = _("your turn") if pv.is_my_turn else _("{name}'s turn").format(name=names[pv.current])
+        whose = _("your turn") if pv.is_my_turn else _("{name}'s turn").format(name=person(names[pv.current]))
     return Text.assemble((pv.edition.name, "bold"), " · ", _("turn {turn}").format(turn=pv.turn + 1), " · ",
                          (whose, "bold"), " · ", _("draw pile {size}").format(size=pv.draw_pile_size))
 
@@ -44,16 +47,24 @@ def status_text(pv: PlayerView, names: Sequence[str]) -> Text:
 def hand_text(pv: PlayerView, holder: str) -> Text:
     """The tile the player to move holds and where it came from, as far as the view shows it."""
     if pv.phase is Phase.PLACE or pv.phase is Phase.DRAFT:
-        source = "the draw pile" if pv.taken_from == 0 else f"discard pile {pv.taken_from}"
         if pv.in_hand is not None:
-            who = "You hold" if pv.is_my_turn else f"{holder} holds"
-            return Text.assemble(f"{who} ", tile_text(pv.edition, pv.in_hand), f" (from {source})")
-        return Text(f"{holder} holds a tile from {source}", style="dim")
+            if pv.is_my_turn:
+                what = (_("You hold {tile} (from the draw pile)") if pv.taken_from == 0
+                        else _("You hold {tile} (from discard pile {pile})"))
+            else:
+                what = (_("{name} holds {tile} (from the draw pile)") if pv.taken_from == 0
+                        else _("{name} holds {tile} (from discard pile {pile})"))
+            before, _tile, after = what.partition("{tile}")
+            return Text.assemble(before.format(name=person(holder)), tile_text(pv.edition, pv.in_hand),
+                                 after.format(pile=pv.taken_from))
+        hidden = (_("{name} holds a tile from the draw pile") if pv.taken_from == 0
+                  else _("{name} holds a tile from discard pile {pile}"))
+        return Text(hidden.format(name=person(holder), pile=pv.taken_from), style="dim")
     if pv.is_over:
         return Text("")
     if pv.is_my_turn:
-        return Text("Your hand is empty: take a tile", style="dim")
-    return Text(f"{holder} is about to take a tile", style="dim")
+        return Text(_("Your hand is empty: take a tile"), style="dim")
+    return Text(_("{name} is about to take a tile").format(name=person(holder)), style="dim")
 
 
 def seats_text(pv: PlayerView, seats: Sequence[Seat]) -> Table:
@@ -66,10 +77,10 @@ def seats_text(pv: PlayerView, seats: Sequence[Seat]) -> Table:
         if seat_index == pv.player:
             continue
         marker = "▶ " if seat_index == pv.current and not pv.is_over else "  "
-        line = Text.assemble((seat.name, "bold"), f" ({seat.level})")
+        line = Text.assemble((person(seat.name), "bold"), f" ({seat.level})")
         if pv.phase is Phase.DRAFT:
             count = pv.rack_counts[seat_index]
-            line.append(f" {count} tile{'s' if count != 1 else ''}")
+            line.append(" " + ngettext("{count} tile", "{count} tiles", count).format(count=count))
         grid.add_row(Text(marker, style="bold"), line)
         done = last_actions(pv, seat_index)
         if done:
@@ -77,18 +88,25 @@ def seats_text(pv: PlayerView, seats: Sequence[Seat]) -> Table:
     return grid
 
 
+def _with_tile(message: str, tile: Text, **fields: object) -> Text:
+    """``message`` with the swatch and name of a tile where it says ``{tile}``, its other fields filled in."""
+    before, _tile, after = message.partition("{tile}")
+    return Text.assemble(before.format(**fields), tile, after.format(**fields))
+
+
 def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
     """What the person to move can do now, with the keys for it; ``pending`` is their half-made choice."""
     edition = pv.edition
     keys = day_keys(pv.options.days)
     if pv.phase is Phase.DRAFT:
-        return Text.assemble("Drafting: put ", tile_text(edition, pv.in_hand),
-                             f" on an empty day ({keys}; ↑↓ Enter; or click a day). It stays there.")
+        return _with_tile(_("Drafting: put {tile} on an empty day ({keys}; ↑↓ Enter; or click a day). It stays "
+                            "there."), tile_text(edition, pv.in_hand), keys=keys)
     if pv.phase is Phase.DRAW:
         if pending is not None and pending.kind == "swap":
             if pending.day:
-                return Text(f"Swap day {pending.day} with which day? ({keys}; ↑↓ Enter; or click; Esc cancels)")
-            return Text(f"Swap: choose the first day ({keys}; ↑↓ Enter; or click; Esc cancels)")
+                return Text(_("Swap day {day} with which day? ({keys}; ↑↓ Enter; or click; Esc cancels)").format(
+                    day=pending.day, keys=keys))
+            return Text(_("Swap: choose the first day ({keys}; ↑↓ Enter; or click; Esc cancels)").format(keys=keys))
         if pv.options.swap:
             return Text(_("Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
                           "(or ↑↓ Enter, or a click); w swaps two days."))
@@ -96,22 +114,20 @@ def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
                       "(or ↑↓ Enter, or a click)."))
     held = tile_text(edition, pv.in_hand)
     if pending is None:
-        before, _tile, after = _("Put {tile} on a day ({keys}; ←↑↓ Enter; or click a day), or discard it: x, → "
-                                 "to the piles, or click a discard pile.").partition("{tile}")
-        return Text.assemble(before, held, after.format(keys=keys))
+        return _with_tile(_("Put {tile} on a day ({keys}; ←↑↓ Enter; or click a day), or discard it: x, → "
+                            "to the piles, or click a discard pile."), held, keys=keys)
+    forced = pv.forced_pile
     if pending.day:
         assert pv.rack is not None
-        what = Text.assemble(f"Day {pending.day}: ", tile_text(edition, pv.rack[pending.day - 1]),
-                             " goes onto a discard pile: ")
-    else:
-        what = Text.assemble("Discard ", held, " onto a discard pile: ")
-    forced = pv.forced_pile
-    if forced:
-        what.append(f"you took the last tile of pile {forced}, so it must go onto pile {forced} "
-                    f"(there are always three discard piles): press {forced} or Enter.")
-    else:
-        what.append("1-3, ↑↓ Enter, or click a pile (Esc cancels).")
-    return what
+        old = tile_text(edition, pv.rack[pending.day - 1])
+        what = (_("Day {day}: {tile} goes onto a discard pile: you took the last tile of pile {pile}, so it must go "
+                  "onto pile {pile} (there are always three discard piles): press {pile} or Enter.") if forced
+                else _("Day {day}: {tile} goes onto a discard pile: 1-3, ↑↓ Enter, or click a pile (Esc cancels)."))
+        return _with_tile(what, old, day=pending.day, pile=forced)
+    what = (_("Discard {tile} onto a discard pile: you took the last tile of pile {pile}, so it must go onto pile "
+              "{pile} (there are always three discard piles): press {pile} or Enter.") if forced
+            else _("Discard {tile} onto a discard pile: 1-3, ↑↓ Enter, or click a pile (Esc cancels)."))
+    return _with_tile(what, held, pile=forced)
 
 
 def instruction(over: bool, seat: Seat, pv: PlayerView | None, pending: Pending | None, bot_busy: bool,
@@ -121,11 +137,11 @@ def instruction(over: bool, seat: Seat, pv: PlayerView | None, pending: Pending 
     if over:
         return Text(_("The game is over: e shows the end, s saves, q quits."))
     if bot_failed:
-        return Text("The game cannot go on with this bot: s saves it, q quits.")
+        return Text(_("The game cannot go on with this bot: s saves it, q quits."))
     if bot_busy or not seat.is_human:
         return Text(_("{name} ({level}) is playing…").format(name=seat.name, level=seat.level), style="italic")
     if pv is None:
-        return Text(f"Waiting for {seat.name}.")
+        return Text(_("Waiting for {name}.").format(name=person(seat.name)))
     return turn_prompt(pv, pending)
 
 

@@ -1,5 +1,7 @@
 // Shared helpers for the lobby and the table: DOM building, the REST API, and what the browser remembers.
 
+import { currentLanguage, t, tn } from "./i18n.js";
+
 /** Build an element: el("button", {class: "x", onclick: f, "aria-label": "..."}, "text", child, ...). */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -55,11 +57,11 @@ export async function api(path, { method = "GET", body } = {}) {
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: { "Accept-Language": currentLanguage(), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, "The server cannot be reached. Check your connection and try again.");
+    throw new ApiError(0, t("api.unreachable"));
   }
   let data;
   try {
@@ -69,7 +71,7 @@ export async function api(path, { method = "GET", body } = {}) {
   }
   if (!response.ok) {
     const text = detailText(data && (data.detail ?? data.message));
-    throw new ApiError(response.status, text || `The server answered ${response.status} ${response.statusText}.`);
+    throw new ApiError(response.status, text || t("api.status", { status: response.status, text: response.statusText }));
   }
   return data;
 }
@@ -134,7 +136,7 @@ export function playPath(gameId) {
 /** A duration in seconds as the clock shows it: "0:42", "12:05", "1 h 05", "2 days". */
 export function clockText(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
-  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days`;
+  if (s >= 2 * 86400) return tn("time.days", Math.floor(s / 86400));
   if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
@@ -143,8 +145,8 @@ export function clockText(seconds) {
 export function paceText(pace) {
   if (!pace) return "";
   const each = pace.per_move >= 3600 ? clockText(pace.per_move) : `${pace.per_move} s`;
-  if (pace.kind === "correspondence") return `correspondence, ${each} a move`;
-  return `live, ${each} a move${pace.bank ? ` + ${clockText(pace.bank)} bank` : ""}`;
+  if (pace.kind === "correspondence") return t("pace.correspondence", { each });
+  return pace.bank ? t("pace.live_bank", { each, bank: clockText(pace.bank) }) : t("pace.live", { each });
 }
 
 /** A short "3 minutes ago" for timestamps (ISO strings or seconds since the epoch). */
@@ -153,10 +155,10 @@ export function timeAgo(created) {
   const when = typeof created === "number" ? created * (created < 1e12 ? 1000 : 1) : Date.parse(created);
   if (Number.isNaN(when)) return "";
   const seconds = Math.max(0, Math.round((Date.now() - when) / 1000));
-  if (seconds < 60) return "just now";
+  if (seconds < 60) return t("ago.now");
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 60) return t("ago.minutes", { n: minutes });
   const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
+  if (hours < 48) return t("ago.hours", { n: hours });
+  return tn("ago.days", Math.round(hours / 24));
 }

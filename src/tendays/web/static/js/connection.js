@@ -2,6 +2,8 @@
 // the state message the server sends on every connect. The seat token goes in the first message
 // (hello), never in the address, which servers and proxies write to their logs.
 
+import { currentLanguage } from "./i18n.js";
+
 const PING_EVERY_MS = 25000;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 10000;
@@ -48,7 +50,8 @@ export class TableConnection {
     }
     this.socket = socket;
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", token: this.token }));
+      // The reader's language: the table's sentences (log, verdicts, notices, refusals) come in it.
+      socket.send(JSON.stringify({ type: "hello", token: this.token, lang: currentLanguage() }));
       this.onStatus({ state: "open" });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);

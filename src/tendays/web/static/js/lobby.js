@@ -1,6 +1,12 @@
 // The lobby: create a game, join or watch an open one, and resume the games this device holds a seat in.
 
 import { api, el, paceText, playPath, remembered, timeAgo } from "./common.js";
+import { currentLanguage, startLanguage, t, tn } from "./i18n.js";
+import { preferences } from "./preferences.js";
+
+await startLanguage(); // the language chosen here, else the browser's
+document.title = t("lobby.title");
+document.getElementById("preferences").replaceWith(preferences());
 
 const REFRESH_MS = 5000;
 const DEFAULT_LEVEL = "normal";
@@ -30,12 +36,13 @@ function seatOptions() {
   const levelNames = new Set(levels.map((level) => level.name));
   const others = bots.filter((bot) => !levelNames.has(bot.name));
   return [
-    el("option", { value: "human" }, "A person (invite by link)"),
+    el("option", { value: "human" }, t("lobby.seat_human")),
     levels.map((level) => el("option", { value: level.name, title: level.description },
-      level.rating === null || level.rating === undefined
-        ? `Bot: ${level.name}` : `Bot: ${level.name} (rated ${level.rating.toFixed(1)})`)),
-    others.length ? el("optgroup", { label: "A particular bot" },
-      others.map((bot) => el("option", { value: bot.name, title: bot.description }, `Bot: ${bot.name}`))) : null,
+      level.rating === null || level.rating === undefined ? t("lobby.seat_level", { level: level.name })
+        : t("lobby.seat_level_rated", { level: level.name, rating: level.rating.toFixed(1) }))),
+    others.length ? el("optgroup", { label: t("lobby.particular_bot") },
+      others.map((bot) => el("option", { value: bot.name, title: bot.description },
+        t("lobby.seat_level", { level: bot.name })))) : null,
   ];
 }
 
@@ -48,14 +55,15 @@ function defaultSeat() {
 /** Seat 1 is always the creator; the others are a human to invite or a bot. `keep`: keep the choices made. */
 function renderSeats({ keep = true } = {}) {
   const previous = keep ? [...seatList.querySelectorAll("select")].map((s) => s.value) : [];
-  seatList.replaceChildren(el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, "Seat 1"),
-    el("span", {}, "You")));
+  seatList.replaceChildren(el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, t("lobby.seat_no", { n: 1 })),
+    el("span", {}, t("lobby.you"))));
   for (let seat = 2; seat <= seatCount(); seat += 1) {
     const id = `seat-${seat}`;
     const select = el("select", { id, name: id, "data-seat": seat }, ...seatOptions());
     select.value = previous[seat - 2] || defaultSeat();
     if (!select.value) select.value = defaultSeat(); // a choice the server no longer offers
-    seatList.append(el("li", { class: "seat-row" }, el("label", { for: id, class: "seat-no" }, `Seat ${seat}`), select));
+    seatList.append(el("li", { class: "seat-row" },
+      el("label", { for: id, class: "seat-no" }, t("lobby.seat_no", { n: seat })), select));
   }
   renderFirstSeat();
 }
@@ -63,9 +71,9 @@ function renderSeats({ keep = true } = {}) {
 /** Who takes the first turn: chosen by chance, or a seat. */
 function renderFirstSeat() {
   const previous = firstSeat.value;
-  firstSeat.replaceChildren(el("option", { value: "" }, "Chosen by chance"),
+  firstSeat.replaceChildren(el("option", { value: "" }, t("lobby.by_chance")),
     ...Array.from({ length: seatCount() }, (_, i) => el("option", { value: String(i) },
-      i === 0 ? "Seat 1 (you)" : `Seat ${i + 1}`)));
+      i === 0 ? t("lobby.seat_you") : t("lobby.seat_no", { n: i + 1 }))));
   firstSeat.value = Number(previous) < seatCount() ? previous : "";
 }
 
@@ -74,7 +82,7 @@ async function loadBots() {
     const answer = await api("/api/bots");
     botChoices = { levels: answer.levels || [], bots: answer.bots || [] };
   } catch (error) {
-    createError.textContent = `The bots could not be loaded (seats can still be for people): ${error.message}`;
+    createError.textContent = t("lobby.bots_failed", { error: error.message });
   }
   renderSeats({ keep: false }); // until now a seat could only be for a person
 }
@@ -84,11 +92,13 @@ async function loadEditions() {
   try {
     const editions = await api("/api/editions");
     editionNames = Object.fromEntries(editions.map((e) => [e.id, e.name]));
-    const chosen = editions.find((e) => e.default) || editions[0];
+    // The edition of the reader's language comes first: a German page offers the German edition.
+    const chosen = editions.find((e) => e.language === currentLanguage()) || editions.find((e) => e.default)
+      || editions[0];
     holder.replaceChildren(...editions.map((e) => el("label", { class: "choice" },
       el("input", { type: "radio", name: "edition", value: e.id, checked: e === chosen }), ` ${e.name}`)));
   } catch (error) {
-    holder.replaceChildren(el("span", { class: "form-error" }, `Editions could not be loaded: ${error.message}`));
+    holder.replaceChildren(el("span", { class: "form-error" }, t("lobby.editions_failed", { error: error.message })));
   }
 }
 
@@ -119,12 +129,12 @@ form.addEventListener("submit", async (event) => {
   createError.textContent = "";
   const name = requireName();
   if (!name) {
-    createError.textContent = "Please enter your name: the other players see it at the table.";
+    createError.textContent = t("lobby.name_needed");
     return;
   }
   const edition = form.elements.edition ? form.elements.edition.value : "";
   if (!edition) {
-    createError.textContent = "Choose an edition first.";
+    createError.textContent = t("lobby.edition_needed");
     return;
   }
   const seats = [{ kind: "human" }];
@@ -150,7 +160,7 @@ form.addEventListener("submit", async (event) => {
   const turnLimit = form.elements.turn_limit.value.trim();
   if (turnLimit) {
     if (!/^\d+$/.test(turnLimit) || Number(turnLimit) < 1) {
-      createError.textContent = "The turn limit is a whole number of turns, at least 1 (or leave it empty).";
+      createError.textContent = t("lobby.turn_limit_bad");
       form.elements.turn_limit.focus();
       return;
     }
@@ -158,13 +168,13 @@ form.addEventListener("submit", async (event) => {
   }
   const button = document.getElementById("create-button");
   button.disabled = true;
-  button.textContent = "Creating…";
+  button.textContent = t("lobby.creating");
   try {
     enterSeat(await api("/api/games", { method: "POST", body }), edition);
   } catch (error) {
-    createError.textContent = `The game could not be created: ${error.message}`;
+    createError.textContent = t("lobby.create_failed", { error: error.message });
     button.disabled = false;
-    button.textContent = "Create game";
+    button.textContent = t("lobby.create");
   }
 });
 
@@ -172,45 +182,44 @@ async function join(game) {
   gamesError.textContent = "";
   const name = requireName();
   if (!name) {
-    gamesError.textContent = "Enter your name (under “New game”) before joining.";
+    gamesError.textContent = t("lobby.name_before_join");
     return;
   }
   try {
     enterSeat(await api(`/api/games/${encodeURIComponent(game.id)}/join`, { method: "POST", body: { name } }),
       game.edition);
   } catch (error) {
-    gamesError.textContent = `You could not join: ${error.message}`;
+    gamesError.textContent = t("lobby.join_failed", { error: error.message });
     refreshGames();
   }
 }
 
 function seatChip(seat) {
   if (seat.kind === "bot") {
-    const name = seat.name || "Bot";
-    const label = name.toLowerCase().includes(String(seat.bot).toLowerCase()) ? name : `${name} (${seat.bot})`;
-    return el("span", { class: "chip bot", title: `a bot, level ${seat.bot}` }, label);
+    // The server names a bot seat by its level, in the language the lobby asked for ("Bot (leicht)").
+    const label = seat.name || t("lobby.seat_level", { level: seat.bot });
+    return el("span", { class: "chip bot", title: t("lobby.bot_level", { level: seat.bot }) }, label);
   }
-  if (!seat.taken) return el("span", { class: "chip free" }, "free seat");
-  return el("span", { class: "chip human" }, seat.name || `Player ${seat.seat + 1}`);
+  if (!seat.taken) return el("span", { class: "chip free" }, t("lobby.free_seat"));
+  return el("span", { class: "chip human" }, seat.name || t("lobby.player_n", { n: seat.seat + 1 }));
 }
 
 function gameItem(game) {
   const mine = remembered.token(game.id);
   const free = game.seats.filter((s) => s.kind === "human" && !s.taken).length;
-  const status = game.status === "waiting" ? `waiting for ${free} player${free === 1 ? "" : "s"}`
-    : game.status === "playing" ? "playing" : "over";
+  const status = game.status === "waiting" ? tn("lobby.waiting_for", free) : t(`status.${game.status}`);
   const title = editionNames[game.edition] || game.edition;
   const actions = [];
   if (mine) {
     actions.push(el("a", { class: "button primary", href: `${playPath(game.id)}#token=${encodeURIComponent(mine)}`,
-      "aria-label": `Resume your seat in ${title} game ${game.id}` }, "Resume"));
+      "aria-label": t("lobby.resume_label", { title, id: game.id }) }, t("lobby.resume")));
   } else if (game.status === "waiting" && free > 0) {
     actions.push(el("button", { type: "button", class: "primary", onclick: () => join(game),
-      "aria-label": `Join ${title} game ${game.id}`, "data-join": game.id }, "Join"));
+      "aria-label": t("lobby.join_label", { title, id: game.id }), "data-join": game.id }, t("lobby.join")));
   }
   actions.push(el("a", { class: "button", href: `${playPath(game.id)}#spectate`,
-    "aria-label": `Watch ${title} game ${game.id}`, "data-spectate": game.id }, "Watch"));
-  const rules = [`${game.options ? game.options.days : 10} days`, paceText(game.pace) || "no clock"];
+    "aria-label": t("lobby.watch_label", { title, id: game.id }), "data-spectate": game.id }, t("lobby.watch")));
+  const rules = [tn("lobby.days", game.options ? game.options.days : 10), paceText(game.pace) || t("lobby.no_clock")];
   return el("li", { class: `game-item ${game.status}`, "data-game": game.id },
     el("div", { class: "game-head" }, el("strong", {}, title),
       el("span", { class: `status ${game.status}` }, status),
@@ -226,10 +235,10 @@ function pager(show, answer) {
   const go = (page) => () => { pages[show] = page; refreshGames(); };
   holder.replaceChildren(...(answer.pages > 1 ? [
     el("button", { type: "button", class: "quiet", disabled: answer.page <= 1, onclick: go(answer.page - 1),
-      "data-page": "previous" }, "← Newer"),
-    el("span", { class: "muted small" }, `page ${answer.page} of ${answer.pages} (${answer.total} games)`),
+      "data-page": "previous" }, t("lobby.newer")),
+    el("span", { class: "muted small" }, tn("lobby.page", answer.total, { page: answer.page, pages: answer.pages })),
     el("button", { type: "button", class: "quiet", disabled: answer.page >= answer.pages, onclick: go(answer.page + 1),
-      "data-page": "next" }, "Older →"),
+      "data-page": "next" }, t("lobby.older")),
   ] : []));
 }
 
@@ -247,13 +256,13 @@ async function refreshGames() {
   try {
     const [open, playing] = await Promise.all([loadPage("joinable"), loadPage("playing")]);
     gameList.replaceChildren(...(open.length ? open.map(gameItem)
-      : [el("li", { class: "muted" }, "No games waiting for players right now. Create one!")]));
+      : [el("li", { class: "muted" }, t("lobby.no_open"))]));
     playingList.replaceChildren(...(playing.length ? playing.map(gameItem)
-      : [el("li", { class: "muted" }, "None right now.")]));
+      : [el("li", { class: "muted" }, t("lobby.none_now"))]));
     gamesError.textContent = "";
     renderMyGames([...open, ...playing]);
   } catch (error) {
-    gamesError.textContent = `The list of games could not be loaded: ${error.message}`;
+    gamesError.textContent = t("lobby.list_failed", { error: error.message });
   }
 }
 
@@ -262,15 +271,15 @@ function renderMyGames(listed) {
   const mine = Object.entries(remembered.games()).sort((a, b) => (b[1].joined || 0) - (a[1].joined || 0));
   myGames.replaceChildren(...(mine.length ? mine.slice(0, 8).map(([id, seat]) => {
     const game = known.get(id);
-    const title = editionNames[seat.edition] || seat.edition || "Game";
+    const title = editionNames[seat.edition] || seat.edition || t("lobby.game");
     return el("li", { class: "game-item" },
       el("div", { class: "game-head" }, el("strong", {}, title), el("span", { class: "muted small" }, id),
-        game ? el("span", { class: `status ${game.status}` }, game.status) : null),
+        game ? el("span", { class: `status ${game.status}` }, t(`status.${game.status}`)) : null),
       el("div", { class: "actions" },
-        el("a", { class: "button", href: `${playPath(id)}#token=${encodeURIComponent(seat.token)}` }, "Open"),
-        el("button", { type: "button", class: "quiet", "aria-label": `Forget game ${id} on this device`,
-          onclick: () => { remembered.forget(id); renderMyGames(listed); } }, "Forget")));
-  }) : [el("li", { class: "muted" }, "None yet.")]));
+        el("a", { class: "button", href: `${playPath(id)}#token=${encodeURIComponent(seat.token)}` }, t("lobby.open")),
+        el("button", { type: "button", class: "quiet", "aria-label": t("lobby.forget_label", { id }),
+          onclick: () => { remembered.forget(id); renderMyGames(listed); } }, t("lobby.forget"))));
+  }) : [el("li", { class: "muted" }, t("lobby.none_yet"))]));
 }
 
 renderSeats();

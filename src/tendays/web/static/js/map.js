@@ -1,6 +1,7 @@
 // The edition's map as SVG: regions filled by tile colour, and a journey drawn on top day by day.
 
 import { svg } from "./common.js";
+import { t } from "./i18n.js";
 
 const ANY_COLOUR_PATTERN = "any-colour-stripes";
 const BROKEN = "#e5534b"; // a broken link, whatever the edition's colours
@@ -11,9 +12,11 @@ export class MapView {
    * @param {HTMLElement} container where the SVG goes
    * @param {import("./edition.js").EditionInfo} edition
    * @param {{viewBox: string, regions: Object<string, {d: string, label: number[]}>}} geometry
+   * @param {(text: string) => void} explain says why a link holds or breaks, when it is tapped or focused
    */
-  constructor(container, edition, geometry) {
+  constructor(container, edition, geometry, explain = () => {}) {
     this.edition = edition;
+    this.explain = explain;
     this.geometry = geometry;
     const [, , width, height] = geometry.viewBox.split(/[\s,]+/).map(Number);
     this.unit = Math.max(width, height) / 100; // sizes of marks scale with the map
@@ -21,7 +24,7 @@ export class MapView {
       viewBox: geometry.viewBox,
       class: "map",
       role: "img",
-      "aria-label": `Map of ${edition.title}`,
+      "aria-label": t("map.label", { title: edition.title }),
       preserveAspectRatio: "xMidYMid meet",
     });
     this.root.append(this.defs());
@@ -41,6 +44,15 @@ export class MapView {
       labels.append(svg("text", {
         x: shape.label[0], y: shape.label[1], class: "region-label", "font-size": (this.unit * 1.05).toFixed(1),
       }, id));
+      // The colour's shape beside the label: no region's colour rests on hue alone.
+      const mark = edition.shapes[edition.colorKey(id)];
+      if (mark) {
+        const size = this.unit * 1.1;
+        const x = shape.label[0] - size / 2;
+        const y = shape.label[1] - this.unit * 0.9 - size;
+        labels.append(svg("path", { d: mark, class: "region-shape",
+          transform: `translate(${x.toFixed(1)},${y.toFixed(1)}) scale(${(size / 24).toFixed(4)})` }));
+      }
     }
     this.journeyLayer = svg("g", { class: "journey" });
     this.root.append(regions, labels, this.journeyLayer);
@@ -75,7 +87,7 @@ export class MapView {
     layer.replaceChildren();
     for (const path of this.regionPaths.values()) path.classList.remove("on-journey", "dimmed");
     if (!rack) {
-      this.root.setAttribute("aria-label", `Map of ${this.edition.title}`);
+      this.root.setAttribute("aria-label", t("map.label", { title: this.edition.title }));
       return;
     }
     const u = this.unit;
@@ -96,8 +108,9 @@ export class MapView {
     }
     const links = (journey && journey.links) || [];
     const broken = links.filter((l) => !l.ok).length;
-    this.root.setAttribute("aria-label", `Map of ${this.edition.title} showing ${label}: `
-      + `${positions.size} ${this.edition.regionNoun}s, ${links.length - broken} good links, ${broken} broken`);
+    this.root.setAttribute("aria-label", t("map.label_journey", { title: this.edition.title, label,
+      regions: positions.size, good: links.length - broken, broken }));
+    this.root.setAttribute("role", "group"); // its links can be focused, to read why they hold or break
     const lines = svg("g", { class: "links" });
     const badges = svg("g", { class: "badges" });
     for (const link of links) {
@@ -112,7 +125,7 @@ export class MapView {
       badges.append(svg("g", { class: `day-badge${hinted.has(day) ? " hinted" : ""}`, "data-day": day },
         svg("circle", { cx: p.x, cy: p.y, r: u * 1.25 }),
         svg("text", { x: p.x, y: p.y, "font-size": (u * 1.35).toFixed(1), dy: "0.35em" }, day),
-        svg("title", {}, `Day ${day}: ${this.edition.describe(rack[day - 1])}`)));
+        svg("title", {}, t("rack.day_label", { day, tile: this.edition.describe(rack[day - 1]) }))));
     }
     layer.append(lines, badges);
   }
@@ -130,9 +143,11 @@ export class MapView {
     const kind = via ? (via.role === "link" ? "flight" : "hop") : "walk";
     const classes = `link ${kind} ${link.ok ? "ok" : "broken"}`;
     const stroke = !link.ok ? BROKEN : via && via.role === "link" ? this.edition.colorCss(via.color) : PLAIN;
-    const what = `Day ${link.from_day} → ${link.to_day}: ${link.message}`;
-    const group = svg("g", { class: classes, "data-from": link.from_day, "data-to": link.to_day },
-      svg("title", {}, link.ok ? what : `Broken: ${what}`),
+    const what = t(link.ok ? "map.link" : "map.broken", { from: link.from_day, to: link.to_day, why: link.message });
+    // A tap (phones) or keyboard focus explains a link as well as the mouse pointer's tooltip does.
+    const group = svg("g", { class: classes, "data-from": link.from_day, "data-to": link.to_day, tabindex: 0,
+      role: "button", "aria-label": what },
+      svg("title", {}, what),
       svg("path", { d, class: "casing", "stroke-width": u * 0.95 }),
       svg("path", {
         d, class: "stroke", stroke, "stroke-width": u * 0.5,
@@ -148,8 +163,11 @@ export class MapView {
       badges.append(svg("g", { class: "broken-mark" },
         svg("circle", { cx: mid.x, cy: mid.y, r: u * 0.9 }),
         svg("text", { x: mid.x, y: mid.y, "font-size": (u * 1.2).toFixed(1), dy: "0.35em" }, "✗"),
-        svg("title", {}, `Broken: ${what}`)));
+        svg("title", {}, what)));
     }
+    const explain = () => this.explain(what);
+    group.addEventListener("focus", explain);
+    group.addEventListener("click", explain);
     return group;
   }
 }

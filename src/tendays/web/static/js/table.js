@@ -2,14 +2,18 @@
 // the players and the log. Every change comes from the server's state messages into one store; each
 // panel draws itself from the store when what it shows has changed. The page only asks the server.
 
-import { playPath, remembered } from "./common.js";
+import { api, playPath, remembered } from "./common.js";
+import { chosenLanguage, startLanguage } from "./i18n.js";
+import { preferences } from "./preferences.js";
 import { createActions } from "./table/actions.js";
+import { announcerPanel } from "./table/announce.js";
 import { connectionPanel, errorPanel, headerPanel, turnPanel } from "./table/banner.js";
 import { chatPanel, installChat } from "./table/chat.js";
 import { clockPanel } from "./table/clock.js";
 import { installDrag } from "./table/drag.js";
 import { endPanel, mapPanel } from "./table/journey.js";
 import { installJoin, offerJoin } from "./table/join.js";
+import { installKeys } from "./table/keys.js";
 import { logPanel } from "./table/log.js";
 import { pilesPanel } from "./table/piles.js";
 import { playersPanel } from "./table/players.js";
@@ -22,6 +26,21 @@ import { createStore } from "./table/store.js";
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
 
+/** The language of the game's edition (the German edition is played in German unless the person chose). */
+async function editionLanguage() {
+  if (chosenLanguage()) return null;
+  try {
+    const [game, editions] = await Promise.all([api(`/api/games/${encodeURIComponent(gameId)}`), api("/api/editions")]);
+    const edition = editions.find((e) => e.id === game.edition);
+    return edition ? edition.language : null;
+  } catch {
+    return null; // no such game: the join panel says so, in the browser's language
+  }
+}
+
+await startLanguage(await editionLanguage());
+$("preferences").replaceWith(preferences());
+
 const store = createStore();
 store.update({ muted: remembered.muted(gameId) });
 let session = null;
@@ -33,6 +52,7 @@ const linkPanels = [connectionPanel(), errorPanel()];
 const panels = [
   headerPanel(), turnPanel(gameId), clockPanel(), presencePanel(actions), promptPanel(), pilesPanel(actions, drag),
   rackPanel(store, actions, drag), mapPanel(), playersPanel(), chatPanel(actions), logPanel(), endPanel(actions),
+  announcerPanel(),
 ];
 
 /** A selector that finds "the same" control again after a panel is drawn anew, so keyboard focus stays. */
@@ -91,6 +111,7 @@ function offer() {
 
 installJoin(gameId, sit);
 installChat(actions);
+installKeys();
 $("hint-button").addEventListener("click", actions.askHint);
 $("error-close").addEventListener("click", actions.hideError);
 document.addEventListener("keydown", (event) => {

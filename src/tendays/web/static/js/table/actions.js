@@ -1,6 +1,7 @@
 // What the player can do at the table, as changes to the store and messages to the server.
 
 import { remembered } from "../common.js";
+import { t } from "../i18n.js";
 
 const ERROR_SHOWN_MS = 12000;
 
@@ -30,14 +31,14 @@ export function createActions(store, send, gameId = "") {
       const { game, busy, version } = store.state;
       if (!game || busy) return;
       if (!send({ type: "move", move: text, version })) {
-        actions.showError("You are not connected, so the move was not sent. Reconnecting…");
+        actions.showError(t("error.move_not_sent"));
         return;
       }
       store.update({ busy: true, selectAfterTake: selectAfter });
     },
 
     askHint() {
-      if (!send({ type: "hint" })) actions.showError("You are not connected. Reconnecting…");
+      if (!send({ type: "hint" })) actions.showError(t("error.not_connected"));
     },
 
     /** Choose a day (to replace, or to swap), or none. */
@@ -48,7 +49,7 @@ export function createActions(store, send, gameId = "") {
     /** Write a line in the table's chat; false when it could not be sent. */
     say(text) {
       if (send({ type: "chat", text })) return true;
-      actions.showError("You are not connected, so the message was not sent. Reconnecting…");
+      actions.showError(t("error.chat_not_sent"));
       return false;
     },
 
@@ -62,7 +63,7 @@ export function createActions(store, send, gameId = "") {
 
     /** Leave, take the seat back, ask to end the game, or offer / accept a rematch. */
     seat(kind) {
-      if (!send({ type: kind })) actions.showError("You are not connected. Reconnecting…");
+      if (!send({ type: kind })) actions.showError(t("error.not_connected"));
     },
 
     /** Show a seat's journey on the map (after the game). */

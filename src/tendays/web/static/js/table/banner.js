@@ -1,6 +1,7 @@
 // The top of the table: the title, the connection, the error banner and the turn banner.
 
 import { el, playPath } from "../common.js";
+import { t, tn } from "../i18n.js";
 import { isOver, isSpectator, movesOf } from "./store.js";
 import { panel } from "./panel.js";
 import { people } from "./tiles.js";
@@ -11,11 +12,11 @@ export function connectionPanel() {
   return panel((state) => state.link, (link) => {
     const node = $("connection");
     node.className = `connection ${link.state}`;
-    if (link.state === "open") node.textContent = "● live";
-    else if (link.state === "connecting") node.textContent = link.attempt ? "reconnecting…" : "connecting…";
+    if (link.state === "open") node.textContent = t("link.live");
+    else if (link.state === "connecting") node.textContent = link.attempt ? t("link.reconnecting") : t("link.connecting");
     else if (link.state === "waiting") {
-      node.textContent = `connection lost: retrying in ${Math.max(1, Math.round(link.retryIn / 1000))} s`;
-    } else if (link.state === "closed") node.textContent = "disconnected";
+      node.textContent = t("link.retrying", { s: Math.max(1, Math.round(link.retryIn / 1000)) });
+    } else if (link.state === "closed") node.textContent = t("link.closed");
     else node.textContent = "";
   });
 }
@@ -37,27 +38,26 @@ export function headerPanel() {
     turn: state.game.turn,
     mine: state.game.status === "playing" && (state.game.legal_moves || []).length > 0,
   }), ({ title, you, options, status, phase, turn, mine }) => {
-    const who = you === null || you === undefined ? "watching" : `seat ${you + 1}`;
+    const who = you === null || you === undefined ? t("header.watching") : t("header.seat", { n: you + 1 });
     const limit = options.turn_limit;
     const turnText = status === "playing" && phase !== "draft"
-      ? ` · turn ${turn + 1}${limit ? ` of ${limit}` : ""}` : "";
-    $("game-title").textContent = `${title} · ${options.days} days · ${who}${turnText}`;
-    document.title = `${mine ? "Your turn · " : ""}10 Days: ${title}`;
+      ? ` · ${limit ? t("header.turn_of", { n: turn + 1, limit }) : t("header.turn", { n: turn + 1 })}` : "";
+    $("game-title").textContent = `${title} · ${tn("lobby.days", options.days)} · ${who}${turnText}`;
+    document.title = t(mine ? "table.title_mine" : "table.title", { title });
   });
 }
 
 function phaseWord(names, { phase, current }) {
   const mine = names.isMe(current);
-  const name = mine ? "you" : names.name(current);
-  if (phase === "draft") return `Drafting: ${name} ${mine ? "place" : "places"} a tile on an empty day.`;
-  if (phase === "draw") return `${mine ? "Draw" : "Drawing"} a tile.`;
-  return `${mine ? "Place or discard" : "Placing"} the drawn tile.`;
+  if (phase === "draft") return mine ? t("phase.draft_mine") : t("phase.draft", { name: names.name(current) });
+  if (phase === "draw") return mine ? t("phase.draw_mine") : t("phase.draw");
+  return mine ? t("phase.place_mine") : t("phase.place");
 }
 
 function copyLink(link, button) {
   const done = (ok) => {
-    button.textContent = ok ? "Copied ✓" : "Select the link and copy it";
-    setTimeout(() => { button.textContent = "Copy link"; }, 2500);
+    button.textContent = ok ? t("banner.copied") : t("banner.copy_by_hand");
+    setTimeout(() => { button.textContent = t("banner.copy"); }, 2500);
   };
   // The clipboard API exists only on https or localhost; elsewhere fall back to copying the selection.
   if (navigator.clipboard && window.isSecureContext) {
@@ -98,25 +98,27 @@ export function turnPanel(gameId) {
       const link = `${location.origin}${playPath(turn.id)}`;
       banner.classList.add("waiting");
       banner.replaceChildren(
-        el("strong", {}, "Waiting for players. "),
-        `The game starts when every seat is taken${free ? ` (${free} free)` : ""}. Share this link: `,
-        el("input", { class: "share", readonly: true, value: link, "aria-label": "Link to join this game",
+        el("strong", {}, `${t("banner.waiting")} `),
+        `${free ? tn("banner.starts_free", free) : t("banner.starts")} `,
+        el("input", { class: "share", readonly: true, value: link, "aria-label": t("banner.link_label"),
           onfocus: (e) => e.target.select() }),
-        el("button", { type: "button", onclick: (e) => copyLink(link, e.currentTarget) }, "Copy link"));
+        el("button", { type: "button", onclick: (e) => copyLink(link, e.currentTarget) }, t("banner.copy")));
     } else if (turn.over && turn.ended) {
       banner.classList.add("over");
-      banner.replaceChildren(el("strong", {}, turn.ended === "closed" ? "Game over: the server's operator closed it."
-        : "Game over: the game was abandoned."), " Nobody won; the chat says why.");
+      banner.replaceChildren(el("strong", {}, turn.ended === "closed" ? t("banner.closed") : t("banner.abandoned")),
+        ` ${t("banner.nobody_won_why")}`);
     } else if (turn.over) {
       banner.classList.add("over");
-      const text = turn.winner === null || turn.winner === undefined ? "Game over: nobody completed a journey."
-        : names.isMe(turn.winner) ? "You win! Your journey is complete." : `${names.name(turn.winner)} wins!`;
-      banner.replaceChildren(el("strong", {}, text), " All racks are revealed below.");
+      const text = turn.winner === null || turn.winner === undefined ? t("banner.nobody")
+        : names.isMe(turn.winner) ? t("banner.you_win") : t("banner.wins", { name: names.name(turn.winner) });
+      banner.replaceChildren(el("strong", {}, text), ` ${t("banner.revealed")}`);
     } else if (turn.mine || turn.sending) {
       banner.classList.add("mine");
-      banner.replaceChildren(el("strong", {}, "Your turn. "), turn.sending ? "Sending…" : phaseWord(names, turn));
+      banner.replaceChildren(el("strong", {}, `${t("banner.your_turn")} `),
+        turn.sending ? t("banner.sending") : phaseWord(names, turn));
     } else {
-      banner.replaceChildren(el("strong", {}, `${names.whose(turn.current)} turn. `), phaseWord(names, turn));
+      banner.replaceChildren(el("strong", {}, `${t("banner.turn_of", { name: names.name(turn.current) })} `),
+        phaseWord(names, turn));
     }
   });
 }

@@ -3,6 +3,7 @@
 // is shown as text, never as HTML. Spectators read only.
 
 import { api, el } from "../common.js";
+import { t, tn } from "../i18n.js";
 import { panel } from "./panel.js";
 import { isSpectator } from "./store.js";
 import { people } from "./tiles.js";
@@ -33,19 +34,19 @@ export function chatPanel(actions) {
         " ", line.text)
       : el("li", { class: `chat-line${names.isMe(line.seat) ? " mine" : ""}`, "data-n": line.n, "data-seat": line.seat },
         el("span", { class: "muted small" }, timeOf(line)), " ",
-        el("strong", {}, names.isMe(line.seat) ? "You" : line.name || names.name(line.seat)), ": ",
+        el("strong", {}, names.isMe(line.seat) ? t("lobby.you") : line.name || names.name(line.seat)), ": ",
         el("span", { class: "chat-text" }, line.text)))));
-    if (!lines.length) list.append(el("li", { class: "muted small" }, "No messages yet."));
+    if (!lines.length) list.append(el("li", { class: "muted small" }, t("chat.none")));
     if (atBottom || list.dataset.filled !== "1") list.scrollTop = list.scrollHeight;
     list.dataset.filled = "1";
-    $("chat-hidden").textContent = hidden ? `${hidden} message${hidden === 1 ? "" : "s"} from muted players hidden.` : "";
+    $("chat-hidden").textContent = hidden ? tn("chat.hidden", hidden) : "";
     $("chat-form").hidden = spectator;
     $("chat-spectator").hidden = !spectator;
     const others = seats.filter((seat) => seat.kind === "human" && seat.name && !names.isMe(seat.seat));
     $("chat-mutes").replaceChildren(...others.map((seat) => {
         const on = muted.includes(seat.seat);
         return el("button", { type: "button", class: "quiet small", "aria-pressed": String(on), "data-mute": seat.seat,
-          onclick: () => actions.toggleMute(seat.seat) }, `${on ? "Unmute" : "Mute"} ${names.name(seat.seat)}`);
+          onclick: () => actions.toggleMute(seat.seat) }, t(on ? "chat.unmute" : "chat.mute", { name: names.name(seat.seat) }));
       }));
   });
 }
@@ -59,7 +60,10 @@ export function installChat(actions) {
     if (text && actions.say(text)) input.value = "";
   });
   api("/api/bots").then((answer) => {
-    $("chat-phrases").replaceChildren(...(answer.phrases || []).map((phrase) => el("button", {
-      type: "button", class: "quiet small phrase", onclick: () => actions.say(phrase) }, phrase)));
+    $("chat-phrases").replaceChildren(...(answer.phrases || []).map((phrase) => {
+      // The server's phrases are English; a catalogue may say them in the reader's language.
+      const said = t(`phrase.${phrase}`) === `phrase.${phrase}` ? phrase : t(`phrase.${phrase}`);
+      return el("button", { type: "button", class: "quiet small phrase", onclick: () => actions.say(said) }, said);
+    }));
   }, () => {}); // without the phrases, typing still works
 }

@@ -2,6 +2,7 @@
 // seat's bank. The deadline comes from the server (a moment, not a count), so reloading changes nothing.
 
 import { clockText, paceText } from "../common.js";
+import { t } from "../i18n.js";
 import { panel } from "./panel.js";
 import { people } from "./tiles.js";
 
@@ -33,16 +34,17 @@ export function clockPanel() {
     holder.hidden = !clock;
     shown = null;
     if (!clock) return;
-    holder.title = `This game's clock: ${paceText(clock)}. When a turn's time runs out, a bot plays it.`;
+    holder.title = t("clock.title", { pace: paceText(clock) });
     if (status !== "playing" || !clock.deadline) {
-      holder.replaceChildren(`Clock: ${paceText(clock)}`);
+      holder.replaceChildren(t("clock.pace", { pace: paceText(clock) }));
       return;
     }
     const names = people(seats, you);
     const time = document.createElement("strong");
     time.className = "clock-time";
     time.dataset.deadline = String(clock.deadline);
-    holder.replaceChildren("Clock ", time, ` ${names.isMe(current) ? "for you" : `for ${names.name(current)}`}`);
+    holder.replaceChildren(`${t("clock.clock")} `, time,
+      ` ${names.isMe(current) ? t("clock.for_you") : t("clock.for", { name: names.name(current) })}`);
     shown = { deadline: clock.deadline, offset, node: time };
     tick();
   });
@@ -51,5 +53,5 @@ export function clockPanel() {
 /** What a seat's clock says in the players' list: its bank (live games). */
 export function bankText(clock, seat) {
   if (!clock || clock.kind !== "live" || !clock.banks) return "";
-  return `bank ${clockText(clock.banks[seat] ?? clock.bank)}`;
+  return t("clock.bank", { time: clockText(clock.banks[seat] ?? clock.bank) });
 }

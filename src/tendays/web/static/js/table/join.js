@@ -1,6 +1,7 @@
 // Joining a game from its link: the player's name for a free seat, or watching without playing.
 
 import { api, playPath, remembered } from "../common.js";
+import { t } from "../i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,20 +15,18 @@ export async function offerJoin(gameId) {
   try {
     const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
     const free = game.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved).length;
-    const players = game.seats.map((s) => (s.kind === "bot" ? `a bot (${s.bot})` : s.taken ? s.name
-      : s.reserved ? `a seat kept for ${s.name || "the last game's player"}` : "a free seat"));
+    const players = game.seats.map((s) => (s.kind === "bot" ? t("join.a_bot", { level: s.bot }) : s.taken ? s.name
+      : s.reserved ? t("join.kept", { name: s.name || t("join.last_player") }) : t("join.free")));
     const editions = await api("/api/editions").catch(() => []);
     const edition = editions.find((e) => e.id === game.edition);
     summary.textContent = `${edition ? edition.name : game.edition}: ${players.join(", ")}.`;
     if (!free || game.status !== "waiting") {
       joinButton.disabled = true;
-      $("join-error").textContent = game.status === "over" ? "This game is over; you can still look at it."
-        : game.status === "waiting" ? "The free seats are kept for the last game's players (a rematch); you can watch."
-          : "Every seat is taken; you can watch.";
+      $("join-error").textContent = game.status === "over" ? t("join.over")
+        : game.status === "waiting" ? t("join.reserved") : t("join.full");
     }
   } catch (error) {
-    summary.textContent = error.status === 404 ? "There is no such game. Check the link, or start one in the lobby."
-      : `The game could not be loaded: ${error.message}`;
+    summary.textContent = error.status === 404 ? t("join.no_game") : t("join.failed_load", { error: error.message });
     joinButton.disabled = true;
   }
 }
@@ -43,7 +42,7 @@ export function installJoin(gameId, sit) {
     const joinButton = $("join-button");
     const name = nameInput.value.trim();
     if (!name) {
-      $("join-error").textContent = "Please enter your name: the other players see it at the table.";
+      $("join-error").textContent = t("lobby.name_needed");
       nameInput.focus();
       return;
     }
@@ -55,7 +54,7 @@ export function installJoin(gameId, sit) {
       history.replaceState(null, "", `${playPath(gameId)}#token=${encodeURIComponent(answer.token)}`);
       sit(answer.token);
     } catch (error) {
-      $("join-error").textContent = `You could not join: ${error.message}`;
+      $("join-error").textContent = t("lobby.join_failed", { error: error.message });
       joinButton.disabled = false;
     }
   });

@@ -1,10 +1,13 @@
 // The tile in hand, the draw pile and the three discard piles, with the moves they offer.
 
 import { el } from "../common.js";
+import { t, tn } from "../i18n.js";
 import { legalOf, replaceMove } from "./legal.js";
 import { panel } from "./panel.js";
 import { movesOf } from "./store.js";
 import { people, tileCard } from "./tiles.js";
+
+const PILE_KEYS = ["q", "w", "e"]; // the keys of discard piles 1, 2 and 3 (table.js)
 
 function top(pile) {
   return pile.length ? pile[pile.length - 1] : null;
@@ -17,28 +20,32 @@ function pileAction(edition, p, legal, number, tileOnTop, move) {
     return el("button", {
       type: "button", class: "pile-action", disabled: !text, "data-move": text,
       onclick: () => move(text),
-      "aria-label": tileOnTop ? `Take ${edition.name(tileOnTop)} from discard pile ${number}`
-        : `Discard pile ${number} is empty`,
-    }, "Take");
+      "aria-label": `${t("piles.take")}: ${tileOnTop ? t("piles.take_label", { tile: edition.name(tileOnTop), pile: number })
+        : t("piles.empty_label", { pile: number })}`,
+      "aria-keyshortcuts": PILE_KEYS[number - 1],
+    }, t("piles.take"));
   }
   if (p.phase !== "place" || !legal.any) return null;
-  const forced = `Your discard must go onto pile ${p.forcedPile}`;
+  const forced = t("piles.forced", { pile: p.forcedPile });
   if (p.selectedDay !== null) {
     const text = replaceMove(legal, p.selectedDay, number);
     const old = edition.name(p.selectedTile);
     return el("button", {
       type: "button", class: "pile-action primary", disabled: !text, "data-move": text,
       onclick: () => move(text),
-      title: text ? `${old} goes onto pile ${number}` : forced,
-      "aria-label": `Put ${edition.name(p.inHand)} on day ${p.selectedDay} and discard ${old} onto pile ${number}`,
-    }, "Discard here");
+      title: text ? t("piles.goes_onto", { tile: old, pile: number }) : forced,
+      "aria-label": `${t("piles.discard")}: ${t("piles.replace_label",
+        { tile: edition.name(p.inHand), day: p.selectedDay, old, pile: number })}`,
+      "aria-keyshortcuts": PILE_KEYS[number - 1],
+    }, t("piles.discard"));
   }
   const text = legal.discard.get(number) ?? null;
   return el("button", {
     type: "button", class: "pile-action", disabled: !text, "data-move": text,
     onclick: () => move(text), title: text ? null : forced,
-    "aria-label": `Discard ${edition.name(p.inHand)} onto pile ${number}`,
-  }, "Discard here");
+    "aria-label": `${t("piles.discard")}: ${t("piles.discard_label", { tile: edition.name(p.inHand), pile: number })}`,
+    "aria-keyshortcuts": PILE_KEYS[number - 1],
+  }, t("piles.discard"));
 }
 
 /**
@@ -75,16 +82,17 @@ export function pilesPanel(actions, drag) {
     if (holding && mine) drag.makeDraggable(handCard, { from: "hand" });
     children.push(el("div", { class: `slot in-hand${holding ? " holding" : ""}` },
       el("span", { class: "slot-label" },
-        holding && !mine ? `${people(p.seats, p.you).name(p.current)} holds` : "In your hand"),
+        holding && !mine ? t("piles.holds", { name: people(p.seats, p.you).name(p.current) }) : t("piles.in_hand")),
       handCard));
     children.push(el("div", { class: "slot draw-pile" },
-      el("span", { class: "slot-label" }, "Draw pile"),
+      el("span", { class: "slot-label" }, t("piles.draw_pile")),
       el("span", { class: "tile big back" }, el("span", { class: "tile-name" }, `${p.drawPile}`),
-        el("span", { class: "tile-sub" }, p.drawPile === 1 ? "tile" : "tiles")),
+        el("span", { class: "tile-sub" }, tn("piles.tiles", p.drawPile))),
       el("button", {
         type: "button", class: "pile-action", disabled: !legal.draw, "data-move": legal.draw,
-        onclick: () => move(legal.draw), "aria-label": `Draw from the draw pile (${p.drawPile} tiles)`,
-      }, "Draw")));
+        onclick: () => move(legal.draw), "aria-label": `${t("piles.draw")}: ${tn("piles.draw_label", p.drawPile)}`,
+        "aria-keyshortcuts": "d",
+      }, t("piles.draw"))));
     // The three discard piles, top tile last.
     const previousTops = shownTops;
     shownTops = p.piles.map(top);
@@ -99,7 +107,7 @@ export function pilesPanel(actions, drag) {
       children.push(el("div", {
         class: `slot discard-pile${forced ? " forced" : ""}`, "data-drop-pile": number, "data-pile": number,
       },
-      el("span", { class: "slot-label" }, `Pile ${number}`,
+      el("span", { class: "slot-label" }, t("piles.pile", { pile: number }),
         pile.length > 1 ? el("span", { class: "depth" }, ` +${pile.length - 1}`) : null),
       card, pileAction(edition, p, legal, number, tileOnTop, move)));
     });

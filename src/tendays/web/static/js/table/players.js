@@ -1,6 +1,7 @@
 // The players: who is online, whose turn it is, their last actions, and (with open hands) their racks.
 
 import { el } from "../common.js";
+import { t } from "../i18n.js";
 import { panel } from "./panel.js";
 import { isOver } from "./store.js";
 import { bankText } from "./clock.js";
@@ -39,11 +40,11 @@ export function playersPanel() {
     document.getElementById("players").replaceChildren(...seats.map((seat) => {
       const me = names.isMe(seat.seat);
       const bits = [];
-      if (seat.kind === "bot") bits.push(`bot, ${seat.bot}`);
-      else if (!seat.name) bits.push("free seat");
-      else if (seat.left) bits.push("left the game: a bot plays");
-      else if (seat.away) bits.push("away: a bot plays");
-      else bits.push(seat.connected ? "online" : "offline");
+      if (seat.kind === "bot") bits.push(t("players.bot", { level: seat.bot }));
+      else if (!seat.name) bits.push(t("lobby.free_seat"));
+      else if (seat.left) bits.push(t("players.left"));
+      else if (seat.away) bits.push(t("players.away"));
+      else bits.push(seat.connected ? t("players.online") : t("players.offline"));
       if (seat.kind === "human" && bankText(clock, seat.seat)) bits.push(bankText(clock, seat.seat));
       const rack = racks && !me ? racks[seat.seat] : null;
       const classes = `player${current === seat.seat ? " current" : ""}${me ? " me" : ""}`;
@@ -51,11 +52,11 @@ export function playersPanel() {
         el("div", { class: "player-head" },
           el("span", { class: `presence ${seat.kind === "bot" ? "bot" : seat.connected ? "on" : "off"}`,
             "aria-hidden": "true" }),
-          el("strong", {}, names.name(seat.seat)), me ? el("span", { class: "you" }, "you") : null,
+          el("strong", {}, names.name(seat.seat)), me ? el("span", { class: "you" }, t("players.you")) : null,
           el("span", { class: "muted small" }, bits.join(" · ")),
-          current === seat.seat ? el("span", { class: "turn-mark" }, "to move") : null,
-          winner === seat.seat ? el("span", { class: "winner-mark" }, "winner") : null),
-        el("div", { class: "small" }, `${seat.tiles ?? 0} of ${days} days filled`),
+          current === seat.seat ? el("span", { class: "turn-mark" }, t("players.to_move")) : null,
+          winner === seat.seat ? el("span", { class: "winner-mark" }, t("players.winner")) : null),
+        el("div", { class: "small" }, t("players.filled", { n: seat.tiles ?? 0, days })),
         rack ? miniRack(edition, rack) : null,
         el("ul", { class: "actions-list small" },
           (recent[seat.seat] || []).map((entry) => el("li", {}, withoutName(entry, names.name(seat.seat))))));

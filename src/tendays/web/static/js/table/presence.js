@@ -2,6 +2,7 @@
 // and offer or accept a rematch once it is over.
 
 import { el } from "../common.js";
+import { list, t, tn } from "../i18n.js";
 import { panel } from "./panel.js";
 import { isOver, isSpectator } from "./store.js";
 import { people } from "./tiles.js";
@@ -20,27 +21,26 @@ export function presencePanel(actions) {
     const parts = [];
     if (mine && !mine.left && over) {
       const offered = Boolean(rematch);
-      parts.push(el("span", {}, offered ? "A rematch is offered: the same seats and options again. " : ""),
+      parts.push(el("span", {}, offered ? `${t("seat.rematch_offered")} ` : ""),
         el("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => actions.seat("rematch") },
-          offered ? "Join the rematch" : "Rematch"));
+          offered ? t("seat.join_rematch") : t("seat.rematch")));
     } else if (mine && mine.away && status === "playing") {
-      parts.push(el("span", {}, "Your time ran out too often, so a bot plays your seat. "),
+      parts.push(el("span", {}, `${t("seat.away")} `),
         el("button", { type: "button", class: "primary", id: "back-button", onclick: () => actions.seat("back") },
-          "Take my seat back"));
+          t("seat.back")));
     } else if (mine && !mine.left && status !== "over") {
       if (canEnd) {
         const gone = seats.filter((s) => s.kind === "human" && (s.left || s.away)).map((s) => names.name(s.seat));
         const asked = votes.includes(you);
-        parts.push(el("span", {}, `${gone.join(" and ")} ${gone.length === 1 ? "is" : "are"} gone; a bot plays `
-          + `${gone.length === 1 ? "that seat" : "those seats"}. Play on, or `),
+        parts.push(el("span", {}, `${tn("seat.gone", gone.length, { names: list(gone) })} `),
         el("button", { type: "button", id: "end-button", disabled: asked, onclick: () => actions.seat("end") },
-          asked ? "You asked to end the game" : "End the game"), " ");
+          asked ? t("seat.asked_end") : t("seat.end")), " ");
       }
       parts.push(el("button", { type: "button", class: "quiet", id: "leave-button", onclick: () => {
-        if (window.confirm("Leave this game? A bot will play your seat, and you cannot come back to it.")) {
+        if (window.confirm(t("seat.leave_confirm"))) {
           actions.seat("leave");
         }
-      } }, "Leave the game"));
+      } }, t("seat.leave")));
     }
     holder.hidden = !parts.length;
     holder.replaceChildren(...parts);

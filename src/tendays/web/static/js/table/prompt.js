@@ -1,5 +1,6 @@
 // "Your move": what the player may do now, in words, and the hint.
 
+import { list, t } from "../i18n.js";
 import { legalOf } from "./legal.js";
 import { panel } from "./panel.js";
 import { isSpectator, movesOf } from "./store.js";
@@ -12,29 +13,22 @@ function promptText(edition, p) {
   const legal = legalOf(p.moves);
   const hand = p.inHand;
   let text;
-  if (p.status === "waiting") text = "The game has not started yet.";
-  else if (p.phase === "over") text = "The game is over.";
+  if (p.status === "waiting") text = t("prompt.not_started");
+  else if (p.phase === "over") text = t("prompt.over");
   else if (!legal.any) {
-    if (p.phase === "place" && hand) text = `${names.name(p.current)} holds ${edition.name(hand)}.`;
-    else text = p.spectator ? "You are watching this game." : `Wait for ${names.name(p.current)}.`;
+    if (p.phase === "place" && hand) text = t("prompt.holds", { name: names.name(p.current), tile: edition.name(hand) });
+    else text = p.spectator ? t("prompt.watching") : t("prompt.wait", { name: names.name(p.current) });
   } else if (p.phase === "draft") {
-    text = `You drew ${edition.describe(hand)}. Put it on an empty day: click the day, or drag the tile there. `
-      + "A placed tile never moves.";
+    text = t("prompt.draft", { tile: edition.describe(hand) });
   } else if (p.phase === "draw") {
-    text = "Draw the top tile of the draw pile, or take the top tile of a discard pile "
-      + "(click it, or drag it onto the day you want it on).";
-    if (legal.swap.size) text += " Or swap two of your days: click one day, then the other.";
+    text = t("prompt.draw");
+    if (legal.swap.size) text += ` ${t("prompt.swap")}`;
   } else if (p.selectedDay !== null) {
-    text = `Day ${p.selectedDay} gets ${edition.name(hand)}. `
-      + `Choose the discard pile for ${edition.name(p.selectedTile)} (or click the day again to cancel).`;
+    text = t("prompt.chosen", { day: p.selectedDay, tile: edition.name(hand), old: edition.name(p.selectedTile) });
   } else {
-    text = `You hold ${edition.describe(hand)}. Click a day to put it there (then choose where the old tile goes), `
-      + "drag it onto a day, or discard it onto a pile.";
+    text = t("prompt.place", { tile: edition.describe(hand) });
   }
-  if (p.forcedPile && legal.any) {
-    text += ` You took the last tile of pile ${p.forcedPile}: your discard must go onto pile ${p.forcedPile}, `
-      + "so there are always three piles.";
-  }
+  if (p.forcedPile && legal.any) text += ` ${t("prompt.forced", { pile: p.forcedPile })}`;
   return text;
 }
 
@@ -57,12 +51,12 @@ export function promptPanel() {
       hint: state.hint,
     };
   }, ({ edition, ...p }) => {
-    $("hand-title").textContent = p.spectator ? "The table" : "Your move";
+    $("hand-title").textContent = p.spectator ? t("hand.table") : t("hand.yours");
     // A hint says which days stand between the rack and a complete journey; it needs a full rack.
     $("hint-button").hidden = p.spectator || p.status !== "playing" || p.phase === "draft";
     const hintText = $("hint-text");
     hintText.hidden = !p.hint;
-    if (p.hint) hintText.textContent = p.hint.message || `Change day ${p.hint.days.join(", ")}.`;
+    if (p.hint) hintText.textContent = p.hint.message || t("prompt.hint_days", { days: list(p.hint.days) });
     $("prompt").textContent = promptText(edition, p);
   });
 }

@@ -1,6 +1,7 @@
 // The player's rack, day by day, with the verdict on each step and the journey's problems.
 
 import { el } from "../common.js";
+import { t, tn } from "../i18n.js";
 import { legalOf, swapMove } from "./legal.js";
 import { panel } from "./panel.js";
 import { isOver, isSpectator, movesOf } from "./store.js";
@@ -44,13 +45,13 @@ function summarize(rack, journey, status) {
   const placed = rack.filter((t) => t !== null).length;
   if (status === "waiting" || placed < rack.length) {
     summary.className = "small muted";
-    summary.textContent = `${placed} of ${rack.length} days filled`;
+    summary.textContent = t("players.filled", { n: placed, days: rack.length });
   } else if (journey && journey.valid) {
     summary.className = "small good";
-    summary.textContent = "✓ a complete journey";
+    summary.textContent = t("rack.complete");
   } else if (journey) {
     summary.className = "small bad";
-    summary.textContent = `${list.length} problem${list.length === 1 ? "" : "s"}`;
+    summary.textContent = tn("rack.problems", list.length);
   } else {
     summary.textContent = "";
   }
@@ -62,9 +63,9 @@ function connector(journey, day, days) {
   const step = stepStatus(journey, day);
   return el("span", {
     class: `step ${step ? (step.ok ? "ok" : "broken") : "unknown"}`,
-    title: step ? step.message : "not checked yet",
-    "aria-label": step ? `Day ${day} to ${day + 1}: ${step.ok ? "" : "broken: "}${step.message}`
-      : `Day ${day} to ${day + 1}: not checked yet`,
+    title: step ? step.message : t("rack.unchecked"),
+    "aria-label": t(!step ? "rack.step_unchecked" : step.ok ? "rack.step_ok" : "rack.step_broken",
+      { day, to: day + 1, why: step ? step.message : "" }),
     role: "img",
   }, step ? (step.ok ? "✓" : "✗") : "·");
 }
@@ -89,11 +90,10 @@ export function rackPanel(store, actions, drag) {
     };
   }, ({ edition, ...p }) => {
     const rackNode = $("rack");
-    $("rack-title").textContent = p.spectator ? "Journeys" : "Your journey";
+    $("rack-title").textContent = p.spectator ? t("rack.journeys") : t("rack.yours");
     if (!p.rack) {
-      rackNode.replaceChildren(el("li", { class: "muted" }, !p.spectator ? "Your rack appears when the game starts."
-        : p.over ? "Every rack is revealed below." : p.openHands ? "Open hands: every rack is shown under Players."
-          : "Spectators see no racks until the game ends."));
+      rackNode.replaceChildren(el("li", { class: "muted spectator-note" }, !p.spectator ? t("rack.appears")
+        : p.over ? t("rack.revealed") : p.openHands ? t("rack.open_hands") : t("rack.spectator")));
       $("problems").replaceChildren();
       $("journey-summary").textContent = "";
       return;
@@ -110,11 +110,11 @@ export function rackPanel(store, actions, drag) {
       const swappable = legal.swapDays.has(day);
       const selected = p.selectedDay === day;
       const clickable = Boolean(draft) || replaceable || swappable;
-      const replaceLabel = selected ? ". Selected: choose a discard pile" : `. Replace with ${edition.name(p.inHand)}`;
-      let label = `Day ${day}: ${edition.describe(tileId)}`;
-      if (draft) label += `. Put ${edition.name(p.inHand)} here`;
-      else if (replaceable) label += replaceLabel;
-      else if (swappable) label += selected ? ". Selected for a swap" : ". Swap";
+      // The button's name is what it shows (day, tile, colour), then what pressing it does, for screen readers.
+      const hand = edition.name(p.inHand);
+      const does = draft ? t("rack.put_here", { tile: hand })
+        : replaceable ? (selected ? t("rack.selected_pile") : t("rack.replace_with", { tile: hand }))
+          : swappable ? (selected ? t("rack.selected_swap") : t("rack.swap")) : "";
       const card = el("button", {
         type: "button",
         class: `day${selected ? " selected" : ""}${hinted.has(day) ? " hinted" : ""}${clickable ? " active" : ""}`
@@ -123,10 +123,11 @@ export function rackPanel(store, actions, drag) {
         "data-drop-day": day,
         "data-move": draft,
         "aria-pressed": replaceable || swappable ? String(selected) : null,
-        "aria-label": label,
+        "aria-keyshortcuts": day <= 10 ? String(day % 10) : null,
         disabled: !clickable,
         onclick: () => clickDay(store, actions, day),
-      }, el("span", { class: "day-no" }, `Day ${day}`), tileCard(edition, tileId));
+      }, el("span", { class: "day-no" }, t("rack.day", { day })), tileCard(edition, tileId),
+      does ? el("span", { class: "visually-hidden" }, `. ${does}`) : null);
       if (tileId !== null && (swappable || replaceable)) {
         drag.makeDraggable(card, { from: "day", day }, { touch: false });
       }

@@ -6,6 +6,8 @@
 import { api, playPath, remembered } from "../common.js";
 import { TableConnection } from "../connection.js";
 import { loadEdition } from "../edition.js";
+import { t } from "../i18n.js";
+import { colourBlindPalette } from "../preferences.js";
 import { sameData } from "./panel.js";
 import { isSpectator } from "./store.js";
 
@@ -22,9 +24,11 @@ export function createSession(gameId, store, actions, { onRefused }) {
   function loadEditionOf(editionId) {
     if (loading === editionId) return;
     loading = editionId;
-    loadEdition(editionId, api).then(({ edition, geometry }) => store.update({ edition, geometry }), (error) => {
+    loadEdition(editionId, api, { colourBlind: colourBlindPalette() }).then(({ edition, geometry }) => {
+      store.update({ edition, geometry });
+    }, (error) => {
       loading = null; // the next state message tries again
-      actions.showError(`The edition could not be loaded: ${error.message}`);
+      actions.showError(t("error.edition", { error: error.message }));
     });
   }
 
@@ -75,7 +79,7 @@ export function createSession(gameId, store, actions, { onRefused }) {
     else if (message.type === "chat") onChat(message);
     else if (message.type === "error") {
       store.update({ busy: false, selectAfterTake: null });
-      actions.showError(message.message || `The server refused: ${message.code}`);
+      actions.showError(message.message || t("error.refused", { code: message.code }));
     } else if (message.type === "hint") {
       store.update({ hint: { days: message.days || [], message: message.message || "" } });
     } else if (message.type === "seat") {
@@ -88,7 +92,7 @@ export function createSession(gameId, store, actions, { onRefused }) {
   function onStatus(status) {
     store.update(status.state === "waiting" ? { link: status, busy: false } : { link: status });
     if (status.state !== "closed") return;
-    actions.showError(status.reason || "The connection was closed.");
+    actions.showError(status.reason || t("error.closed"));
     if (status.code === 4403 && store.state.token) {
       // A seat link that is not (or no longer) valid here: forget it, and offer to join or watch instead.
       remembered.forget(gameId);

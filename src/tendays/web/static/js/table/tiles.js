@@ -1,22 +1,26 @@
 // Small pieces shared by the panels: players' names, tiles as cards, and a verdict's words.
 
 import { el } from "../common.js";
+import { t } from "../i18n.js";
 
 /** Names of the seats as the table says them, from the game's `seats` and `you`. */
 export function people(seats, you) {
   const isMe = (seat) => you !== null && you !== undefined && seat === you;
   const name = (seat) => {
     const info = seats[seat];
-    if (!info) return `Player ${seat + 1}`;
-    return info.name || (info.kind === "bot" ? `Bot ${seat + 1}` : `Player ${seat + 1}`);
+    if (!info) return t("lobby.player_n", { n: seat + 1 });
+    return info.name || (info.kind === "bot" ? t("tiles.bot_n", { n: seat + 1 }) : t("lobby.player_n", { n: seat + 1 }));
   };
-  return { isMe, name, whose: (seat) => (isMe(seat) ? "Your" : `${name(seat)}’s`) };
+  return { isMe, name };
 }
 
-/** A tile as a card: colour, icon and name. `size` is "big" (rack, piles) or "mini" (lists). */
+/**
+ * A tile as a card: colour, the colour's shape (so no choice rests on hue alone), icon and name. `size` is
+ * "big" (rack, piles) or "mini" (lists).
+ */
 export function tileCard(edition, tileId, { size = "big", extra = "" } = {}) {
   if (tileId === null || tileId === undefined) {
-    return el("span", { class: `tile ${size} empty ${extra}` }, el("span", { class: "tile-name" }, "empty"));
+    return el("span", { class: `tile ${size} empty ${extra}` }, el("span", { class: "tile-name" }, t("tile.empty")));
   }
   const tile = edition.tile(tileId);
   const css = edition.css(tileId);
@@ -29,11 +33,13 @@ export function tileCard(edition, tileId, { size = "big", extra = "" } = {}) {
     title: edition.describe(tileId),
     "data-tile": tileId,
   },
+  edition.shape(tileId, size === "mini" ? 10 : 14),
   edition.icon(tileId, size === "mini" ? 14 : 20),
   el("span", { class: "tile-name" }, edition.name(tileId)));
   if (size === "big") {
     const sub = tile.role === "region" ? edition.colorName(tileId)
-      : tile.role === "link" ? `joins two ${tile.color} ${edition.regionNoun}s` : `skips one ${edition.regionNoun}`;
+      : tile.role === "link" ? t("tile.joins", { colour: edition.colorWord(tile.color), regions: edition.regionNounPlural })
+        : t("tile.skips", { region: edition.regionNoun });
     node.append(el("span", { class: "tile-sub" }, sub));
   }
   return node;
@@ -47,8 +53,9 @@ export function miniRack(edition, rack) {
 /** A problem of a verdict in words, with the days it is about. */
 export function problemText(problem) {
   const text = problem.message || "";
-  if (/^day \d/.test(text)) return text;
-  const where = problem.to_day ? `day ${problem.day} → ${problem.to_day}` : `day ${problem.day}`;
+  if (/^\p{L}+ \d/u.test(text)) return text; // the server's sentence names its days ("day 3 → 4: ...")
+  const where = problem.to_day ? t("tile.days_step", { day: problem.day, to: problem.to_day })
+    : t("tile.day", { day: problem.day });
   return `${where}: ${text}`;
 }
 

@@ -1,0 +1,53 @@
+"""The language of the ``tendays`` command: ``--lang``, else what ``LANGUAGE``/``LANG`` ask for, else English;
+a game (``tendays play``, ``tendays replay``) then speaks its edition's own language (``--edition germany``
+speaks German)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from tendays.engine import available_languages, load_edition, match_language
+
+__all__ = ["add_language_argument", "choose_language", "command_language", "environment_language"]
+
+
+def add_language_argument(parser: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of everything the command says."""
+    parser.add_argument("--lang", choices=available_languages(), default=None,
+                        help="the language of what the command says (default: from LANGUAGE/LANG, else the "
+                             "edition's own)")
+
+
+def environment_language() -> str | None:
+    """The language LANGUAGE or LANG asks for, if the catalogues have it; None when they ask for nothing
+    specific (unset, "C", "POSIX") or only for languages the game does not speak."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "").strip()
+        if not value or value.split(".")[0] in ("C", "POSIX"):
+            continue
+        wanted = [part.split(".")[0].replace("_", "-") for part in value.split(":") if part]
+        prefixes = {tag.split("-")[0].lower() for tag in wanted}
+        lang = match_language(wanted)
+        return lang if lang.split("-")[0] in prefixes else None
+    return None
+
+
+def choose_language(requested: str | None, edition: str | None) -> str:
+    """``--lang``, else the environment's language, else the edition's own (English without an edition)."""
+    if requested:
+        return requested
+    chosen = environment_language()
+    if chosen:
+        return chosen
+    try:
+        return load_edition(edition.lower()).language if edition else "en"
+    except ValueError:  # an unknown edition: the command says so, in English
+        return "en"
+
+
+def command_language(args: argparse.Namespace) -> str:
+    """The language of a parsed command line: its ``--lang``, else the environment's, else English (so a
+    script's output does not change with the edition it checks; ``tendays play`` and ``tendays replay``
+    then choose the language of the game itself with :func:`choose_language`)."""
+    return choose_language(getattr(args, "lang", None), None)
