@@ -66,3 +66,23 @@ def test_gains_are_score_differences(edition_id: str, days: int, seed: int) -> N
     gains = progress.gains(rack, tile)
     assert list(gains) == expected
     assert all(-4 <= g <= 4 for g in gains)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(available_editions()), st.integers(2, 20), st.integers(0, 2**32))
+def test_gain_table_and_sound_gaps_agree_with_the_gap_by_gap_definitions(edition_id: str, days: int, seed: int) -> None:
+    edition = load_edition(edition_id)
+    progress = RackProgress(edition)
+    rng = random.Random(seed)
+    tiles = len(edition.tiles)
+    regions = [t.index for t in edition.tiles if t.is_region]
+    # Mostly regions, so that steps and hops over transport tiles are common.
+    rack = [None if rng.random() < 0.15 else rng.choice(regions) if rng.random() < 0.6 else rng.randrange(tiles)
+            for _ in range(days)]
+    assert progress.sound_gaps(rack) == [progress.gap_sound(rack, i) for i in range(days - 1)]
+    before = progress.score(rack)
+    table = progress.gain_table(rack)
+    assert table.shape == (days, tiles)
+    for tile in range(tiles):
+        assert table[:, tile].tolist() == [progress.score(rack[:d] + [tile] + rack[d + 1:]) - before
+                                           for d in range(days)]

@@ -80,7 +80,7 @@ class BatchEnv:
     def _observe(self, state: BatchState, player: Any) -> jax.Array:
         """float32[B, observation_size]: each game as seat ``player`` (an int, or int[B]) may know it."""
         seats = jnp.broadcast_to(jnp.asarray(player, jnp.int32), state.phase.shape)
-        return jax.vmap(lambda s, p: observe.observe(self.config, s, p), in_axes=(-1, 0))(state, seats)
+        return observe.observe_batch(self.config, state, seats)
 
     def _is_complete(self, racks: jax.Array) -> jax.Array:
         """bool[...]: whether each rack (int[..., days], -1 empty) is a complete journey."""

@@ -33,47 +33,27 @@ opponents       3*(2+D*T)    per other seat, in turn order after the viewer: pre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import jax
 import jax.numpy as jnp
 
 from tendays.engine import MAX_PLAYERS
+from tendays.observation_layout import Block, contiguous_blocks
 
 from .config import Config
 from .state import DRAFT_PHASE, OVER_PHASE, PLACE_PHASE, BatchState
 
-__all__ = ["Block", "layout", "observe"]
+__all__ = ["Block", "layout", "observe_batch"]
 
 OPPONENT_SLOTS = MAX_PLAYERS - 1
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """One named stretch of the observation vector."""
-
-    name: str
-    start: int
-    size: int
-
-    @property
-    def stop(self) -> int:
-        return self.start + self.size
 
 
 def layout(config: Config) -> dict[str, Block]:
     """The blocks of the observation vector, in order."""
     t, d = config.tiles, config.days
-    sizes = [("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d),
-             ("held", t), ("held_hidden", 1), ("held_source", 4), ("forced_pile", 3), ("pile_top", 3 * t),
-             ("pile_contents", 3 * t), ("pile_size", 3), ("draw_size", 1), ("unseen", t),
-             ("opponents", OPPONENT_SLOTS * (2 + d * t))]
-    blocks: dict[str, Block] = {}
-    start = 0
-    for name, size in sizes:
-        blocks[name] = Block(name, start, size)
-        start += size
-    return blocks
+    return contiguous_blocks([
+        ("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d), ("held", t),
+        ("held_hidden", 1), ("held_source", 4), ("forced_pile", 3), ("pile_top", 3 * t), ("pile_contents", 3 * t),
+        ("pile_size", 3), ("draw_size", 1), ("unseen", t), ("opponents", OPPONENT_SLOTS * (2 + d * t))])
 
 
 def _one_hot(tile: jax.Array, tiles: int) -> jax.Array:
@@ -81,34 +61,82 @@ def _one_hot(tile: jax.Array, tiles: int) -> jax.Array:
     return (tile[..., None] == jnp.arange(tiles)).astype(jnp.float32)
 
 
-def observe(config: Config, state: BatchState, player: jax.Array) -> jax.Array:
-    """The observation of seat ``player`` in one game (no batch axis)."""
+def observe_batch(config: Config, state: BatchState, seats: jax.Array) -> jax.Array:
+    """float32[B, observation size]: game ``i`` of the batch as seat ``seats[i]`` may know it.
+
+    The tile counts (pile contents, unseen tiles) are one scatter-add over the whole batch; the rest is built
+    game by game. Counting with one-hot arrays instead (a [3, capacity, T] one-hot per game for the piles)
+    costs most of the time on XLA's CPU backend.
+    """
+    t = config.tiles
+    batch = state.phase.shape[0]
+    held, _ = _held(state, seats)
+    known = _known_racks(config, state, seats)  # int8[players, days, B]
+
+    # Row 3 of a game's counts: its known rack tiles and the visible held tile; rows 0..2: its discard piles.
+    base = jnp.arange(batch) * (4 * t)
+    nowhere = batch * 4 * t  # dropped
+    in_pile = jnp.arange(config.pile_capacity)[None, :, None] < state.pile_size[:, None, :]
+    pile_index = base + jnp.arange(3)[:, None, None] * t + state.piles.astype(jnp.int32)
+    seen_index = base + 3 * t + known.astype(jnp.int32)
+    index = jnp.concatenate([
+        jnp.where(in_pile, pile_index, nowhere).reshape(-1),
+        jnp.where(known >= 0, seen_index, nowhere).reshape(-1),
+        jnp.where(held >= 0, base + 3 * t + held, nowhere),
+    ])
+    counts = jnp.zeros(nowhere, jnp.float32).at[index].add(1.0, mode="drop").reshape(batch, 4, t)
+    contents = counts[:, :3]
+    copies = jnp.asarray(config.counts, jnp.float32)
+    unseen = copies - contents.sum(axis=1) - counts[:, 3]
+
+    def one_game(game: BatchState, player: jax.Array, known: jax.Array, contents: jax.Array,
+                 unseen: jax.Array) -> list[jax.Array]:
+        return _observe_game(config, game, player, known, contents, unseen)
+
+    pieces = jax.vmap(one_game, in_axes=(-1, 0, -1, 0, 0))(state, seats, known, contents, unseen)
+    # Each piece is written into its columns of the result in place. (Joined with one concatenate, XLA's CPU
+    # backend picks the source of every element of the [B, size] result in turn: five times slower.)
+    out = jnp.zeros((batch, sum(piece.shape[1] for piece in pieces)), jnp.float32)
+    start = 0
+    for piece in pieces:
+        out = jax.lax.dynamic_update_slice(out, piece.astype(jnp.float32), (0, start))
+        start += piece.shape[1]
+    return out
+
+
+def _held(state: BatchState, player: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The held tile as ``player`` sees it (-1: none or unseen), and whether a tile is held out of sight.
+    The drawer sees their tile; a tile taken from a discard pile is seen by everyone."""
+    phase = state.phase
+    holding = (phase == PLACE_PHASE) | (phase == DRAFT_PHASE)
+    visible = holding & ((player == state.current) | ((phase == PLACE_PHASE) & (state.taken_from > 0)))
+    return jnp.where(visible, state.in_hand, -1), holding & ~visible
+
+
+def _known_racks(config: Config, state: BatchState, seats: jax.Array) -> jax.Array:
+    """int8[players, days, B]: racks as each game's viewer knows them: the public history, their own rack, and
+    every rack with open hands or after the game."""
+    revealed = config.options.open_hands | (state.phase == OVER_PHASE)
+    known = jnp.where(revealed, state.racks, state.known)
+    own = jnp.arange(config.players)[:, None, None] == seats
+    return jnp.where(own, state.racks, known)
+
+
+def _observe_game(config: Config, state: BatchState, player: jax.Array, known: jax.Array, contents: jax.Array,
+                  unseen: jax.Array) -> list[jax.Array]:
+    """One game's observation (no batch axis) in its pieces, given the viewer's known racks and the tile counts."""
     t, d, players = config.tiles, config.days, config.players
     box = float(config.box)
     copies = jnp.asarray(config.counts, jnp.float32)
     phase, current = state.phase, state.current
     racks = state.racks.astype(jnp.int32)
     own = racks[player]
-
-    # The held tile: its drawer sees it; a tile taken from a discard pile is seen by everyone.
-    holding = (phase == PLACE_PHASE) | (phase == DRAFT_PHASE)
-    visible = holding & ((player == current) | ((phase == PLACE_PHASE) & (state.taken_from > 0)))
-    held = jnp.where(visible, state.in_hand, -1)
-    hidden = holding & ~visible
-
-    # Racks as the viewer knows them: the public history, everything with open hands or after the game.
-    revealed = config.options.open_hands | (phase == OVER_PHASE)
-    known = jnp.where(revealed, racks, state.known.astype(jnp.int32))
-    known = jnp.where((jnp.arange(players) == player)[:, None], own[None, :], known)
+    held, hidden = _held(state, player)
 
     sizes = state.pile_size
-    in_pile = jnp.arange(config.pile_capacity)[None, :] < sizes[:, None]
-    pile_tiles = jnp.where(in_pile, state.piles.astype(jnp.int32), -1)
-    contents = _one_hot(pile_tiles, t).sum(axis=1)  # [3, T]
-    tops = jnp.take_along_axis(pile_tiles, jnp.maximum(sizes - 1, 0)[:, None], axis=1)[:, 0]
+    tops = jnp.take_along_axis(state.piles.astype(jnp.int32), jnp.maximum(sizes - 1, 0)[:, None], axis=1)[:, 0]
     tops = jnp.where(sizes > 0, tops, -1)
-    placed = _one_hot(known, t)  # [players, D, T]
-    unseen = copies - contents.sum(0) - placed.sum((0, 1)) - _one_hot(held, t)
+    placed = _one_hot(known.astype(jnp.int32), t)  # [players, D, T]
 
     taken = state.pile_size[jnp.clip(state.taken_from - 1, 0, 2)] == 0
     forced = jnp.where((phase == PLACE_PHASE) & (state.taken_from > 0) & taken, state.taken_from, 0)
@@ -121,7 +149,7 @@ def observe(config: Config, state: BatchState, player: jax.Array) -> jax.Array:
         present = jnp.float32(slot < players)
         count = (racks[seat] >= 0).sum() / d
         others += [present[None], (present * count)[None], (present * placed[seat]).reshape(-1)]
-    return jnp.concatenate([
+    return [
         _one_hot(phase, 4),
         _one_hot((current - player) % players, MAX_PLAYERS),
         jnp.asarray(progress, jnp.float32)[None],
@@ -137,4 +165,4 @@ def observe(config: Config, state: BatchState, player: jax.Array) -> jax.Array:
         (state.draw_size / box)[None],
         jnp.maximum(unseen, 0.0) / copies,
         *others,
-    ]).astype(jnp.float32)
+    ]

@@ -9,8 +9,8 @@ finishing turn (in solo games: minus the turns it took). All candidates share th
 (common random numbers), so their differences are the moves' own. Sequential halving spends the budget,
 and the expert leaves the greedy move only for a move that beats it on the same worlds by a clear margin.
 
-In the draft the expert drafts like the greedy bot: search there did not measurably improve the journey
-distance at the end of the draft, and the draft has the most decisions.
+In the draft the expert tries greedy's most promising days for each tile on sampled futures of the draft
+and keeps the day whose futures end with the shortest journey (:mod:`tendays.bots.draft`).
 
 The budget is a number of rollouts per decision (deterministic given the RNG) or a time in seconds. With
 a budget of zero the expert plays exactly like the greedy bot, so its edge over greedy is the search's.
@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from tendays.engine import Knowledge, Move, MoveKind, Phase, PlayerView, State, apply, knowledge_of
 
 from .distance import analyze
+from .draft import DRAFT_WORK, draft_move
 from .greedy import TileOdds, greedy_move, pile_to_cover, playout_move, rack_score, swapped, with_tile
 from .opponent_model import OpponentModel
 
@@ -63,9 +64,18 @@ class ExpertBot:
         assert view.rack is not None and view.player is not None
         knowledge = knowledge_of(view)
         odds = TileOdds.from_knowledge(knowledge, view.draw_pile_size)
-        searching = (self.iterations != 0 or self.think is not None) and view.phase is not Phase.DRAFT
+        searching = self.iterations != 0 or self.think is not None
         if not searching:  # the greedy move, with the same dice
             return greedy_move(view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds, rng)
+        if view.phase is Phase.DRAFT:
+            assert view.in_hand is not None
+            # The draft's work grows with the budget (the default's at 128 rollouts or 1 s), so a small
+            # budget stays quick everywhere.
+            if self.iterations is not None:
+                work = DRAFT_WORK * self.iterations // DEFAULT_ITERATIONS
+            else:
+                work = int(DRAFT_WORK * min(1.0, self.think or 0.0))
+            return draft_move(view.edition, view.rack, view.in_hand, moves, knowledge, odds, rng, work)
         greedy = greedy_move(view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds,
                              random.Random(rng.getrandbits(64)))
         candidates = self._candidates(view, moves, odds, greedy)

@@ -23,6 +23,12 @@ from .greedy import GreedyBot
 if TYPE_CHECKING:
     from .opponent_model import OpponentModel
 
+
+def N_(message: str) -> str:  # noqa: N802 (gettext's name for a message marked for the catalogues)
+    """Mark a description for the catalogues; it is translated where it is shown (the setup screen)."""
+    return message
+
+
 __all__ = ["BOTS", "LEVELS", "BotEntry", "Level", "bot_names", "ladder_ratings", "level_names", "make_bot"]
 
 
@@ -79,6 +85,16 @@ def _expert(budget: str, name: str = "expert", model: OpponentModel | None = Non
     return ExpertBot(iterations=int(amount), name=f"{name}:{budget}", opponent_model=model)
 
 
+def _learned(budget: str) -> Bot:
+    if budget:
+        raise ValueError(f"the learned bot takes no budget, so learned:{budget} means nothing")
+    try:
+        from .learned import LearnedBot
+    except ImportError:
+        raise ValueError("the learned bot needs numpy: pip install numpy") from None
+    return LearnedBot()
+
+
 def _fallible(budget: str) -> Bot:
     try:
         miss = float(budget) if budget else 0.5
@@ -97,6 +113,8 @@ BOTS: dict[str, BotEntry] = {entry.name: entry for entry in (
                          "another plausible one", _fallible, budget="MISS (a share from 0 to 1)"),
     BotEntry("expert", "the greedy bot with a look-ahead: plays many possible futures of each promising move",
              _expert, budget="ROLLOUTS or SECONDSs"),
+    BotEntry("learned", "a small neural network trained by self-play in 2-player games (10-day USA games only)",
+             _learned),
     BotEntry("expert+model", "the expert, dealing the other players' hidden days of its sampled worlds by the "
                              "learned opponent model", _expert_modelled, budget="ROLLOUTS or SECONDSs"),
 )}
@@ -104,11 +122,11 @@ BOTS: dict[str, BotEntry] = {entry.name: entry for entry in (
 #: The difficulty levels offered to people, easiest first. Their miss rates were chosen on one range of
 #: deals and their ratings measured on others (``benchmarks/ladder.py``, docs/bots.md).
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("beginner", "fallible:0.5", "knows the rules and never spoils its own journey, but overlooks half of "
-                                      "its best moves"),
-    Level("easy", "fallible:0.25", "plays sensibly but overlooks a quarter of its best moves"),
-    Level("normal", "greedy", "builds its journey steadily and watches the piles"),
-    Level("hard", "expert", "looks ahead through many possible futures"),
+    Level("beginner", "fallible:0.5", N_("knows the rules and never spoils its own journey, but overlooks half of "
+                                         "its best moves")),
+    Level("easy", "fallible:0.25", N_("plays sensibly but overlooks a quarter of its best moves")),
+    Level("normal", "greedy", N_("builds its journey steadily and watches the piles")),
+    Level("hard", "expert", N_("looks ahead through many possible futures")),
 )}
 
 

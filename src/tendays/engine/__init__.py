@@ -11,7 +11,7 @@ from .edition import Edition, EditionError, Region, Role, Tile, available_editio
 from .history import Event, EventLog
 from .i18n import Term, available_languages, current_language, match_language, use_language
 from .journey import JourneyChecker, Link, Problem, Verdict, checker_for
-from .knowledge import Knowledge, knowledge_of
+from .knowledge import Knowledge, knowledge_of, known_racks
 from .match import Decision, Player, decision_rng, next_decision, play_bots
 from .moves import InvalidMoveError, Move, MoveKind
 from .record import Game, GameRecord, RecordError
@@ -80,6 +80,7 @@ __all__ = [
     "default_edition",
     "describe_event",
     "knowledge_of",
+    "known_racks",
     "legal_moves",
     "load_edition",
     "match_language",

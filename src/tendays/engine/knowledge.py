@@ -18,7 +18,7 @@ from .history import Event, EventLog
 from .state import Phase, State
 from .view import PlayerView
 
-__all__ = ["Knowledge", "knowledge_of"]
+__all__ = ["Knowledge", "knowledge_of", "known_racks"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +151,18 @@ def _revealed(events: Sequence[Event], players: int, days: int) -> _Revealed:
     return revealed
 
 
+def known_racks(view: PlayerView) -> tuple[tuple[int | None, ...], ...]:
+    """The tile the viewer knows to be on each day of each rack (None: unseen or empty), as
+    :attr:`Knowledge.racks` holds it, without working out the rest of the knowledge."""
+    if view.player is None or view.rack is None:
+        raise ValueError("a spectator has no rack to reason about")
+    if view.racks is not None:  # open hands, or the game is over
+        return tuple(tuple(r) for r in view.racks)
+    known = _revealed(view.events, view.options.players, view.options.days).known
+    me = view.player
+    return (*known[:me], tuple(view.rack), *known[me + 1:])
+
+
 def knowledge_of(view: PlayerView) -> Knowledge:
     """Work out the viewer's knowledge from the view and its public history."""
     if view.player is None or view.rack is None:
@@ -160,11 +172,8 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     days = view.options.days
     me = view.player
     revealed = _revealed(view.events, players, days)
-    known: list[list[int | None]] = [list(row) for row in revealed.known]
+    known: list[list[int | None]] = [list(row) for row in known_racks(view)]
     filled = [list(row) for row in revealed.filled]
-    if view.racks is not None:  # open hands, or the game is over
-        known = [list(r) for r in view.racks]
-    known[me] = list(view.rack)
     for p in range(players):
         if view.racks is not None or p == me:
             filled[p] = [t is not None for t in known[p]]

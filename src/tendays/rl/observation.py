@@ -38,11 +38,12 @@ opponents            3*(2+D*T)    per other seat, in turn order after the viewer
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 import numpy as np
 
-from tendays.engine import MAX_PLAYERS, PILES, Edition, Options, Phase, PlayerView, knowledge_of
+from tendays.engine import MAX_PLAYERS, PILES, Edition, Options, Phase, PlayerView, known_racks
+from tendays.observation_layout import Block, contiguous_blocks
 
 from .progress import RackProgress
 
@@ -50,23 +51,41 @@ __all__ = ["Block", "ObservationEncoder"]
 
 OPPONENT_SLOTS = MAX_PLAYERS - 1
 _GAIN_SCALE = 0.25  # a single placement changes the progress by at most 4
+_CACHE_SIZE = 512  # entries per kind; cleared when full (they recur within a few steps, not across games)
+_HOLDING = (Phase.PLACE, Phase.DRAFT)  # phases in which the player to move holds a tile
+# Tile counts are packed into one Python integer, a byte per kind of tile, so that adding up the counts of the
+# rack, the piles and the known rows costs a few integer additions instead of a numpy call each. A count never
+# reaches 256: there are fewer tiles in a box.
+_COUNT_BITS = 8
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
-    """One named stretch of the observation vector."""
+def _packed(tiles: Iterable[int | None]) -> int:
+    """The counts of ``tiles`` (None ignored), packed a byte per kind of tile."""
+    return sum(1 << (_COUNT_BITS * t) for t in tiles if t is not None)
 
-    name: str
-    start: int
-    size: int
 
-    @property
-    def stop(self) -> int:
-        return self.start + self.size
+Row = tuple[int | None, ...]
+
+
+class _Rack:
+    """What the observation needs of one own rack, worked out once: a rack stays the same for several turns."""
+
+    __slots__ = ("best_gain", "counts", "gains", "segment")
+
+    def __init__(self, segment: np.ndarray, counts: int, gains: np.ndarray) -> None:
+        self.segment = segment  # float32: the rack, rack_empty and rack_sound blocks (contiguous)
+        self.counts = counts  # copies of each tile on the rack, packed
+        self.gains = gains  # int16[D, T]: progress change of each tile on each day (shared, read-only)
+        self.best_gain = (gains.max(axis=0) * _GAIN_SCALE).tolist()  # the best of them per tile, scaled
 
 
 class ObservationEncoder:
-    """Encodes player views of games with one edition and one set of options."""
+    """Encodes player views of games with one edition and one set of options.
+
+    A view is encoded from scratch each time, but what a rack, a discard pile or a known row of another
+    rack contributes is kept for the recently seen ones (racks and piles change a tile at a time), and
+    what the public history reveals is read incrementally by the engine (:func:`tendays.engine.known_racks`).
+    """
 
     def __init__(self, edition: Edition, options: Options) -> None:
         self.edition = edition
@@ -74,9 +93,10 @@ class ObservationEncoder:
         self.progress = RackProgress(edition)
         self.tile_kinds = tiles = len(edition.tiles)
         self.days = days = options.days
-        self._inverse_copies = 1.0 / np.array(edition.tables.counts)
+        self._copies = np.array(edition.tables.counts, np.int16)
+        self._inverse_copies = 1.0 / self._copies
         self._tile_count = edition.tile_count
-        sizes = [
+        self.blocks = contiguous_blocks([
             ("phase", 4),
             ("to_move", MAX_PLAYERS),
             ("progress", 1),
@@ -93,86 +113,122 @@ class ObservationEncoder:
             ("draw_pile_size", 1),
             ("unseen", tiles),
             ("opponents", OPPONENT_SLOTS * (2 + days * tiles)),
-        ]
-        blocks: dict[str, Block] = {}
-        start = 0
-        for name, size in sizes:
-            blocks[name] = Block(name, start, size)
-            start += size
-        self.blocks = blocks
-        self.size = start
+        ])
+        self.size = max(block.stop for block in self.blocks.values())
+        self._start = {name: block.start for name, block in self.blocks.items()}
+        self._racks: dict[Row, _Rack] = {}
+        self._piles: dict[tuple[int, ...], tuple[np.ndarray, int]] = {}
+        self._rows: dict[Row, tuple[np.ndarray, int]] = {}
 
     def encode(self, view: PlayerView) -> np.ndarray:
         """The observation vector of ``view`` (a player's view, not a spectator's)."""
         me = view.player
-        if me is None or view.rack is None:
+        rack = view.rack
+        if me is None or rack is None:
             raise ValueError("an observation is encoded from a player's view, not a spectator's")
         if view.edition is not self.edition or view.options.days != self.days:
             raise ValueError("this view is of another edition or rack size than the encoder's")
-        tiles, days, b = self.tile_kinds, self.days, self.blocks
+        tiles, days, start = self.tile_kinds, self.days, self._start
         players = view.options.players
         obs = np.zeros(self.size, dtype=np.float32)
-        progress = self.progress
 
-        obs[b["phase"].start + int(view.phase)] = 1.0
-        obs[b["to_move"].start + (view.current - me) % players] = 1.0
+        own = self._racks.get(rack) or self._rack(rack)
+        segment = start["rack"]
+        obs[segment:segment + own.segment.size] = own.segment
+        # Single values are gathered and written with one call: each numpy call costs more than its work here.
         limit = view.options.turn_limit
-        obs[b["progress"].start] = min(1.0, view.turn / limit) if limit else 0.0
+        index = [start["phase"] + int(view.phase), start["to_move"] + (view.current - me) % players,
+                 start["progress"], start["draw_pile_size"]]
+        value = [1.0, 1.0, min(1.0, view.turn / limit) if limit else 0.0, view.draw_pile_size / self._tile_count]
 
-        rack = view.rack
-        start = b["rack"].start
-        obs[[start + d * tiles + t for d, t in enumerate(rack) if t is not None]] = 1.0
-        start = b["rack_empty"].start
-        obs[[start + d for d, t in enumerate(rack) if t is None]] = 1.0
-        start = b["rack_sound"].start
-        sound = progress.sound_gaps(rack)
-        obs[[start + i for i, ok in enumerate(sound) if ok]] = 1.0
-        is_region = progress.is_region
-        first, last = rack[0], rack[-1]
-        obs[start + days - 1] = float(first is not None and is_region[first])
-        obs[start + days] = float(last is not None and is_region[last])
-
+        seen = own.counts
         held = view.in_hand
-        my_turn = view.current == me and view.phase is not Phase.OVER
         if held is not None:
-            obs[b["held"].start + held] = 1.0
+            index.append(start["held"] + held)
+            value.append(1.0)
             if view.taken_from >= 0:
-                obs[b["held_source"].start + view.taken_from] = 1.0
-            if my_turn:
-                block = b["held_gain"]
-                obs[block.start:block.stop] = progress.gains(rack, held, sound)
-                obs[block.start:block.stop] *= _GAIN_SCALE
+                index.append(start["held_source"] + view.taken_from)
+                value.append(1.0)
+            if view.current == me and view.phase is not Phase.OVER:
+                gain_start = start["held_gain"]
+                obs[gain_start:gain_start + days] = own.gains[:, held] * _GAIN_SCALE
+            if view.phase in _HOLDING:
+                seen += 1 << (_COUNT_BITS * held)
 
-        top_start, contents_start = b["pile_top"].start, b["pile_contents"].start
-        size_start, gain_start = b["pile_size"].start, b["pile_top_gain"].start
-        inverse, total = self._inverse_copies, self._tile_count
+        top_start, contents_start = start["pile_top"], start["pile_contents"]
+        size_start, gain_start = start["pile_size"], start["pile_top_gain"]
+        total, best_gain = self._tile_count, own.best_gain
         for p, pile in enumerate(view.piles):
-            if not pile:
-                continue
-            top = pile[-1]
-            obs[top_start + p * tiles + top] = 1.0
-            offset = contents_start + p * tiles
-            obs[offset:offset + tiles] = np.bincount(pile, minlength=tiles) * inverse
-            obs[size_start + p] = len(pile) / total
-            obs[gain_start + p] = max(progress.gains(rack, top, sound)) * _GAIN_SCALE
-        obs[b["draw_pile_size"].start] = view.draw_pile_size / total
+            if pile:
+                top = pile[-1]
+                index += (top_start + p * tiles + top, size_start + p, gain_start + p)
+                value += (1.0, len(pile) / total, best_gain[top])
+                contents, counts = self._piles.get(pile) or self._pile(pile)
+                offset = contents_start + p * tiles
+                obs[offset:offset + tiles] = contents
+                seen += counts
 
-        knowledge = knowledge_of(view)
-        known = knowledge.racks
-        start = b["opponents"].start
+        known = known_racks(view)
         slot_size = 2 + days * tiles
+        offset = start["opponents"]
+        rack_counts = view.rack_counts
         for k in range(1, players):
             seat = (me + k) % players
-            offset = start + (k - 1) * slot_size
-            obs[offset] = 1.0
-            obs[offset + 1] = view.rack_counts[seat] / days
+            index += (offset, offset + 1)
+            value += (1.0, rack_counts[seat] / days)
             row = known[seat]
-            obs[[offset + 2 + d * tiles + t for d, t in enumerate(row) if t is not None]] = 1.0
+            if row.count(None) < days:
+                row_segment, counts = self._rows.get(row) or self._row(row)
+                obs[offset + 2:offset + slot_size] = row_segment
+                seen += counts
+            offset += slot_size
+        obs.put(index, value)
 
-        block = b["unseen"]
-        obs[block.start:block.stop] = np.array(knowledge.unseen_counts) * inverse
+        unseen = np.maximum(self._copies - np.frombuffer(seen.to_bytes(tiles, "little"), np.uint8), 0)
+        unseen_start = start["unseen"]
+        obs[unseen_start:unseen_start + tiles] = unseen * self._inverse_copies
         return obs
 
     def describe(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """The observation split into its named blocks (for inspection and tests)."""
         return {name: observation[block.start:block.stop] for name, block in self.blocks.items()}
+
+    def _rack(self, rack: Row) -> _Rack:
+        """Work out and keep the rack blocks, tile counts and progress gains of the own rack ``rack``."""
+        tiles, days, progress = self.tile_kinds, self.days, self.progress
+        segment = np.zeros(days * tiles + 2 * days + 1, np.float32)  # rack, rack_empty, rack_sound
+        empty, sound = days * tiles, days * tiles + days
+        ones = [d * tiles + t if t is not None else empty + d for d, t in enumerate(rack)]
+        ones += [sound + i for i, ok in enumerate(progress.sound_gaps(rack)) if ok]
+        is_region = progress.is_region
+        first, last = rack[0], rack[-1]
+        if first is not None and is_region[first]:
+            ones.append(sound + days - 1)
+        if last is not None and is_region[last]:
+            ones.append(sound + days)
+        segment.put(ones, 1.0)
+        entry = _Rack(segment, _packed(rack), progress.gain_table(rack))
+        if len(self._racks) >= _CACHE_SIZE:
+            self._racks.clear()
+        self._racks[rack] = entry
+        return entry
+
+    def _pile(self, pile: tuple[int, ...]) -> tuple[np.ndarray, int]:
+        """Keep the pile_contents block (float32[T]) and the packed tile counts of a discard pile."""
+        counts = np.bincount(pile, minlength=self.tile_kinds)
+        entry = (counts * self._inverse_copies).astype(np.float32), _packed(pile)
+        if len(self._piles) >= _CACHE_SIZE:
+            self._piles.clear()
+        self._piles[pile] = entry
+        return entry
+
+    def _row(self, row: Row) -> tuple[np.ndarray, int]:
+        """Keep the one-hot days of a known row of another rack (float32[D * T]) and its packed tile counts."""
+        tiles = self.tile_kinds
+        segment = np.zeros(self.days * tiles, np.float32)
+        segment.put([d * tiles + t for d, t in enumerate(row) if t is not None], 1.0)
+        entry = segment, _packed(row)
+        if len(self._rows) >= _CACHE_SIZE:
+            self._rows.clear()
+        self._rows[row] = entry
+        return entry

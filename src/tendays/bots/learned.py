@@ -1,0 +1,305 @@
+"""The learned bot: a small neural network trained by self-play on the batched engine, played in numpy.
+
+The network reads the observation of the batched engine (``tendays.batch.observe``), encoded here from the
+player's view alone (:func:`encode`, tested equal to the batched encoder), plus *journey features* worked out
+from that observation: for every day and tile, how many of the journey's conditions (day 1 a region, every
+neighbouring pair sound, by the edition's connection tables) putting that tile on that day would gain or
+lose. Each action's logit is the network's output plus a learned multiple of its own gain (a draft or a
+placement: the held tile's gain on that day; a take: the best gain of that pile's top), so the policy starts
+near "make the journey longest" and learns the rest.
+
+The same functions serve training and play: they take the array module (``numpy`` here, ``jax.numpy`` in
+``tools/train_policy.py``), so the trained network is exactly the one that plays. Playing needs numpy only.
+The shipped weights (``policy.npz``) were trained for 2-player, 10-day games of the USA edition.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from tendays.engine import (
+    MAX_PLAYERS,
+    ActionCodec,
+    Edition,
+    Move,
+    MoveKind,
+    Options,
+    Phase,
+    PlayerView,
+    knowledge_of,
+)
+
+__all__ = ["LearnedBot", "PolicySpec", "encode", "forward", "init_params", "load_policy", "save_policy"]
+
+POLICY_FILE = "policy.npz"
+_OPPONENT_SLOTS = MAX_PLAYERS - 1
+_PARAMS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "gain_scale")
+
+
+def _block_sizes(tiles: int, days: int) -> list[tuple[str, int]]:
+    """The blocks of the batched observation, in order (as ``tendays.batch.observe.layout``)."""
+    t, d = tiles, days
+    return [("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d),
+            ("held", t), ("held_hidden", 1), ("held_source", 4), ("forced_pile", 3), ("pile_top", 3 * t),
+            ("pile_contents", 3 * t), ("pile_size", 3), ("draw_size", 1), ("unseen", t),
+            ("opponents", _OPPONENT_SLOTS * (2 + d * t))]
+
+
+def _link_table(edition: Edition) -> np.ndarray:
+    """bool[(n + 1) ** 3]: whether day ``i`` is sound given the tiles on days ``i``, ``i + 1``, ``i + 2`` (index
+    ``n``: an empty day or no day), as the batched engine's ``Config.link_table``."""
+    tables = edition.tables
+    n = tables.n
+    is_region = np.array(tables.is_region, bool)
+    step = np.frombuffer(tables.step, np.uint8).reshape(n, n).astype(bool)
+    hop = np.frombuffer(tables.hop, np.uint8).reshape(n, n, n).astype(bool)
+    link = np.zeros((n + 1, n + 1, n + 1), bool)
+    regions, transports = np.flatnonzero(is_region), np.flatnonzero(~is_region)
+    link[np.ix_(regions, regions)] = step[np.ix_(regions, regions)][:, :, None]  # region, region: a border
+    link[np.ix_(regions, transports, np.arange(n))] = hop[np.ix_(regions, transports, np.arange(n))]
+    link[np.ix_(transports, regions)] = True  # a transport is sound when a region follows it
+    return link.reshape(-1)
+
+
+@dataclass(frozen=True, eq=False)
+class PolicySpec:
+    """The constant arrays of one edition and set of options that the network's inputs need."""
+
+    tiles: int
+    days: int
+    players: int
+    actions: int
+    blocks: dict[str, tuple[int, int]]  # name: (start, stop) in the observation
+    observation_size: int
+    keep: np.ndarray  # int[inputs]: observation columns fed to the network: not the turn progress (the bot
+    # plays with any turn limit, or none), and of the other seats only the next one (so one network plays
+    # any number of players)
+    link: np.ndarray  # bool[(tiles + 1) ** 3]
+    is_region: np.ndarray  # float32[tiles + 1]; 0 for "no tile"
+    action_kind: np.ndarray  # int[actions]: 0 gains nothing, 1 the held tile's gain on a day, 2 a pile top's
+    action_day: np.ndarray  # int[actions]
+    action_pile: np.ndarray  # int[actions]
+
+    @classmethod
+    def of(cls, edition: Edition, options: Options) -> PolicySpec:
+        t, d = edition.tables.n, options.days
+        blocks, start = {}, 0
+        for name, size in _block_sizes(t, d):
+            blocks[name] = (start, start + size)
+            start += size
+        present = blocks["opponents"][0] + 2 + d * t  # through the next seat's block: the same in every game
+        codec = ActionCodec(d)
+        kind, day, pile = (np.zeros(codec.size, np.int64) for _ in range(3))
+        for index in range(codec.size):
+            move = codec.decode(index)
+            if move.kind in (MoveKind.DRAFT, MoveKind.REPLACE):
+                kind[index], day[index] = 1, move.day - 1
+            elif move.kind is MoveKind.TAKE:
+                kind[index], pile[index] = 2, move.pile - 1
+        return cls(tiles=t, days=d, players=options.players, actions=codec.size, blocks=blocks,
+                   observation_size=start, keep=np.setdiff1d(np.arange(present), blocks["progress"][0]),
+                   link=_link_table(edition),
+                   is_region=np.array([*edition.tables.is_region, False], np.float32), action_kind=kind,
+                   action_day=day, action_pile=pile)
+
+    @property
+    def input_size(self) -> int:
+        return len(self.keep) + self.days * self.tiles + self.days + 3 + 1
+
+
+def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
+    """float32[observation_size]: the batched engine's observation of ``view.player``, from the view alone."""
+    assert view.player is not None and view.rack is not None
+    t, d, players, player = spec.tiles, spec.days, spec.players, view.player
+    edition, options = view.edition, view.options
+    copies = np.array(edition.tables.counts, np.float32)
+    box = float(edition.tile_count)
+    obs = np.zeros(spec.observation_size, np.float32)
+
+    def at(name: str, offset: int = 0, value: float = 1.0) -> None:
+        obs[spec.blocks[name][0] + offset] = value
+
+    def block(name: str) -> np.ndarray:
+        start, stop = spec.blocks[name]
+        return obs[start:stop]
+
+    phase = view.phase
+    at("phase", int(phase))
+    at("to_move", (view.current - player) % players)
+    limit = options.turn_limit
+    at("progress", 0, min(1.0, view.turn / limit) if limit is not None else 0.0)
+    holding = phase in (Phase.DRAFT, Phase.PLACE)
+    held = view.in_hand if holding else None
+    if held is not None:
+        at("held", held)
+    at("held_hidden", 0, float(holding and held is None))
+    if 0 <= view.taken_from < 4:
+        at("held_source", view.taken_from)
+    if view.forced_pile:
+        at("forced_pile", view.forced_pile - 1)
+    contents = np.zeros((3, t), np.float32)
+    for p, pile in enumerate(view.piles):
+        for tile in pile:
+            contents[p, tile] += 1
+        if pile:
+            at("pile_top", p * t + pile[-1])
+        at("pile_size", p, len(pile) / box)
+    block("pile_contents")[:] = (contents / copies).reshape(-1)
+    at("draw_size", 0, view.draw_pile_size / box)
+
+    # Racks as the viewer knows them: its own, and the public history's (every rack when they are shown).
+    if view.racks is not None:
+        known = [list(rack) for rack in view.racks]
+    else:
+        known = [list(rack) for rack in knowledge_of(view).racks]
+    known[player] = list(view.rack)
+    placed = np.zeros((players, d, t), np.float32)
+    for seat, rack in enumerate(known):
+        for day, known_tile in enumerate(rack):
+            if known_tile is not None:
+                placed[seat, day, known_tile] = 1
+    block("rack")[:] = placed[player].reshape(-1)
+    block("rack_empty")[:] = [float(tile is None) for tile in view.rack]
+    unseen = copies - contents.sum(0) - placed.sum((0, 1))
+    if held is not None:
+        unseen[held] -= 1
+    block("unseen")[:] = np.maximum(unseen, 0.0) / copies
+    slot_size = 2 + d * t
+    for slot in range(1, min(players, _OPPONENT_SLOTS + 1)):
+        seat = (player + slot) % players
+        start = spec.blocks["opponents"][0] + (slot - 1) * slot_size
+        obs[start] = 1.0
+        obs[start + 1] = view.rack_counts[seat] / d
+        obs[start + 2:start + slot_size] = placed[seat].reshape(-1)
+    return obs
+
+
+def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any]:
+    """The network's inputs (``float32[N, input_size]``) and each action's journey gain (``[N, actions]``)
+    for observations ``obs`` (``float32[N, observation_size]``), computed with the array module ``xp``."""
+    n, t, d = obs.shape[0], spec.tiles, spec.days
+
+    def tiles_of(name: str, groups: int) -> Any:  # one-hot groups to tile indices, ``t`` for none
+        start, stop = spec.blocks[name]
+        one_hot = obs[:, start:stop].reshape(n, groups, t)
+        return xp.where(one_hot.sum(-1) > 0, one_hot.argmax(-1), t)
+
+    rack, held, tops = tiles_of("rack", d), tiles_of("held", 1)[:, 0], tiles_of("pile_top", 3)
+    link = xp.asarray(spec.link)
+    region = xp.asarray(spec.is_region)
+
+    def sound(a: Any, b: Any, c: Any) -> Any:
+        return link[(a * (t + 1) + b) * (t + 1) + c].astype(xp.float32)
+
+    empty = xp.full((n, 2), t, dtype=rack.dtype)
+    padded = xp.concatenate([empty, rack, empty], axis=1)  # day k at k + 2
+    now = sound(rack[:, :-1], rack[:, 1:], padded[:, 4:d + 3])  # [N, d - 1]: days 0 .. d - 2 sound
+    zero2 = xp.zeros((n, 2), xp.float32)
+    now_padded = xp.concatenate([zero2, now, zero2], axis=1)
+    before = now_padded[:, 0:d] + now_padded[:, 1:d + 1] + now_padded[:, 2:d + 2]  # the links touching day k
+    tile = xp.arange(t)[None, None, :]
+
+    def day(offset: int) -> Any:
+        return padded[:, offset:offset + d][:, :, None]
+
+    # Day k holding tile x changes the links of days k - 2, k - 1 and k (an absent day never links).
+    after = sound(day(0), day(1), tile) + sound(day(1), tile, day(3)) + sound(tile, day(3), day(4))
+    first = (region[:t][None, :] - region[rack[:, 0]][:, None])  # day 1 must be a region
+    gain = after - before[:, :, None]
+    gain = xp.concatenate([gain[:, :1] + first[:, None, :], gain[:, 1:]], axis=1)  # [N, d, t]
+    gain_none = xp.concatenate([gain, xp.zeros((n, d, 1), xp.float32)], axis=2)
+    held_gain = xp.take_along_axis(gain_none, xp.broadcast_to(held[:, None, None], (n, d, 1)), axis=2)[:, :, 0]
+    top_gain = xp.take_along_axis(gain_none, xp.broadcast_to(tops[:, None, :], (n, d, 3)), axis=2).max(axis=1)
+    progress = region[rack[:, 0]] + now.sum(axis=1)
+    kind = xp.asarray(spec.action_kind)[None, :]
+    action_gain = xp.where(kind == 1, held_gain[:, xp.asarray(spec.action_day)],
+                           xp.where(kind == 2, top_gain[:, xp.asarray(spec.action_pile)], 0.0))
+    inputs = xp.concatenate([obs[:, xp.asarray(spec.keep)], gain.reshape(n, d * t) / 2, held_gain / 2,
+                             top_gain / 2, (progress / d)[:, None]], axis=1)
+    return inputs.astype(xp.float32), action_gain.astype(xp.float32)
+
+
+def forward(spec: PolicySpec, params: dict[str, Any], obs: Any, mask: Any, xp: Any) -> tuple[Any, Any]:
+    """Masked action logits (``[N, actions]``, a large negative number where illegal) and state values
+    (``[N]``) for observations ``obs`` and legal-action masks ``mask``, with the array module ``xp``."""
+    inputs, action_gain = features(spec, obs, xp)
+    hidden = xp.tanh(inputs @ params["w1"] + params["b1"])
+    hidden = xp.tanh(hidden @ params["w2"] + params["b2"])
+    logits = hidden @ params["wp"] + params["bp"] + params["gain_scale"] * action_gain
+    value = (hidden @ params["wv"] + params["bv"])[:, 0]
+    return xp.where(mask, logits, -1e9), value
+
+
+def init_params(spec: PolicySpec, hidden: int, seed: int, gain_scale: float = 2.0) -> dict[str, np.ndarray]:
+    """New network weights (float32), drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+
+    def dense(fan_in: int, fan_out: int, scale: float) -> np.ndarray:
+        weights: np.ndarray = rng.standard_normal((fan_in, fan_out)) * scale / np.sqrt(fan_in)
+        return weights.astype(np.float32)
+
+    return {"w1": dense(spec.input_size, hidden, 1.0), "b1": np.zeros(hidden, np.float32),
+            "w2": dense(hidden, hidden, 1.0), "b2": np.zeros(hidden, np.float32),
+            "wp": dense(hidden, spec.actions, 0.01), "bp": np.zeros(spec.actions, np.float32),
+            "wv": dense(hidden, 1, 1.0), "bv": np.zeros(1, np.float32),
+            "gain_scale": np.full(spec.actions, gain_scale, np.float32)}
+
+
+def save_policy(path: Any, params: dict[str, Any], edition: str, options: Options) -> None:
+    """Write weights (as float16, to stay small) and the game they were trained for to ``path`` (.npz)."""
+    arrays: dict[str, Any] = {name: np.asarray(params[name], np.float16) for name in _PARAMS}
+    np.savez_compressed(path, edition=np.array(edition), players=np.array(options.players),
+                        days=np.array(options.days), **arrays)
+
+
+def load_policy(path: str | None = None) -> tuple[dict[str, np.ndarray], str, int, int]:
+    """Weights (float32), edition id, players and days from an .npz file (default: the shipped policy)."""
+    source = resources.files("tendays.bots").joinpath(POLICY_FILE) if path is None else None
+    with (source.open("rb") if source is not None else open(path, "rb")) as file, np.load(file) as data:  # type: ignore[arg-type]
+        params = {name: data[name].astype(np.float32) for name in _PARAMS}
+        return params, str(data["edition"]), int(data["players"]), int(data["days"])
+
+
+@cache
+def _shipped() -> tuple[dict[str, np.ndarray], str, int, int]:
+    return load_policy()
+
+
+class LearnedBot:
+    """Plays the legal move the network rates highest (ties, rare, broken by the seeded RNG).
+
+    It plays games of the edition and number of days it was trained for, with any number of players (it
+    was trained in 2-player games, and reads only the next seat's rack); for any other game it says so.
+    """
+
+    name = "learned"
+
+    def __init__(self, params: dict[str, np.ndarray] | None = None, edition: str = "usa", players: int = 2,
+                 days: int = 10) -> None:
+        if params is None:
+            params, edition, players, days = _shipped()
+        self.params, self.edition, self.players, self.days = params, edition, players, days
+        self._specs: dict[int, PolicySpec] = {}
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        options = view.options
+        if (view.edition.id, options.days) != (self.edition, self.days):
+            raise ValueError(f"the learned bot plays games of {self.days} days with the {self.edition} edition "
+                             f"only, not games of {options.days} days with the {view.edition.id} edition")
+        spec = self._specs.get(options.days)
+        if spec is None:
+            spec = self._specs[options.days] = PolicySpec.of(view.edition, options)
+        codec = ActionCodec(options.days)
+        mask = np.frombuffer(codec.mask(moves), np.int8).astype(bool)[None, :]
+        logits, _ = forward(spec, self.params, encode(view, spec)[None, :], mask, np)
+        best = np.flatnonzero(logits[0] >= logits[0].max() - 1e-6)
+        return codec.decode(int(best[0] if len(best) == 1 else rng.choice(list(best))))
