@@ -1,15 +1,15 @@
-"""The expert's draft by sampled futures, and the relaxed distance it judges finished racks by."""
+"""The draft by sampled futures (the ``expert+draft`` bot), and the relaxed distance it judges racks by."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 
-from tendays.bots import ExpertBot, GreedyBot, analyze
+from tendays.bots import ExpertBot, GreedyBot, analyze, make_bot
 from tendays.bots.distance import relaxed_distance
 from tendays.bots.draft import draft_move, finish_draft
 from tendays.bots.greedy import TileOdds
-from tendays.engine import Options, apply, knowledge_of, load_edition, new_game, view
+from tendays.engine import Options, Phase, apply, knowledge_of, load_edition, new_game, view
 
 
 def test_relaxed_distance_matches_the_analysis_lower_bound() -> None:
@@ -61,13 +61,26 @@ def _placed(rack: tuple[int | None, ...], day: int, tile: int) -> tuple[int | No
     return rack[: day - 1] + (tile,) + rack[day:]
 
 
-def test_the_expert_drafts_legally_and_reproducibly_within_any_budget() -> None:
+def test_the_drafting_expert_drafts_legally_and_reproducibly_within_any_budget() -> None:
     edition = load_edition("germany")
     state = new_game(edition, Options(players=2), 5)
+    drafting = make_bot("expert+draft:16")
+    assert isinstance(drafting, ExpertBot) and drafting.draft_search and drafting.iterations == 16
     for _ in range(6):
         v = view(state, state.current)
-        for bot in (ExpertBot(iterations=16), ExpertBot(iterations=None, think=0.05)):
+        for bot in (drafting, ExpertBot(iterations=None, think=0.05, draft_search=True)):
             move = bot.choose(v, random.Random(2))
             assert move in v.legal_moves()
             assert move == bot.choose(v, random.Random(2))
+        state = apply(state, move)
+
+
+def test_the_plain_expert_drafts_like_greedy() -> None:
+    state = new_game(load_edition("usa"), Options(players=2), 11)
+    expert, greedy = make_bot("hard"), GreedyBot()
+    assert isinstance(expert, ExpertBot) and not expert.draft_search
+    while state.phase is Phase.DRAFT:
+        v = view(state, state.current)
+        move = expert.choose(v, random.Random(state.turn))
+        assert move == greedy.choose(v, random.Random(state.turn))
         state = apply(state, move)

@@ -95,3 +95,14 @@ def test_other_games_get_a_clear_refusal() -> None:
     assert decision is not None
     with pytest.raises(ValueError, match="10 days"):
         make_bot("learned").choose(decision.view, decision.rng)
+
+
+def test_front_ends_refuse_other_games_before_they_start() -> None:
+    from tendays.bots import refusal
+    from tendays.sim.tournament import Tournament
+
+    assert refusal("learned", "usa", Options(players=2, days=10)) is None
+    assert refusal("greedy", "germany", Options(players=2, days=6)) is None
+    assert "germany edition" in (refusal("learned", "germany", Options(players=2, days=10)) or "")
+    with pytest.raises(ValueError, match="games of 10 days with the usa edition"):
+        Tournament(edition="usa", players=("learned", "greedy"), games=2, days=8).validate()

@@ -112,6 +112,8 @@ def test_create_refuses_bad_requests_with_reasons(client: TestClient) -> None:
     assert status == 422 and "unknown bot level 'godlike'" in detail
     status, detail = bad_create(client, seats=[HUMAN, {"kind": "bot", "bot": "cmd:rm -rf /"}])
     assert status == 422 and "unknown bot level" in detail  # external engines are the operator's choice only
+    status, detail = bad_create(client, edition="germany", seats=[HUMAN, bot("learned")])
+    assert status == 422 and detail.startswith("seat 2: the learned bot plays only games of 10 days with the usa")
     status, detail = bad_create(client, seats=[HUMAN] * 5)
     assert status == 422
     status, detail = bad_create(client, seats=[HUMAN] * 4, options={"days": 20})

@@ -1,11 +1,12 @@
-"""The expert's draft: place each drafted tile where sampled futures of the draft end closest to a journey.
+"""A draft by sampled futures (the ``expert+draft`` bot): each drafted tile goes where the draft ends closest
+to a journey.
 
-The draft decides much of a game (each day of journey distance fewer than the other player's when it
-ends is worth about ten points of win rate), and the greedy bot places a tile by how the rack looks
-*now*. Here the most promising days for the tile by greedy's score are each tried on the same sampled
-futures (common random numbers): the tiles still to come are drawn at random from the tiles the player
-has not seen, placed by a fast greedy rule, and the finished rack is judged by its journey distance.
-The day whose futures end shortest on average wins; ties keep greedy's order.
+The greedy bot places a tile by how the rack looks *now*. Here the most promising days for the tile by
+greedy's score are each tried on the same sampled futures (common random numbers): the tiles still to
+come are drawn at random from the tiles the player has not seen, placed by a fast greedy rule, and the
+finished rack is judged by its journey distance. The day whose futures end shortest on average wins;
+ties keep greedy's order. It ends the draft closer to a journey than greedy, but not with a rack that
+finishes sooner (docs/bots.md), so the plain expert drafts like greedy.
 """
 
 from __future__ import annotations

@@ -34,8 +34,9 @@ from tendays.engine import (
     PlayerView,
     knowledge_of,
 )
+from tendays.engine.i18n import gettext as _
 
-__all__ = ["LearnedBot", "PolicySpec", "encode", "forward", "init_params", "load_policy", "save_policy"]
+__all__ = ["LearnedBot", "PolicySpec", "encode", "forward", "init_params", "load_policy", "refusal", "save_policy"]
 
 POLICY_FILE = "policy.npz"
 _OPPONENT_SLOTS = MAX_PLAYERS - 1
@@ -269,6 +270,16 @@ def load_policy(path: str | None = None) -> tuple[dict[str, np.ndarray], str, in
 @cache
 def _shipped() -> tuple[dict[str, np.ndarray], str, int, int]:
     return load_policy()
+
+
+def refusal(edition: str, options: Options) -> str | None:
+    """Why the shipped policy cannot play a game of ``edition`` (an id) with ``options``, or None if it can."""
+    trained_edition, days = _shipped()[1], _shipped()[3]
+    if (edition, options.days) == (trained_edition, days):
+        return None
+    return _("the learned bot plays only games of {days} days with the {trained} edition, not games of "
+             "{asked_days} days with the {edition} edition").format(
+        days=days, trained=trained_edition, asked_days=options.days, edition=edition)
 
 
 class LearnedBot:

@@ -21,6 +21,8 @@ from .fallible import FallibleBot
 from .greedy import GreedyBot
 
 if TYPE_CHECKING:
+    from tendays.engine import Options
+
     from .opponent_model import OpponentModel
 
 
@@ -29,7 +31,7 @@ def N_(message: str) -> str:  # noqa: N802 (gettext's name for a message marked 
     return message
 
 
-__all__ = ["BOTS", "LEVELS", "BotEntry", "Level", "bot_names", "ladder_ratings", "level_names", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "BotEntry", "Level", "bot_names", "ladder_ratings", "level_names", "make_bot", "refusal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,9 @@ class BotEntry:
     description: str
     build: Callable[[str], Bot]  # called with the budget text ("" for none)
     budget: str = ""  # the form of the budget, e.g. "ROLLOUTS or SECONDSs"; "" if it takes none
+    # Why it cannot play a game of this edition id and these options (a sentence), or None: for a bot made
+    # for some games only, so a front end refuses the game before it starts instead of the bot failing in it.
+    refuses: Callable[[str, Options], str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +76,14 @@ def _expert_modelled(budget: str) -> Bot:
     return _expert(budget, "expert+model", OpponentModel.shipped())
 
 
-def _expert(budget: str, name: str = "expert", model: OpponentModel | None = None) -> Bot:
+def _expert_drafting(budget: str) -> Bot:
+    return _expert(budget, "expert+draft", draft_search=True)
+
+
+def _expert(budget: str, name: str = "expert", model: OpponentModel | None = None, draft_search: bool = False
+            ) -> Bot:
     if not budget:
-        return ExpertBot(name=name, opponent_model=model)
+        return ExpertBot(name=name, opponent_model=model, draft_search=draft_search)
     seconds = budget.endswith("s")
     try:
         amount = float(budget[:-1]) if seconds else int(budget)
@@ -81,8 +91,10 @@ def _expert(budget: str, name: str = "expert", model: OpponentModel | None = Non
         raise ValueError(f"bad expert budget {budget!r}: give rollouts per decision (expert:48) "
                          f"or seconds per decision (expert:0.5s)") from None
     if seconds:
-        return ExpertBot(iterations=None, think=amount, name=f"{name}:{budget}", opponent_model=model)
-    return ExpertBot(iterations=int(amount), name=f"{name}:{budget}", opponent_model=model)
+        return ExpertBot(iterations=None, think=amount, name=f"{name}:{budget}", opponent_model=model,
+                         draft_search=draft_search)
+    return ExpertBot(iterations=int(amount), name=f"{name}:{budget}", opponent_model=model,
+                     draft_search=draft_search)
 
 
 def _learned(budget: str) -> Bot:
@@ -93,6 +105,14 @@ def _learned(budget: str) -> Bot:
     except ImportError:
         raise ValueError("the learned bot needs numpy: pip install numpy") from None
     return LearnedBot()
+
+
+def _learned_refuses(edition: str, options: Options) -> str | None:
+    try:
+        from .learned import refusal
+    except ImportError:
+        return "the learned bot needs numpy: pip install numpy"
+    return refusal(edition, options)
 
 
 def _fallible(budget: str) -> Bot:
@@ -114,9 +134,11 @@ BOTS: dict[str, BotEntry] = {entry.name: entry for entry in (
     BotEntry("expert", "the greedy bot with a look-ahead: plays many possible futures of each promising move",
              _expert, budget="ROLLOUTS or SECONDSs"),
     BotEntry("learned", "a small neural network trained by self-play in 2-player games (10-day USA games only)",
-             _learned),
+             _learned, refuses=_learned_refuses),
     BotEntry("expert+model", "the expert, dealing the other players' hidden days of its sampled worlds by the "
                              "learned opponent model", _expert_modelled, budget="ROLLOUTS or SECONDSs"),
+    BotEntry("expert+draft", "the expert, placing each drafted tile where sampled futures of the draft end "
+                             "closest to a journey", _expert_drafting, budget="ROLLOUTS or SECONDSs"),
 )}
 
 #: The difficulty levels offered to people, easiest first. Their miss rates were chosen on one range of
@@ -156,6 +178,26 @@ def _forms() -> str:
     return ", ".join([*forms, "cmd:COMMAND LINE"])
 
 
+def _entry(spec: str) -> tuple[BotEntry | None, str]:
+    """The registry entry a spec names (None for an unknown one) and its budget text."""
+    name, _, budget = spec.strip().partition(":")
+    name = name.lower()
+    level = LEVELS.get(name)
+    if level is not None and not budget:
+        name, _, budget = level.bot.partition(":")
+    return BOTS.get(name), budget.strip()
+
+
+def refusal(spec: str, edition: str, options: Options) -> str | None:
+    """Why the bot ``spec`` cannot play a game of ``edition`` (an id) with ``options``, or None if it can."""
+    if spec.strip().startswith("cmd:"):
+        return None
+    entry, _ = _entry(spec)
+    if entry is None or entry.refuses is None:
+        return None
+    return entry.refuses(edition, options)
+
+
 def make_bot(spec: str) -> Bot:
     """The bot a spec names; raises ``ValueError`` listing the choices for an unknown spec."""
     text = spec.strip()
@@ -163,12 +205,7 @@ def make_bot(spec: str) -> Bot:
         from .engine_client import EngineBot
 
         return EngineBot(text[len("cmd:"):].strip())
-    name, _, budget = text.partition(":")
-    name = name.lower()
-    level = LEVELS.get(name)
-    if level is not None and not budget:
-        name, _, budget = level.bot.partition(":")
-    entry = BOTS.get(name)
+    entry, budget = _entry(text)
     if entry is None:
         raise ValueError(f"unknown bot {spec!r}; choose one of: {_forms()}")
-    return entry.build(budget.strip())
+    return entry.build(budget)

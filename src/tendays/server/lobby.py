@@ -23,12 +23,12 @@ from .cluster import Cluster
 from .journal import Journal
 from .master import Match
 from .notices import N_
-from .wire import stored_bot_name
 from .seats import LobbyError, Rejected, hash_token, new_token
 from .settings import MasterSettings
 from .store import StoredGame, StoredSeat
 from .thinking import Thinker
 from .timing import Pace
+from .wire import stored_bot_name
 
 __all__ = ["Lobby"]
 
@@ -228,6 +228,10 @@ class Lobby:
                 self.settings.paces.check(pace)
         except (TypeError, ValueError) as error:
             raise LobbyError(422, str(error)) from None
+        for number, (kind, level) in enumerate(seats, 1):
+            reason = bots.refusal(level, edition, game_options) if kind == "bot" and level else None
+            if reason is not None:  # a bot made for some games only (the learned bot)
+                raise LobbyError(422, _("seat {number}: {reason}").format(number=number, reason=reason))
         token = new_token()
         now = time.time()
 

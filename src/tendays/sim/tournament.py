@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tendays.bots import Bot, analyze, make_bot
+from tendays.bots import Bot, analyze, make_bot, refusal
 from tendays.engine import Game, IllegalMoveError, Move, Options, Phase, PlayerView, load_edition, play_bots
 
 from .stats import Rating, rate_games, wilson
@@ -48,10 +48,14 @@ class Tournament:
             raise ValueError("name at least one player")
         if self.games < 1:
             raise ValueError(f"play at least one game, not {self.games}")
-        self.options().validate(load_edition(self.edition))
+        options = self.options()
+        options.validate(load_edition(self.edition))
         for spec in self.players:
             if not spec.startswith("cmd:"):
                 make_bot(spec)
+            reason = refusal(spec, self.edition, options)
+            if reason is not None:
+                raise ValueError(reason)
 
     def game_seed(self, index: int) -> int:
         return random.Random(f"tendays-sim/{self.seed}/{index}").getrandbits(32)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tendays.bots import BOTS, LEVELS, Bot, bot_names, make_bot
+from tendays.bots import BOTS, LEVELS, Bot, bot_names, make_bot, refusal
 from tendays.engine import (
     Decision,
     Game,
@@ -191,6 +191,10 @@ class Table:
         if len(seats) != options.players:
             raise SeatError(_("the game has {seats} seats, but {players} players were given").format(
                 seats=options.players, players=len(seats)))
+        for seat in seats:
+            reason = None if seat.is_human else refusal(seat.spec, edition, options)
+            if reason is not None:
+                raise SeatError(_("bot {spec!r}: {error}").format(spec=seat.spec, error=reason))
         self.seats = list(seats)
         # The engine refuses options the edition cannot play (ValueError, in the game's words).
         self._game = Game(edition, options, seed, tuple(s.name for s in seats))
