@@ -82,8 +82,10 @@ const de = {json.dumps(catalogue("de"))};
 delete de["lobby.none"];
 i18n.setCatalogue("de", de, en);
 console.log(JSON.stringify([i18n.tn("lobby.days", 1), i18n.tn("lobby.days", 2), i18n.t("lobby.none"),
-  i18n.t("rack.day", {{day: 3}}), i18n.list([3, 5, 8]), i18n.t("no.such.key")]));
+  i18n.t("rack.day", {{day: 3}}), i18n.list([3, 5, 8]), i18n.t("no.such.key"), i18n.levelWord("easy"),
+  i18n.levelWord("greedy")]));
 """
     result = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == ["1 Tag", "2 Tage", "none", "Tag 3", "3, 5 und 8", "no.such.key"]
+    assert json.loads(result.stdout) == ["1 Tag", "2 Tage", "none", "Tag 3", "3, 5 und 8", "no.such.key", "leicht",
+                                        "greedy"]

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from tendays.engine.i18n import gettext
+
 from .base import Bot, RandomBot
 from .expert import ExpertBot
 from .fallible import FallibleBot
@@ -54,6 +56,12 @@ class Level:
     name: str
     bot: str
     description: str
+    word: str = ""  # the level's name as players read it, marked for the catalogues; "" for the name itself
+
+    @property
+    def said(self) -> str:
+        """The level's name in the reader's language ("leicht" for easy)."""
+        return gettext(self.word or self.name)
 
     @property
     def rating(self) -> float | None:
@@ -145,10 +153,10 @@ BOTS: dict[str, BotEntry] = {entry.name: entry for entry in (
 #: deals and their ratings measured on others (``benchmarks/ladder.py``, docs/bots.md).
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("beginner", "fallible:0.5", N_("knows the rules and never spoils its own journey, but overlooks half of "
-                                         "its best moves")),
-    Level("easy", "fallible:0.25", N_("plays sensibly but overlooks a quarter of its best moves")),
-    Level("normal", "greedy", N_("builds its journey steadily and watches the piles")),
-    Level("hard", "expert", N_("looks ahead through many possible futures")),
+                                         "its best moves"), N_("beginner")),
+    Level("easy", "fallible:0.25", N_("plays sensibly but overlooks a quarter of its best moves"), N_("easy")),
+    Level("normal", "greedy", N_("builds its journey steadily and watches the piles"), N_("normal")),
+    Level("hard", "expert", N_("looks ahead through many possible futures"), N_("hard")),
 )}
 
 

@@ -20,12 +20,13 @@ from typing import Any
 
 import orjson
 
+from tendays.bots import LEVELS
 from tendays.engine import Edition, Event, Move, PlayerView, checker_for, describe_event
 from tendays.engine.i18n import current_language, use_language
 from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import event_to_json, view_to_json
 
-from .notices import N_, render_notice
+from .notices import render_notice
 
 __all__ = ["Outgoing", "SeatInfo", "TableEncoder", "dumps", "seat_name", "stored_bot_name"]
 
@@ -62,11 +63,6 @@ class Outgoing:
         return cls(dumps(message))
 
 
-# The levels' names (bots.LEVELS, a test keeps them alike), marked for the catalogues: a bot seat is named by
-# its level, in the reader's language.
-LEVEL_WORDS = (N_("beginner"), N_("easy"), N_("normal"), N_("hard"))
-
-
 def stored_bot_name(level: str | None) -> str:
     """The name stored for a bot seat ("Easy bot"): the same in every language; readers see :func:`seat_name`."""
     return f"{(level or 'normal').capitalize()} bot"
@@ -78,8 +74,8 @@ def seat_name(seat: int, kind: str, name: str | None, bot: str | None) -> str:
     number ("Player 2"). A bot's stored name is data, not words (games stored before kept "Easy bot" too);
     a bot seat stored with another name keeps it."""
     if kind == "bot" and (name is None or name == stored_bot_name(bot)):
-        level = bot or "normal"
-        words = _("{level} bot").format(level=_(level) if level in LEVEL_WORDS else level)
+        level = LEVELS.get(bot or "normal")  # a level is said in the reader's language; a bot's name as it is
+        words = _("{level} bot").format(level=bot if level is None else level.said)
         return words[:1].upper() + words[1:]
     return name or _("Player {number}").format(number=seat + 1)
 

@@ -72,7 +72,8 @@ class Seat:
             return _("human")
         if self.spec.startswith("cmd:"):
             return _("engine bot")
-        return _("{level} bot").format(level=self.spec)
+        level = LEVELS.get(self.spec.lower())  # a bot named directly (greedy, expert:48) keeps its name
+        return _("{level} bot").format(level=self.spec if level is None else level.said)
 
 
 def _is_bot_spec(word: str) -> bool:

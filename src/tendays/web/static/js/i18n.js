@@ -44,6 +44,12 @@ export function t(key, params = {}) {
   return tn(key, params.n ?? 0, params);
 }
 
+/** A bot level's word ("leicht" for easy); a bot named directly (greedy) keeps its name. */
+export function levelWord(level) {
+  const key = `level.${level}`;
+  return key in messages || key in fallback ? t(key) : level;
+}
+
 /** The form of message `key` for the number `n` ("1 Plättchen", "2 Plättchen"); `n` fills {n}. */
 export function tn(key, n, params = {}) {
   const entry = messages[key] ?? fallback[key];

@@ -1,7 +1,7 @@
 // The lobby: create a game, join or watch an open one, and resume the games this device holds a seat in.
 
 import { api, el, paceText, playPath, remembered, timeAgo } from "./common.js";
-import { currentLanguage, startLanguage, t, tn } from "./i18n.js";
+import { currentLanguage, levelWord, startLanguage, t, tn } from "./i18n.js";
 import { preferences } from "./preferences.js";
 
 await startLanguage(); // the language chosen here, else the browser's
@@ -38,8 +38,8 @@ function seatOptions() {
   return [
     el("option", { value: "human" }, t("lobby.seat_human")),
     levels.map((level) => el("option", { value: level.name, title: level.description },
-      level.rating === null || level.rating === undefined ? t("lobby.seat_level", { level: level.name })
-        : t("lobby.seat_level_rated", { level: level.name, rating: level.rating.toFixed(1) }))),
+      level.rating === null || level.rating === undefined ? t("lobby.seat_level", { level: levelWord(level.name) })
+        : t("lobby.seat_level_rated", { level: levelWord(level.name), rating: level.rating.toFixed(1) }))),
     others.length ? el("optgroup", { label: t("lobby.particular_bot") },
       others.map((bot) => el("option", { value: bot.name, title: bot.description },
         t("lobby.seat_level", { level: bot.name })))) : null,
@@ -197,8 +197,8 @@ async function join(game) {
 function seatChip(seat) {
   if (seat.kind === "bot") {
     // The server names a bot seat by its level, in the language the lobby asked for ("Bot (leicht)").
-    const label = seat.name || t("lobby.seat_level", { level: seat.bot });
-    return el("span", { class: "chip bot", title: t("lobby.bot_level", { level: seat.bot }) }, label);
+    const label = seat.name || t("lobby.seat_level", { level: levelWord(seat.bot) });
+    return el("span", { class: "chip bot", title: t("lobby.bot_level", { level: levelWord(seat.bot) }) }, label);
   }
   if (!seat.taken) return el("span", { class: "chip free" }, t("lobby.free_seat"));
   return el("span", { class: "chip human" }, seat.name || t("lobby.player_n", { n: seat.seat + 1 }));

@@ -1,7 +1,7 @@
 // The players: who is online, whose turn it is, their last actions, and (with open hands) their racks.
 
 import { el } from "../common.js";
-import { t } from "../i18n.js";
+import { levelWord, t } from "../i18n.js";
 import { panel } from "./panel.js";
 import { isOver } from "./store.js";
 import { bankText } from "./clock.js";
@@ -40,7 +40,7 @@ export function playersPanel() {
     document.getElementById("players").replaceChildren(...seats.map((seat) => {
       const me = names.isMe(seat.seat);
       const bits = [];
-      if (seat.kind === "bot") bits.push(t("players.bot", { level: seat.bot }));
+      if (seat.kind === "bot") bits.push(t("players.bot", { level: levelWord(seat.bot) }));
       else if (!seat.name) bits.push(t("lobby.free_seat"));
       else if (seat.left) bits.push(t("players.left"));
       else if (seat.away) bits.push(t("players.away"));
