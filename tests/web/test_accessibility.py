@@ -168,3 +168,31 @@ def test_a_german_game_by_keyboard_alone(browser: Any, server: Server) -> None:
     page.wait_for_selector("#end:not([hidden])")
     assert audit(page) == []  # the end screen
     assert page.js_errors == []
+
+
+def test_a_whole_rack_and_its_problems_fit_a_laptop_screen(browser: Any, server: Server) -> None:
+    page = new_page(browser)  # 1280x900
+    page.goto(server.url + "/")
+    page.wait_for_selector("input[name=edition]")
+    page.fill("#player-name", "Alice")
+    page.select_option("#seat-2", "easy")
+    page.click("#create-button")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("#turn strong")
+    while True:  # the draft of a 10-day game, by clicks
+        moves = sorted(set(legal_buttons(page)))
+        if not moves:
+            page.wait_for_timeout(50)
+            continue
+        draft = [m for m in moves if m.startswith("draft")]
+        if not draft:
+            break
+        before = page.get_attribute("body", "data-version")
+        page.locator(f"[data-move='{draft[0]}']").first.click()
+        page.wait_for_function("([b]) => document.body.dataset.version !== b", arg=[before])
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.locator("#rack .day").count() == 10
+    bottom = page.evaluate("Math.max(...[...document.querySelectorAll('#rack .day, #problems')]"
+                           ".map(e => e.getBoundingClientRect().bottom))")
+    assert bottom <= 900, f"the rack or its problems end {bottom:.0f} px down, below a 900 px screen"
+    assert page.js_errors == []
