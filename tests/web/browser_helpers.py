@@ -15,7 +15,7 @@ from typing import Any
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-TIMEOUT_MS = 15_000
+TIMEOUT_MS = 30_000
 
 Page = Any  # playwright.sync_api.Page
 
