@@ -1,7 +1,8 @@
 """Train the learned bot's network by behaviour cloning: imitate the greedy bot's moves.
 
-    pip install -e ".[batch]"                                        # jax, numpy, optax
-    python tools/clone_policy.py --games 3000 --epochs 12 --seed 1   # the shipped policy: see docs/rl.md
+    pip install -e ".[batch]"                                               # jax, numpy, optax
+    python tools/clone_policy.py --games 6000 --seed 1 --out clone.npz      # step 1 of the shipped policy
+    python tools/train_policy.py --resume clone.npz --minutes 12 --lr 1e-4 --seed 2   # step 2: docs/rl.md
 
 Data: 2-player, 10-day USA games of the scalar engine, the greedy bot in both seats; in every game one seat
 (alternating) plays a uniformly random legal move instead of greedy's with probability ``--explore``, so
@@ -170,7 +171,7 @@ def fit(spec: PolicySpec, params: dict, train: list[np.ndarray], test: list[np.n
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="seeds the deals, the exploration and the weights")
-    parser.add_argument("--games", type=int, default=3000, help="games recorded per round")
+    parser.add_argument("--games", type=int, default=6000, help="games recorded per round")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of recording and training; from the "
                         "second on, the network trained so far plays the exploring seat")
     parser.add_argument("--explore", type=float, default=0.1, help="random-move rate of one seat per game")

@@ -1,7 +1,9 @@
 """Train the learned bot's network (``src/tendays/bots/policy.npz``) by masked PPO on the batched engine.
 
     pip install -e ".[batch]"                                  # jax, numpy, optax
-    python tools/train_policy.py --minutes 50 --seed 1        # the shipped policy: see docs/rl.md
+    python tools/train_policy.py --minutes 50 --seed 1        # PPO from new weights
+    python tools/train_policy.py --resume clone.npz --minutes 12 --lr 1e-4 --seed 2   # the shipped policy,
+                                                   # from tools/clone_policy.py's weights: see docs/rl.md
 
 The network is :mod:`tendays.bots.learned`'s (the same functions, run with ``jax.numpy``); the trainer is
 :class:`tendays.batch.ppo.PPO`: the learner plays 2-player, 10-day USA games against copies of itself inside

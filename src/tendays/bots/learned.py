@@ -1,4 +1,5 @@
-"""The learned bot: a small neural network trained by self-play on the batched engine, played in numpy.
+"""The learned bot: a small neural network, trained by imitating the greedy bot and then by self-play on the
+batched engine, played in numpy.
 
 The network reads the observation of the batched engine (``tendays.batch.observe``), encoded here from the
 player's view alone (:func:`encode`, tested equal to the batched encoder), plus *journey features* worked out
@@ -9,7 +10,8 @@ placement: the held tile's gain on that day; a take: the best gain of that pile'
 near "make the journey longest" and learns the rest.
 
 The same functions serve training and play: they take the array module (``numpy`` here, ``jax.numpy`` in
-``tools/train_policy.py``), so the trained network is exactly the one that plays. Playing needs numpy only.
+``tools/clone_policy.py`` and ``tools/train_policy.py``), so the trained network is exactly the one that plays.
+Playing needs numpy only.
 The shipped weights (``policy.npz``) were trained for 2-player, 10-day games of the USA edition.
 """
 
