@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import subprocess
 import time
+import urllib.request
 import warnings
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
@@ -101,3 +103,19 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def wait_until_serving(process: subprocess.Popen[str], base: str, seconds: float = 60.0) -> None:
+    """Wait until the ``tendays serve`` ``process`` answers ``/health`` at ``base``; fail with its output if it
+    exits or takes longer than ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/health", timeout=2) as answer:
+                if json.load(answer)["status"] == "ok":
+                    return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                output = process.stdout.read() if process.stdout else ""
+                raise AssertionError(f"the server did not start: {output}") from None
+            time.sleep(0.1)

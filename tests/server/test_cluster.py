@@ -24,7 +24,7 @@ import pytest
 pytest.importorskip("websockets")
 pytest.importorskip("psycopg")
 import psycopg  # noqa: E402
-from server_helpers import free_port  # noqa: E402
+from server_helpers import free_port, wait_until_serving  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 from tendays.engine import Game  # noqa: E402
@@ -44,16 +44,7 @@ class Node:
                "TENDAYS_LEASE": f"{LEASE}s", "TENDAYS_BOT_DELAY": str(bot_delay), "TENDAYS_BOT_WORKERS": "0"}
         self.process = subprocess.Popen([sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.base}/health", timeout=2) as answer:
-                    if json.load(answer)["status"] == "ok":
-                        return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the server did not start: {self.output()}") from None
-                time.sleep(0.1)
+        wait_until_serving(self.process, self.base)
 
     def post(self, path: str, body: Message) -> Message:
         request = urllib.request.Request(f"{self.base}{path}", data=json.dumps(body).encode(),

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("websockets")
-from server_helpers import free_port  # noqa: E402
+from server_helpers import free_port, wait_until_serving  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 Message = dict[str, Any]
@@ -34,17 +34,7 @@ class Served:
                "TENDAYS_ADMIN_TOKEN": "adm1n", "TENDAYS_BOT_DELAY": "0", "TENDAYS_BOT_WORKERS": "0"}
         self.process = subprocess.Popen([sys.executable, "-m", "tendays", "serve", "--log-level", "warning", *extra],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.base}/health", timeout=2) as answer:
-                    if json.load(answer)["status"] == "ok":
-                        return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    output = self.process.stdout.read() if self.process.stdout else ""
-                    raise AssertionError(f"the server did not start: {output}") from None
-                time.sleep(0.1)
+        wait_until_serving(self.process, self.base)
 
     def get(self, path: str) -> tuple[int, bytes]:
         try:

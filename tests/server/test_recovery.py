@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("websockets")
-from server_helpers import free_port  # noqa: E402
+from server_helpers import free_port, wait_until_serving  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 Message = dict[str, Any]
@@ -40,16 +39,7 @@ class Server:
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         assert self.process.stdout is not None
         self.banner = self.process.stdout.readline()
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.base}/health", timeout=2) as answer:
-                    if json.load(answer)["status"] == "ok":
-                        return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the server did not start: {self.process.stdout.read()}") from None
-                time.sleep(0.1)
+        wait_until_serving(self.process, self.base)
 
     def post(self, path: str, body: dict[str, Any]) -> Message:
         request = urllib.request.Request(f"{self.base}{path}", data=json.dumps(body).encode(),
