@@ -1,4 +1,5 @@
-"""Fixtures of the browser tests: one Chromium for each test module."""
+"""Fixtures of the browser tests: one Chromium and one server (``tendays serve`` in a subprocess, a fresh
+database) for each test module; a module may bring a server of its own settings."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, Server
 
 
 @pytest.fixture(scope="module")
@@ -20,3 +21,13 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("server") / "tendays.db")
+    running.start()
+    try:
+        yield running
+    finally:
+        running.kill()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -29,16 +28,6 @@ from browser_helpers import (
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("server") / "tendays.db")
-    running.start()
-    try:
-        yield running
-    finally:
-        running.kill()
 
 
 def create_game(page: Page, server: Server, name: str, edition: str, seats: list[str], days: int,
