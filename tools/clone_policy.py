@@ -43,17 +43,11 @@ import optax  # noqa: E402
 
 from tendays.bots import GreedyBot  # noqa: E402
 from tendays.bots.learned import LearnedBot, PolicySpec, encode, forward, init_params, load_policy, save_policy  # noqa: E402
-from tendays.engine import ActionCodec, Game, Options, load_edition, next_decision, play_bots  # noqa: E402
+from tendays.engine import ActionCodec, Game, load_edition, next_decision  # noqa: E402
 from tendays.sim.stats import wilson  # noqa: E402
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "tendays" / "bots" / "policy.npz"
-EDITION = "usa"
-
-
-def options(days: int) -> Options:
-    """2 players; the turn limit of ``tendays simulate``."""
-    return Options(players=2, days=days, turn_limit=300)
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the trainer beside this script
+from train_policy import EDITION, OUT, options, wins_against_greedy  # noqa: E402
 
 _LEARNER: LearnedBot | None = None  # the network playing the exploring seat after the first round
 
@@ -111,18 +105,9 @@ def generate(seed: int, first: int, games: int, days: int, explore: float, tie_s
 
 def screen(params: dict[str, np.ndarray], days: int, games: int, seed: int) -> tuple[int, int]:
     """Wins of the bot (float16 weights, as shipped) against greedy on the deals and seatings of
-    ``tendays simulate --players learned,greedy --seed SEED``: (wins, games)."""
-    bot = LearnedBot({k: np.asarray(v, np.float16).astype(np.float32) for k, v in params.items()},
-                     EDITION, 2, days)
-    edition = load_edition(EDITION)
-    wins = 0
-    for index in range(games):
-        deal = random.Random(f"tendays-sim/{seed}/{index}").getrandbits(32)
-        game = Game(edition, options(days), deal)
-        seat = index % 2  # the simulator's rotation: player 0 (learned) sits in seat ``index % 2``
-        play_bots(game, [bot, GreedyBot()] if seat == 0 else [GreedyBot(), bot])
-        wins += game.state.winner == seat
-    return wins, games
+    ``tendays simulate --players learned,greedy --seed SEED`` (the simulator's rotation puts player 0, the
+    learned bot, in seat ``index % 2``): (wins, games)."""
+    return wins_against_greedy(params, days, games, f"tendays-sim/{seed}"), games
 
 
 def fit(spec: PolicySpec, params: dict, train: list[np.ndarray], test: list[np.ndarray], epochs: int, batch: int,
