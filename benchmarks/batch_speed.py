@@ -4,6 +4,7 @@ legal-action masks, at several batch sizes, beside the scalar engine.
     python benchmarks/batch_speed.py            # a readable table
     python benchmarks/batch_speed.py --json     # {"batched_decisions_per_s": x (batch 4,096), ...}
     python benchmarks/batch_speed.py --quick    # only batch 4,096 for every measure
+    python benchmarks/batch_speed.py --cpus 0   # on CPU core 0 only (steadier on a machine shared with other work)
 
 Each step of the batch builds the legal-action mask of every game (bool[B, actions], as
 ``BatchEnv.legal_action_mask`` gives it), picks a uniformly random legal action from each row
@@ -146,7 +147,7 @@ def scalar(options: Options, seconds: float) -> float:
     return decisions_per_second(seconds, load_edition("usa"), options)[0]
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -157,7 +158,11 @@ def main() -> None:
     parser.add_argument("--turn-limit", type=int, default=300)
     parser.add_argument("--quick", action="store_true", help="batch 4,096 only, for every measure")
     parser.add_argument("--no-pgx", action="store_true", help="skip the pgx games")
-    args = parser.parse_args()
+    parser.add_argument("--cpus", type=int, nargs="+", help="run on these CPU cores only (default: any)")
+    return parser.parse_args()
+
+
+def main(args: argparse.Namespace) -> None:
     if args.quick:
         args.batches = [HEADLINE]
     options = Options(players=args.players, days=args.days, turn_limit=args.turn_limit)
@@ -186,7 +191,8 @@ def main() -> None:
         "table": [{**row, "decisions_per_s": round(row["decisions_per_s"]), "compile_s": round(row["compile_s"], 2),
                    "cpu_ns_per_decision": round(row["cpu_ns_per_decision"], 1)} for row in rows],
         "edition": args.edition, "players": args.players, "days": args.days, "turn_limit": args.turn_limit,
-        "jax": jax.__version__, "cpus": os.cpu_count(), "load_average": round(os.getloadavg()[0], 2),
+        "jax": jax.__version__, "cpus": os.cpu_count(), "cores_used": sorted(os.sched_getaffinity(0)),
+        "load_average": round(os.getloadavg()[0], 2),
     }
     if args.json:
         print(json.dumps(result))
@@ -212,5 +218,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    options = arguments()
+    if options.cpus:  # before the backend starts its threads, which then keep to these cores
+        os.sched_setaffinity(0, set(options.cpus))
     jnp.zeros(())  # start the backend before any timing
-    main()
+    main(options)

@@ -8,6 +8,7 @@ games that need none.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 
@@ -145,40 +146,15 @@ def _reshuffled(config: Config, game: dict[str, jax.Array], words: jax.Array) ->
 def _flagged(flags: jax.Array, count: int) -> jax.Array:
     """int32[count]: the indices of the first ``count`` set flags in order, then the batch size (none).
 
-    A running count of the flags and a binary search for each rank (cheaper on the CPU than ``jnp.nonzero``
-    for large batches).
+    The ``count`` largest of ``batch - index`` over the flagged games (``lax.top_k``, a partial sort that XLA's
+    CPU backend runs in one pass; cheaper than ``jnp.nonzero`` or a running count for large batches).
     """
     batch = flags.shape[0]
-    ranks = _running_count(flags.astype(jnp.int32))
-    wanted = jnp.arange(1, count + 1, dtype=jnp.int32)
-    low = jnp.zeros(count, jnp.int32)
-    high = jnp.full(count, batch, jnp.int32)
-    for _ in range(batch.bit_length()):
-        middle = (low + high) // 2
-        below = ranks[jnp.minimum(middle, batch - 1)] < wanted
-        low = jnp.where(below, middle + 1, low)
-        high = jnp.where(below, high, middle)
-    return jnp.minimum(low, batch)
-
-
-def _running_count(values: jax.Array) -> jax.Array:
-    """The inclusive running sum of int32[n]: within blocks of 16 by doubling shifts, then the blocks' totals
-    the same way (XLA's CPU backend sums a window per element for ``jnp.cumsum``)."""
-    n = values.shape[0]
-    if n <= 16:
-        return _within(values[None, :])[0]
-    rows = _within(jnp.pad(values, (0, -n % 16)).reshape(-1, 16))
-    totals = rows[:, -1]
-    return (rows + (_running_count(totals) - totals)[:, None]).reshape(-1)[:n]
-
-
-def _within(rows: jax.Array) -> jax.Array:
-    """Running sums along the last axis (at most 16 long)."""
-    shift = 1
-    while shift < rows.shape[-1]:
-        rows = rows + jnp.pad(rows[:, :-shift], ((0, 0), (shift, 0)))
-        shift *= 2
-    return rows
+    if batch >= 2**24:
+        raise ValueError(f"a batch holds at most {2**24 - 1:,} games, not {batch:,}")
+    key = jnp.where(flags, batch - jnp.arange(batch), 0).astype(jnp.float32)  # exact below 2 ** 24
+    values, index = jax.lax.top_k(key, count)
+    return jnp.where(values > 0, index, batch).astype(jnp.int32)
 
 
 def resolve(config: Config, state: BatchState, shuffle: jax.Array, redeal: jax.Array | None,
@@ -198,32 +174,35 @@ def resolve(config: Config, state: BatchState, shuffle: jax.Array, redeal: jax.A
 
     def dealt(games: dict[str, jax.Array]) -> dict[str, jax.Array]:
         words, following = _draws(games["key"], config.box + 1)
-        fresh = _deal(config, words, following).replace(ended=games["ended"], result=games["result"])
-        return {name: getattr(fresh, name) for name in games}
+        fresh = _deal(config, words, following)
+        return {name: getattr(fresh, name) for name in _DEALT}
 
-    state = _each_flagged(state, shuffle, chunk, _SHUFFLED, shuffled)
+    state = _each_flagged(state, shuffle, chunk, _SHUFFLED, _SHUFFLED, shuffled)
     if redeal is not None:
-        state = _each_flagged(state, redeal, max(1, chunk // 2), tuple(vars(state)), dealt)
+        state = _each_flagged(state, redeal, max(1, chunk // 2), ("key",), _DEALT, dealt)
     return state
 
 
-# The fields a reshuffle reads or changes.
+# The fields a reshuffle reads or changes, and those a new deal sets (all but the report of the game that ended).
 _SHUFFLED = ("key", "draw", "draw_size", "piles", "pile_size", "reshuffles")
+_DEALT = tuple(field.name for field in dataclasses.fields(BatchState) if field.name not in ("ended", "result"))
 
 
-def _each_flagged(state: BatchState, flags: jax.Array, chunk: int, names: tuple[str, ...],
+def _each_flagged(state: BatchState, flags: jax.Array, chunk: int, reads: tuple[str, ...], writes: tuple[str, ...],
                   change: Callable[[dict[str, jax.Array]], dict[str, jax.Array]]) -> BatchState:
-    """``change`` applied to the named fields of every flagged game, ``chunk`` games at a time."""
+    """``change`` applied to every flagged game, ``chunk`` games at a time: it gets the fields ``reads`` of those
+    games and gives their fields ``writes``."""
     batch = flags.shape[0]
 
     def body(carry: tuple[dict[str, jax.Array], jax.Array]) -> tuple[dict[str, jax.Array], jax.Array]:
         fields, pending = carry
         index = _flagged(pending, chunk)
         safe = jnp.minimum(index, batch - 1)
-        changed = change({name: value[..., safe] for name, value in fields.items()})
-        fields = {name: value.at[..., index].set(changed[name], mode="drop") for name, value in fields.items()}
+        changed = change({name: fields[name][..., safe] for name in reads})
+        fields = {name: value.at[..., index].set(changed[name], mode="drop") if name in writes else value
+                  for name, value in fields.items()}
         return fields, pending.at[index].set(False, mode="drop")
 
-    fields = {name: getattr(state, name) for name in names}
+    fields = {name: getattr(state, name) for name in dict.fromkeys(reads + writes)}
     fields = jax.lax.while_loop(lambda carry: carry[1].any(), body, (fields, flags))[0]
     return state.replace(**fields)

@@ -10,26 +10,50 @@ runs every step as wide vector operations over the games.
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 
 from .config import DISCARD, DRAFT, DRAW, REPLACE, SWAP, TAKE, Config
 from .state import DRAFT_PHASE, DRAW_PHASE, OVER_PHASE, PLACE_PHASE, BatchState
 
-__all__ = ["apply_actions", "decode", "is_complete", "legal_facts", "legal_mask"]
+__all__ = ["apply_actions", "decode", "is_complete", "legal_facts", "legal_mask", "legal_rows"]
 
 _I8 = jnp.int8
 
 
 def is_complete(config: Config, rack: jax.Array) -> jax.Array:
     """Whether each rack (int[days, ...]: day 1 first, -1 empty) is a complete journey: day 1 is a region
-    and every day is sound by ``Config.link_table`` (the pair by pair form of the scalar checker's walk)."""
+    and every day is sound by ``Config.link_table`` (the pair by pair form of the scalar checker's walk).
+
+    One lookup per day, each on its own: XLA's CPU backend then works out the indices as vector operations
+    (a lookup over all days at once works them out element by element, several times slower)."""
     n = config.tiles
-    tile = jnp.where(rack >= 0, rack, n).astype(jnp.int32)
-    after = jnp.concatenate([tile[2:], jnp.full_like(tile[:1], n)])
-    link = jnp.asarray(config.link_table)[(tile[:-1] * (n + 1) + tile[1:]) * (n + 1) + after]
-    first_region = jnp.asarray(config.is_region.tolist() + [False])[tile[0]]
-    return first_region & link.all(axis=0)
+    table = jnp.asarray(config.link_table)
+    tile, = settled(jnp.where(rack >= 0, rack, n).astype(jnp.int32))
+    sound = _bit(config.is_region.tolist() + [False], tile[0])
+    for day in range(rack.shape[0] - 1):
+        after = tile[day + 2] if day + 2 < rack.shape[0] else n
+        sound = sound & table[(tile[day] * (n + 1) + tile[day + 1]) * (n + 1) + after]
+    return sound
+
+
+def _bit(flags: list[bool], index: jax.Array) -> jax.Array:
+    """flags[index] for small tables: bits of 32-bit constants picked by shifts (no lookup in memory)."""
+    words = [sum(1 << b for b, flag in enumerate(flags[w:w + 32]) if flag) for w in range(0, len(flags), 32)]
+    word = jnp.full_like(index, words[0], jnp.uint32)
+    for w in range(1, len(words)):
+        word = jnp.where(index >= 32 * w, jnp.uint32(words[w]), word)
+    return ((word >> (index % 32).astype(jnp.uint32)) & 1) == 1
+
+
+def _all_rows(rows: jax.Array) -> jax.Array:
+    """rows.all(axis=0) as one elementwise operation per row (a reduction costs more on XLA's CPU backend)."""
+    out = rows[0]
+    for row in rows[1:]:
+        out = out & row
+    return out
 
 
 def decode(config: Config, action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
@@ -38,17 +62,26 @@ def decode(config: Config, action: jax.Array) -> tuple[jax.Array, jax.Array, jax
     days = config.days
     replace = action - (days + 4)
     swap = action - (4 * days + 7)
-    kind = jnp.select(
+    kind = _first_of(
         [action < days, action == days, action < days + 4, action < 4 * days + 4, action < 4 * days + 7],
         [DRAFT, DRAW, TAKE, REPLACE, DISCARD], SWAP)
     # Swap pairs (a, b), a < b, in order: the pairs of day a start at a * (2 * days - a - 1) / 2.
     first = sum(((swap >= d * (2 * days - d - 1) // 2).astype(jnp.int32) for d in range(1, days - 1)),
                 jnp.zeros_like(action))
     second = swap - first * (2 * days - first - 1) // 2 + first + 1
-    day = jnp.select([kind == DRAFT, kind == REPLACE, kind == SWAP], [action, replace // 3, first], 0)
-    pile = jnp.select([kind == TAKE, kind == REPLACE, kind == DISCARD],
-                      [action - days - 1, replace % 3, action - 4 * days - 4], 0)
+    day = _first_of([kind == DRAFT, kind == REPLACE, kind == SWAP], [action, replace // 3, first], 0)
+    pile = _first_of([kind == TAKE, kind == REPLACE, kind == DISCARD],
+                     [action - days - 1, replace % 3, action - 4 * days - 4], 0)
     return kind, day, jnp.where(kind == SWAP, second, 0), pile
+
+
+def _first_of(conditions: list[jax.Array], values: list[Any], default: Any) -> jax.Array:
+    """``jnp.select`` as a chain of ``where`` (``jnp.select`` finds the first true condition with a reduction,
+    which costs more on XLA's CPU backend)."""
+    out = jnp.asarray(default)
+    for condition, value in zip(reversed(conditions), reversed(values), strict=True):
+        out = jnp.where(condition, value, out)
+    return out
 
 
 def settled(*values: jax.Array) -> list[jax.Array]:
@@ -56,8 +89,8 @@ def settled(*values: jax.Array) -> list[jax.Array]:
 
     XLA's CPU backend fuses a cheap per-game computation into every consumer, so a value that feeds a
     larger array (every day of every rack, every slot of every pile) would be computed again for each of
-    its elements. A reduction is never duplicated like that; the maximum of a value and the smallest number
-    is the value itself.
+    its elements. A reduction is not duplicated like that (though it may still be fused into a single
+    consumer); the maximum of a value and the smallest number is the value itself.
     """
     out = []
     for value in values:
@@ -77,14 +110,37 @@ def _seat_row(rows: jax.Array, seat: jax.Array) -> jax.Array:
 
 def _at(rows: jax.Array, index: jax.Array) -> jax.Array:
     """rows[index] of every game (rows [K, B], index int[B] in range)."""
-    return jnp.where(jnp.arange(rows.shape[0])[:, None] == index, rows, 0).sum(axis=0, dtype=rows.dtype)
+    picked = rows[0]
+    for k in range(1, rows.shape[0]):
+        picked = jnp.where(index == k, rows[k], picked)
+    return picked
 
 
 def _cell(rows: jax.Array, index: jax.Array) -> jax.Array:
     """rows[index] of every game, for long rows (the draw pile, the discard piles): one lookup per game, in the
-    flat array (XLA's CPU backend gathers from one axis far faster than from two)."""
+    flat array (XLA's CPU backend gathers from one axis far faster than from two), at indices worked out
+    beforehand as vector operations (inside the lookup they are worked out element by element)."""
     games = rows.shape[-1]
-    return rows.reshape(-1)[settled(index)[0] * games + jnp.arange(games)]
+    flat: jax.Array = jax.lax.optimization_barrier(index * games + jnp.arange(games))  # type: ignore[no-untyped-call]
+    return rows.reshape(-1)[flat]
+
+
+def _put(rows: jax.Array, row: jax.Array, write: jax.Array, value: jax.Array) -> jax.Array:
+    """rows (int[..., B]) with ``value`` written in row ``row`` (counted over the leading axes together) of every
+    game where ``write`` holds: one write per game, by its index in the flat array (XLA's CPU backend scatters
+    into one axis far faster than into several)."""
+    games = rows.shape[-1]
+    index = jnp.where(write, row * games + jnp.arange(games), rows.size)  # past the end: no write
+    return rows.reshape(-1).at[index].set(value, mode="drop").reshape(rows.shape)
+
+
+def _after(value: jax.Array, read: jax.Array) -> jax.Array:
+    """``value`` as it is, worked out only once ``read`` (int, far below 2**30) is.
+
+    A write into an array built from the result then comes after that read of the array's old contents, so that
+    XLA writes in place instead of copying the whole array first (it cannot tell that the test always holds).
+    """
+    return jnp.where(read < 2**30, value, jnp.zeros_like(value))
 
 
 def _forced_pile(state: BatchState) -> jax.Array:
@@ -112,13 +168,14 @@ def legal_facts(config: Config, state: BatchState) -> list[jax.Array]:
 
 def legal_mask(config: Config, state: BatchState) -> jax.Array:
     """bool[B, actions]: the legal actions of each game's player to move, numbered as ``ActionCodec(days)``."""
-    days = config.days
-    facts = settled(jnp.stack(legal_facts(config, state)))[0].T  # [B, facts]: a row per game (one transpose)
-    drafts, draw_take, piles = facts[:, :days], facts[:, days:days + 4], facts[:, days + 4:days + 7]
-    swaps = jnp.broadcast_to(facts[:, days + 7:], (facts.shape[0], days * (days - 1) // 2))
-    # The codec's blocks: draft, draw and take, replace (day by day, pile by pile), discard, swap. Joined from
-    # more than eight pieces, the mask is a plain copy on XLA's CPU backend.
-    return jnp.concatenate([drafts, draw_take, *[piles] * days, piles, swaps], axis=1)
+    return legal_rows(config, state).T
+
+
+def legal_rows(config: Config, state: BatchState) -> jax.Array:
+    """bool[actions, B]: :func:`legal_mask` with the actions first (one row per action, as the facts are built;
+    a consumer that transposes the mask back reads these rows with no transpose at all)."""
+    facts = legal_facts(config, state)
+    return jnp.stack(facts)[config.action_fact]
 
 
 def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple[BatchState, jax.Array]:
@@ -132,16 +189,15 @@ def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple
     size, sizes = state.draw_size, state.pile_size
     rack = _seat_row(state.racks, current)  # [days, B]
     known = _seat_row(state.known, current)
-    at_day, at_day2 = _at(rack, day), _at(rack, day2)
+    at_day, at_day2, known_day, known_day2, pile_size, forced = settled(
+        _at(rack, day), _at(rack, day2), _at(known, day), _at(known, day2), _at(sizes, pile), _forced_pile(state))
     on_pile = jnp.arange(3)[:, None] == pile
-    pile_size = _at(sizes, pile)
     pile_top = _cell(state.piles.reshape(3 * capacity, -1), pile * capacity + jnp.maximum(pile_size - 1, 0))
     draw_top = _cell(state.draw, jnp.maximum(size - 1, 0))
     # When the draft ends, the draw pile has lost one tile per day of every rack: its top three are known.
     left = config.box - players * days
     reveal = state.draw[left - 3: left][::-1]  # [3, B]: the top tile first
 
-    forced = _forced_pile(state)
     placing = (phase == PLACE_PHASE) & ((forced == 0) | (pile == forced - 1))
     drawing = phase == DRAW_PHASE
     is_draft = (kind == DRAFT) & (phase == DRAFT_PHASE) & (at_day < 0)
@@ -151,51 +207,38 @@ def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple
     is_replace = (kind == REPLACE) & placing
     is_discard = (kind == DISCARD) & placing
     pushes = is_replace | is_discard
-    ends_turn = pushes | is_swap
 
     # The current rack: the held tile goes on a day (draft, replace), or two days trade places (swap), so at
     # most two days change: ``first`` gets ``value``, ``second`` gets ``value2`` (-1: no day). A tile taken
     # face up from a discard pile and placed is public; a drawn one is not.
     held8 = held.astype(_I8)
-    first = jnp.where(is_draft | is_replace | is_swap, day, -1)
-    second = jnp.where(is_swap, day2, -1)
-    value = jnp.where(is_swap, at_day2, held8)
     public = jnp.where(state.taken_from > 0, held8, jnp.int8(-1))
-    known_first = jnp.where(is_replace | is_swap, day, -1)
-    known_value = jnp.where(is_swap, _at(known, day2), public)
     seat, first, second, value, value2, known_first, known_value, known_value2 = settled(
-        current, first, second, value, at_day, known_first, known_value, _at(known, day))
+        current, jnp.where(is_draft | is_replace | is_swap, day, -1), jnp.where(is_swap, day2, -1),
+        jnp.where(is_swap, at_day2, held8), at_day, jnp.where(is_replace | is_swap, day, -1),
+        jnp.where(is_swap, known_day2, public), known_day)
     days_axis = jnp.arange(days)[:, None]
-    new_rack = jnp.where(days_axis == first, value, jnp.where(days_axis == second, value2, rack))
-    games = jnp.arange(action.shape[0])
+    new_rack, = settled(jnp.where(days_axis == first, value, jnp.where(days_axis == second, value2, rack)))
     # One cell per game and write (an index past the rack writes nothing), rather than every day of every rack.
-    racks = state.racks.at[seat, jnp.where(first < 0, days, first), games].set(value, mode="drop")
-    racks = racks.at[seat, jnp.where(second < 0, days, second), games].set(value2, mode="drop")
-    knowns = state.known.at[seat, jnp.where(known_first < 0, days, known_first), games].set(known_value, mode="drop")
-    knowns = knowns.at[seat, jnp.where(second < 0, days, second), games].set(known_value2, mode="drop")
+    # The values are read back from the new rack, so that the writes come after every read of the old racks
+    # and XLA updates them in place instead of copying them first.
+    racks = _put(state.racks, seat * days + first, first >= 0, _at(new_rack, first))
+    racks = _put(racks, seat * days + second, second >= 0, _at(new_rack, second))
+    knowns = _put(state.known, seat * days + known_first, known_first >= 0, known_value)
+    knowns = _put(knowns, seat * days + second, second >= 0, known_value2)
 
     # The draft: the next seat drafts the next tile, or, once every rack is full, the three top tiles of the
     # draw pile become the discard piles and the first player begins.
     following = (current + 1) % players
-    all_full = (_seat_row(racks, following) >= 0).all(axis=0)
-    draft_more = is_draft & ~all_full
-    draft_done = is_draft & all_full
-
-    # Discard piles: a replaced or discarded tile goes on top of the chosen pile.
-    discarded = jnp.where(is_replace, at_day, held8)
-    # The end of the draft fills the bottom slot of every pile; a discard fills one slot of one pile.
-    bottom = jnp.where(draft_done, reveal, state.piles[:, 0])
-    piles = state.piles.at[:, 0].set(bottom)
-    slot, = settled(jnp.where(pushes, pile_size, capacity))
-    piles = piles.at[pile, slot, games].set(discarded, mode="drop")
-    sizes = jnp.where(draft_done, 1, sizes + (pushes & on_pile) - (is_take & on_pile))
-
+    all_full, = settled(_all_rows(_seat_row(racks, following) >= 0))
     # End of the own turn: a complete journey wins at once, then the turn limit ends the game.
+    ends_turn = pushes | is_swap
     turn = state.turn + ends_turn
-    won = ends_turn & is_complete(config, settled(new_rack)[0])
+    won = ends_turn & is_complete(config, new_rack)
     limit = config.options.turn_limit
     stopped = ends_turn & ~won & (turn >= limit) if limit is not None else jnp.zeros_like(won)
-    over = won | stopped
+    draft_more, draft_done, is_draw, is_take, ends_turn, won, over = settled(
+        is_draft & ~all_full, is_draft & all_full, is_draw, is_take, ends_turn, won, won | stopped)
     carries_on = ends_turn & ~over
 
     new_size = size - draft_more - 3 * draft_done - is_draw
@@ -209,6 +252,16 @@ def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple
     # Rules 2: drawing the last tile reshuffles at once; a turn that ends with an empty draw pile (nothing was
     # buried when it ran out) reshuffles for the next turn if there is something to shuffle now.
     reshuffle = (is_draw | carries_on) & (new_size == 0)
+    new_held, slot, discarded, reshuffle = settled(
+        new_held, jnp.where(pushes, pile_size, capacity), jnp.where(is_replace, at_day, held8), reshuffle)
+    # The new held tile is the last read of the old piles and draw pile: the piles are written, and the draw pile
+    # reshuffled, after it.
+    draft_done, slot, reshuffle = (_after(value, new_held) for value in (draft_done, slot, reshuffle))
+    # Discard piles: the end of the draft fills the bottom slot of every pile; a replaced or discarded tile goes
+    # on top of the chosen pile.
+    piles = state.piles.at[:, 0].set(jnp.where(draft_done, reveal, state.piles[:, 0]))
+    piles = piles.at[pile, slot, jnp.arange(action.shape[0])].set(discarded, mode="drop")
+    sizes = jnp.where(draft_done, 1, sizes + (pushes & on_pile) - (is_take & on_pile))
 
     after = state.replace(
         phase=new_phase.astype(jnp.int32),

@@ -18,27 +18,43 @@ def choose_actions(mask: jax.Array, uniform: jax.Array) -> jax.Array:
     in [0, 1)) of its legal actions, in index order (0 for a row with none). Uniform numbers give uniformly
     random legal actions.
 
-    The mask is packed into 32-bit words; the k-th legal action is found from population counts, which
-    costs far less on a CPU than a cumulative sum over the actions.
+    The mask is packed into bytes, eight actions to a byte, and the k-th legal action is found from
+    population counts, which costs far less on a CPU than a cumulative sum over the actions. The work runs
+    on the transposed mask (actions first) in the narrowest integers that hold the counts, so that every
+    operation is elementwise over the games and the CPU runs it as wide vector operations; a mask built
+    actions first inside the same compiled function (``rules.legal_rows``) is never transposed.
     """
     batch, actions = mask.shape
-    words = -(-actions // 32)
-    bits = jnp.pad(mask, ((0, 0), (0, words * 32 - actions))).reshape(batch, words, 32).astype(jnp.uint32)
-    packed = (bits << jnp.arange(32, dtype=jnp.uint32)).sum(-1, dtype=jnp.uint32)
-    counts = jax.lax.population_count(packed).astype(jnp.int32)
-    total = counts.sum(1)
-    pick = jnp.minimum((uniform * total).astype(jnp.int32), total - 1)
-    word = jnp.zeros(batch, jnp.uint32)
-    base = start = seen = jnp.zeros(batch, jnp.int32)
-    for w in range(words):
-        here = (seen <= pick) & (pick < seen + counts[:, w])
-        word = jnp.where(here, packed[:, w], word)
-        start = jnp.where(here, seen, start)
-        base = jnp.where(here, 32 * w, base)
-        seen = seen + counts[:, w]
-    # The pick-th set bit (from 0) of the word sits at the number of prefixes of the word that hold at most
-    # pick set bits. (Written as a sum over the 32 prefixes, the compiler works it out once per game.)
-    prefixes = (jnp.uint32(2) << jnp.arange(32, dtype=jnp.uint32)) - 1
-    held = jax.lax.population_count(word[:, None] & prefixes).astype(jnp.int32)
-    bit = (held <= (pick - start)[:, None]).sum(axis=1, dtype=jnp.int32)
-    return jnp.where(total > 0, base + bit, 0)
+    count_type = jnp.int8 if actions < 2**7 else jnp.int16 if actions < 2**15 else jnp.int32
+    rows = mask.T.astype(jnp.uint8)  # [A, B]
+    packed = []
+    for start in range(0, actions, 8):
+        byte = rows[start]
+        for bit in range(1, min(8, actions - start)):
+            byte = byte | (rows[start + bit] << bit)
+        packed.append(byte)
+    # Packed apart from the search below (which works on wider numbers), so that the packing runs on bytes,
+    # 32 games to a vector operation.
+    packed = list(jax.lax.optimization_barrier(jnp.stack(packed)))  # type: ignore[no-untyped-call]
+    counts = [jax.lax.population_count(byte).astype(count_type) for byte in packed]
+    total = sum(counts[1:], counts[0])
+    pick = jnp.minimum((uniform * total.astype(jnp.float32)).astype(count_type), total - 1)
+
+    # The byte that holds the pick-th legal action (from 0), and the legal actions before that byte.
+    zero = jnp.zeros(batch, count_type)
+    byte, base, before, seen = packed[0], zero, zero, counts[0]
+    for k in range(1, len(packed)):
+        later = pick >= seen
+        byte = jnp.where(later, packed[k], byte)
+        base = jnp.where(later, jnp.asarray(8 * k, count_type), base)
+        before = jnp.where(later, seen, before)
+        seen = seen + counts[k]
+    # The rank-th set bit of the byte, by halving: skip the low half when it holds at most rank set bits.
+    rank = pick - before
+    for width in (4, 2, 1):
+        low = jax.lax.population_count(byte & jnp.uint8((1 << width) - 1)).astype(count_type)
+        skip = rank >= low
+        byte = jnp.where(skip, byte >> width, byte)
+        rank = jnp.where(skip, rank - low, rank)
+        base = jnp.where(skip, base + width, base)
+    return jnp.where(total > 0, base.astype(jnp.int32), 0)
