@@ -24,7 +24,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import log_loss, roc_auc_score
 
 from tendays.bots import GreedyBot
-from tendays.bots.opponent_model import FEATURES, features, history_facts
+from tendays.bots.opponent_model import FEATURES, features
+from tendays.bots.reading import table_facts
 from tendays.engine import Game, Options, available_editions, knowledge_of, next_decision
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "tendays" / "bots" / "opponent_model.json"
@@ -43,7 +44,7 @@ def samples(game_number: int) -> tuple[list[list[float]], list[int]]:
         seen = decision.view
         if seen.phase.name == "DRAW" and rng.random() < 0.5:  # a sample of the decisions is plenty
             knowledge = knowledge_of(seen)
-            facts = history_facts(seen)
+            facts = table_facts(seen)
             state = game.state
             for other in range(players):
                 if other == seen.player:

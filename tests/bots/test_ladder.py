@@ -10,7 +10,8 @@ import pytest
 from tendays.bots import LEVELS, ExpertBot, GreedyBot, level_names, make_bot
 from tendays.bots.distance import analyze
 from tendays.bots.fallible import FallibleBot
-from tendays.bots.opponent_model import FEATURES, OpponentModel, features, history_facts
+from tendays.bots.opponent_model import FEATURES, OpponentModel, features
+from tendays.bots.reading import table_facts
 from tendays.engine import Game, MoveKind, Options, Phase, knowledge_of, next_decision
 
 
@@ -71,7 +72,7 @@ def test_the_opponent_model_reads_only_the_view() -> None:
     me = game.state.current
     seen = next_decision(game).view  # type: ignore[union-attr]
     knowledge = knowledge_of(seen)
-    rows = features(seen.edition, knowledge, history_facts(seen), 1 - me, seen.turn)
+    rows = features(seen.edition, knowledge, table_facts(seen), 1 - me, seen.turn)
     assert rows and all(len(row) == len(FEATURES) for row in rows.values())
     assert set(rows) == {t for t, n in enumerate(knowledge.unseen_counts) if n}
     chances = OpponentModel.shipped().chances(seen, knowledge)

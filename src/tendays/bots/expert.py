@@ -14,6 +14,13 @@ tries greedy's most promising days for each tile on sampled futures of the draft
 day whose futures end with the shortest journey (:mod:`tendays.bots.draft`): that ends the draft closer
 to a journey, but has not measurably won more games.
 
+With ``read_rivals`` (the ``expert+rivals`` bot, the hard level) the worlds are not dealt blindly: each
+other player's hidden days hold a plausible rack, a journey the public history allows spoilt on as many
+days as players who replaced as many tiles are typically short (:mod:`tendays.bots.rivals`). In the
+rollouts every player then plays greedy playouts, so the others take tiles the expert throws away and may
+finish first; a rollout is worth 1 when the expert finishes first. Because what a placement gives away
+now matters, every placement as short as the best one is a candidate, onto every pile.
+
 The budget is a number of rollouts per decision (deterministic given the RNG) or a time in seconds. With
 a budget of zero the expert plays exactly like the greedy bot, so its edge over greedy is the search's.
 """
@@ -32,10 +39,13 @@ from .distance import analyze
 from .draft import DRAFT_WORK, draft_move
 from .greedy import TileOdds, greedy_move, pile_to_cover, playout_move, rack_score, swapped, with_tile
 from .opponent_model import OpponentModel
+from .reading import TableFacts, table_facts
+from .rivals import distance_shares, plausible_days, sample_distance
 
-__all__ = ["DEFAULT_ITERATIONS", "ExpertBot"]
+__all__ = ["DEFAULT_ITERATIONS", "READING_ITERATIONS", "ExpertBot"]
 
 DEFAULT_ITERATIONS = 128
+READING_ITERATIONS = 256  # rollouts where the others play back: each says less, so more are needed
 _CANDIDATES = 3  # placements kept from the greedy ranking
 _CONFIDENCE = 1.5  # standard errors by which a move must beat the greedy move on the same worlds
 _PLAYOUT_TURNS = 30  # a playout that has not finished after this many own turns counts as lost
@@ -50,7 +60,7 @@ class ExpertBot:
 
     def __init__(self, iterations: int | None = DEFAULT_ITERATIONS, think: float | None = None,
                  name: str = "expert", opponent_model: OpponentModel | None = None,
-                 draft_search: bool = False) -> None:
+                 draft_search: bool = False, read_rivals: bool = False) -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"the number of rollouts must not be negative, not {iterations}")
         if think is not None and think < 0:
@@ -60,6 +70,7 @@ class ExpertBot:
         self.name = name
         self.opponent_model = opponent_model
         self.draft_search = draft_search
+        self.read_rivals = read_rivals
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         moves = view.legal_moves()
@@ -84,6 +95,10 @@ class ExpertBot:
         greedy = greedy_move(view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds,
                              random.Random(rng.getrandbits(64)))
         candidates = self._candidates(view, moves, odds, greedy)
+        if self.read_rivals and view.phase is Phase.PLACE and view.options.players > 1:
+            # What a placement throws away and covers matters once the others can take it back in the
+            # rollouts: every placement as short as the best one, onto every pile, is weighed.
+            candidates += [m for m in self._as_short(view, moves) if m not in candidates]
         if len(candidates) == 1:
             return candidates[0]
         search_rng = random.Random(rng.getrandbits(64))
@@ -94,9 +109,15 @@ class ExpertBot:
             weights = {p: tuple(c / (1.0 - c) if c < 1.0 else 1e9 for c in chances)
                        for p, chances in self.opponent_model.chances(view, knowledge).items()}
 
+        facts = table_facts(view) if self.read_rivals else None
+
         def world(i: int) -> tuple[State, int]:
             while len(worlds) <= i:
-                worlds.append((self._world(view, knowledge, search_rng, weights), search_rng.getrandbits(64)))
+                if facts is not None:  # reading the rivals
+                    state = self._plausible_world(view, knowledge, facts, search_rng)
+                else:
+                    state = self._world(view, knowledge, search_rng, weights)
+                worlds.append((state, search_rng.getrandbits(64)))
             return worlds[i]
 
         me = view.player
@@ -177,6 +198,17 @@ class ExpertBot:
         ordered = [greedy] + [m for m in ranked if m != greedy]
         return ordered
 
+    def _as_short(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
+        """Every placement that leaves the journey as short as the best one does, onto every allowed pile."""
+        edition, rack, held = view.edition, view.rack, view.in_hand
+        assert rack is not None and held is not None
+        options = [(analyze(edition, rack).distance, 0)]
+        options += [(analyze(edition, with_tile(rack, d, held)).distance, d) for d in range(1, len(rack) + 1)]
+        best = min(distance for distance, _ in options)
+        allowed = sorted({m.pile for m in moves})
+        return [Move.discard(p) if day == 0 else Move.replace(day, p)
+                for distance, day in options if distance == best for p in allowed]
+
     # -- worlds and rollouts -------------------------------------------------------------
 
     def _world(self, view: PlayerView, knowledge: Knowledge, rng: random.Random,
@@ -185,7 +217,40 @@ class ExpertBot:
         model's chances for the other players' hidden days, when the bot has one)."""
         return knowledge.deal(view, rng, weights)
 
+    def _plausible_world(self, view: PlayerView, knowledge: Knowledge, facts: TableFacts,
+                         rng: random.Random) -> State:
+        """A sampled world whose other racks are plausible near-journeys (see :mod:`tendays.bots.rivals`)."""
+        shares = distance_shares(view.edition)
+        preset = {}
+        spoken_for: list[int] = []
+        for p in range(view.options.players):
+            if p != view.player:
+                distance = sample_distance(shares, facts.replaced[p], rng)
+                days = plausible_days(view.edition, knowledge, facts, p, distance, rng, spoken_for)
+                if days:
+                    preset[p] = days
+                    spoken_for += days.values()
+        return knowledge.deal(view, rng, preset=preset)
+
     def _rollout(self, world: State, move: Move, me: int, rng: random.Random, rivals: list[float]) -> float:
+        if self.read_rivals and rivals:
+            return self._contest(world, move, me, rng)
+        return self._race(world, move, me, rng, rivals)
+
+    def _contest(self, world: State, move: Move, me: int, rng: random.Random) -> float:
+        """Play ``move`` in a world of plausible racks, then everybody plays greedy playouts: 1 if ``me`` wins."""
+        state = apply(world, move)
+        turns = 0
+        limit = _PLAYOUT_TURNS * world.options.players
+        while not state.is_over and turns < limit:
+            before = state.turn
+            state = apply(state, playout_move(state, rng))
+            turns += state.turn != before
+        if state.winner is None:
+            return 0.5 / world.options.players
+        return 1.0 if state.winner == me else 0.0
+
+    def _race(self, world: State, move: Move, me: int, rng: random.Random, rivals: list[float]) -> float:
         """Play ``move`` in a sampled world, then race to finish; the value of the race for ``me``.
 
         ``me`` plays greedy playouts; the others draw and discard, which keeps tiles flowing through the

@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 
-from tendays.engine import PILES, Edition, Knowledge, PlayerView, Role
+from tendays.engine import Edition, Knowledge, PlayerView, Role
 
-__all__ = ["FEATURES", "OpponentModel", "features", "history_facts"]
+from .reading import TableFacts, table_facts
+
+__all__ = ["FEATURES", "OpponentModel", "features"]
 
 #: The model's inputs, in order (each a number for one other player and one kind of tile).
 FEATURES = (
@@ -28,40 +29,7 @@ FEATURES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryFacts:
-    """Per player and tile: how often the player passed over it on a pile top, and threw it away."""
-
-    passed: tuple[tuple[int, ...], ...]
-    discarded: tuple[tuple[int, ...], ...]
-
-
-def history_facts(view: PlayerView) -> HistoryFacts:
-    """Follow the discard piles through the public history to see what each player passed over."""
-    players, tiles = view.options.players, len(view.edition.tiles)
-    passed = [[0] * tiles for _ in range(players)]
-    discarded = [[0] * tiles for _ in range(players)]
-    piles: list[list[int]] = [[] for _ in range(PILES)]
-    for event in view.events:
-        kind, p = event.kind, event.player
-        if kind == "reveal" and event.tile is not None:
-            piles[event.pile - 1].append(event.tile)
-        elif kind == "draw" and p is not None:
-            for pile in piles:
-                if pile:
-                    passed[p][pile[-1]] += 1
-        elif kind == "take":
-            piles[event.pile - 1].pop()
-        elif kind in ("replace", "discard") and event.tile is not None:
-            piles[event.pile - 1].append(event.tile)
-            if p is not None:
-                discarded[p][event.tile] += 1
-        elif kind == "reshuffle":
-            piles = [pile[-1:] for pile in piles]
-    return HistoryFacts(tuple(map(tuple, passed)), tuple(map(tuple, discarded)))
-
-
-def features(edition: Edition, knowledge: Knowledge, facts: HistoryFacts, player: int, turn: int
+def features(edition: Edition, knowledge: Knowledge, facts: TableFacts, player: int, turn: int
              ) -> dict[int, list[float]]:
     """The model's inputs for every tile with unseen copies, about ``player``'s hidden days."""
     tables = edition.tables
@@ -108,10 +76,10 @@ class OpponentModel:
         data = json.loads(resources.files("tendays.bots").joinpath("opponent_model.json").read_text("utf-8"))
         return cls([data["weights"][name] for name in FEATURES])
 
-    def chances(self, view: PlayerView, knowledge: Knowledge, facts: HistoryFacts | None = None
+    def chances(self, view: PlayerView, knowledge: Knowledge, facts: TableFacts | None = None
                 ) -> dict[int, tuple[float, ...]]:
         """Per other player: for each tile (index), the chance their hidden days hold a copy (0 if none unseen)."""
-        facts = facts or history_facts(view)
+        facts = facts or table_facts(view)
         result: dict[int, tuple[float, ...]] = {}
         tiles = len(view.edition.tiles)
         for player in range(view.options.players):

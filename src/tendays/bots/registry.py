@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tendays.engine.i18n import gettext
 
 from .base import Bot, RandomBot
-from .expert import ExpertBot
+from .expert import DEFAULT_ITERATIONS, READING_ITERATIONS, ExpertBot
 from .fallible import FallibleBot
 from .greedy import GreedyBot
 
@@ -88,10 +88,15 @@ def _expert_drafting(budget: str) -> Bot:
     return _expert(budget, "expert+draft", draft_search=True)
 
 
-def _expert(budget: str, name: str = "expert", model: OpponentModel | None = None, draft_search: bool = False
-            ) -> Bot:
+def _expert_reading(budget: str) -> Bot:
+    return _expert(budget, "expert+rivals", read_rivals=True)
+
+
+def _expert(budget: str, name: str = "expert", model: OpponentModel | None = None, draft_search: bool = False,
+            read_rivals: bool = False) -> Bot:
     if not budget:
-        return ExpertBot(name=name, opponent_model=model, draft_search=draft_search)
+        return ExpertBot(READING_ITERATIONS if read_rivals else DEFAULT_ITERATIONS, name=name, opponent_model=model,
+                         draft_search=draft_search, read_rivals=read_rivals)
     seconds = budget.endswith("s")
     try:
         amount = float(budget[:-1]) if seconds else int(budget)
@@ -100,9 +105,9 @@ def _expert(budget: str, name: str = "expert", model: OpponentModel | None = Non
                          f"or seconds per decision (expert:0.5s)") from None
     if seconds:
         return ExpertBot(iterations=None, think=amount, name=f"{name}:{budget}", opponent_model=model,
-                         draft_search=draft_search)
+                         draft_search=draft_search, read_rivals=read_rivals)
     return ExpertBot(iterations=int(amount), name=f"{name}:{budget}", opponent_model=model,
-                     draft_search=draft_search)
+                     draft_search=draft_search, read_rivals=read_rivals)
 
 
 def _learned(budget: str) -> Bot:
@@ -145,6 +150,9 @@ BOTS: dict[str, BotEntry] = {entry.name: entry for entry in (
              _learned, refuses=_learned_refuses),
     BotEntry("expert+model", "the expert, dealing the other players' hidden days of its sampled worlds by the "
                              "learned opponent model", _expert_modelled, budget="ROLLOUTS or SECONDSs"),
+    BotEntry("expert+rivals", "the expert, imagining the other players' racks as near-journeys their public "
+                              "history allows, which play back in its look-ahead", _expert_reading,
+             budget="ROLLOUTS or SECONDSs"),
     BotEntry("expert+draft", "the expert, placing each drafted tile where sampled futures of the draft end "
                              "closest to a journey", _expert_drafting, budget="ROLLOUTS or SECONDSs"),
 )}
@@ -156,7 +164,8 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
                                          "its best moves"), N_("beginner")),
     Level("easy", "fallible:0.25", N_("plays sensibly but overlooks a quarter of its best moves"), N_("easy")),
     Level("normal", "greedy", N_("builds its journey steadily and watches the piles"), N_("normal")),
-    Level("hard", "expert", N_("looks ahead through many possible futures"), N_("hard")),
+    Level("hard", "expert+rivals", N_("looks ahead through many possible futures and reads what the others need"),
+          N_("hard")),
 )}
 
 

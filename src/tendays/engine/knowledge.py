@@ -41,7 +41,8 @@ class Knowledge:
         return tuple(t for t, n in enumerate(self.unseen_counts) for _ in range(n))
 
     def deal(self, view: PlayerView, rng: random.Random,
-             weights: Mapping[int, Sequence[float]] | None = None) -> State:
+             weights: Mapping[int, Sequence[float]] | None = None,
+             preset: Mapping[int, Mapping[int, int]] | None = None) -> State:
         """A complete state consistent with the view: the unseen tiles dealt at random.
 
         ``weights`` may give, for another player, a weight per kind of tile: that player's hidden days
@@ -49,12 +50,19 @@ class Knowledge:
         as one of weight 1 to be drawn first); the others' days, uniformly. The state has no history (its
         events are empty) and a fresh seed for later reshuffles; it is a sample of what the table may
         look like, for search.
+
+        ``preset`` may fix, for another player, the tiles of some hidden days (day index 0-based to tile),
+        each an unseen copy; the other unseen tiles are dealt around them.
         """
         tiles = list(self.unseen)
+        for days in (preset or {}).values():
+            for tile in days.values():
+                tiles.remove(tile)  # a ValueError names a preset tile that is not unseen
         rng.shuffle(tiles)
         racks = []
         for player, (rack, filled) in enumerate(zip(self.racks, self.filled, strict=True)):
-            hidden = sum(1 for tile, has in zip(rack, filled, strict=True) if tile is None and has)
+            fixed = preset.get(player, {}) if preset is not None else {}
+            hidden = sum(1 for tile, has in zip(rack, filled, strict=True) if tile is None and has) - len(fixed)
             chosen: list[int] = []
             if hidden and weights is not None and player in weights:
                 # Efraimidis-Spirakis: the copies with the largest random keys u ** (1 / weight) win.
@@ -64,11 +72,11 @@ class Knowledge:
                 picked = set(keyed[:hidden])
                 chosen = [tiles[i] for i in keyed[:hidden]]
                 tiles = [t for i, t in enumerate(tiles) if i not in picked]
-            dealt = []
-            for tile, has in zip(rack, filled, strict=True):
-                if tile is None and has:
-                    tile = chosen.pop() if chosen else tiles.pop()
-                dealt.append(tile)
+            dealt: list[int | None] = []
+            for day, (known, has) in enumerate(zip(rack, filled, strict=True)):
+                if known is None and has:
+                    known = fixed[day] if day in fixed else chosen.pop() if chosen else tiles.pop()
+                dealt.append(known)
             racks.append(tuple(dealt))
         in_hand = self.held
         if self.held_hidden:
