@@ -246,7 +246,7 @@ class ExpertBot:
             before = state.turn
             state = apply(state, playout_move(state, rng))
             turns += state.turn != before
-        if state.winner is None:
+        if state.winner is None:  # nobody finished in time: worth less than an even share of a finished race
             return 0.5 / world.options.players
         return 1.0 if state.winner == me else 0.0
 
