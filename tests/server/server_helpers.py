@@ -105,6 +105,15 @@ def free_port() -> int:
         return port
 
 
+def post_json(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` as JSON to a running ``tendays serve`` at ``base`` and return the JSON answer."""
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        result: dict[str, Any] = json.load(answer)
+        return result
+
+
 def wait_until_serving(process: subprocess.Popen[str], base: str, seconds: float = 60.0) -> None:
     """Wait until the ``tendays serve`` ``process`` answers ``/health`` at ``base``; fail with its output if it
     exits or takes longer than ``seconds``."""

@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from dataclasses import replace
 from typing import Any
 
@@ -24,7 +23,7 @@ import pytest
 pytest.importorskip("websockets")
 pytest.importorskip("psycopg")
 import psycopg  # noqa: E402
-from server_helpers import free_port, wait_until_serving  # noqa: E402
+from server_helpers import free_port, post_json, wait_until_serving  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 from tendays.engine import Game  # noqa: E402
@@ -47,11 +46,7 @@ class Node:
         wait_until_serving(self.process, self.base)
 
     def post(self, path: str, body: Message) -> Message:
-        request = urllib.request.Request(f"{self.base}{path}", data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            result: Message = json.load(answer)
-            return result
+        return post_json(self.base, path, body)
 
     def alive(self) -> bool:
         return self.process.poll() is None

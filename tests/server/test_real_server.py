@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("websockets")
-from server_helpers import free_port, wait_until_serving  # noqa: E402
+from server_helpers import free_port, post_json, wait_until_serving  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 Message = dict[str, Any]
@@ -44,11 +44,7 @@ class Served:
             return error.code, error.read()
 
     def post(self, path: str, body: Message) -> Message:
-        request = urllib.request.Request(f"{self.base}{path}", data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            result: Message = json.load(answer)
-            return result
+        return post_json(self.base, path, body)
 
     def table(self, ticket: Message) -> Message:
         with connect(f"ws://127.0.0.1:{self.port}/ws/games/{ticket['id']}", open_timeout=10) as ws:

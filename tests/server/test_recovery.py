@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("websockets")
-from server_helpers import free_port, wait_until_serving  # noqa: E402
+from server_helpers import free_port, post_json, wait_until_serving  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 Message = dict[str, Any]
@@ -42,11 +42,7 @@ class Server:
         wait_until_serving(self.process, self.base)
 
     def post(self, path: str, body: dict[str, Any]) -> Message:
-        request = urllib.request.Request(f"{self.base}{path}", data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            result: Message = json.load(answer)
-            return result
+        return post_json(self.base, path, body)
 
     @contextlib.contextmanager
     def table(self, ticket: Message) -> Iterator[ClientConnection]:
