@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tendays.engine import Edition
 
-__all__ = ["Analysis", "JourneyGraph", "analyze", "graph_for", "journey_distance", "relaxed_distance"]
+__all__ = ["Analysis", "JourneyGraph", "analyze", "bit_indices", "graph_for", "journey_distance", "relaxed_distance"]
 
 Rack = Sequence[int | None]
 
@@ -36,7 +36,8 @@ _MEMO_LIMIT = 200_000
 _SPARSE = 24  # below this many states, stepping state by state beats testing every region
 
 
-def _bits(mask: int) -> Iterator[int]:
+def bit_indices(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first (the states of a set of walk states)."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -116,7 +117,7 @@ class JourneyGraph:
         result = 0
         if states.bit_count() <= _SPARSE:
             succ = self.succ
-            for s in _bits(states):
+            for s in bit_indices(states):
                 result |= succ[s]
         else:
             pred = self.pred
@@ -139,7 +140,7 @@ class JourneyGraph:
             return result
         result = 0
         pred = self.pred
-        for k2 in _bits(states & self.all_regions):
+        for k2 in bit_indices(states & self.all_regions):
             result |= pred[k2]
         all_regions = self.all_regions
         for offset in self.offsets:
@@ -151,7 +152,7 @@ class JourneyGraph:
 
     def tiles_of(self, states: int) -> list[int]:
         """The tiles of a set of states, each once."""
-        tiles = [self.regions[k] for k in _bits(states & self.all_regions)]
+        tiles = [self.regions[k] for k in bit_indices(states & self.all_regions)]
         for t, offset in zip(self.transports, self.offsets, strict=True):
             if (states >> offset) & self.all_regions:
                 tiles.append(t)
@@ -274,13 +275,13 @@ class _Passes:
                 return False
             options = graph.all_regions if day == 0 else succ[previous]
             left = budget - used
-            for state in _bits(options & masks[day] & backward[day][left]):
+            for state in bit_indices(options & masks[day] & backward[day][left]):
                 path.append(state)
                 if search(day + 1, state, used):
                     return True
                 path.pop()
             if left >= 1:
-                for state in _bits(options & ~masks[day] & backward[day][left - 1]):
+                for state in bit_indices(options & ~masks[day] & backward[day][left - 1]):
                     tile = state_tile[state]
                     if spare[tile] <= 0:
                         continue

@@ -20,7 +20,7 @@ from importlib import resources
 
 from tendays.engine import Edition, Knowledge
 
-from .distance import analyze, graph_for
+from .distance import analyze, bit_indices, graph_for
 from .reading import TableFacts
 
 __all__ = ["distance_shares", "plausible_days", "sample_distance"]
@@ -86,13 +86,7 @@ def plausible_days(edition: Edition, knowledge: Knowledge, facts: TableFacts, pl
         previous = -1
         for d in range(days):
             reachable = (graph.succ[previous] if d else graph.all_regions) & backward[d]
-            states = []
-            while reachable:
-                low = reachable & -reachable
-                s = low.bit_length() - 1
-                reachable ^= low
-                if rack[d] is not None or counts[state_tile[s]] > 0:
-                    states.append(s)
+            states = [s for s in bit_indices(reachable) if rack[d] is not None or counts[state_tile[s]] > 0]
             if not states:
                 break
             previous = rng.choice(states)
