@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from tendays.bots import make_bot
-from tendays.engine import Game, Options, play_bots
+from tendays.engine import Game, Options, available_editions, play_bots
 from tendays.sim.stats import wilson
 
 FIRST_SEED = 1000
@@ -27,11 +27,11 @@ TURN_LIMIT = 300
 
 def _won(task: tuple[str, str, int]) -> bool:
     candidate, edition, seed = task
-    names = [candidate, "greedy"] if seed % 2 == 0 else ["greedy", candidate]
+    seat = seed % 2
+    names = [candidate, "greedy"] if seat == 0 else ["greedy", candidate]
     game = Game(edition, Options(players=2, turn_limit=TURN_LIMIT), seed)
     play_bots(game, [make_bot(name) for name in names])
-    winner = game.state.winner
-    return winner is not None and names[winner] == candidate
+    return game.state.winner == seat
 
 
 def main() -> None:
@@ -41,6 +41,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    if args.games < 1 or args.workers < 1:
+        parser.error("give at least one game and at least one worker")
+    if args.edition not in available_editions():
+        parser.error(f"unknown edition {args.edition!r}; choose one of: {', '.join(available_editions())}")
     for candidate in args.candidates:
         try:
             make_bot(candidate)

@@ -79,6 +79,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--write", action="store_true", help=f"store the table in {OUT.name}")
     args = parser.parse_args()
+    if args.games < 5 or args.workers < 1:
+        parser.error("give at least 5 games (a fifth are held out) and at least one worker")
     split = args.games * 4 // 5
     tables: dict[str, list[list[float]]] = {}
     checks: dict[str, dict[str, float]] = {}
