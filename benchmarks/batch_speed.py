@@ -19,9 +19,10 @@ reported: on a shared machine the figures fall with it.
 
 Beside it, in the same run:
 
-* the vector env (``tendays.batch.vector.TenDaysVectorEnv``, self-play, batch 4,096): ``step`` from Python
-  with every game's observation and mask handed back as numpy arrays, actions drawn by a compiled random
-  choice from the mask;
+* the vector env (``tendays.batch.vector.TenDaysVectorEnv``, self-play, batch 4,096, its default
+  ``keep_memory``): ``step`` from Python with every game's observation and mask handed back as numpy arrays,
+  actions drawn by a compiled random choice from the mask (measured last, since ``keep_memory`` changes how
+  the process keeps memory);
 * pgx's ``leduc_holdem`` and ``kuhn_poker`` (``pip install pgx``, optional; null without it) at the same
   batch sizes, in the same kind of compiled loop (random legal actions, auto-reset, observations);
 * the scalar PettingZoo AEC env on one core (``benchmarks/env_speed.py``'s measure).
@@ -170,12 +171,12 @@ def main(args: argparse.Namespace) -> None:
     rows = [batched(env, batch, args.seconds) for batch in args.batches]
     scalar_rate = scalar(options, args.seconds) if args.edition == "usa" else None
     headline = next((row for row in rows if row["batch"] == HEADLINE), rows[-1])
-    vector = vector_env(args, headline["batch"])
     pgx_rows = [] if args.no_pgx else [pgx_game(game, batch, args.seconds) for game in ("leduc_holdem", "kuhn_poker")
                                        for batch in args.batches]
     leduc = next((row for row in pgx_rows if row and row["game"] == "leduc_holdem"
                   and row["batch"] == headline["batch"]), None)
     aec_rate = scalar_aec(args) if args.edition == "usa" else None
+    vector = vector_env(args, headline["batch"])  # last: it changes how this process's C library keeps memory
     result = {
         "batched_decisions_per_s": round(headline["decisions_per_s"]),
         "batched_compile_s": round(headline["compile_s"], 2),
