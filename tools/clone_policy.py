@@ -1,8 +1,8 @@
 """Train the learned bot's network by behaviour cloning: imitate the greedy bot's moves.
 
     pip install -e ".[batch]"                                               # jax, numpy, optax
-    python tools/clone_policy.py --games 6000 --seed 1 --out clone.npz      # step 1 of the shipped policy
-    python tools/train_policy.py --resume clone.npz --minutes 12 --lr 1e-4 --seed 2   # step 2: docs/rl.md
+    python tools/clone_policy.py --games 6000 --seed 1 --screen-games 400 --out clone.npz   # the shipped
+                                            # policy's step 1; then tools/train_policy.py --resume: docs/rl.md
 
 Data: 2-player, 10-day USA games of the scalar engine, the greedy bot in both seats; in every game one seat
 (alternating) plays a uniformly random legal move instead of greedy's with probability ``--explore``, so

@@ -2,8 +2,9 @@
 
     pip install -e ".[batch]"                                  # jax, numpy, optax
     python tools/train_policy.py --minutes 50 --seed 1        # PPO from new weights
-    python tools/train_policy.py --resume clone.npz --minutes 12 --lr 1e-4 --seed 2   # the shipped policy,
-                                                   # from tools/clone_policy.py's weights: see docs/rl.md
+    python tools/train_policy.py --resume clone.npz --minutes 12 --lr 1e-4 --seed 2 --report 90 \
+        --out ppo.npz --snapshots snapshots       # the shipped policy's step 2, from tools/clone_policy.py's
+                                                  # weights; then tools/screen_policy.py: see docs/rl.md
 
 The network is :mod:`tendays.bots.learned`'s (the same functions, run with ``jax.numpy``); the trainer is
 :class:`tendays.batch.ppo.PPO`: the learner plays 2-player, 10-day USA games against copies of itself inside
@@ -12,7 +13,8 @@ so far, the self-play games finished and how many reached a winner, and the lear
 most likely moves, against uniformly random players (batched, ``--random-games`` games) and against the
 greedy bot (the scalar engine, ``--greedy-games`` games, seats alternating). Evaluation deals are drawn
 from their own seed range (``tendays-train/...``), apart from the deals the bot is measured on afterwards.
-The weights are written (float16) after every report, so a stopped run keeps its last policy.
+The weights are written (float16) after every report, so a stopped run keeps its last policy; with
+``--snapshots DIR`` every report's weights are kept too, to be screened (``tools/screen_policy.py``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import numpy as np  # noqa: E402
 from tendays.batch import BatchEnv  # noqa: E402
 from tendays.batch.ppo import PPO, Settings  # noqa: E402
 from tendays.bots import GreedyBot  # noqa: E402
-from tendays.bots.learned import LearnedBot, PolicySpec, forward, init_params, load_policy, save_policy  # noqa: E402
+from tendays.bots.learned import LearnedBot, PolicySpec, features, head, init_params, load_policy, save_policy  # noqa: E402
 from tendays.engine import Game, Options, load_edition, play_bots  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "tendays" / "bots" / "policy.npz"
@@ -45,14 +47,14 @@ def options(days: int) -> Options:
     return Options(players=2, days=days, turn_limit=300)
 
 
-def wins_against_greedy(params: dict[str, np.ndarray], days: int, games: int, deals: str) -> int:
-    """How many of ``games`` scalar-engine games the bot (float16 weights, as shipped) wins against the greedy
-    bot, game i dealt from the stream ``{deals}/{i}`` with the bot in seat ``i % 2``."""
+def wins_against_greedy(params: dict[str, np.ndarray], days: int, games: int, deals: str, first: int = 0) -> int:
+    """How many of ``games`` scalar-engine games (from game ``first`` on) the bot (float16 weights, as shipped)
+    wins against the greedy bot, game i dealt from the stream ``{deals}/{i}`` with the bot in seat ``i % 2``."""
     bot = LearnedBot({k: np.asarray(v, np.float16).astype(np.float32) for k, v in params.items()},
                      EDITION, 2, days)
     edition = load_edition(EDITION)
     wins = 0
-    for index in range(games):
+    for index in range(first, first + games):
         deal = random.Random(f"{deals}/{index}").getrandbits(32)
         game = Game(edition, options(days), deal)
         seat = index % 2
@@ -82,12 +84,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--greedy-games", type=int, default=60)
     parser.add_argument("--resume", type=Path, help="start from these weights (.npz) instead of new ones")
     parser.add_argument("--out", type=Path, default=OUT, help=f"where to write the weights (default {OUT})")
+    parser.add_argument("--snapshots", type=Path, help="also keep each report's weights in this folder, as "
+                        "ITERATION.npz, to choose among (tools/screen_policy.py)")
     args = parser.parse_args(argv)
+    if args.snapshots:
+        args.snapshots.mkdir(parents=True, exist_ok=True)
 
     env = BatchEnv(EDITION, options(args.days), auto_reset=True)
     spec = PolicySpec.of(env.edition, env.options)
     settings = Settings(games=args.games, steps=args.steps, learning_rate=args.lr, shaping=args.shaping)
-    ppo = PPO(env, lambda p, obs, mask: forward(spec, p, obs, mask, jnp), settings)
+    ppo = PPO(env, lambda p, prepared, mask: head(p, prepared, mask, jnp), settings,
+              prepare=lambda obs: features(spec, obs, jnp))  # the journey features once per decision
     start = load_policy(str(args.resume))[0] if args.resume else init_params(spec, args.hidden, args.seed)
     carry = ppo.start(jax.tree.map(jnp.asarray, start), jax.random.key(args.seed))
     print(f"training {args.days}-day {EDITION} games: {args.games} games x {args.steps} decisions per iteration, "
@@ -110,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             last_report = elapsed
             params = {name: np.asarray(value) for name, value in carry[0].items()}
             save_policy(args.out, params, EDITION, env.options)
+            if args.snapshots:
+                save_policy(args.snapshots / f"{iteration:05d}.npz", params, EDITION, env.options)
             random_eval = ppo.evaluate(carry[0], jax.random.key(10_000 + iteration), args.random_games, 1200)
             vs_random = int(random_eval["won"]) / args.random_games
             vs_greedy = versus_greedy(params, args.days, args.greedy_games, args.seed) if args.greedy_games else 0.0

@@ -1,7 +1,10 @@
-"""Behaviour cloning of the greedy bot (``tools/clone_policy.py``): the recorded data, and a tiny run end to end."""
+"""The learned bot's tools: behaviour cloning of the greedy bot (``tools/clone_policy.py``: the recorded data,
+and a tiny run end to end), PPO's snapshots (``tools/train_policy.py``) and screening them
+(``tools/screen_policy.py``)."""
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,13 +17,14 @@ from tendays.bots import GreedyBot  # noqa: E402
 from tendays.bots.learned import PolicySpec, encode, load_policy  # noqa: E402
 from tendays.engine import ActionCodec, Game, load_edition, next_decision  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parents[2] / "tools" / "clone_policy.py"
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("clone_policy", SCRIPT)
+def _script(name: str = "clone_policy"):
+    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # so that worker processes find its functions under its name
     spec.loader.exec_module(module)
     return module
 
@@ -60,3 +64,25 @@ def test_a_tiny_run_trains_writes_and_screens(tmp_path: Path, capsys: pytest.Cap
     rows = [line.split() for line in printed.splitlines() if line.split()[:1] in (["1"], ["2"])]
     assert [row[:2] for row in rows] == [[r, e] for r in "12" for e in "012"]  # 2 rounds of 2 epochs
     assert all(0 <= float(row[-1].rstrip("%")) <= 100 for row in rows)
+
+
+def test_ppo_keeps_a_snapshot_per_report_and_screening_reads_them(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    train, screen = _script("train_policy"), _script("screen_policy")
+    out, snapshots = tmp_path / "policy.npz", tmp_path / "snapshots"
+    assert train.main(["--iterations", "2", "--games", "8", "--steps", "8", "--hidden", "8", "--report", "0",
+                       "--random-games", "4", "--greedy-games", "0", "--out", str(out),
+                       "--snapshots", str(snapshots)]) == 0
+    kept = sorted(snapshots.iterdir())
+    assert [path.name for path in kept] == ["00001.npz", "00002.npz"]
+    last, _, _, _ = load_policy(str(kept[-1]))
+    assert all(np.array_equal(last[name], value) for name, value in load_policy(str(out))[0].items())
+    capsys.readouterr()
+    # The same wins whether the games are played in one process or split between two.
+    alone = screen.screen(kept[-1], 6, 77, 1)
+    assert 0 <= alone <= 6 and screen.screen(kept[-1], 6, 77, 2) == alone
+    assert screen.main([str(kept[0]), str(kept[1]), "--games", "3", "--workers", "1"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 2 and all("against greedy (simulate seed 77)" in row for row in rows)
+    with pytest.raises(SystemExit):
+        screen.main([str(tmp_path / "missing.npz")])

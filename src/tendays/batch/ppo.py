@@ -7,8 +7,10 @@ trajectories are ordinary single-agent ones (rewards: win, loss, no winner at th
 the game runs, ``shaping`` times the change of the learner's journey progress, the share of the journey's
 conditions its rack meets, which tells it early which placements help).
 
-The network is not fixed here: :class:`PPO` takes ``apply(params, obs, mask) -> (logits, values)`` over
-the batched observations and masks, and any pytree of parameters. ``evaluate`` plays the policy's most
+The network is not fixed here: :class:`PPO` takes ``apply(params, inputs, mask) -> (logits, values)`` over
+the batched observations (or what ``prepare(obs)`` makes of them: the rollout keeps that, so inputs that do
+not depend on the parameters are worked out once per decision, not again in every epoch) and masks, and any
+pytree of parameters. ``evaluate`` plays the policy's most
 likely moves against uniformly random opponents. Needs the ``batch`` extra and optax.
 """
 
@@ -29,7 +31,12 @@ from .state import OVER_PHASE, BatchState
 
 __all__ = ["PPO", "Settings", "journey_progress"]
 
-Apply = Callable[[Any, jax.Array, jax.Array], tuple[jax.Array, jax.Array]]
+Apply = Callable[[Any, Any, jax.Array], tuple[jax.Array, jax.Array]]
+Prepare = Callable[[jax.Array], Any]
+
+
+def _unchanged(obs: jax.Array) -> jax.Array:
+    return obs
 
 
 @dataclass(frozen=True)
@@ -64,10 +71,10 @@ def journey_progress(config: Config, rack: jax.Array) -> jax.Array:
 class PPO:
     """Trains ``apply``'s parameters on ``env`` (a :class:`BatchEnv` with ``auto_reset=True``)."""
 
-    def __init__(self, env: BatchEnv, apply: Apply, settings: Settings) -> None:
+    def __init__(self, env: BatchEnv, apply: Apply, settings: Settings, prepare: Prepare = _unchanged) -> None:
         if not env.auto_reset:
             raise ValueError("PPO needs a BatchEnv with auto_reset=True")
-        self.env, self.apply, self.settings = env, apply, settings
+        self.env, self.apply, self.settings, self.prepare = env, apply, settings, prepare
         self.optimizer = optax.chain(optax.clip_by_global_norm(settings.max_grad_norm),
                                      optax.adam(settings.learning_rate, eps=1e-5))
         self.seats = jnp.arange(settings.games, dtype=jnp.int32) % env.config.players
@@ -84,7 +91,7 @@ class PPO:
     # -- playing ----------------------------------------------------------------------------------------------
 
     def _sample(self, params: Any, state: BatchState, seats: jax.Array, key: jax.Array) -> tuple[jax.Array, ...]:
-        obs = self.env._observe(state, seats)
+        obs = self.prepare(self.env._observe(state, seats))
         mask = self.env._legal_action_mask(state)
         logits, value = self.apply(params, obs, mask)
         action = jax.random.categorical(key, logits)
@@ -137,7 +144,8 @@ class PPO:
             return (state, key), step
 
         (state, key), batch = jax.lax.scan(one, (state, key), None, self.settings.steps)
-        _, last_value = self.apply(params, self.env._observe(state, seats), self.env._legal_action_mask(state))
+        _, last_value = self.apply(params, self.prepare(self.env._observe(state, seats)),
+                                   self.env._legal_action_mask(state))
         return state, key, batch, last_value
 
     # -- learning ---------------------------------------------------------------------------------------------
@@ -177,7 +185,7 @@ class PPO:
         state, key, batch, last_value = self._rollout(params, state, key)
         advantages, targets = self._advantages(batch, last_value)
         size = s.games * s.steps
-        flat = {name: batch[name].reshape(size, *batch[name].shape[2:])
+        flat = {name: jax.tree.map(lambda leaf: leaf.reshape(size, *leaf.shape[2:]), batch[name])
                 for name in ("obs", "mask", "action", "logp")}
         flat["advantage"], flat["target"] = advantages.reshape(size), targets.reshape(size)
 
@@ -186,7 +194,7 @@ class PPO:
 
             def update(carry: tuple[Any, ...], rows: jax.Array) -> tuple[tuple[Any, ...], dict[str, jax.Array]]:
                 params, opt_state = carry
-                mb = {name: value[rows] for name, value in flat.items()}
+                mb = jax.tree.map(lambda leaf: leaf[rows], flat)
                 grads, figures = jax.grad(self._loss, has_aux=True)(params, mb)
                 updates, opt_state = self.optimizer.update(grads, opt_state, params)
                 return (optax.apply_updates(params, updates), opt_state), figures
@@ -216,7 +224,7 @@ class PPO:
             state, key, count = carry
             key, draw = jax.random.split(key)
             mask = env._legal_action_mask(state)
-            logits, _ = self.apply(params, env._observe(state, state.current), mask)
+            logits, _ = self.apply(params, self.prepare(env._observe(state, state.current)), mask)
             greedy = logits.argmax(axis=1)
             action = jnp.where(state.current == seats, greedy, random_actions(draw, mask))
             return env._step(state, action), key, count + 1

@@ -5,9 +5,11 @@ The network reads the observation of the batched engine (``tendays.batch.observe
 player's view alone (:func:`encode`, tested equal to the batched encoder), plus *journey features* worked out
 from that observation: for every day and tile, how many of the journey's conditions (day 1 a region, every
 neighbouring pair sound, by the edition's connection tables) putting that tile on that day would gain or
-lose. Each action's logit is the network's output plus a learned multiple of its own gain (a draft or a
-placement: the held tile's gain on that day; a take: the best gain of that pile's top), so the policy starts
-near "make the journey longest" and learns the rest.
+lose; and the rack's *journey distance* (the fewest days to change for a complete journey, ignoring how often
+each tile exists) with, for every day and tile, how much putting that tile there would shorten it (both in
+:mod:`tendays.bots.policy_inputs`). Each action's logit is the network's output plus learned multiples of
+its own gain and of its own shortening (a draft or a placement: the held tile's on that day; a take: the
+best of that pile's top), so the policy starts near "bring the journey closer" and learns the rest.
 
 The same functions serve training and play: they take the array module (``numpy`` here, ``jax.numpy`` in
 ``tools/clone_policy.py`` and ``tools/train_policy.py``), so the trained network is exactly the one that plays.
@@ -18,102 +20,22 @@ The shipped weights (``policy.npz``) were trained for 2-player, 10-day games of 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
-from tendays.engine import (
-    MAX_PLAYERS,
-    ActionCodec,
-    Edition,
-    Move,
-    MoveKind,
-    Options,
-    Phase,
-    PlayerView,
-    knowledge_of,
-)
+from tendays.engine import ActionCodec, Move, Options, Phase, PlayerView, knowledge_of
 from tendays.engine.i18n import gettext as _
 
-__all__ = ["LearnedBot", "PolicySpec", "encode", "forward", "init_params", "load_policy", "refusal", "save_policy"]
+from .policy_inputs import OPPONENT_SLOTS, PolicySpec, features, journey_distances
+
+__all__ = ["LearnedBot", "PolicySpec", "encode", "features", "forward", "head", "init_params", "journey_distances",
+           "load_policy", "refusal", "save_policy"]
 
 POLICY_FILE = "policy.npz"
-_OPPONENT_SLOTS = MAX_PLAYERS - 1
-_PARAMS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "gain_scale")
-
-
-def _block_sizes(tiles: int, days: int) -> list[tuple[str, int]]:
-    """The blocks of the batched observation, in order (as ``tendays.batch.observe.layout``)."""
-    t, d = tiles, days
-    return [("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d),
-            ("held", t), ("held_hidden", 1), ("held_source", 4), ("forced_pile", 3), ("pile_top", 3 * t),
-            ("pile_contents", 3 * t), ("pile_size", 3), ("draw_size", 1), ("unseen", t),
-            ("opponents", _OPPONENT_SLOTS * (2 + d * t))]
-
-
-def _link_table(edition: Edition) -> np.ndarray:
-    """bool[(n + 1) ** 3]: whether day ``i`` is sound given the tiles on days ``i``, ``i + 1``, ``i + 2`` (index
-    ``n``: an empty day or no day), as the batched engine's ``Config.link_table``."""
-    tables = edition.tables
-    n = tables.n
-    is_region = np.array(tables.is_region, bool)
-    step = np.frombuffer(tables.step, np.uint8).reshape(n, n).astype(bool)
-    hop = np.frombuffer(tables.hop, np.uint8).reshape(n, n, n).astype(bool)
-    link = np.zeros((n + 1, n + 1, n + 1), bool)
-    regions, transports = np.flatnonzero(is_region), np.flatnonzero(~is_region)
-    link[np.ix_(regions, regions)] = step[np.ix_(regions, regions)][:, :, None]  # region, region: a border
-    link[np.ix_(regions, transports, np.arange(n))] = hop[np.ix_(regions, transports, np.arange(n))]
-    link[np.ix_(transports, regions)] = True  # a transport is sound when a region follows it
-    return link.reshape(-1)
-
-
-@dataclass(frozen=True, eq=False)
-class PolicySpec:
-    """The constant arrays of one edition and set of options that the network's inputs need."""
-
-    tiles: int
-    days: int
-    players: int
-    actions: int
-    blocks: dict[str, tuple[int, int]]  # name: (start, stop) in the observation
-    observation_size: int
-    keep: np.ndarray  # int[inputs]: observation columns fed to the network: not the turn progress (the bot
-    # plays with any turn limit, or none), and of the other seats only the next one (so one network plays
-    # any number of players)
-    link: np.ndarray  # bool[(tiles + 1) ** 3]
-    is_region: np.ndarray  # float32[tiles + 1]; 0 for "no tile"
-    action_kind: np.ndarray  # int[actions]: 0 gains nothing, 1 the held tile's gain on a day, 2 a pile top's
-    action_day: np.ndarray  # int[actions]
-    action_pile: np.ndarray  # int[actions]
-
-    @classmethod
-    def of(cls, edition: Edition, options: Options) -> PolicySpec:
-        t, d = edition.tables.n, options.days
-        blocks, start = {}, 0
-        for name, size in _block_sizes(t, d):
-            blocks[name] = (start, start + size)
-            start += size
-        present = blocks["opponents"][0] + 2 + d * t  # through the next seat's block: the same in every game
-        codec = ActionCodec(d)
-        kind, day, pile = (np.zeros(codec.size, np.int64) for _ in range(3))
-        for index in range(codec.size):
-            move = codec.decode(index)
-            if move.kind in (MoveKind.DRAFT, MoveKind.REPLACE):
-                kind[index], day[index] = 1, move.day - 1
-            elif move.kind is MoveKind.TAKE:
-                kind[index], pile[index] = 2, move.pile - 1
-        return cls(tiles=t, days=d, players=options.players, actions=codec.size, blocks=blocks,
-                   observation_size=start, keep=np.setdiff1d(np.arange(present), blocks["progress"][0]),
-                   link=_link_table(edition),
-                   is_region=np.array([*edition.tables.is_region, False], np.float32), action_kind=kind,
-                   action_day=day, action_pile=pile)
-
-    @property
-    def input_size(self) -> int:
-        return len(self.keep) + self.days * self.tiles + self.days + 3 + 1
+_PARAMS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "gain_scale", "distance_scale")
 
 
 def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
@@ -174,7 +96,7 @@ def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
         unseen[held] -= 1
     block("unseen")[:] = np.maximum(unseen, 0.0) / copies
     slot_size = 2 + d * t
-    for slot in range(1, min(players, _OPPONENT_SLOTS + 1)):
+    for slot in range(1, min(players, OPPONENT_SLOTS + 1)):
         seat = (player + slot) % players
         start = spec.blocks["opponents"][0] + (slot - 1) * slot_size
         obs[start] = 1.0
@@ -183,63 +105,26 @@ def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
     return obs
 
 
-def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any]:
-    """The network's inputs (``float32[N, input_size]``) and each action's journey gain (``[N, actions]``)
-    for observations ``obs`` (``float32[N, observation_size]``), computed with the array module ``xp``."""
-    n, t, d = obs.shape[0], spec.tiles, spec.days
-
-    def tiles_of(name: str, groups: int) -> Any:  # one-hot groups to tile indices, ``t`` for none
-        start, stop = spec.blocks[name]
-        one_hot = obs[:, start:stop].reshape(n, groups, t)
-        return xp.where(one_hot.sum(-1) > 0, one_hot.argmax(-1), t)
-
-    rack, held, tops = tiles_of("rack", d), tiles_of("held", 1)[:, 0], tiles_of("pile_top", 3)
-    link = xp.asarray(spec.link)
-    region = xp.asarray(spec.is_region)
-
-    def sound(a: Any, b: Any, c: Any) -> Any:
-        return link[(a * (t + 1) + b) * (t + 1) + c].astype(xp.float32)
-
-    empty = xp.full((n, 2), t, dtype=rack.dtype)
-    padded = xp.concatenate([empty, rack, empty], axis=1)  # day k at k + 2
-    now = sound(rack[:, :-1], rack[:, 1:], padded[:, 4:d + 3])  # [N, d - 1]: days 0 .. d - 2 sound
-    zero2 = xp.zeros((n, 2), xp.float32)
-    now_padded = xp.concatenate([zero2, now, zero2], axis=1)
-    before = now_padded[:, 0:d] + now_padded[:, 1:d + 1] + now_padded[:, 2:d + 2]  # the links touching day k
-    tile = xp.arange(t)[None, None, :]
-
-    def day(offset: int) -> Any:
-        return padded[:, offset:offset + d][:, :, None]
-
-    # Day k holding tile x changes the links of days k - 2, k - 1 and k (an absent day never links).
-    after = sound(day(0), day(1), tile) + sound(day(1), tile, day(3)) + sound(tile, day(3), day(4))
-    first = (region[:t][None, :] - region[rack[:, 0]][:, None])  # day 1 must be a region
-    gain = after - before[:, :, None]
-    gain = xp.concatenate([gain[:, :1] + first[:, None, :], gain[:, 1:]], axis=1)  # [N, d, t]
-    gain_none = xp.concatenate([gain, xp.zeros((n, d, 1), xp.float32)], axis=2)
-    held_gain = xp.take_along_axis(gain_none, xp.broadcast_to(held[:, None, None], (n, d, 1)), axis=2)[:, :, 0]
-    top_gain = xp.take_along_axis(gain_none, xp.broadcast_to(tops[:, None, :], (n, d, 3)), axis=2).max(axis=1)
-    progress = region[rack[:, 0]] + now.sum(axis=1)
-    kind = xp.asarray(spec.action_kind)[None, :]
-    action_gain = xp.where(kind == 1, held_gain[:, xp.asarray(spec.action_day)],
-                           xp.where(kind == 2, top_gain[:, xp.asarray(spec.action_pile)], 0.0))
-    inputs = xp.concatenate([obs[:, xp.asarray(spec.keep)], gain.reshape(n, d * t) / 2, held_gain / 2,
-                             top_gain / 2, (progress / d)[:, None]], axis=1)
-    return inputs.astype(xp.float32), action_gain.astype(xp.float32)
+def head(params: dict[str, Any], prepared: tuple[Any, Any, Any], mask: Any, xp: Any) -> tuple[Any, Any]:
+    """The network on :func:`features`' output: masked action logits (``[N, actions]``, a large negative
+    number where illegal) and state values (``[N]``)."""
+    inputs, action_gain, action_closer = prepared
+    hidden = xp.tanh(inputs @ params["w1"] + params["b1"])
+    hidden = xp.tanh(hidden @ params["w2"] + params["b2"])
+    logits = (hidden @ params["wp"] + params["bp"] + params["gain_scale"] * action_gain
+              + params["distance_scale"] * action_closer)
+    value = (hidden @ params["wv"] + params["bv"])[:, 0]
+    return xp.where(mask, logits, -1e9), value
 
 
 def forward(spec: PolicySpec, params: dict[str, Any], obs: Any, mask: Any, xp: Any) -> tuple[Any, Any]:
     """Masked action logits (``[N, actions]``, a large negative number where illegal) and state values
     (``[N]``) for observations ``obs`` and legal-action masks ``mask``, with the array module ``xp``."""
-    inputs, action_gain = features(spec, obs, xp)
-    hidden = xp.tanh(inputs @ params["w1"] + params["b1"])
-    hidden = xp.tanh(hidden @ params["w2"] + params["b2"])
-    logits = hidden @ params["wp"] + params["bp"] + params["gain_scale"] * action_gain
-    value = (hidden @ params["wv"] + params["bv"])[:, 0]
-    return xp.where(mask, logits, -1e9), value
+    return head(params, features(spec, obs, xp), mask, xp)
 
 
-def init_params(spec: PolicySpec, hidden: int, seed: int, gain_scale: float = 2.0) -> dict[str, np.ndarray]:
+def init_params(spec: PolicySpec, hidden: int, seed: int, gain_scale: float = 2.0,
+                distance_scale: float = 2.0) -> dict[str, np.ndarray]:
     """New network weights (float32), drawn from ``seed``."""
     rng = np.random.default_rng(seed)
 
@@ -251,7 +136,8 @@ def init_params(spec: PolicySpec, hidden: int, seed: int, gain_scale: float = 2.
             "w2": dense(hidden, hidden, 1.0), "b2": np.zeros(hidden, np.float32),
             "wp": dense(hidden, spec.actions, 0.01), "bp": np.zeros(spec.actions, np.float32),
             "wv": dense(hidden, 1, 1.0), "bv": np.zeros(1, np.float32),
-            "gain_scale": np.full(spec.actions, gain_scale, np.float32)}
+            "gain_scale": np.full(spec.actions, gain_scale, np.float32),
+            "distance_scale": np.full(spec.actions, distance_scale, np.float32)}
 
 
 def save_policy(path: Any, params: dict[str, Any], edition: str, options: Options) -> None:

@@ -1,0 +1,225 @@
+"""What the learned bot's network reads: the layout of the batched engine's observation, the edition's
+constant arrays (:class:`PolicySpec`), and the *journey features* worked out from an observation
+(:func:`features`): each day and tile's gain of journey conditions, and the journey distance
+(:func:`journey_distances`) with each day and tile's shortening of it.
+
+Every function takes the array module (``numpy`` for play, ``jax.numpy`` for training), so the network
+trains on exactly the numbers it plays with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tendays.engine import MAX_PLAYERS, ActionCodec, Edition, MoveKind, Options
+
+__all__ = ["OPPONENT_SLOTS", "PolicySpec", "features", "journey_distances"]
+
+OPPONENT_SLOTS = MAX_PLAYERS - 1
+_BASE = 64.0  # > the number of regions: a sum of BASE ** -cost over them still rounds to the least cost
+
+def _block_sizes(tiles: int, days: int) -> list[tuple[str, int]]:
+    """The blocks of the batched observation, in order (as ``tendays.batch.observe.layout``)."""
+    t, d = tiles, days
+    return [("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d),
+            ("held", t), ("held_hidden", 1), ("held_source", 4), ("forced_pile", 3), ("pile_top", 3 * t),
+            ("pile_contents", 3 * t), ("pile_size", 3), ("draw_size", 1), ("unseen", t),
+            ("opponents", OPPONENT_SLOTS * (2 + d * t))]
+
+
+def _link_table(edition: Edition) -> np.ndarray:
+    """bool[(n + 1) ** 3]: whether day ``i`` is sound given the tiles on days ``i``, ``i + 1``, ``i + 2`` (index
+    ``n``: an empty day or no day), as the batched engine's ``Config.link_table``."""
+    tables = edition.tables
+    n = tables.n
+    is_region = np.array(tables.is_region, bool)
+    step = np.frombuffer(tables.step, np.uint8).reshape(n, n).astype(bool)
+    hop = np.frombuffer(tables.hop, np.uint8).reshape(n, n, n).astype(bool)
+    link = np.zeros((n + 1, n + 1, n + 1), bool)
+    regions, transports = np.flatnonzero(is_region), np.flatnonzero(~is_region)
+    link[np.ix_(regions, regions)] = step[np.ix_(regions, regions)][:, :, None]  # region, region: a border
+    link[np.ix_(regions, transports, np.arange(n))] = hop[np.ix_(regions, transports, np.arange(n))]
+    link[np.ix_(transports, regions)] = True  # a transport is sound when a region follows it
+    return link.reshape(-1)
+
+
+@dataclass(frozen=True, eq=False)
+class PolicySpec:
+    """The constant arrays of one edition and set of options that the network's inputs need."""
+
+    tiles: int
+    days: int
+    players: int
+    actions: int
+    blocks: dict[str, tuple[int, int]]  # name: (start, stop) in the observation
+    observation_size: int
+    keep: np.ndarray  # int[inputs]: observation columns fed to the network: not the turn progress (the bot
+    # plays with any turn limit, or none), and of the other seats only the next one (so one network plays
+    # any number of players)
+    link: np.ndarray  # bool[(tiles + 1) ** 3]
+    is_region: np.ndarray  # float32[tiles + 1]; 0 for "no tile"
+    action_kind: np.ndarray  # int[actions]: 0 gains nothing, 1 the held tile's gain on a day, 2 a pile top's
+    action_day: np.ndarray  # int[actions]
+    action_pile: np.ndarray  # int[actions]
+    region_tiles: np.ndarray  # int[regions]
+    transport_tiles: np.ndarray  # int[transports]
+    spread: np.ndarray  # float32[2, regions, (1 + transports) * regions]: [0] region r to r' by a border,
+    # then r to r' over each transport (day r, transport, r'); [1] the same read backward (r' to r)
+    tile_order: np.ndarray  # int[tiles]: the tiles' columns among regions-then-transports
+
+    @classmethod
+    def of(cls, edition: Edition, options: Options) -> PolicySpec:
+        t, d = edition.tables.n, options.days
+        blocks, start = {}, 0
+        for name, size in _block_sizes(t, d):
+            blocks[name] = (start, start + size)
+            start += size
+        present = blocks["opponents"][0] + 2 + d * t  # through the next seat's block: the same in every game
+        codec = ActionCodec(d)
+        kind, day, pile = (np.zeros(codec.size, np.int64) for _ in range(3))
+        for index in range(codec.size):
+            move = codec.decode(index)
+            if move.kind in (MoveKind.DRAFT, MoveKind.REPLACE):
+                kind[index], day[index] = 1, move.day - 1
+            elif move.kind is MoveKind.TAKE:
+                kind[index], pile[index] = 2, move.pile - 1
+        link = _link_table(edition)
+        cube = link.reshape(t + 1, t + 1, t + 1)
+        regions, transports = np.array(edition.tables.regions), np.array(edition.tables.transports)
+        border = cube[regions[:, None], regions[None, :], t]  # a region's soundness ignores the day after next
+        hops = cube[np.ix_(regions, transports, regions)]  # [r, x, r']
+        spread = np.stack([np.concatenate([border, hops.reshape(len(regions), -1)], axis=1),
+                           np.concatenate([border.T, hops.transpose(2, 1, 0).reshape(len(regions), -1)], axis=1)])
+        return cls(tiles=t, days=d, players=options.players, actions=codec.size, blocks=blocks,
+                   observation_size=start, keep=np.setdiff1d(np.arange(present), blocks["progress"][0]),
+                   link=link, region_tiles=regions, transport_tiles=transports, spread=spread.astype(np.float32),
+                   tile_order=np.argsort(np.concatenate([regions, transports])),
+                   is_region=np.array([*edition.tables.is_region, False], np.float32), action_kind=kind,
+                   action_day=day, action_pile=pile)
+
+    @property
+    def input_size(self) -> int:
+        return len(self.keep) + 2 * (self.days * self.tiles + self.days + 3 + 1) + self.tiles
+
+
+def journey_distances(spec: PolicySpec, rack: Any, xp: Any) -> tuple[Any, Any]:
+    """Each rack's journey distance (``int[N]``) and, for every day and tile, the distance with that tile put
+    on that day (``int[N, days, tiles]``), for racks ``rack`` (``int[N, days]``, ``tiles`` for an empty day).
+
+    The distance is the fewest days whose tile must change (an empty day always) so that the rack becomes a
+    complete journey by the link table, ignoring how often each tile exists (``tendays.bots.distance``'s
+    relaxed distance). A journey is a walk over regions where a transport day may sit between two regions, so
+    a dynamic programme over days needs only the region of each day: the cost to reach region ``r'`` on a day
+    is the least, over the regions before it, of the cost so far plus that day's change (a border from
+    yesterday's region, or a hop over a transport tile on yesterday from the region the day before). A forward
+    and a backward pass give, for every day and tile, the cheapest journey through it. Each least-over-
+    neighbours is one matrix product on ``BASE ** -cost`` (the sum is the least cost's term within a factor
+    of the number of regions, under ``BASE``), rounded back to the integer cost: fast on a batch."""
+    n, d = rack.shape
+    regions, transports = len(spec.region_tiles), len(spec.transport_tiles)
+    cap = d + 1  # more than any distance: costs are clipped there
+    cost = (rack[:, :, None] != xp.asarray(spec.region_tiles)[None, None, :]).astype(xp.int32)  # [N, d, R]
+    transport_cost = (rack[:, :, None] != xp.asarray(spec.transport_tiles)[None, None, :]).astype(xp.int32)
+    spread = xp.asarray(spec.spread)
+    log_base = np.float32(np.log(_BASE))
+
+    def least(costs: Any, direction: int) -> Any:
+        """``int[N, 1 + transports, R]``: the least of ``costs`` (``int[N, R]``) over each region's neighbours
+        by a border, then over each transport."""
+        total = (xp.exp(-log_base * costs.astype(xp.float32)) @ spread[direction]).reshape(n, 1 + transports,
+                                                                                          regions)
+        rounded = xp.ceil(-xp.log(xp.maximum(total, 1e-30)) / log_base - 0.05)
+        return xp.where(total > 0, xp.minimum(rounded, cap), cap).astype(xp.int32)
+
+    arriving = [xp.zeros((n, regions), xp.int32)]  # [i]: least cost of days before i, region r on day i
+    upto = [cost[:, 0]]  # [i]: the same, day i included
+    hop_in: dict[int, Any] = {}  # [i]: [N, X, R'] least cost of days before i, transport x on day i, then r'
+    for i in range(1, d):
+        spread_i = least(upto[i - 1], 0)
+        hop_in[i] = spread_i[:, 1:]
+        reach = spread_i[:, 0]
+        if i >= 2:
+            reach = xp.minimum(reach, (transport_cost[:, i - 1, :, None] + hop_in[i - 1]).min(axis=1))
+        arriving.append(reach)
+        upto.append(xp.minimum(reach + cost[:, i], cap))
+    after: list[Any] = [None] * d  # [i]: least cost of the days after i, region r on day i
+    fromhere: list[Any] = [None] * d  # [i]: the same, day i included
+    hop_out: dict[int, Any] = {}  # [i]: [N, X, R] least cost of days after i, region r on day i - 1, x on i
+    after[d - 1], fromhere[d - 1] = xp.zeros((n, regions), xp.int32), cost[:, d - 1]
+    for i in range(d - 2, -1, -1):
+        spread_i = least(fromhere[i + 1], 1)
+        hop_out[i] = spread_i[:, 1:]
+        rest = spread_i[:, 0]
+        if i + 2 < d:
+            rest = xp.minimum(rest, (transport_cost[:, i + 1, :, None] + hop_out[i + 1]).min(axis=1))
+        after[i] = rest
+        fromhere[i] = xp.minimum(rest + cost[:, i], cap)
+    no_transport = xp.full((n, transports), cap, xp.int32)  # a transport on the first or last day: never
+    through = []  # [i]: [N, R + X] least cost of the other days of a journey with that tile on day i
+    for i in range(d):
+        by_transport = (upto[i - 1][:, None, :] + hop_out[i]).min(axis=2) if 0 < i < d - 1 else no_transport
+        through.append(xp.concatenate([arriving[i] + after[i], by_transport], axis=1))
+    cheapest = xp.minimum(xp.stack(through, axis=1)[:, :, xp.asarray(spec.tile_order)], cap)  # [N, d, t]
+    with_tile = xp.minimum(cheapest, cheapest.min(axis=2, keepdims=True) + 1)  # or change that day after all
+    return upto[d - 1].min(axis=1), with_tile
+
+
+def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any, Any]:
+    """The network's inputs (``float32[N, input_size]``), each action's journey gain and each action's
+    shortening of the journey distance (``[N, actions]`` each) for observations ``obs``
+    (``float32[N, observation_size]``), computed with the array module ``xp``."""
+    n, t, d = obs.shape[0], spec.tiles, spec.days
+
+    def tiles_of(name: str, groups: int) -> Any:  # one-hot groups to tile indices, ``t`` for none
+        start, stop = spec.blocks[name]
+        one_hot = obs[:, start:stop].reshape(n, groups, t)
+        return xp.where(one_hot.sum(-1) > 0, one_hot.argmax(-1), t)
+
+    rack, held, tops = tiles_of("rack", d), tiles_of("held", 1)[:, 0], tiles_of("pile_top", 3)
+    link = xp.asarray(spec.link)
+    region = xp.asarray(spec.is_region)
+
+    def sound(a: Any, b: Any, c: Any) -> Any:
+        return link[(a * (t + 1) + b) * (t + 1) + c].astype(xp.float32)
+
+    empty = xp.full((n, 2), t, dtype=rack.dtype)
+    padded = xp.concatenate([empty, rack, empty], axis=1)  # day k at k + 2
+    now = sound(rack[:, :-1], rack[:, 1:], padded[:, 4:d + 3])  # [N, d - 1]: days 0 .. d - 2 sound
+    zero2 = xp.zeros((n, 2), xp.float32)
+    now_padded = xp.concatenate([zero2, now, zero2], axis=1)
+    before = now_padded[:, 0:d] + now_padded[:, 1:d + 1] + now_padded[:, 2:d + 2]  # the links touching day k
+    tile = xp.arange(t)[None, None, :]
+
+    def day(offset: int) -> Any:
+        return padded[:, offset:offset + d][:, :, None]
+
+    # Day k holding tile x changes the links of days k - 2, k - 1 and k (an absent day never links).
+    after = sound(day(0), day(1), tile) + sound(day(1), tile, day(3)) + sound(tile, day(3), day(4))
+    first = (region[:t][None, :] - region[rack[:, 0]][:, None])  # day 1 must be a region
+    gain = after - before[:, :, None]
+    gain = xp.concatenate([gain[:, :1] + first[:, None, :], gain[:, 1:]], axis=1)  # [N, d, t]
+    distance, with_tile = journey_distances(spec, rack, xp)
+    closer = (distance[:, None, None] - with_tile).astype(xp.float32)  # [N, d, t]: -1, 0 or 1
+
+    def per_action(values: Any) -> tuple[Any, Any, Any]:
+        """The held tile's value per day, each pile top's best over days, and each action's."""
+        padded_values = xp.concatenate([values, xp.zeros((n, d, 1), xp.float32)], axis=2)
+        held_value = xp.take_along_axis(padded_values, xp.broadcast_to(held[:, None, None], (n, d, 1)),
+                                        axis=2)[:, :, 0]
+        top_value = xp.take_along_axis(padded_values, xp.broadcast_to(tops[:, None, :], (n, d, 3)),
+                                       axis=2).max(axis=1)
+        kind = xp.asarray(spec.action_kind)[None, :]
+        action = xp.where(kind == 1, held_value[:, xp.asarray(spec.action_day)],
+                          xp.where(kind == 2, top_value[:, xp.asarray(spec.action_pile)], 0.0))
+        return held_value, top_value, action
+
+    held_gain, top_gain, action_gain = per_action(gain)
+    held_closer, top_closer, action_closer = per_action(closer)
+    progress = region[rack[:, 0]] + now.sum(axis=1)
+    inputs = xp.concatenate([obs[:, xp.asarray(spec.keep)], gain.reshape(n, d * t) / 2, held_gain / 2,
+                             top_gain / 2, (progress / d)[:, None], closer.reshape(n, d * t), held_closer,
+                             top_closer, (distance / d)[:, None].astype(xp.float32), closer.max(axis=1)], axis=1)
+    return inputs.astype(xp.float32), action_gain.astype(xp.float32), action_closer.astype(xp.float32)
