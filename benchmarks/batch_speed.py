@@ -5,6 +5,7 @@ legal-action masks, at several batch sizes, beside the scalar engine.
     python benchmarks/batch_speed.py --json     # {"batched_decisions_per_s": x (batch 4,096), ...}
     python benchmarks/batch_speed.py --quick    # only batch 4,096 for every measure
     python benchmarks/batch_speed.py --cpus 0   # on CPU core 0 only (steadier on a machine shared with other work)
+    python benchmarks/batch_speed.py --quick --no-pgx --no-keep-memory   # the vector env with keep_memory=False
 
 Each step of the batch builds the legal-action mask of every game (bool[B, actions], as
 ``BatchEnv.legal_action_mask`` gives it), picks a uniformly random legal action from each row
@@ -19,10 +20,10 @@ reported: on a shared machine the figures fall with it.
 
 Beside it, in the same run:
 
-* the vector env (``tendays.batch.vector.TenDaysVectorEnv``, self-play, batch 4,096, its default
-  ``keep_memory``): ``step`` from Python with every game's observation and mask handed back as numpy arrays,
-  actions drawn by a compiled random choice from the mask (measured last, since ``keep_memory`` changes how
-  the process keeps memory);
+* the vector env (``tendays.batch.vector.TenDaysVectorEnv``, self-play, batch 4,096, ``keep_memory`` as its
+  default unless ``--no-keep-memory``): ``step`` from Python with every game's observation and mask handed
+  back as numpy arrays, actions drawn by a compiled random choice from the mask (measured last, since
+  ``keep_memory`` changes how the process keeps memory);
 * pgx's ``leduc_holdem`` and ``kuhn_poker`` (``pip install pgx``, optional; null without it) at the same
   batch sizes, in the same kind of compiled loop (random legal actions, auto-reset, observations);
 * the scalar PettingZoo AEC env on one core (``benchmarks/env_speed.py``'s measure).
@@ -83,7 +84,7 @@ def vector_env(args: argparse.Namespace, batch: int) -> dict[str, Any]:
     from tendays.batch.vector import TenDaysVectorEnv
 
     env = TenDaysVectorEnv(batch, args.edition, args.players, args.days, turn_limit=args.turn_limit,
-                           opponents="self")
+                           opponents="self", keep_memory=args.keep_memory)
     pick = jax.jit(random_actions)
     key = jax.random.key(0)
     began = time.perf_counter()
@@ -160,6 +161,8 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="batch 4,096 only, for every measure")
     parser.add_argument("--no-pgx", action="store_true", help="skip the pgx games")
     parser.add_argument("--cpus", type=int, nargs="+", help="run on these CPU cores only (default: any)")
+    parser.add_argument("--no-keep-memory", dest="keep_memory", action="store_false",
+                        help="the vector env with keep_memory=False (the C library's own memory settings)")
     return parser.parse_args()
 
 
@@ -185,6 +188,7 @@ def main(args: argparse.Namespace) -> None:
         "scalar_decisions_per_s": None if scalar_rate is None else round(scalar_rate),
         "vector_env_steps_per_s": round(vector["steps_per_s"]),
         "vector_env_compile_s": round(vector["compile_s"], 2),
+        "vector_env_keep_memory": args.keep_memory,
         "pgx_leduc_steps_per_s": None if leduc is None else round(leduc["steps_per_s"]),
         "scalar_aec_steps_per_s": None if aec_rate is None else round(aec_rate),
         "pgx": [{**row, "steps_per_s": round(row["steps_per_s"]), "compile_s": round(row["compile_s"], 2)}
