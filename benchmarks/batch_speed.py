@@ -26,7 +26,9 @@ Beside it, in the same run:
   ``keep_memory`` changes how the process keeps memory);
 * pgx's ``leduc_holdem`` and ``kuhn_poker`` (``pip install pgx``, optional; null without it) at the same
   batch sizes, in the same kind of compiled loop (random legal actions, auto-reset, observations);
-* the scalar PettingZoo AEC env on one core (``benchmarks/env_speed.py``'s measure).
+* the scalar PettingZoo AEC env on one core (``benchmarks/env_speed.py``'s measure);
+* the floor under the vector env: steps per second if a step cost nothing but writing a fresh float32
+  observation array of the same shape (numpy, after the vector env, so under the same memory settings).
 """
 
 from __future__ import annotations
@@ -98,7 +100,20 @@ def vector_env(args: argparse.Namespace, batch: int) -> dict[str, Any]:
         obs, _, _, _, info = env.step(pick(draw, info["action_mask"]))
         calls += 1
     assert obs.shape == (batch, env.game.observation_size)
-    return {"batch": batch, "steps_per_s": batch * calls / (time.perf_counter() - began), "compile_s": compile_s}
+    return {"batch": batch, "steps_per_s": batch * calls / (time.perf_counter() - began), "compile_s": compile_s,
+            "observation_size": env.game.observation_size}
+
+
+def observation_floor(batch: int, size: int, seconds: float) -> float:
+    """Steps per second if each step only wrote a fresh ``float32[batch, size]`` array (the observations)."""
+    calls = 0
+    began = time.perf_counter()
+    while calls == 0 or time.perf_counter() - began < seconds:
+        observations = np.empty((batch, size), np.float32)
+        observations.fill(1.0)
+        del observations
+        calls += 1
+    return batch * calls / (time.perf_counter() - began)
 
 
 def pgx_game(name: str, batch: int, seconds: float) -> dict[str, Any] | None:
@@ -180,6 +195,7 @@ def main(args: argparse.Namespace) -> None:
                   and row["batch"] == headline["batch"]), None)
     aec_rate = scalar_aec(args) if args.edition == "usa" else None
     vector = vector_env(args, headline["batch"])  # last: it changes how this process's C library keeps memory
+    floor = observation_floor(vector["batch"], vector["observation_size"], args.seconds)
     result = {
         "batched_decisions_per_s": round(headline["decisions_per_s"]),
         "batched_compile_s": round(headline["compile_s"], 2),
@@ -189,6 +205,7 @@ def main(args: argparse.Namespace) -> None:
         "vector_env_steps_per_s": round(vector["steps_per_s"]),
         "vector_env_compile_s": round(vector["compile_s"], 2),
         "vector_env_keep_memory": args.keep_memory,
+        "vector_env_floor_steps_per_s": round(floor),
         "pgx_leduc_steps_per_s": None if leduc is None else round(leduc["steps_per_s"]),
         "scalar_aec_steps_per_s": None if aec_rate is None else round(aec_rate),
         "pgx": [{**row, "steps_per_s": round(row["steps_per_s"]), "compile_s": round(row["compile_s"], 2)}
@@ -211,7 +228,8 @@ def main(args: argparse.Namespace) -> None:
     if scalar_rate is not None:
         print(f"{'scalar':>8} {scalar_rate:>14,.0f}")
     print(f"vector env (self-play, observations and masks to numpy), batch {vector['batch']:,}: "
-          f"{vector['steps_per_s']:,.0f} steps/s (first step {vector['compile_s']:.1f} s)")
+          f"{vector['steps_per_s']:,.0f} steps/s (first step {vector['compile_s']:.1f} s); writing its "
+          f"float32 observations alone: {floor:,.0f} steps/s")
     for row in pgx_rows:
         if row:
             print(f"pgx {row['game']:>13}, batch {row['batch']:>6,}: {row['steps_per_s']:>12,.0f} steps/s "
