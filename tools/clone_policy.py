@@ -175,7 +175,10 @@ def main(argv: list[str] | None = None) -> int:
 
     began = time.monotonic()
     spec = PolicySpec.of(load_edition(EDITION), options(args.days))
-    start = load_policy(str(args.resume))[0] if args.resume else init_params(spec, args.hidden, args.seed)
+    try:
+        start = load_policy(str(args.resume))[0] if args.resume else init_params(spec, args.hidden, args.seed)
+    except ValueError as error:  # not weights, or weights of an earlier network
+        parser.error(str(error))
     params = jax.tree.map(jnp.asarray, start)
     rng = np.random.default_rng(args.seed)
     train_parts: list[tuple[np.ndarray, ...]] = []

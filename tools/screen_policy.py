@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.weights:
         if not path.is_file():
             parser.error(f"no such weights file: {path}")
+        try:
+            load_policy(str(path))
+        except ValueError as error:
+            parser.error(str(error))
     for path in args.weights:
         wins = screen(path, args.games, args.seed, args.workers)
         low, high = wilson(wins, args.games)

@@ -95,7 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings(games=args.games, steps=args.steps, learning_rate=args.lr, shaping=args.shaping)
     ppo = PPO(env, lambda p, prepared, mask: head(p, prepared, mask, jnp), settings,
               prepare=lambda obs: features(spec, obs, jnp))  # the journey features once per decision
-    start = load_policy(str(args.resume))[0] if args.resume else init_params(spec, args.hidden, args.seed)
+    try:
+        start = load_policy(str(args.resume))[0] if args.resume else init_params(spec, args.hidden, args.seed)
+    except ValueError as error:  # not weights, or weights of an earlier network
+        parser.error(str(error))
     carry = ppo.start(jax.tree.map(jnp.asarray, start), jax.random.key(args.seed))
     print(f"training {args.days}-day {EDITION} games: {args.games} games x {args.steps} decisions per iteration, "
           f"hidden {args.hidden}, seed {args.seed}", flush=True)

@@ -86,3 +86,7 @@ def test_ppo_keeps_a_snapshot_per_report_and_screening_reads_them(tmp_path: Path
     assert len(rows) == 2 and all("against greedy (simulate seed 77)" in row for row in rows)
     with pytest.raises(SystemExit):
         screen.main([str(tmp_path / "missing.npz")])
+    (tmp_path / "garbage.npz").write_bytes(b"not weights")
+    with pytest.raises(SystemExit):
+        screen.main([str(tmp_path / "garbage.npz")])
+    assert "is not a file of the learned bot's weights" in capsys.readouterr().err

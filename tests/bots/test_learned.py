@@ -3,6 +3,7 @@
 import dataclasses
 import random
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ pytest.importorskip("numpy")
 import numpy as np  # noqa: E402
 
 from tendays.bots import make_bot  # noqa: E402
-from tendays.bots.learned import POLICY_FILE, LearnedBot, PolicySpec, encode  # noqa: E402
+from tendays.bots.learned import POLICY_FILE, LearnedBot, PolicySpec, encode, load_policy, save_policy  # noqa: E402
 from tendays.engine import Game, Options, Phase, knowledge_of, load_edition, next_decision, play_bots, view  # noqa: E402
 
 OPTIONS = Options(players=2, days=10, turn_limit=300)
@@ -25,6 +26,29 @@ def test_the_registry_names_it_and_the_weights_are_small() -> None:
         make_bot("learned:5")
     size = resources.files("tendays.bots").joinpath(POLICY_FILE).stat().st_size  # type: ignore[attr-defined]
     assert size < 1_000_000
+
+
+def test_weights_that_do_not_fit_are_refused_with_the_reason(tmp_path: Path) -> None:
+    params, edition, players, days = load_policy()
+    assert params["w1"].shape[0] == PolicySpec.of(load_edition(edition), OPTIONS).input_size
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"not a zip file")
+    with pytest.raises(ValueError, match="is not a file of the learned bot's weights"):
+        load_policy(str(garbage))
+    with pytest.raises(ValueError, match="is not a file of the learned bot's weights"):
+        load_policy(str(tmp_path / "missing.npz"))
+    partial = tmp_path / "partial.npz"
+    np.savez(partial, w1=params["w1"])
+    with pytest.raises(ValueError, match="is not a file of the learned bot's weights"):
+        load_policy(str(partial))
+    earlier = tmp_path / "earlier.npz"  # a network of an earlier version, which read fewer inputs
+    save_policy(earlier, {**params, "w1": params["w1"][:2174]}, edition, OPTIONS)
+    with pytest.raises(ValueError, match="network for 2174 inputs .* gives it 2804 inputs"):
+        load_policy(str(earlier))
+    unknown = tmp_path / "unknown.npz"
+    save_policy(unknown, params, "atlantis", OPTIONS)
+    with pytest.raises(ValueError, match="cannot set up"):
+        load_policy(str(unknown))
 
 
 def test_it_plays_whole_games_with_legal_moves() -> None:

@@ -20,13 +20,14 @@ The shipped weights (``policy.npz``) were trained for 2-player, 10-day games of 
 from __future__ import annotations
 
 import random
+import zipfile
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
-from tendays.engine import ActionCodec, Move, Options, Phase, PlayerView, knowledge_of
+from tendays.engine import ActionCodec, Move, Options, Phase, PlayerView, knowledge_of, load_edition
 from tendays.engine.i18n import gettext as _
 
 from .policy_inputs import OPPONENT_SLOTS, PolicySpec, features, journey_distances
@@ -148,11 +149,28 @@ def save_policy(path: Any, params: dict[str, Any], edition: str, options: Option
 
 
 def load_policy(path: str | None = None) -> tuple[dict[str, np.ndarray], str, int, int]:
-    """Weights (float32), edition id, players and days from an .npz file (default: the shipped policy)."""
+    """Weights (float32), edition id, players and days from an .npz file (default: the shipped policy).
+
+    Raises ValueError, saying why, for a file that is not the learned bot's weights or whose network reads
+    other inputs than this version of the bot gives it (weights trained before a change of its inputs).
+    """
     source = resources.files("tendays.bots").joinpath(POLICY_FILE) if path is None else None
-    with (source.open("rb") if source is not None else open(path, "rb")) as file, np.load(file) as data:  # type: ignore[arg-type]
-        params = {name: data[name].astype(np.float32) for name in _PARAMS}
-        return params, str(data["edition"]), int(data["players"]), int(data["days"])
+    name = path or POLICY_FILE
+    try:
+        with (source.open("rb") if source is not None else open(path, "rb")) as file, np.load(file) as data:  # type: ignore[arg-type]
+            params = {name: data[name].astype(np.float32) for name in _PARAMS}
+            edition, players, days = str(data["edition"]), int(data["players"]), int(data["days"])
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{name} is not a file of the learned bot's weights ({error})") from error
+    try:
+        spec = PolicySpec.of(load_edition(edition), Options(players=players, days=days))
+    except (KeyError, ValueError) as error:
+        raise ValueError(f"{name} was trained for a game this version cannot set up ({error})") from error
+    if params["w1"].shape[0] != spec.input_size or params["wp"].shape[1] != spec.actions:
+        raise ValueError(f"{name} has a network for {params['w1'].shape[0]} inputs and "
+                         f"{params['wp'].shape[1]} actions; this version of the learned bot gives it "
+                         f"{spec.input_size} inputs and {spec.actions} actions (retrain it: docs/rl.md)")
+    return params, edition, players, days
 
 
 @cache

@@ -21,6 +21,7 @@ __all__ = ["OPPONENT_SLOTS", "PolicySpec", "features", "journey_distances"]
 OPPONENT_SLOTS = MAX_PLAYERS - 1
 _BASE = 64.0  # > the number of regions: a sum of BASE ** -cost over them still rounds to the least cost
 
+
 def _block_sizes(tiles: int, days: int) -> list[tuple[str, int]]:
     """The blocks of the batched observation, in order (as ``tendays.batch.observe.layout``)."""
     t, d = tiles, days
