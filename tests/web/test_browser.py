@@ -47,8 +47,8 @@ def create_game(page: Page, server: Server, name: str, edition: str, seats: list
     if first_seat is not None:
         page.select_option("#first-seat", str(first_seat))
     page.click("#create-button")
-    # Generous waits: on a loaded 2-core machine (a Ray tournament test beside it) a hard bot's first moves
-    # and the phone-sized map have taken over the default 30 s; the tests check behaviour, not speed.
+    # Generous waits: on a loaded 2-core machine (the whole suite running beside it) creating a game once took
+    # over the default 30 s to reach the table; these tests check behaviour, not speed.
     page.wait_for_url("**/play/**", timeout=90_000)
     page.wait_for_selector("#turn strong", timeout=90_000)
     return str(page.url.split("/play/")[1].split("#")[0])
