@@ -47,7 +47,7 @@ from tendays.engine import ActionCodec, Game, load_edition, next_decision  # noq
 from tendays.sim.stats import wilson  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the trainer beside this script
-from train_policy import EDITION, OUT, options, wins_against_greedy  # noqa: E402
+from train_policy import EDITION, OUT, options, wins_on_tuning_deals  # noqa: E402
 
 _LEARNER: LearnedBot | None = None  # the network playing the exploring seat after the first round
 
@@ -105,9 +105,8 @@ def generate(seed: int, first: int, games: int, days: int, explore: float, tie_s
 
 def screen(params: dict[str, np.ndarray], days: int, games: int, seed: int) -> tuple[int, int]:
     """Wins of the bot (float16 weights, as shipped) against greedy on the deals and seatings of
-    ``tendays simulate --players learned,greedy --seed SEED`` (the simulator's rotation puts player 0, the
-    learned bot, in seat ``index % 2``): (wins, games)."""
-    return wins_against_greedy(params, days, games, f"tendays-sim/{seed}"), games
+    ``tendays simulate --players learned,greedy --seed SEED``: (wins, games)."""
+    return wins_on_tuning_deals(params, days, games, seed), games
 
 
 def fit(spec: PolicySpec, params: dict, train: list[np.ndarray], test: list[np.ndarray], epochs: int, batch: int,

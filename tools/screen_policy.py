@@ -3,7 +3,7 @@
     python tools/screen_policy.py clone.npz snapshots/*.npz --games 400        # seed 77: the tuning deals
 
 Each file plays ``--games`` games against greedy on the deals and seatings of ``tendays simulate --players
-learned,greedy --seed SEED`` (the learned bot in seat ``index % 2``), with the weights as shipped (float16),
+learned,greedy --seed SEED`` (the simulator's own), with the weights as shipped (float16),
 and gets a row: wins, the share and its Wilson 95% interval. Choose on these deals only; measure the chosen
 weights once, afterwards, on deals never used while choosing (docs/rl.md).
 """
@@ -19,14 +19,14 @@ from tendays.bots.learned import load_policy
 from tendays.sim.stats import wilson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the trainer beside this script
-from train_policy import wins_against_greedy  # noqa: E402
+from train_policy import wins_on_tuning_deals  # noqa: E402
 
 
 def _wins(job: tuple[str, int, int, int, int]) -> int:
     """Wins of the weights in ``path`` in games ``first`` .. ``first + count - 1`` of the tuning deals."""
     path, days, first, count, seed = job
     params = load_policy(path)[0]
-    return wins_against_greedy(params, days, count, f"tendays-sim/{seed}", first=first)
+    return wins_on_tuning_deals(params, days, count, seed, first=first)
 
 
 def screen(path: Path, games: int, seed: int, workers: int) -> int:

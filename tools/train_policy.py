@@ -24,6 +24,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=1")
@@ -37,6 +38,7 @@ from tendays.batch.ppo import PPO, Settings  # noqa: E402
 from tendays.bots import GreedyBot  # noqa: E402
 from tendays.bots.learned import LearnedBot, PolicySpec, features, head, init_params, load_policy, save_policy  # noqa: E402
 from tendays.engine import Game, Options, load_edition, play_bots  # noqa: E402
+from tendays.sim.tournament import Tournament  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "tendays" / "bots" / "policy.npz"
 EDITION = "usa"
@@ -47,25 +49,34 @@ def options(days: int) -> Options:
     return Options(players=2, days=days, turn_limit=300)
 
 
-def wins_against_greedy(params: dict[str, np.ndarray], days: int, games: int, deals: str, first: int = 0) -> int:
-    """How many of ``games`` scalar-engine games (from game ``first`` on) the bot (float16 weights, as shipped)
-    wins against the greedy bot, game i dealt from the stream ``{deals}/{i}`` with the bot in seat ``i % 2``."""
+def wins_against_greedy(params: dict[str, np.ndarray], days: int, games: Iterable[tuple[int, int]]) -> int:
+    """How many scalar-engine games the bot (float16 weights, as shipped) wins against the greedy bot, one
+    game for each (deal seed, the bot's seat) in ``games``."""
     bot = LearnedBot({k: np.asarray(v, np.float16).astype(np.float32) for k, v in params.items()},
                      EDITION, 2, days)
     edition = load_edition(EDITION)
     wins = 0
-    for index in range(first, first + games):
-        deal = random.Random(f"{deals}/{index}").getrandbits(32)
+    for deal, seat in games:
         game = Game(edition, options(days), deal)
-        seat = index % 2
         play_bots(game, [bot, GreedyBot()] if seat == 0 else [GreedyBot(), bot])
         wins += game.state.winner == seat
     return wins
 
 
 def versus_greedy(params: dict[str, np.ndarray], days: int, games: int, seed: int) -> float:
-    """The share of ``games`` games on the training curve's own deals the bot wins against greedy."""
-    return wins_against_greedy(params, days, games, f"tendays-train/{seed}") / games
+    """The share of ``games`` games on the training curve's own deals (the stream ``tendays-train/SEED``,
+    seats alternating) the bot wins against greedy."""
+    deals = ((random.Random(f"tendays-train/{seed}/{index}").getrandbits(32), index % 2) for index in range(games))
+    return wins_against_greedy(params, days, deals) / games
+
+
+def wins_on_tuning_deals(params: dict[str, np.ndarray], days: int, games: int, seed: int, first: int = 0) -> int:
+    """Wins against greedy in games ``first`` .. ``first + games - 1`` of ``tendays simulate --players
+    learned,greedy --seed SEED``: the simulator's own deals and seatings."""
+    tournament = Tournament(EDITION, ("learned", "greedy"), seed=seed, max_turns=options(days).turn_limit, days=days)
+    deals = ((tournament.game_seed(index), tournament.seating(index).index(0))  # player 0 is the learned bot
+             for index in range(first, first + games))
+    return wins_against_greedy(params, days, deals)
 
 
 def main(argv: list[str] | None = None) -> int:
