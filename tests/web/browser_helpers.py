@@ -97,6 +97,13 @@ def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any)
     return page
 
 
+def open_lobby(page: Page, url: str | None = None) -> None:
+    """Open the lobby at ``url`` (or take the one loading) and wait until its form is wired and filled in."""
+    if url is not None:
+        page.goto(url)
+    page.wait_for_selector("body[data-ready]", state="attached")
+
+
 # -- what a person does at the table -----------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, Server, legal_buttons, new_page
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, Server, legal_buttons, new_page, open_lobby
 from playwright.sync_api import sync_playwright
 
 MOVES = 16
@@ -26,8 +26,7 @@ def main(locale: str, edition: str, out: str) -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             page = new_page(browser, locale=locale)
-            page.goto(server.url + "/")
-            page.wait_for_selector("input[name=edition]")
+            open_lobby(page, server.url + "/")
             page.fill("#player-name", "Alice")
             page.check(f"input[name=edition][value={edition}]")
             page.select_option("#seat-2", "hard")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, is_over, legal_buttons, new_page, post
+from browser_helpers import CHROMIUM, Page, Server, is_over, legal_buttons, new_page, open_lobby, post
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
@@ -79,8 +79,7 @@ def press(page: Page, keys: list[str]) -> None:
 
 def test_the_lobby_follows_the_browser_language_and_passes_the_audit(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="de-DE")
-    page.goto(server.url + "/")
-    page.wait_for_selector("input[name=edition]")
+    open_lobby(page, server.url + "/")
     assert page.inner_text("#create-title") == "Neues Spiel"
     assert page.get_attribute("html", "lang") == "de"
     assert page.is_checked("input[name=edition][value=germany]")  # the edition follows the language
@@ -94,8 +93,7 @@ def test_the_lobby_follows_the_browser_language_and_passes_the_audit(browser: An
     assert page.inner_text("#create-title") == "New game"
     assert page.js_errors == []
     phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True, locale="de-DE")
-    phone.goto(server.url + "/")
-    phone.wait_for_selector("input[name=edition]")
+    open_lobby(phone, server.url + "/")
     assert audit(phone) == []
     # The table at phone size: a seat of a German game in its draft.
     ticket = post(server.url, "/api/games", {"edition": "germany", "name": "Carla",
@@ -109,11 +107,11 @@ def test_the_lobby_follows_the_browser_language_and_passes_the_audit(browser: An
 
 def test_a_german_game_by_keyboard_alone(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="de-DE")
-    page.goto(server.url + "/")
-    page.wait_for_selector("input[name=edition]")
+    open_lobby(page, server.url + "/")
     page.check("#palette-cb")  # the colour-blind palette: the page shows itself again with it, and remembers it
     page.wait_for_function("localStorage.getItem('tendays.palette') === 'cb'")
     page.wait_for_selector("#palette-cb:checked")
+    open_lobby(page)  # the page shown again
     page.fill("#player-name", "Anna")
     page.select_option("#seat-2", "easy")
     page.check("input[name=days][value='5']")
@@ -161,8 +159,7 @@ def test_a_german_game_by_keyboard_alone(browser: Any, server: Server) -> None:
 
 def test_a_whole_rack_and_its_problems_fit_a_laptop_screen(browser: Any, server: Server) -> None:
     page = new_page(browser)  # 1280x900
-    page.goto(server.url + "/")
-    page.wait_for_selector("input[name=edition]")
+    open_lobby(page, server.url + "/")
     page.fill("#player-name", "Alice")
     page.select_option("#seat-2", "easy")
     page.click("#create-button")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, click_move, free_port, is_over, legal_buttons, new_page
+from browser_helpers import CHROMIUM, click_move, free_port, is_over, legal_buttons, new_page, open_lobby
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -117,7 +117,7 @@ def https_call(url: str, body: dict[str, Any] | None = None, headers: dict[str, 
 
 def test_a_game_played_in_chromium_through_nginx_with_tls(browser: Any, site: dict[str, Any]) -> None:
     page = new_page(browser, ignore_https_errors=True)
-    page.goto(site["url"] + "/")
+    open_lobby(page, site["url"] + "/")
     page.fill("#player-name", "Alice")
     page.check("input[name=edition][value=usa]")
     page.check("input[name=seats][value='2']")

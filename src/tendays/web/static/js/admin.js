@@ -1,7 +1,7 @@
 // The operator's page: every game (unfinished or ended), closing one, and the per-client limits being hit.
 // The admin token is kept for this tab only (session storage) and sent as a bearer token.
 
-import { ApiError, el, timeAgo } from "./common.js";
+import { ApiError, el, markReady, timeAgo } from "./common.js";
 import { startLanguage, t, tn } from "./i18n.js";
 import { preferences } from "./preferences.js";
 
@@ -89,4 +89,6 @@ $("sweep").addEventListener("click", async () => {
   }
   refresh();
 });
+$("token-open").disabled = false; // disabled in the page until the form is wired: no token in an address
+markReady();
 refresh();

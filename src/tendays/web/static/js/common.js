@@ -128,6 +128,16 @@ export const remembered = {
   },
 };
 
+/** Put `value` into an input unless the person has already typed there (a page may still be loading). */
+export function fillIfEmpty(input, value) {
+  if (!input.value) input.value = value;
+}
+
+/** Mark the page as wired: its controls work from now on (tests and tools wait for `body[data-ready]`). */
+export function markReady() {
+  document.body.dataset.ready = "true";
+}
+
 /** The seat link path of a game, without the token. */
 export function playPath(gameId) {
   return `/play/${encodeURIComponent(gameId)}`;

@@ -1,9 +1,11 @@
 // The lobby: create a game, join or watch an open one, and resume the games this device holds a seat in.
 
-import { api, el, paceText, playPath, remembered, timeAgo } from "./common.js";
+import { api, el, fillIfEmpty, markReady, paceText, playPath, remembered, timeAgo } from "./common.js";
 import { currentLanguage, levelWord, startLanguage, t, tn } from "./i18n.js";
 import { preferences } from "./preferences.js";
 
+// The page is on screen (and may be typed into) while its words and choices load: nothing set below
+// overwrites what the person typed or chose meanwhile.
 await startLanguage(); // the language chosen here, else the browser's
 document.title = t("lobby.title");
 document.getElementById("preferences").replaceWith(preferences());
@@ -24,7 +26,7 @@ const pages = { joinable: 1, playing: 1 }; // the page of each list shown
 let editionNames = {};
 let botChoices = { levels: [], bots: [] }; // from the server's registry, /api/bots
 
-nameInput.value = remembered.name();
+fillIfEmpty(nameInput, remembered.name());
 
 function seatCount() {
   return Number(form.elements.seats.value || 2);
@@ -52,9 +54,9 @@ function defaultSeat() {
   return levels.length ? levels[0].name : "human";
 }
 
-/** Seat 1 is always the creator; the others are a human to invite or a bot. `keep`: keep the choices made. */
-function renderSeats({ keep = true } = {}) {
-  const previous = keep ? [...seatList.querySelectorAll("select")].map((s) => s.value) : [];
+/** Seat 1 is always the creator; the others are a human to invite or a bot, as chosen, else the default. */
+function renderSeats() {
+  const previous = [...seatList.querySelectorAll("select")].map((s) => (s.dataset.chosen ? s.value : ""));
   seatList.replaceChildren(el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, t("lobby.seat_no", { n: 1 })),
     el("span", {}, t("lobby.you"))));
   for (let seat = 2; seat <= seatCount(); seat += 1) {
@@ -62,6 +64,7 @@ function renderSeats({ keep = true } = {}) {
     const select = el("select", { id, name: id, "data-seat": seat }, ...seatOptions());
     select.value = previous[seat - 2] || defaultSeat();
     if (!select.value) select.value = defaultSeat(); // a choice the server no longer offers
+    else if (previous[seat - 2]) select.dataset.chosen = "true";
     seatList.append(el("li", { class: "seat-row" },
       el("label", { for: id, class: "seat-no" }, t("lobby.seat_no", { n: seat })), select));
   }
@@ -84,7 +87,7 @@ async function loadBots() {
   } catch (error) {
     createError.textContent = t("lobby.bots_failed", { error: error.message });
   }
-  renderSeats({ keep: false }); // until now a seat could only be for a person
+  renderSeats(); // until now a seat could only be for a person
 }
 
 async function loadEditions() {
@@ -121,6 +124,7 @@ function enterSeat(answer, edition) {
 }
 
 form.addEventListener("change", (event) => {
+  if (event.target.dataset.seat) event.target.dataset.chosen = "true"; // kept when the seats are drawn again
   if (event.target.name === "seats") renderSeats();
 });
 
@@ -283,8 +287,11 @@ function renderMyGames(listed) {
 }
 
 renderSeats();
-loadBots();
-loadEditions().then(refreshGames);
+Promise.all([loadBots(), loadEditions()]).then(() => {
+  document.getElementById("create-button").disabled = false; // disabled in the page until the form is wired
+  markReady();
+  refreshGames();
+});
 setInterval(() => {
   if (!document.hidden) refreshGames();
 }, REFRESH_MS);

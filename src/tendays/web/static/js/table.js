@@ -2,7 +2,7 @@
 // the players and the log. Every change comes from the server's state messages into one store; each
 // panel draws itself from the store when what it shows has changed. The page only asks the server.
 
-import { api, playPath, remembered } from "./common.js";
+import { api, markReady, playPath, remembered } from "./common.js";
 import { chosenLanguage, startLanguage } from "./i18n.js";
 import { preferences } from "./preferences.js";
 import { createActions } from "./table/actions.js";
@@ -134,3 +134,4 @@ if (fromLink) {
 } else {
   offer();
 }
+markReady();

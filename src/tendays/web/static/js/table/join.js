@@ -1,6 +1,6 @@
 // Joining a game from its link: the player's name for a free seat, or watching without playing.
 
-import { api, playPath, remembered } from "../common.js";
+import { api, fillIfEmpty, playPath, remembered } from "../common.js";
 import { t } from "../i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 /** Show the join panel with what the game is and whether a seat is free. */
 export async function offerJoin(gameId) {
   $("join").hidden = false;
-  $("join-name").value = remembered.name();
+  fillIfEmpty($("join-name"), remembered.name());
   const summary = $("join-summary");
   const joinButton = $("join-button");
   joinButton.disabled = false;
