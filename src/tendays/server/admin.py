@@ -61,10 +61,13 @@ def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> AP
         match = await lobby.get(game_id)
         if match is None:
             raise HTTPException(404, f"there is no game {game_id!r}")
-        if match.status == "over":
-            raise HTTPException(409, f"game {game_id} is already over")
-        await match.end("closed", N_("the server's operator closed the game"))
-        return match.summary()
+        try:
+            if match.status == "over":
+                raise HTTPException(409, f"game {game_id} is already over")
+            await match.end("closed", N_("the server's operator closed the game"))
+            return match.summary()
+        finally:
+            lobby.release(match)
 
     @router.get("/limits", summary="The per-client limits and who hit them", dependencies=guard)
     async def limits_hit() -> dict[str, Any]:

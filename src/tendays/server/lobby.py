@@ -11,6 +11,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -48,12 +49,14 @@ class Lobby:
         self.cluster = Cluster(journal, self.settings, self) if journal.store.shared else None
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._notices: dict[str, list[str]] = {}  # what other processes said changed, per game, not yet followed
+        self._loading: Counter[str] = Counter()  # games being read from the database: their notices are kept
+        self._holds: Counter[str] = Counter()  # games handed out by get() and not yet released
         self._unplayable: set[str] = set()  # leased games this server cannot replay (it keeps them, unplayed)
 
     def _match(self, stored: StoredGame) -> Match:
         """The match of a stored game; alone on the database this process drives it, else only under a lease."""
         match = Match(stored, self.journal, self.settings, self.thinker)
-        match.on_over = self.release
+        match.on_over = self._forget_if_unused
         match.driving = self.cluster is None
         return match
 
@@ -117,12 +120,43 @@ class Lobby:
     # -- other server processes (the Cluster's Driver) --------------------------------------
 
     def changed(self, game_id: str, notice: str = "") -> None:
-        """Another process changed a game: if held here, follow it (notices of one game in their order)."""
-        if game_id not in self.matches:
+        """Another process changed a game: if held here, follow it (notices of one game in their order). The
+        notices of a game being loaded are kept, and followed once it is (:meth:`_load`)."""
+        if game_id not in self.matches and not self._loading[game_id]:
             return
         self._notices.setdefault(game_id, []).append(notice)
-        if game_id not in self._refreshing:
+        if game_id in self.matches:
+            self._follow(game_id)
+
+    def _follow(self, game_id: str) -> asyncio.Task[None] | None:
+        """Follow the notices of a held game not followed yet; the task that does it (None: nothing new)."""
+        if game_id in self._notices and game_id not in self._refreshing:
             self._refreshing[game_id] = asyncio.create_task(self._refresh(game_id), name=f"refresh of {game_id}")
+        return self._refreshing.get(game_id)
+
+    async def _load(self, game_id: str) -> Match | None:
+        """The held match of ``game_id``, read from the database if it is not held yet; None if there is no
+        such game. Its notices are heard from before the read starts, and whatever they say was stored after
+        the read (a move by number, anything else by reading again) is applied before the match is handed
+        out: a match is never older than the database at the moment it was asked for. :class:`LobbyError`
+        (409) for a game this server cannot play."""
+        self._loading[game_id] += 1
+        try:
+            stored = await self.journal.run(self.journal.store.load_game, game_id)
+        finally:
+            self._loading[game_id] -= 1
+            if not self._loading[game_id]:
+                del self._loading[game_id]
+        match = self.matches.get(game_id)
+        try:
+            if match is None and stored is not None:
+                match = self.matches[game_id] = self._rebuild(stored)
+        finally:
+            if match is None and not self._loading[game_id]:
+                self._notices.pop(game_id, None)  # nobody follows this game here
+        if match is not None and (following := self._follow(game_id)) is not None:
+            await asyncio.shield(following)
+        return match
 
     def changed_all(self) -> None:
         for game_id in list(self.matches):
@@ -156,7 +190,7 @@ class Lobby:
                 log.warning("game %s is driven by another server process now (its lease was taken over)",
                             match.id)
                 match.drive(None)
-                self.release(match)
+                self._forget_if_unused(match)
 
     async def took(self, leases: dict[str, int], since: float) -> None:
         for game_id, epoch in leases.items():
@@ -165,10 +199,9 @@ class Lobby:
                 if match is not None:
                     await match.refresh()
                 else:
-                    stored = await self.journal.run(self.journal.store.load_game, game_id)
-                    if stored is None:
+                    match = await self._load(game_id)
+                    if match is None:
                         continue
-                    match = self.matches[game_id] = self._rebuild(stored)
             except LobbyError:
                 self._unplayable.add(game_id)
                 continue
@@ -276,9 +309,11 @@ class Lobby:
         match = await self.get(game_id)
         if match is None:
             raise LobbyError(404, _("there is no game '{game}'").format(game=game_id))
-        seat, token = await match.join(name)
+        try:
+            seat, token = await match.join(name)
+        finally:
+            self.release(match)  # held here only while watched, unless this process drives it
         log.info("game %s: seat %d taken", match.id, seat + 1)
-        self.release(match)  # held here only while watched, unless this process drives it
         return match, seat, token
 
     async def rematch(self, match: Match, seat: int) -> tuple[Match, str]:
@@ -291,9 +326,14 @@ class Lobby:
         name = match.seats[seat].display_name
         if match.rematch is not None:
             again = await self.get(match.rematch)
-            if again is None or again.status != "waiting" or again.seats[seat].taken:
+            if again is None:
                 raise Rejected("illegal", _("the rematch has already started or ended without you"))
-            taken, token = await again.join(name, seat)
+            try:
+                if again.status != "waiting" or again.seats[seat].taken:
+                    raise Rejected("illegal", _("the rematch has already started or ended without you"))
+                taken, token = await again.join(name, seat)
+            finally:
+                self.release(again)
             return again, token
         kinds = [("bot", s.bot) if s.kind == "bot" else ("human", None) for s in match.seats]
         kept = [s.index for s in match.seats if s.kind == "human" and not s.left and s.index != seat]
@@ -308,21 +348,29 @@ class Lobby:
         return again, token
 
     async def get(self, game_id: str) -> Match | None:
-        """The match, or None if there is no such game; a finished game is loaded from the store.
+        """The match, or None if there is no such game; a finished game is loaded from the store. The match
+        is held here (followed, never forgotten) until :meth:`release` is called for it.
 
         Raises :class:`LobbyError` (409) for a stored game this server cannot play.
         """
         match = self.matches.get(game_id)
+        if match is None:
+            match = await self._load(game_id)
         if match is not None:
-            return match
-        stored = await self.journal.run(self.journal.store.load_game, game_id)
-        if stored is None:
-            return None
-        return self.matches.setdefault(game_id, self._rebuild(stored))
+            self._holds[game_id] += 1
+        return match
 
     def release(self, match: Match) -> None:
-        """Forget a finished match nobody watches, or one another process drives; the store still has it."""
-        if (match.status == "over" or not match.driving) and not match.watchers \
+        """The match :meth:`get` handed out is no longer needed: forget it if it is finished and nobody
+        watches it, or another process drives it; the store still has it."""
+        if self._holds[match.id] > 0:
+            self._holds[match.id] -= 1
+        if not self._holds[match.id]:
+            del self._holds[match.id]
+        self._forget_if_unused(match)
+
+    def _forget_if_unused(self, match: Match) -> None:
+        if (match.status == "over" or not match.driving) and not match.watchers and not self._holds[match.id] \
                 and self.matches.get(match.id) is match:
             del self.matches[match.id]
 
