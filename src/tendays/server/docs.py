@@ -1,20 +1,31 @@
 """``/docs``: the interactive API page, served entirely by this server (nothing loaded from other sites).
 
-Swagger UI's script and style come from the ``swagger-ui-bundle`` package (part of the server extra);
-without it, ``/docs`` is a plain page that points to ``/openapi.json``.
+Swagger UI 5 (which reads the OpenAPI 3.1 definition FastAPI writes) comes from the ``swagger-ui-bundle-v2``
+package (part of the server extra); without it, ``/docs`` is a plain page that points to ``/openapi.json``.
 """
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse
 
 __all__ = ["add_docs"]
 
 _ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css", "favicon-32x32.png": "image/png"}
+
+# The page's own script: Swagger UI on /openapi.json, without the online validator (another site).
+_START = """SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  layout: 'BaseLayout',
+  deepLinking: true,
+  validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis],
+});
+"""
 
 
 def _assets() -> Path | None:
@@ -26,20 +37,28 @@ def _assets() -> Path | None:
     return folder if all((folder / name).is_file() for name in _ASSETS) else None
 
 
+def _page(title: str, body: str, head: str = "") -> str:
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
+            f"{head}</head><body>{body}</body></html>")
+
+
 def add_docs(app: FastAPI) -> None:
     """Serve ``/docs`` and its assets from this server. Create the app with ``docs_url=None``."""
     folder = _assets()
+    title = f"{app.title}: API"
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
         if folder is None:
-            return HTMLResponse(f"<!doctype html><title>{app.title} API</title><h1>{app.title} API</h1><p>The "
-                                "interactive page needs the swagger-ui-bundle package. The API is described in "
-                                "<a href=\"/openapi.json\">/openapi.json</a> and docs/protocol.md.</p>")
-        return get_swagger_ui_html(openapi_url="/openapi.json", title=f"{app.title}: API",
-                                   swagger_js_url="/docs/assets/swagger-ui-bundle.js",
-                                   swagger_css_url="/docs/assets/swagger-ui.css",
-                                   swagger_favicon_url="/docs/assets/favicon-32x32.png")
+            return HTMLResponse(_page(title, f"<h1>{html.escape(title)}</h1><p>The interactive page needs the "
+                                      "swagger-ui-bundle-v2 package. The API is described in "
+                                      '<a href="/openapi.json">/openapi.json</a> and docs/protocol.md.</p>'))
+        head = ('<link rel="icon" href="/docs/assets/favicon-32x32.png">'
+                '<link rel="stylesheet" href="/docs/assets/swagger-ui.css">')
+        body = ('<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>'
+                f"<script>{_START}</script>")
+        return HTMLResponse(_page(title, body, head))
 
     @app.get("/docs/assets/{name}", include_in_schema=False)
     async def docs_asset(name: str) -> FileResponse:
