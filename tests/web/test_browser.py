@@ -22,6 +22,7 @@ from browser_helpers import (
     legal_buttons,
     new_page,
     open_lobby,
+    post,
     rack_tiles,
     wait_for_turn_or_end,
 )
@@ -197,15 +198,15 @@ def test_phone_map_credit_spectator_and_reconnect(browser: Any, server: Server) 
     box = phone.locator("#rack").bounding_box()
     assert box and box["width"] <= 390
 
-    # A spectator sees the table but no rack.
-    watcher = new_page(browser)
+    # A spectator sees the table but no rack (a German reader reads so in German).
+    watcher = new_page(browser, locale="de-DE")
     watcher.goto(f"{server.url}/play/{game_id}#spectate")
     watcher.wait_for_selector("#players .player:has-text('Carla')")
     assert watcher.locator("#rack [data-tile]").count() == 0
-    assert "Zuschauer sehen" in watcher.inner_text("#rack")  # the German edition is shown in German
+    assert "Zuschauer sehen" in watcher.inner_text("#rack")
 
     # A seat link with a wrong token is refused in words, forgotten, and the page offers to join or watch.
-    stranger = new_page(browser)
+    stranger = new_page(browser, locale="de-DE")
     stranger.goto(f"{server.url}/play/{game_id}#token=not-the-seat-token")
     stranger.wait_for_selector("#join:not([hidden])")
     assert "gilt nicht" in stranger.inner_text("#error-text")  # the server's refusal, in the table's language
@@ -330,3 +331,27 @@ def test_a_name_typed_while_the_lobby_loads_is_kept(browser: Any, server: Server
     page.wait_for_url("**/play/**")
     page.wait_for_selector("#players .player:has-text('Gina')")
     assert not page.js_errors, page.js_errors
+
+
+def test_the_table_speaks_its_readers_language(browser: Any, server: Server) -> None:
+    # A German browser opens a friend's link to a USA game: the join form and the table are in German.
+    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Jack",
+                                             "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"days": 5}})
+    german = new_page(browser, locale="de-DE")
+    german.goto(f"{server.url}/play/{ticket['id']}")
+    german.wait_for_selector("#join:not([hidden])")
+    assert german.inner_text("#join-title") == "Diesem Spiel beitreten"
+    german.fill("#join-name", "Hanna")
+    german.click("#join-button")
+    german.wait_for_selector("#rack .day")
+    assert german.get_attribute("html", "lang") == "de"
+    assert german.inner_text("#rack-title") == "Deine Reise"
+    # An English browser creates a game of the German edition: the table is in English, until the switch.
+    english = new_page(browser, locale="en-GB")
+    create_game(english, server, "Ian", "germany", ["easy"], days=5)
+    assert english.get_attribute("html", "lang") == "en"
+    assert english.inner_text("#rack-title") == "Your journey"
+    english.select_option("#language", "de")
+    english.wait_for_function("document.getElementById('rack-title').textContent === 'Deine Reise'")
+    assert english.get_attribute("html", "lang") == "de"
+    assert not german.js_errors and not english.js_errors, german.js_errors + english.js_errors

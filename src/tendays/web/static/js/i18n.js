@@ -89,16 +89,16 @@ async function fetchJson(path) {
 }
 
 /**
- * Load the catalogue of the language to speak: the one chosen on this device, else `preferred` (an
- * edition's own language), else the browser's, else English. Sets the page's `lang` and translates the page.
+ * Load the catalogue of the reader's language, the one rule of every page: the language chosen on this device,
+ * else the browser's, else English (whatever the edition's language). Sets the page's `lang` and translates it.
  */
-export async function startLanguage(preferred = null) {
+export async function startLanguage() {
   try {
     known = await fetchJson("/static/i18n/languages.json");
   } catch {
     known = { en: "English" };
   }
-  const wanted = [chosenLanguage(), preferred, browserLanguage(known), FALLBACK].find((l) => l && l in known);
+  const wanted = [chosenLanguage(), browserLanguage(known), FALLBACK].find((l) => l && l in known);
   const english = await fetchJson(`/static/i18n/${FALLBACK}.json`).catch(() => ({}));
   const catalogue = wanted === FALLBACK ? english : await fetchJson(`/static/i18n/${wanted}.json`).catch(() => null);
   setCatalogue(catalogue ? wanted : FALLBACK, catalogue || english, english);

@@ -2,8 +2,8 @@
 // the players and the log. Every change comes from the server's state messages into one store; each
 // panel draws itself from the store when what it shows has changed. The page only asks the server.
 
-import { api, markReady, playPath, remembered } from "./common.js";
-import { chosenLanguage, startLanguage } from "./i18n.js";
+import { markReady, playPath, remembered } from "./common.js";
+import { startLanguage } from "./i18n.js";
 import { preferences } from "./preferences.js";
 import { createActions } from "./table/actions.js";
 import { announcerPanel } from "./table/announce.js";
@@ -26,19 +26,7 @@ import { createStore } from "./table/store.js";
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
 
-/** The language of the game's edition (the German edition is played in German unless the person chose). */
-async function editionLanguage() {
-  if (chosenLanguage()) return null;
-  try {
-    const [game, editions] = await Promise.all([api(`/api/games/${encodeURIComponent(gameId)}`), api("/api/editions")]);
-    const edition = editions.find((e) => e.id === game.edition);
-    return edition ? edition.language : null;
-  } catch {
-    return null; // no such game: the join panel says so, in the browser's language
-  }
-}
-
-await startLanguage(await editionLanguage());
+await startLanguage(); // the reader's language, as on every page: chosen here, else the browser's
 $("preferences").replaceWith(preferences());
 
 const store = createStore();
