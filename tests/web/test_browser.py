@@ -355,3 +355,25 @@ def test_the_table_speaks_its_readers_language(browser: Any, server: Server) -> 
     english.wait_for_function("document.getElementById('rack-title').textContent === 'Deine Reise'")
     assert english.get_attribute("html", "lang") == "de"
     assert not german.js_errors and not english.js_errors, german.js_errors + english.js_errors
+
+
+def test_a_broken_step_on_a_phone_map_explains_itself_when_tapped(browser: Any, server: Server) -> None:
+    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Kim", "options": {"first_seat": 0},
+                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True)
+    phone.goto(server.url + ticket["url"])
+    mark = phone.locator(".journey .broken-mark, .journey .via-badge.broken").first
+    while not mark.count():  # draft by tapping until two neighbouring days make a broken step
+        draft = [m for m in legal_buttons(phone) if m.startswith("draft")]
+        if not draft:
+            phone.wait_for_timeout(50)
+            continue
+        phone.locator(f"[data-move='{draft[0]}']").tap()
+        phone.wait_for_function("([m]) => !document.querySelector(`[data-move='${m}']`)", arg=[draft[0]])
+    mark.scroll_into_view_if_needed()
+    box = mark.bounding_box()
+    assert box and box["width"] >= 24 and box["height"] >= 24, f"the ✗ is a tap target of {box}"
+    assert phone.inner_text("#map-explain") == ""
+    phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.wait_for_function("document.getElementById('map-explain').textContent.startsWith('Broken: day ')")
+    assert not phone.js_errors, phone.js_errors

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 const ANY_COLOUR_PATTERN = "any-colour-stripes";
 const BROKEN = "#e5534b"; // a broken link, whatever the edition's colours
 const PLAIN = "#2b2d42"; // a walk to a neighbour, or a hop over one
+const TARGET_PX = 24; // the least tap target, across, on screen (WCAG 2.2 target size)
 
 export class MapView {
   /**
@@ -57,6 +58,20 @@ export class MapView {
     this.journeyLayer = svg("g", { class: "journey" });
     this.root.append(regions, labels, this.journeyLayer);
     container.replaceChildren(this.root);
+    // The map is drawn at any size (a phone's is a third of a desktop's): its tap targets follow.
+    if (typeof ResizeObserver === "function") new ResizeObserver(() => this.fitTargets()).observe(this.root);
+  }
+
+  /** Grow each mark's invisible tap circle to at least TARGET_PX across at the size the map is drawn now. */
+  fitTargets() {
+    const [, , width, height] = this.geometry.viewBox.split(/[\s,]+/).map(Number);
+    const box = this.root.getBoundingClientRect();
+    const scale = Math.min(box.width / width, box.height / height); // screen pixels per map unit
+    if (!(scale > 0)) return; // not on screen yet: the observer calls again when it is
+    for (const hit of this.journeyLayer.querySelectorAll(".hit")) {
+      // Half a pixel to spare, so that rounding never makes it smaller than the least.
+      hit.setAttribute("r", Math.max(Number(hit.dataset.r), (TARGET_PX / 2 + 0.5) / scale).toFixed(2));
+    }
   }
 
   defs() {
@@ -128,6 +143,7 @@ export class MapView {
         svg("title", {}, t("rack.day_label", { day, tile: this.edition.describe(rack[day - 1]) }))));
     }
     layer.append(lines, badges);
+    this.fitTargets();
   }
 
   linkPath(a, b, via, link, badges) {
@@ -154,18 +170,26 @@ export class MapView {
         "stroke-dasharray": kind === "hop" || !link.ok ? `${u * 1.2} ${u * 0.8}` : null,
       }));
     const mid = { x: 0.25 * a.x + 0.5 * cx + 0.25 * b.x, y: 0.25 * a.y + 0.5 * cy + 0.25 * b.y };
+    const explain = () => this.explain(what);
+    // The mark halfway (the transport's day, or a red ✗) explains the link when tapped, as the line does; an
+    // invisible circle under it makes it a finger's size (fitTargets).
+    const hit = (r) => svg("circle", { class: "hit", cx: mid.x, cy: mid.y, r, "data-r": r });
+    let mark = null;
     if (via) {
-      badges.append(svg("g", { class: `via-badge ${link.ok ? "ok" : "broken"}`, "data-day": link.via_day },
+      mark = svg("g", { class: `via-badge ${link.ok ? "ok" : "broken"}`, "data-day": link.via_day }, hit(u * 1.0),
         svg("circle", { cx: mid.x, cy: mid.y, r: u * 1.0, fill: !link.ok ? BROKEN : via.role === "link" ? stroke : "#fff" }),
         svg("text", { x: mid.x, y: mid.y, "font-size": (u * 1.1).toFixed(1), dy: "0.35em" }, link.via_day),
-        svg("title", {}, what)));
+        svg("title", {}, what));
     } else if (!link.ok) {
-      badges.append(svg("g", { class: "broken-mark" },
+      mark = svg("g", { class: "broken-mark" }, hit(u * 0.9),
         svg("circle", { cx: mid.x, cy: mid.y, r: u * 0.9 }),
         svg("text", { x: mid.x, y: mid.y, "font-size": (u * 1.2).toFixed(1), dy: "0.35em" }, "✗"),
-        svg("title", {}, what)));
+        svg("title", {}, what));
     }
-    const explain = () => this.explain(what);
+    if (mark) {
+      mark.addEventListener("click", explain);
+      badges.append(mark);
+    }
     group.addEventListener("focus", explain);
     group.addEventListener("click", explain);
     return group;
