@@ -24,6 +24,9 @@ def next_arrow_keys(model: InputModel, move: Move, days: int) -> list[str]:
         return keys + _steps(model.cursor - 1, move.a - 1, days) + ["enter"]
     if kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.DISCARD, MoveKind.REPLACE):
         pile = {MoveKind.DRAW: 0, MoveKind.REPLACE: move.b}.get(kind, move.a)
-        keys = [] if model.on_piles else ["right"]
-        return keys + _steps(model.pile_cursor, pile, PILES + 1) + ["enter"]
+        if not model.on_piles:
+            return ["right"]  # → stands where the model puts it: the next step starts from there
+        if kind in (MoveKind.DISCARD, MoveKind.REPLACE):  # holding a tile: ↑↓ go round the discard piles only
+            return _steps(model.pile_cursor - 1, pile - 1, PILES) + ["enter"]
+        return _steps(model.pile_cursor, pile, PILES + 1) + ["enter"]
     raise AssertionError(f"{move} is not made with the arrow keys")

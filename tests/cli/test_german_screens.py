@@ -99,7 +99,7 @@ async def test_the_setup_screen_and_the_hot_seat_screen_speak_german() -> None:
             assert "Neues Spiel" in text and "Ausgabe" in text and "Wer nach dem Füllen" in text
             app.screen.query_one("#setup-seed").value = "x"  # type: ignore[attr-defined]
             text = await look(pilot, app, "enter")
-            assert "der Seed muss eine ganze Zahl sein" in text
+            assert "der Startwert muss eine ganze Zahl sein" in text
             app.screen.query_one("#setup-seed").value = "3"  # type: ignore[attr-defined]
             await pilot.press("enter")
             for _ in range(20):
@@ -134,7 +134,7 @@ async def test_the_replay_speaks_german_and_shows_each_colours_shape() -> None:
 
 
 def rack_rows(app: App[None]) -> list[str]:
-    return [line for line in screen_lines(app) if re.match(r"^ [ ▸◆] ?\s?\d+ ", line)]
+    return [line for line in screen_lines(app) if re.match(r"^ [ ▸↻] ?\s?\d+ ", line)]
 
 
 @pytest.mark.parametrize(("edition", "lang"), [("usa", "en"), ("usa", "de"), ("germany", "de"), ("germany", "en")])
@@ -192,3 +192,32 @@ async def test_the_colour_blind_palette_is_a_key_away_and_kept_in_the_save(tmp_p
     save.write_text(json.dumps(bad))
     with pytest.raises(Exception, match="'palette' must be 'normal' or 'cb'"):
         load_save(save)
+
+
+# English words that German screens once showed: the notation's verbs, "Seed" and Textual's "palette".
+LEFT_IN_ENGLISH = re.compile(r"\b(?:draw|take|replace|discard|draft|swap|seed|palette)\b", re.IGNORECASE)
+
+
+async def test_german_screens_say_moves_turns_and_keys_in_german_words() -> None:
+    app = make_app("me,greedy,normal", seed=5, edition="germany", language="de", skip_to_first_turn=True)
+    with use_language("de"):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            text = await look(pilot, app, "d")
+            assert "Du hast vom Nachziehstapel gezogen." in text
+            assert LEFT_IN_ENGLISH.findall(text) == [] and "Befehle" in screen_lines(app)[-1]
+            status = screen_lines(app)[0]
+            assert "Runde" in status and "du bist dran" in status and "Zug" not in status  # a Zug is a train
+            assert "Bot 2 (Bot greedy)" in text and "((" not in text
+            text = await look(pilot, app, "colon")
+            assert "ziehen · nehmen STAPEL · ersetzen TAG STAPEL" in text and LEFT_IN_ENGLISH.findall(text) == []
+    record = german_record()
+    replay = ReplayApp(record, language="de")  # type: ignore[arg-type]
+    with use_language("de"):
+        async with replay.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            text = await look(pilot, replay, "right", "right", "right")
+            assert "Spielzug 3/" in text and "auf Tag" in text and LEFT_IN_ENGLISH.findall(text) == []
+            assert "q Beenden" in screen_lines(replay)[-1]  # the whole footer fits 80 columns
+            text = await look(pilot, replay, "end")
+            assert "Runde" in text and LEFT_IN_ENGLISH.findall(text) == []

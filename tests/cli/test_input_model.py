@@ -44,10 +44,10 @@ class Keyboard:
         elif key == "escape":
             reply = model.cancel() or Reply()
         elif key in ("up", "down"):
-            model.move_cursor(-1 if key == "up" else 1, pv.options.days)
+            model.move_cursor(-1 if key == "up" else 1, pv.options.days, holding=pv.phase is Phase.PLACE)
             reply = Reply()
         elif key in ("left", "right"):
-            model.point_at_piles(key == "right")
+            model.point_at_piles(key == "right", pv)
             reply = Reply()
         else:
             raise AssertionError(f"no key {key!r} on the game screen")
@@ -309,3 +309,25 @@ def test_a_typed_move_is_played_as_typed() -> None:
     keyboard.press("2")
     assert keyboard.type("discard 3") == Reply(Move.discard(3))
     assert keyboard.model.pending is None and keyboard.game.moves[-1] == Move.discard(3)
+
+
+def test_right_then_enter_discards_the_held_tile_as_the_prompt_says() -> None:
+    keyboard = after_the_draft()
+    keyboard.press("d")
+    keyboard.press("right")  # "discard it (x; →↑↓ Enter; ...)": → stands on a discard pile, never the draw pile
+    assert keyboard.model.on_piles and keyboard.model.pile_cursor == 1
+    assert keyboard.press("enter") == Reply(Move.discard(1))
+
+
+def test_the_arrows_pass_the_draw_pile_by_while_a_tile_is_held() -> None:
+    keyboard = after_the_draft()
+    keyboard.press("d")
+    keyboard.press("right")
+    seen = []
+    for _press in range(4):
+        keyboard.press("down")
+        seen.append(keyboard.model.pile_cursor)
+    assert seen == [2, 3, 1, 2]
+    keyboard.press("up")
+    keyboard.press("up")
+    assert keyboard.model.pile_cursor == 3

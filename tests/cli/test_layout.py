@@ -203,3 +203,38 @@ async def test_a_pop_up_in_a_terminal_too_small_says_so_too() -> None:
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert "too small" not in shown(app)
+
+
+async def test_the_setup_screen_at_80x24_shows_every_field_and_mends_its_refusals() -> None:
+    app = PlayApp(PlayConfig(bot_delay=0), setup=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert any("Seed (empty: a new shuffle every game)" in line for line in lines)
+        seed = app.screen.query_one("#setup-seed")
+        assert app.screen.query_one("#setup").region.contains_region(seed.region)  # the whole field, not cut
+        swap = next(line for line in lines if "Swap variant" in line)
+        assert "✓" not in swap
+        app.screen.query_one("#setup-swap").value = True  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "✓" in next(line for line in screen_lines(app) if "Swap variant" in line)  # on and off look different
+        app.screen.query_one("#setup-players").value = "me,hrad,nromal,hadr"  # type: ignore[attr-defined]
+        await press(pilot, "enter")
+        refusal = next(line for line in screen_text(app).splitlines() if "is not a bot" in line)
+        assert " ".join(refusal.split()) in shown(app)  # the whole refusal, wrapped, never cut
+        app.screen.query_one("#setup-players").value = "me,hard"  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "is not a bot" not in shown(app)  # the field is mended: the old refusal is gone
+
+
+async def test_a_long_paste_in_the_move_box_is_refused_without_covering_the_board() -> None:
+    app = make_app("me,greedy", seed=7, skip_to_first_turn=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await settle(pilot)
+        moves = screen.table.move_count
+        await press(pilot, "colon")
+        app.screen.query_one("#move-input").value = "draw " * 20_000  # type: ignore[attr-defined]
+        await press(pilot, "enter")
+        assert app.screen is screen and screen.table.move_count == moves  # nothing was played
+        assert "is not a move" in shown(app)
+        assert "Your journey" in shown(app) and app.screen.query_one("#prompt").region.height <= 5

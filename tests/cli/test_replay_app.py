@@ -32,7 +32,7 @@ async def test_arrow_keys_step_through_a_finished_game_showing_every_rack() -> N
         await pilot.press("right", "right", "right")
         assert screen.position == 3
         text = screen_text(app)
-        assert f"move 3/{len(record.moves)} Ann: {record.moves[2]}" in text  # Ann drafts first, then Bob, then Ann
+        assert f"move 3/{len(record.moves)} Ann: draft onto day {record.moves[2].a}" in text  # Ann, Bob, then Ann
         # Every rack is shown: after three draft moves, each drafted tile is on screen.
         state = record.replay(3)
         for seat in range(2):
@@ -149,7 +149,7 @@ async def test_at_80x24_every_day_name_and_mark_of_the_racks_is_shown_as_on_the_
         for rack in state.racks:
             marks = day_marks(state.edition, rack)
             for day, row in enumerate(rows, 1):
-                assert marks[day].symbol in row  # the same marks as the board: ■ on the last day, never ✓
+                assert marks[day].symbol in row  # the same marks as the board: ⚑ on the last day, never ✓
         assert "car car" not in text and "…" not in "".join(rows)
         for pile in state.piles:
             assert state.edition.tiles[pile[-1]].name in text  # every pile's top tile, in full

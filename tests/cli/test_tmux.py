@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,9 +23,9 @@ from arrows import next_arrow_keys
 from tendays.bots import GreedyBot, make_bot
 from tendays.cli.tui.input_model import InputModel
 from tendays.cli.tui.words import status_text, turn_prompt
-from tendays.engine import Game, Options, next_decision, view
+from tendays.engine import Game, MoveKind, Options, Phase, next_decision, view
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"), pytest.mark.slow]
 
 TMUX_KEYS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right", "enter": "Enter", "q": "q"}
 
@@ -94,9 +96,9 @@ def test_a_whole_game_in_tmux_at_80x24_with_the_arrow_keys_alone(tmp_path: Path)
                     terminal.press(key)
                     presses += 1
                     if key in ("up", "down"):
-                        model.move_cursor(-1 if key == "up" else 1, days)
+                        model.move_cursor(-1 if key == "up" else 1, days, holding=pv.phase is Phase.PLACE)
                     elif key in ("left", "right"):
-                        model.point_at_piles(key == "right")
+                        model.point_at_piles(key == "right", pv)
                     else:
                         reply = model.enter(pv)
                         assert not reply.error, reply.message
@@ -113,5 +115,106 @@ def test_a_whole_game_in_tmux_at_80x24_with_the_arrow_keys_alone(tmp_path: Path)
         while terminal.alive() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not terminal.alive()
+    finally:
+        terminal.close()
+
+
+# -- following the instructions on screen ------------------------------------------------------------------
+
+ARROW_CLAUSE = re.compile(r"([←→]*)↑↓ Enter")
+CHOICE_WORD = re.compile(r"\b(day|pile|discard)\b")
+
+
+class Reader:
+    """A person who reads the 80x24 screen and does exactly what its instruction line says."""
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.terminal = terminal
+
+    def lines(self) -> list[str]:
+        return self.terminal.text().splitlines()
+
+    def prompt(self) -> str:
+        """The instruction under the board: the full-width lines between the panes (drawn with ▕) and the footer."""
+        lines = [line.rstrip() for line in self.lines()]
+        while lines and not lines[-1]:
+            lines.pop()
+        body_end = max(index for index, line in enumerate(lines) if "▕" in line)
+        return " ".join(" ".join(lines[body_end + 1:-1]).split())
+
+    def cursor(self, kind: str) -> int | None:
+        """Where ▸ stands: on a day of the rack (``kind`` "day") or on a pile ("pile": 0 is the draw pile)."""
+        for line in self.lines():
+            rack, _border, side = line.partition("▕")
+            found = re.match(r"\s*▸\s*(\d+)\s", rack) if kind == "day" else re.match(r"\s*▸\s*([d123])\s", side)
+            if found:
+                return 0 if found.group(1) == "d" else int(found.group(1))
+        return None
+
+    def until(self, check: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + 20
+        while not check():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the terminal never showed {what}:\n{self.terminal.text()}")
+            time.sleep(0.03)
+
+    def choose(self, kind: str, target: int) -> None:
+        """Choose day or pile ``target`` as the instruction says: the arrow keys it names, then Enter."""
+        prompt = self.prompt()
+        assert "✗" not in prompt, prompt
+        clauses = [(CHOICE_WORD.findall(prompt[:found.start()])[-1:], found.group(1))
+                   for found in ARROW_CLAUSE.finditer(prompt)]
+        said = [arrows for words, arrows in clauses if words and (words[0] == "day") == (kind == "day")]
+        if not said:
+            # The emptied-pile rule: "press 1 or Enter", with the cursor already on that pile.
+            assert kind == "pile" and "or Enter" in prompt and self.cursor("pile") == target, prompt
+            self.terminal.press("enter")
+            return
+        for arrow in said[0]:
+            self.terminal.press("left" if arrow == "←" else "right")
+        self.until(lambda: self.cursor(kind) is not None, f"the cursor on a {kind} after {said[0]!r}")
+        for _press in range(12):
+            where = self.cursor(kind)
+            if where == target:
+                break
+            self.terminal.press("down")
+            self.until(lambda where=where: self.cursor(kind) not in (where, None), "the cursor moving down")
+        assert self.cursor(kind) == target, (kind, target, prompt)
+        self.terminal.press("enter")
+
+
+def test_a_three_seat_game_following_the_instructions_on_screen_literally(tmp_path: Path) -> None:
+    """Each step reads the instruction line, presses the arrow keys it names, moves ↑↓ to the choice, and Enter."""
+    seed, days = 11, 10
+    terminal = Terminal(tmp_path)
+    terminal.start(f"{sys.executable} -m tendays play --players me,random,random --seed {seed} --days {days} "
+                   "--delay 0 --lang en", tmp_path)
+    reader = Reader(terminal)
+    try:
+        game = Game("usa", Options(players=3, days=days), seed, ("You", "Bot 2", "Bot 3"))
+        bot, me, rng = make_bot("random"), GreedyBot(), random.Random(2)
+        while True:
+            while not game.state.is_over and game.state.current != 0:
+                decision = next_decision(game)
+                assert decision is not None
+                game.play(bot.choose(decision.view, decision.rng), decision.seat)
+            if game.state.is_over:
+                break
+            pv = view(game.state, 0)
+            terminal.wait_for(status_text(pv, game.names).plain, turn_prompt(pv, None).plain[:30])
+            move = me.choose(pv, rng)
+            if move.kind is MoveKind.DRAFT:
+                reader.choose("day", move.a)
+            elif move.kind in (MoveKind.DRAW, MoveKind.TAKE):
+                reader.choose("pile", 0 if move.kind is MoveKind.DRAW else move.a)
+            elif move.kind is MoveKind.DISCARD:
+                reader.choose("pile", move.a)
+            else:
+                reader.choose("day", move.a)
+                reader.until(lambda: reader.cursor("pile") is not None, "the piles after choosing a day")
+                reader.choose("pile", move.b)
+            game.play(move, 0)
+        winner = game.names[game.state.winner] if game.state.winner is not None else ""
+        terminal.wait_for("You win after" if winner == "You" else f"{winner} wins after")
     finally:
         terminal.close()

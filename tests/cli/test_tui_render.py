@@ -55,7 +55,7 @@ def test_day_marks_give_each_link_its_verdict() -> None:
     assert marks[1].ok is True and marks[1].symbol == "✓→2" and "Washington borders Oregon" in marks[1].message
     assert marks[3].ok is None and marks[3].symbol == "┆"
     assert marks[4].ok is False and "only touch at a corner" in marks[4].message
-    assert marks[5].symbol == "■"
+    assert marks[5].symbol == "⚑"
 
 
 def test_empty_days_during_the_draft_are_not_marked_as_mistakes() -> None:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tendays.engine import PlayerView
+from tendays.engine import Phase, PlayerView
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import join_list, ngettext, use_language
 
 from .distance import analyze
 
-__all__ = ["Hint", "hint"]
+__all__ = ["HandAdvice", "Hint", "hand_advice", "hint"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,34 @@ def hint(view: PlayerView, *, lang: str | None = None) -> Hint:
         return Hint(analysis.distance, days, _advice(analysis.distance,
                                                      [d for d in days if view.rack[d - 1] is None],
                                                      [d for d in days if view.rack[d - 1] is not None]))
+
+
+@dataclass(frozen=True, slots=True)
+class HandAdvice:
+    """Where the tile in hand does the most good: ``day`` (0: nowhere, discard it) and a sentence."""
+
+    day: int
+    message: str
+
+
+def hand_advice(view: PlayerView, *, lang: str | None = None) -> HandAdvice | None:
+    """For the viewer placing a tile in hand: the day where it brings the journey closest to complete, or
+    the advice to discard it when it brings it no closer; None when the viewer holds no tile to place."""
+    with use_language(lang):
+        if view.rack is None or view.in_hand is None or view.phase is not Phase.PLACE or not view.is_my_turn:
+            return None
+        rack = view.rack
+        now = analyze(view.edition, rack).distance
+        placed = [(analyze(view.edition, rack[:day - 1] + (view.in_hand,) + rack[day:]).distance, day)
+                  for day in range(1, len(rack) + 1)]
+        distance, day = min(placed)
+        if distance >= now:
+            return HandAdvice(0, _("the tile in hand brings the journey no closer: discard it"))
+        if distance == 0:
+            return HandAdvice(day, _("the tile in hand completes the journey on day {day}").format(day=day))
+        return HandAdvice(day, ngettext("the tile in hand goes best on day {day} ({count} tile from complete then)",
+                                        "the tile in hand goes best on day {day} ({count} tiles from complete then)",
+                                        distance).format(day=day, count=distance))
 
 
 def _advice(distance: int, empty: list[int], change: list[int]) -> str:

@@ -12,6 +12,7 @@ import random
 import sys
 from typing import Any, TextIO
 
+from tendays.engine import json_text
 from tendays.engine.i18n import gettext as _
 
 # The fields of a view on the wire (docs/engine-protocol.md, "The view").
@@ -36,10 +37,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 # commands, are always English (docs/engine-protocol.md); only what is printed to a person is translated.
 
 
+ECHO_LIMIT = 40  # an answer quotes at most this many characters of what it was sent
+
+
+def _quote(text: str) -> str:
+    """``text`` as an answer quotes it: a long line (a stray paste of a megabyte) is cut, and says so."""
+    return repr(text) if len(text) <= ECHO_LIMIT else f"{text[:ECHO_LIMIT]!r}… ({len(text)} characters)"
+
+
 def _json_object(command: str, text: str, what: str) -> tuple[dict[str, Any] | None, str]:
     """The JSON object after ``command``, or None and the protocol error naming what is wrong with it."""
     try:
-        data = json.loads(text)
+        data = json_text.loads(text)
     except ValueError as error:
         return None, f"'{command}' needs {what} as one JSON object on the same line: {error}"
     if not isinstance(data, dict):
@@ -108,7 +117,7 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
             return 0
         if command == "tendays":
             if rest.strip() != str(PROTOCOL_VERSION):
-                say(f"error this engine speaks protocol {PROTOCOL_VERSION}, not {rest.strip()!r}")
+                say(f"error this engine speaks protocol {PROTOCOL_VERSION}, not {_quote(rest.strip())}")
                 continue
             say(f"ready {bot.name}")
         elif command == "newgame":
@@ -134,7 +143,7 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
                 continue
             say(f"move {move}")
         else:
-            say(f"error unknown command {command!r}; commands: tendays, newgame, go, quit")
+            say(f"error unknown command {_quote(command)}; commands: tendays, newgame, go, quit")
     return 0
 
 

@@ -12,11 +12,12 @@ from tendays.engine import available_languages, load_edition, match_language
 __all__ = ["add_language_argument", "choose_language", "command_language", "environment_language"]
 
 
-def add_language_argument(parser: argparse.ArgumentParser) -> None:
-    """``--lang``: the language of everything the command says."""
+def add_language_argument(parser: argparse.ArgumentParser, games: bool = False) -> None:
+    """``--lang``: the language of everything the command says; a command that plays or replays ``games``
+    falls back on the edition's own language, the others on English (:func:`command_language`)."""
+    fallback = "the edition's own" if games else "English"
     parser.add_argument("--lang", choices=available_languages(), default=None,
-                        help="the language of what the command says (default: from LANGUAGE/LANG, else the "
-                             "edition's own)")
+                        help=f"the language of what the command says (default: from LANGUAGE/LANG, else {fallback})")
 
 
 def environment_language() -> str | None:

@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", "--load", type=Path, default=None, metavar="FILE",
                         help="continue a saved game: its edition, days, variant and seats (--players seats it "
                              "differently)")
-    add_language_argument(parser)
+    add_language_argument(parser, games=True)
     parser.add_argument("--palette", choices=PALETTES, default=None,
                         help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
                              "the c key switches them during the game (default normal, or the resumed game's)")
@@ -117,6 +117,7 @@ def _run(args: argparse.Namespace) -> int:
             players = args.players if args.players is not None else (
                 ",".join(specs) if specs else ",".join(["human"] * record.options.players))
             table = Table.from_record(record, parse_seats(players, record.names))
+            table.own_files.add(args.resume.resolve())  # saving a resumed game may overwrite its own file
             config = PlayConfig(
                 edition=record.edition,
                 players=",".join(f"{PERSON_PREFIX}{s.name}" if s.is_human else s.spec for s in table.seats),

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--palette", choices=PALETTES, default=None,
                         help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
                              "the c key switches them (default: the save file's, else normal)")
-    add_language_argument(parser)
+    add_language_argument(parser, games=True)
 
 
 def run(args: argparse.Namespace) -> int:

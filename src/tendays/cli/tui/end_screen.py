@@ -20,11 +20,29 @@ from .render import YOU, bullets, day_marks, journey_report, name_width, palette
 from .screens import FittedScreen
 from .table import PlayConfig, Table
 
-__all__ = ["EndScreen", "end_text", "unsaved_warning"]
+__all__ = ["EndScreen", "end_text", "save_game", "unsaved_warning"]
+
+
+def save_game(table: Table, wanted: Path, palette: str, replay: bool) -> tuple[str, bool]:
+    """Save ``table`` to ``wanted`` (or, when that file holds another game, to a new name beside it): the words
+    that say where and how to go on (``replay``: with ``tendays replay``), and whether saving failed."""
+    path = table.save_target(wanted)
+    try:
+        table.save(path, palette)
+    except OSError as error:
+        return _("could not save to {path}: {error}").format(path=path, error=error.strerror or error), True
+    then = (_("replay it with: tendays replay {path}") if replay
+            else _("continue it with: tendays play --resume {path}")).format(path=path)
+    if path == wanted:
+        return _("Saved to {path}; {then}").format(path=path, then=then), False
+    return _("{wanted} holds another game, so this one is saved to {path}; {then}").format(
+        wanted=wanted, path=path, then=then), False
 
 
 def unsaved_warning(table: Table, path: Path) -> str:
-    """What a first ``q`` says when quitting would lose moves that are not saved."""
+    """What a first ``q`` says when quitting would lose moves that are not saved (``path``: where ``s`` would
+    save to)."""
+    path = table.save_target(path)
     what = (_("The finished game is not saved: s saves it (to {path}), q again quits without saving.")
             if table.is_over else
             _("The game since the last save would be lost: s saves it (to {path}), q again quits without saving."))
@@ -109,13 +127,7 @@ class EndScreen(FittedScreen[None]):
         self.play_again()
 
     def action_save(self) -> None:
-        try:
-            self.table.save(self.config.save_path, palette_choice().name)
-        except OSError as error:
-            self.say(_("could not save to {path}: {error}").format(path=self.config.save_path,
-                                                                  error=error.strerror or error), error=True)
-            return
-        self.say(_("Saved to {path}; replay it with: tendays replay {path}").format(path=self.config.save_path))
+        self.say(*save_game(self.table, self.config.save_path, palette_choice().name, replay=True))
 
     def action_quit(self) -> None:
         """Quit; a game not saved since its last move asks for a second q first."""

@@ -21,12 +21,13 @@ from textual.events import Resize
 from textual.widgets import Footer, Static
 
 from tendays.bots import hint
+from tendays.bots.hint import hand_advice
 from tendays.engine import IllegalMoveError, Phase, PlayerView
 from tendays.engine.i18n import gettext as _
 
-from .end_screen import EndScreen, unsaved_warning
-from .input_model import InputModel, Reply
-from .render import YOU, journey_report, name_width, palette_choice, person
+from .end_screen import EndScreen, save_game, unsaved_warning
+from .input_model import InputModel, Reply, move_verbs, typed_example
+from .render import YOU, journey_report, move_words, name_width, palette_choice, person
 from .rules import rules_markdown
 from .screens import FittedScreen, HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from .table import PlayConfig, Table
@@ -276,7 +277,7 @@ class GameScreen(FittedScreen[None]):
         except IllegalMoveError as error:
             self.answer(pv, self.input.refused(pv, move, error))
             return
-        self.message = Text(_("You played: {move}").format(move=move), style="dim")
+        self.message = Text(_("You played: {move}").format(move=move_words(move)), style="dim")
         self.advance()
 
     def with_my_turn(self, handle: Callable[[PlayerView], Reply]) -> None:
@@ -317,14 +318,16 @@ class GameScreen(FittedScreen[None]):
     def action_cursor(self, step: int) -> None:
         if self.pile_cursor is None:
             self.input.point_at_piles(False)  # the piles are chosen only on one's own turn
-        self.input.move_cursor(step, self.table.options.days)
+        pv = self.my_turn_view()
+        self.input.move_cursor(step, self.table.options.days, holding=pv is not None and pv.phase is Phase.PLACE)
         self.refresh_rack(self.current_view())
 
     def action_point(self, piles: bool) -> None:
         """← the rack, → the piles (on one's own turn)."""
-        if piles and self.my_turn_or_explain() is None:
+        pv = self.my_turn_or_explain() if piles else self.my_turn_view()
+        if piles and pv is None:
             return
-        self.input.point_at_piles(piles)
+        self.input.point_at_piles(piles, pv)
         self.refresh_view()
 
     def action_cancel(self) -> None:
@@ -338,7 +341,7 @@ class GameScreen(FittedScreen[None]):
         if pv is None:
             return
         legal = pv.legal_moves()
-        example = str(legal[0]) if legal else "draw"
+        example = typed_example(legal[0]) if legal else move_verbs()["draw"]
 
         def typed(text: str | None) -> None:
             if text:
@@ -368,18 +371,16 @@ class GameScreen(FittedScreen[None]):
             return
         advice = hint(pv)
         self.hinted = set(advice.days)
-        self.say(_("Hint: {advice}").format(advice=advice.message))
+        hand = hand_advice(pv)
+        if hand is None:
+            self.say(_("Hint: {advice}").format(advice=advice.message))
+        else:
+            self.hinted = {hand.day} if hand.day else set()
+            self.say(_("Hint: {advice}; {hand}").format(advice=advice.message, hand=hand.message))
         self.refresh_rack(pv)
 
     def action_save(self) -> None:
-        path = self.config.save_path
-        try:
-            self.table.save(path, palette_choice().name)
-        except OSError as error:
-            self.say(_("could not save to {path}: {error}").format(path=path, error=error.strerror or error),
-                     error=True)
-            return
-        self.say(_("Saved to {path}; continue it with: tendays play --resume {path}").format(path=path))
+        self.say(*save_game(self.table, self.config.save_path, palette_choice().name, replay=False))
 
     def unsaved_warning(self) -> str | None:
         """What quitting now would lose, or None."""

@@ -16,8 +16,26 @@ from dataclasses import dataclass
 
 from tendays.engine import PILES, InvalidMoveError, Move, MoveKind, Phase, PlayerView
 from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import pgettext
 
-__all__ = ["InputModel", "Pending", "Reply"]
+__all__ = ["TYPED_LIMIT", "InputModel", "Pending", "Reply", "move_verbs", "typed_example"]
+
+TYPED_LIMIT = 40  # the longest move ("replace 10 3") is far shorter: anything longer is a stray paste
+
+
+def move_verbs() -> dict[str, str]:
+    """The verbs of the move notation in the reader's language, by the notation's own word: the ``:`` box takes
+    either ("ziehen" or "draw"); files and the wire keep the notation."""
+    # TRANSLATORS: the verbs a person may type in the move box (":"), one word each, lower case, all different.
+    return {"draw": pgettext("typed move", "draw"), "take": pgettext("typed move", "take"),
+            "replace": pgettext("typed move", "replace"), "discard": pgettext("typed move", "discard"),
+            "draft": pgettext("typed move", "draft"), "swap": pgettext("typed move", "swap")}
+
+
+def typed_example(move: Move) -> str:
+    """``move`` as a person types it in the reader's language ("ersetzen 5 1")."""
+    verb, _space, numbers = str(move).partition(" ")
+    return " ".join(part for part in (move_verbs().get(verb, verb), numbers) if part)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,16 +92,27 @@ class InputModel:
         else:
             self.on_piles = False
 
-    def move_cursor(self, step: int, days: int) -> None:
-        """↑/↓: the next day, or the next pile when the cursor is on the piles; both wrap around."""
-        if self.on_piles:
-            self.pile_cursor = (self.pile_cursor + step) % (PILES + 1)
-        else:
-            self.cursor = (self.cursor - 1 + step) % days + 1
+    def move_cursor(self, step: int, days: int, holding: bool = False) -> None:
+        """↑/↓: the next day, or the next pile when the cursor is on the piles; both wrap around.
 
-    def point_at_piles(self, piles: bool) -> None:
-        """→ moves the cursor to the piles, ← back to the rack."""
+        While a tile is ``holding`` (in hand), only the discard piles can be chosen, so the draw pile is passed by.
+        """
+        if not self.on_piles:
+            self.cursor = (self.cursor - 1 + step) % days + 1
+        elif holding:
+            self.pile_cursor = (max(self.pile_cursor, 1) - 1 + step) % PILES + 1
+        else:
+            self.pile_cursor = (self.pile_cursor + step) % (PILES + 1)
+
+    def point_at_piles(self, piles: bool, pv: PlayerView | None = None) -> None:
+        """→ moves the cursor to the piles, ← back to the rack. With a tile in hand (``pv`` placing), → stands
+        on a discard pile, so Enter discards the tile there; while drafting the piles cannot be chosen."""
+        if pv is not None and pv.phase is Phase.DRAFT:
+            self.on_piles = False
+            return
         self.on_piles = piles
+        if piles and pv is not None and pv.phase is Phase.PLACE:
+            self.pile_cursor = pv.forced_pile or self.pile_cursor or 1
 
     def _to_discard_piles(self, pv: PlayerView) -> None:
         """The held tile's day is chosen: the cursor goes to the pile it may go onto (pile 1 if any will do)."""
@@ -186,9 +215,14 @@ class InputModel:
         return Reply(message=_("Cancelled."))
 
     def typed(self, text: str) -> Reply:
-        """A move typed in the notation (``replace 5 1``)."""
+        """A move typed in the notation (``replace 5 1``); a long paste is refused without being echoed in full."""
+        if len(text.strip()) > TYPED_LIMIT:
+            return _refuse(_("{start}… is not a move: a move is a few words, such as 'draw' or 'replace 5 1'").format(
+                start=text.strip()[:20]))
+        verb, space, numbers = text.strip().partition(" ")
+        notation = {word: own for own, word in move_verbs().items()}.get(verb.lower(), verb)
         try:
-            move = Move.from_text(text)
+            move = Move.from_text(notation + space + numbers)
         except InvalidMoveError as error:
             return _refuse(str(error))
         self.pending = None

@@ -17,8 +17,10 @@ from textual.app import App
 from tendays.engine import RULES_VERSION, Options, use_language
 from tendays.engine.i18n import gettext as _
 
+from .end_screen import EndScreen
 from .game_screen import GameScreen
 from .palettes import PaletteChoice, draw_with
+from .screens import PrivacyScreen, translate_bindings
 from .setup_screen import SetupScreen
 from .table import PlayConfig, Table
 
@@ -58,6 +60,7 @@ class PlayApp(App[None]):
         draw_with(self.palette)  # before any screen starts, so every screen and widget draws with it
 
     def on_mount(self) -> None:
+        translate_bindings(self)
         if self.first_table is not None:
             self.show_table(self.first_table)
         elif self.setup:
@@ -93,6 +96,20 @@ class PlayApp(App[None]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q and the command palette's Quit: as q on the board, they ask first when moves would be lost."""
+        if isinstance(self.screen, (GameScreen, EndScreen, PrivacyScreen)):
+            self.screen.action_quit()
+            return
+        try:
+            game = self.game_screen
+        except LookupError:  # the setup screen: no game to lose
+            self.exit()
+            return
+        while self.screen is not game and len(self.screen_stack) > 1:
+            self.pop_screen()  # a pop-up or the rules: back to the board, where the warning shows
+        game.action_quit()
 
     def play_again(self) -> None:
         """A new game with the same options and seats: the next seed when one was given, else a fresh one."""

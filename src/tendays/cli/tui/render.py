@@ -15,7 +15,17 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tendays.engine import Edition, Event, PlayerView, Verdict, checker_for, current_language, describe_event
+from tendays.engine import (
+    Edition,
+    Event,
+    Move,
+    MoveKind,
+    PlayerView,
+    Verdict,
+    checker_for,
+    current_language,
+    describe_event,
+)
 from tendays.engine.edition import Role
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext, pgettext
@@ -35,6 +45,7 @@ __all__ = [
     "last_actions",
     "link_and_skip",
     "log_line",
+    "move_words",
     "name_width",
     "palette_choice",
     "person",
@@ -155,7 +166,7 @@ def day_marks(edition: Edition, rack: Sequence[int | None]) -> dict[int, DayMark
         if problem.to_day is None or problem.day not in marks or marks[problem.day].ok is not False:
             marks[problem.day] = DayMark("✗", False, str(problem))
     if len(rack) and rack[-1] is not None and len(rack) not in marks:
-        marks[len(rack)] = DayMark("■", True, _("day {day}: the journey ends here").format(day=len(rack)))
+        marks[len(rack)] = DayMark("⚑", True, _("day {day}: the journey ends here").format(day=len(rack)))
     for day in range(1, len(rack) + 1):
         if day in marks or rack[day - 1] is None:
             continue
@@ -258,6 +269,23 @@ def link_and_skip(edition: Edition) -> tuple[TransportWords, TransportWords]:
     link = next(t for t in edition.tiles if t.role is Role.LINK)
     skip = next(t for t in edition.tiles if t.role is Role.SKIP)
     return transport_words(link.kind), transport_words(skip.kind)
+
+
+def move_words(move: Move) -> str:
+    """A move in the reader's words ("replace day 5, discard onto pile 1"); the notation (``replace 5 1``) is
+    what is typed, saved and sent, the words are what is read."""
+    # TRANSLATORS: a move that was played, after "You played:" or a seat's name ("Bot 2: ...").
+    if move.kind is MoveKind.DRAFT:
+        return pgettext("move", "draft onto day {day}").format(day=move.a)
+    if move.kind is MoveKind.DRAW:
+        return pgettext("move", "draw")
+    if move.kind is MoveKind.TAKE:
+        return pgettext("move", "take from pile {pile}").format(pile=move.a)
+    if move.kind is MoveKind.REPLACE:
+        return pgettext("move", "replace day {day}, discard onto pile {pile}").format(day=move.a, pile=move.b)
+    if move.kind is MoveKind.DISCARD:
+        return pgettext("move", "discard onto pile {pile}").format(pile=move.a)
+    return pgettext("move", "swap days {day} and {day2}").format(day=move.a, day2=move.b)
 
 
 _TURN_KINDS = ("draw", "take", "swap", "replace", "discard")

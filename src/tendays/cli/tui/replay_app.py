@@ -38,9 +38,11 @@ from tendays.engine.i18n import ngettext
 
 from .palettes import PaletteChoice, draw_with
 from .render import (
+    YOU,
     day_marks,
     link_and_skip,
     log_line,
+    move_words,
     palette_choice,
     person,
     pile_text,
@@ -49,7 +51,7 @@ from .render import (
     tile_text,
 )
 from .rules import rules_markdown
-from .screens import FittedScreen, HelpScreen
+from .screens import FittedScreen, HelpScreen, translate_bindings
 
 __all__ = ["ReplayApp", "ReplayScreen", "replay_states"]
 
@@ -152,7 +154,7 @@ class ReplayScreen(FittedScreen[None]):
         with Horizontal(id="replay-side"), Vertical():
             yield Static(id="piles")
             yield VerticalScroll(Static(id="replay-log-text"), id="replay-log")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # every replay key fits 80 columns, in German too
 
     def on_mount(self) -> None:
         self.show()
@@ -206,7 +208,8 @@ class ReplayScreen(FittedScreen[None]):
             move = moves[self.position - 1]
             mover = self.states[self.position - 1].current
             done = _("move {number}/{moves} {name}: {move}").format(number=self.position, moves=last,
-                                                                   name=person(self.names[mover]), move=move)
+                                                                   name=person(self.names[mover]),
+                                                                   move=move_words(move))
         else:
             done = _("move 0/{moves}: the deal").format(moves=last)
         ending = ""
@@ -215,7 +218,8 @@ class ReplayScreen(FittedScreen[None]):
         elif self.autoplay is not None:
             ending = " · " + _("playing (space pauses)")
         self.query_one("#status", Static).update(Text.assemble(
-            (self.edition.name, "bold"), f" · {done} · ", _("turn {turn}").format(turn=spectator.turn + 1), " · ",
+            (self.edition.name, "bold"), f" · {done} · ", _("turn {turn}").format(
+                turn=spectator.turn if state.is_over else spectator.turn + 1), " · ",
             _("draw pile {size}").format(size=spectator.draw_pile_size), ending))
         width = self.size.width or 80
         if self.reveal:
@@ -239,8 +243,10 @@ class ReplayScreen(FittedScreen[None]):
         held = view(state, state.current).in_hand if self.reveal and not state.is_over else spectator.in_hand
         if held is not None:
             piles.append("\n")
-            before, _tile, after = _("{name} holds {tile}").partition("{tile}")
-            piles.append_text(Text.assemble(before.format(name=person(self.names[state.current])),
+            holder = self.names[state.current]
+            holds = _("You hold {tile}") if holder == YOU else _("{name} holds {tile}")
+            before, _tile, after = holds.partition("{tile}")
+            piles.append_text(Text.assemble(before.format(name=holder),
                                             tile_text(self.edition, held), after))
         self.query_one("#piles", Static).update(piles)
         log = Text()
@@ -279,4 +285,5 @@ class ReplayApp(App[None]):
         draw_with(self.palette)  # before any screen starts, so every screen and widget draws with it
 
     def on_mount(self) -> None:
+        translate_bindings(self)
         self.push_screen(ReplayScreen(self.record, self.reveal, self.step_seconds))

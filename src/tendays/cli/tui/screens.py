@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
@@ -23,8 +23,10 @@ from textual.widgets import Footer, Input, Markdown, Static
 
 from tendays.engine.i18n import gettext as _
 
+from .input_model import move_verbs
+
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "FittedModal", "FittedScreen", "HelpScreen", "MoveInputScreen",
-           "PrivacyScreen", "TextScreen", "TooSmall", "key_labels"]
+           "PrivacyScreen", "TextScreen", "TooSmall", "key_labels", "translate_bindings"]
 
 MIN_WIDTH = 72
 MIN_HEIGHT = 20
@@ -40,12 +42,15 @@ def key_labels() -> dict[str, str]:
             "Rack": _("Rack"), "Piles": _("Piles"), "Choose": _("Choose"), "Cancel": _("Cancel"),
             "Play again": _("Play again"), "Board": _("Board"), "Back": _("Back"), "Close": _("Close"),
             "Ready": _("Ready"), "Next": _("Next"), "Start": _("Start"), "Play/pause": _("Play/pause"),
-            "Rules": _("Rules")}
+            "Rules": _("Rules"),
+            # TRANSLATORS: Textual's command palette (Ctrl+P), in the footer: one short word.
+            "palette": _("palette")}
 
 
-def _translate_bindings(screen: Screen[Any]) -> None:
+def translate_bindings(node: Screen[Any] | App[Any]) -> None:
+    """Label the keys of a screen, or of an app (Ctrl+P's "palette"), in the current language."""
     labels = key_labels()
-    keys = screen._bindings.key_to_bindings  # new lists: the class's own bindings stay in English
+    keys = node._bindings.key_to_bindings  # new lists: the class's own bindings stay in English
     for key, bindings in list(keys.items()):
         keys[key] = [replace(b, description=labels.get(b.description, b.description)) for b in bindings]
 
@@ -78,7 +83,7 @@ class FittedScreen(Screen[ResultType]):
 
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name, id, classes)
-        _translate_bindings(self)
+        translate_bindings(self)
 
     def on_mount(self) -> None:
         self.mount(TooSmall())
@@ -171,10 +176,9 @@ class MoveInputScreen(FittedModal[str | None]):
         with Vertical(id="popup"):
             yield Static(_("Type a move and press Enter (Esc cancels)"), id="popup-title")
             yield Input(placeholder=self.legal_example, id="move-input")
-            # TRANSLATORS: the moves as typed: the lower-case words are the notation, the same in every language;
-            # translate only the capitalised words that stand for numbers.
-            yield Static(_("draw · take PILE · replace DAY PILE · discard PILE · draft DAY · swap DAY DAY"),
-                         id="popup-keys")
+            # TRANSLATORS: the moves as typed; {draw}, {take}... are the verbs, the capitalised words stand for numbers.
+            yield Static(_("{draw} · {take} PILE · {replace} DAY PILE · {discard} PILE · {draft} DAY · {swap} DAY DAY")
+                         .format(**move_verbs()), id="popup-keys")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

@@ -14,6 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
 from tendays.bots import BOTS, LEVELS
@@ -22,6 +23,7 @@ from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import gettext as translated
 from tendays.engine.i18n import ngettext
 
+from .learn_screen import learn_offer, open_lesson
 from .screens import FittedScreen
 from .table import PERSON_PREFIX, PlayConfig
 from .widgets import Unfocused
@@ -42,6 +44,15 @@ def players_help() -> str:
     return _("Players in turn order: me or a name for each person (several people share the keyboard; {prefix}NAME "
              "for a name that looks like a bot's); for a bot, a level: {levels}; or a bot by name: {bots}").format(
         prefix=PERSON_PREFIX, levels=levels, bots=", ".join(BOTS))
+
+
+class TickBox(Checkbox):
+    """A checkbox that shows ✓ when on and an empty box when off, so the two differ in more than colour."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "✓" if self.value else " "
+        return super()._button
 
 
 class SetupScreen(FittedScreen[None]):
@@ -66,7 +77,8 @@ class SetupScreen(FittedScreen[None]):
             yield Select([(load_edition(e).name, e) for e in available_editions()], value=config.edition,
                          allow_blank=False, id="setup-edition", compact=True)
             yield Static(players_help())
-            yield Input(config.players, id="setup-players")
+            # Compact fields (one line each), so the whole form, the seed included, fits 80x24.
+            yield Input(config.players, id="setup-players", compact=True)
             yield Static(_("Days"))
             yield Select([(ngettext("{count} day", "{count} days", days).format(count=days), days)
                           for days in range(MIN_DAYS, MAX_DAYS + 1)], value=config.days,
@@ -76,13 +88,14 @@ class SetupScreen(FittedScreen[None]):
                           *((_("seat {seat} in the players' list").format(seat=seat), str(seat))
                             for seat in range(1, MAX_PLAYERS + 1))],
                          value=first, allow_blank=False, id="setup-first-seat", compact=True)
-            yield Checkbox(_("Swap variant: a turn may swap two days instead of drawing"), config.swap,
-                           id="setup-swap", compact=True)
+            yield TickBox(_("Swap variant: a turn may swap two days instead of drawing"), config.swap,
+                          id="setup-swap", compact=True)
             yield Static(_("Seed (empty: a new shuffle every game)"))
-            yield Input("" if config.seed is None else str(config.seed), id="setup-seed")
+            yield Input("" if config.seed is None else str(config.seed), id="setup-seed", compact=True)
         with Horizontal(id="setup-bar"):
             yield Button(_("Start"), id="setup-start", variant="primary", compact=True)
-            yield Static(id="setup-error")
+            yield from learn_offer()
+        yield Static(id="setup-error")  # a full-width row of its own: a long refusal is wrapped, never cut
         yield Footer()
 
     def on_mount(self) -> None:
@@ -106,6 +119,17 @@ class SetupScreen(FittedScreen[None]):
         problem = self.start_game(config)
         if problem:
             self.refuse(problem)
+
+    @on(Button.Pressed, "#setup-learn")
+    def learn(self) -> None:
+        open_lesson(self.app, str(self.query_one("#setup-edition", Select).value))
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    def forget_refusal(self) -> None:
+        """A changed field may mend what was refused: the old refusal goes until Start is pressed again."""
+        self.query_one("#setup-error", Static).update("")
 
     def refuse(self, problem: str) -> None:
         self.query_one("#setup-error", Static).update(Text(f"✗ {problem}", style="bold red"))

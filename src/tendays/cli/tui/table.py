@@ -25,6 +25,7 @@ from tendays.engine import (
     RecordError,
     State,
     default_edition,
+    json_text,
     next_decision,
     view,
 )
@@ -202,6 +203,8 @@ class Table:
         for move in moves:
             self._game.play(move)
         self.saved_at = len(moves)  # a resumed game counts as saved until its next move
+        self.own_files: set[Path] = set()  # the files that hold this game (resumed from, saved to): safe to overwrite
+        self.saved_to: Path | None = None
 
     @classmethod
     def from_record(cls, record: GameRecord, seats: Sequence[Seat]) -> Table:
@@ -290,6 +293,19 @@ class Table:
             if close is not None:
                 close()
 
+    def save_target(self, wanted: Path) -> Path:
+        """Where saving to ``wanted`` writes: ``wanted`` when it is free or holds this game; else the file this
+        game was already saved to, or a new name beside it (``tendays-save-2.json``), so another game's save
+        is never overwritten."""
+        if not wanted.exists() or wanted.resolve() in self.own_files:
+            return wanted
+        if self.saved_to is not None:
+            return self.saved_to
+        number = 2
+        while (other := wanted.with_name(f"{wanted.stem}-{number}{wanted.suffix}")).exists():
+            number += 1
+        return other
+
     def save(self, path: Path, palette: str = "normal") -> None:
         """Write the game record, plus each seat's spec so a resumed game seats the same bots, the
         fingerprint of the position its moves lead to, so an edited file is refused rather than replayed
@@ -300,6 +316,8 @@ class Table:
         data["palette"] = palette
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
         self.saved_at = self.move_count
+        self.saved_to = path
+        self.own_files.add(path.resolve())
 
 
 def position_digest(state: State) -> str:
@@ -357,7 +375,7 @@ def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
     except OSError as error:
         raise RecordError(_("cannot read {path}: {error}").format(path=path, error=error.strerror or error)) from error
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json_text.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise RecordError(_("{path} is not a tendays game record: it is not UTF-8 text").format(path=path)) from None
     except json.JSONDecodeError as error:
@@ -384,7 +402,7 @@ def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
 def saved_palette(path: Path) -> str | None:
     """The palette a save file was drawn in, or None when it names none (an older save, any game record)."""
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json_text.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError):
         return None
     palette = data.get("palette") if isinstance(data, dict) else None

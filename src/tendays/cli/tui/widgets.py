@@ -112,7 +112,7 @@ class RackPane(Vertical):
         for row in self.query(DayRow):
             day = row.day
             line = Text()
-            line.append("▸" if day == cursor and on_days else ("◆" if day in hinted else " "), style="bold")
+            line.append("▸" if day == cursor and on_days else ("↻" if day in hinted else " "), style="bold")
             line.append_text(rack_line(edition, day, rack[day - 1], marks.get(day), name_width(edition)))
             show_text(row, line, layout=False)
             row.set_class(day == cursor and on_days, "cursor")

@@ -40,7 +40,8 @@ def status_text(pv: PlayerView, names: Sequence[str]) -> Text:
         whose = _("drafting: {name}").format(name=person(names[pv.current]))
     else:
         whose = _("your turn") if pv.is_my_turn else _("{name}'s turn").format(name=person(names[pv.current]))
-    return Text.assemble((pv.edition.name, "bold"), " · ", _("turn {turn}").format(turn=pv.turn + 1), " · ",
+    turn = pv.turn if pv.is_over else pv.turn + 1  # once over, the last turn played (the end screen's count)
+    return Text.assemble((pv.edition.name, "bold"), " · ", _("turn {turn}").format(turn=turn), " · ",
                          (whose, "bold"), " · ", _("draw pile {size}").format(size=pv.draw_pile_size))
 
 
@@ -109,13 +110,13 @@ def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
             return Text(_("Swap: choose the first day ({keys}; ↑↓ Enter; or click; Esc cancels)").format(keys=keys))
         if pv.options.swap:
             return Text(_("Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
-                          "(or ↑↓ Enter, or a click); w swaps two days."))
+                          "(or →↑↓ Enter, or a click); w swaps two days."))
         return Text(_("Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
-                      "(or ↑↓ Enter, or a click)."))
+                      "(or →↑↓ Enter, or a click)."))
     held = tile_text(edition, pv.in_hand)
     if pending is None:
-        return _with_tile(_("Put {tile} on a day ({keys}; ←↑↓ Enter; or click a day), or discard it: x, → "
-                            "to the piles, or click a discard pile."), held, keys=keys)
+        return _with_tile(_("Put {tile} on a day ({keys}; ←↑↓ Enter; or click a day), or discard it (x; →↑↓ "
+                            "Enter; or click a discard pile)."), held, keys=keys)
     forced = pv.forced_pile
     if pending.day:
         assert pv.rack is not None
