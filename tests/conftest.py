@@ -1,6 +1,34 @@
-"""Shared test settings."""
+"""Shared test settings, and the two lanes: the whole suite, and the fast lane ``pytest -m "not slow"``
+(tests/lanes.py says which tests are slow and guards the rule)."""
 
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import HealthCheck, settings
+
+import lanes
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")
+
+lanes.install()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    lanes.mark(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    lanes.watching(item)
+    try:
+        return (yield)
+    finally:
+        lanes.watching(None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item) -> Iterator[pytest.TestReport]:
+    report: pytest.TestReport = yield
+    lanes.verdict(item, report)
+    return report
