@@ -13,6 +13,7 @@ COMMANDS = {
     "map": ("map_cmd", "show an edition's regions, colours, borders and tiles"),
     "check": ("check_cmd", "check whether tiles form a complete journey"),
     "play": ("play_cmd", "play a game in the terminal"),
+    "learn": ("learn_cmd", "learn to play: a guided first game against gentle bots"),
     "replay": ("replay_cmd", "step through a saved game"),
     "simulate": ("simulate_cmd", "play many bot games and report statistics"),
     "engine": ("engine_cmd", "serve a built-in bot over the line-based engine protocol"),

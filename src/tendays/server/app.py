@@ -31,6 +31,7 @@ from .chat import QUICK_PHRASES
 from .docs import add_docs
 from .guard import LimitBook, Limits, RequestGuard, RequestLanguage
 from .journal import Journal
+from .learn import learn_router
 from .lobby import Lobby
 from .master import Match
 from .models import (
@@ -107,6 +108,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
     app.add_middleware(RequestLanguage)  # added last, so it runs first: the guard's refusals are in words too
     add_docs(app)
     app.include_router(admin_router(admin_token, limits, book))
+    app.include_router(learn_router())
 
     def lobby_of(request: Request | WebSocket) -> Lobby:
         lobby: Lobby = request.app.state.lobby

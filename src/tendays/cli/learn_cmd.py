@@ -1,0 +1,68 @@
+"""``tendays learn``: the guided first game, a short game where each rule is explained the first time it matters.
+
+The place reached is kept in a progress file (``--progress``, else ``$TENDAYS_LEARN_FILE``, else
+``learn.json`` in the user's data folder), so the lesson goes on where it stopped; ``--restart`` starts over.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from .language import add_language_argument, choose_language
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tendays.learn import available_lessons
+
+    lessons = available_lessons()
+    parser.add_argument("edition", nargs="?", choices=lessons, default=None,
+                        help=f"which game to learn (default {lessons[0] if lessons else 'usa'})")
+    parser.add_argument("--restart", action="store_true", help="start the guided game again from its first step")
+    parser.add_argument("--progress", type=Path, default=None, metavar="FILE",
+                        help="the file that keeps the place reached (default $TENDAYS_LEARN_FILE, else "
+                             "learn.json in $XDG_DATA_HOME/tendays)")
+    add_language_argument(parser, games=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from textual.app import App
+
+    from tendays.engine import default_edition, use_language
+    from tendays.learn import Tutor, available_lessons, load_lesson
+    from tendays.learn.progress import Progress
+
+    from .tui.learn_screen import LearnScreen
+    from .tui.palettes import PaletteChoice, draw_with
+    from .tui.screens import translate_bindings
+
+    lessons = available_lessons()
+    edition = args.edition or (default_edition() if default_edition() in lessons else lessons[0])
+    language = choose_language(args.lang, edition)
+    progress = Progress.load(args.progress)
+    if args.restart:
+        progress.steps[edition] = 0
+    with use_language(language):
+        tutor = Tutor(load_lesson(edition))
+
+    class LearnApp(App[None]):
+        """The guided game on its own."""
+
+        TITLE = "tendays learn"
+
+        async def run_async(self, *a: Any, **kw: Any) -> Any:
+            with use_language(language):  # every task of the app speaks the player's language
+                return await super().run_async(*a, **kw)
+
+        def on_load(self) -> None:
+            draw_with(PaletteChoice())
+
+        def on_mount(self) -> None:
+            translate_bindings(self)
+            self.push_screen(LearnScreen(tutor, progress, self.exit))
+
+    LearnApp().run()
+    return 0

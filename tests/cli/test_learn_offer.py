@@ -1,0 +1,67 @@
+"""The setup screen offers the guided game to a first-time player, and the guided game keeps its place."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tendays.cli.tui.learn_screen import LearnScreen, move_keys
+from tendays.cli.tui.play_app import PlayApp
+from tendays.cli.tui.setup_screen import SetupScreen
+from tendays.cli.tui.table import PlayConfig
+from tendays.engine import Move
+from tendays.learn.progress import ENV_VAR, Progress, default_path
+
+
+@pytest.mark.slow
+async def test_a_first_time_player_is_offered_the_guided_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "learn.json"))
+    app = PlayApp(PlayConfig(bot_delay=0), setup=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.click("#setup-learn")
+        await pilot.pause()
+        assert isinstance(app.screen, LearnScreen) and app.screen.edition == "usa"
+        await pilot.press("0")  # the first step puts the drafted tile on day 10
+        await pilot.pause()
+        assert app.screen.number == 1
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+    assert Progress.load().step("usa") == 1
+
+
+@pytest.mark.slow
+async def test_no_offer_once_the_guided_game_was_finished_or_skipped(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "learn.json"
+    path.write_text(json.dumps({"steps": {}, "finished": False, "skipped": True}))
+    monkeypatch.setenv(ENV_VAR, str(path))
+    app = PlayApp(PlayConfig(bot_delay=0), setup=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query("#setup-learn")
+
+
+def test_the_progress_file_and_its_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "tendays" / "learn.json"
+    progress = Progress.load()
+    assert progress.first_time and progress.step("usa") == 0
+    progress.steps["usa"] = 7
+    progress.save()
+    assert Progress.load().step("usa") == 7
+    default_path().write_text("not json")
+    assert Progress.load().step("usa") == 0  # a damaged file is a fresh start, not a traceback
+    default_path().write_text(json.dumps({"steps": {"usa": "seven", "germany": 2}, "finished": "yes"}))
+    again = Progress.load()
+    assert again.steps == {"germany": 2} and again.first_time
+
+
+def test_the_keys_each_move_takes() -> None:
+    assert [move_keys(m) for m in (Move.draft(10), Move.draw(), Move.take(2), Move.replace(5, 1), Move.discard(3))] \
+        == ["0", "d", "2", "5, then 1", "x, then 3"]
