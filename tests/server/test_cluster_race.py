@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts server processes
 pytest.importorskip("websockets")
 pytest.importorskip("psycopg")
 from cluster_nodes import Message, Node, Player  # noqa: E402

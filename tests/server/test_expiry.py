@@ -17,7 +17,8 @@ from tendays.server.master import hash_token
 from tendays.server.schema import GameTable
 from tendays.server.store import Store
 
-ADMIN = {"Authorization": "Bearer op3rator"}
+TOKEN = "op3rator-Zq8vX2mLw4Rt7Yb1Nc6Kd9Hs0Pf5Gj3"
+ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def lobby_of(client: TestClient) -> Lobby:
@@ -60,7 +61,7 @@ def test_idle_games_expire_across_a_restart_and_are_not_replayed(db_url: str) ->
 
 
 def test_a_game_idle_while_the_server_runs_is_closed_by_the_sweep(db_url: str) -> None:
-    with TestClient(create_app(db_url, settings(idle_expiry=3600.0), admin_token="op3rator")) as client:
+    with TestClient(create_app(db_url, settings(idle_expiry=3600.0), admin_token=TOKEN)) as client:
         ticket = new_game(client, [HUMAN, HUMAN])
         join(client, ticket["id"])
         age(db_url, ticket["id"], last_move_at=time.time() - 7200)
@@ -141,7 +142,7 @@ def test_a_database_of_the_first_schema_is_upgraded_without_losing_a_game(tmp_pa
 
 
 def test_the_operator_lists_and_closes_games(db_url: str) -> None:
-    with TestClient(create_app(db_url, settings(), admin_token="op3rator")) as client:
+    with TestClient(create_app(db_url, settings(), admin_token=TOKEN)) as client:
         ticket = new_game(client, [HUMAN, HUMAN])
         other = new_game(client, [HUMAN, HUMAN])
         assert client.get("/api/admin/games").status_code == 401

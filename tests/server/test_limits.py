@@ -21,6 +21,7 @@ def limited(db_url: str, **changes: Any) -> TestClient:
     return TestClient(create_app(db_url, settings(), Limits(**values)))
 
 
+TOKEN = "s3cret-Wq2Lx6Vz8Rt4Yb1Nc7Kd0Hs9Pf3Gj5Me"  # an admin token as strong as the server asks
 CREATE = {"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN]}
 
 
@@ -65,13 +66,14 @@ def test_table_connections_are_limited_per_address(db_url: str) -> None:
 
 
 def test_the_refusals_are_counted_for_the_operator(db_url: str) -> None:
-    with TestClient(create_app(db_url, settings(), Limits(creates_per_minute=1), admin_token="s3cret")) as client:
+    with TestClient(create_app(db_url, settings(), Limits(creates_per_minute=1), admin_token=TOKEN)) as client:
         client.post("/api/games", json=CREATE)
         assert client.post("/api/games", json=CREATE).status_code == 429
         assert client.get("/api/admin/limits").status_code == 401
-        seen = client.get("/api/admin/limits", headers={"Authorization": "Bearer s3cret"}).json()
-        assert seen["refused"] == {"create": 1}
-        assert seen["recent"][0]["address"] == "testclient" and seen["recent"][0]["limit"] == "create"
+        seen = client.get("/api/admin/limits", headers={"Authorization": f"Bearer {TOKEN}"}).json()
+        assert seen["refused"] == {"create": 1, "admin": 1}  # the request without the admin token counts too
+        assert [(r["address"], r["limit"]) for r in seen["recent"]] == [("testclient", "admin"),
+                                                                          ("testclient", "create")]
 
 
 def test_forwarded_addresses_count_only_from_trusted_proxies() -> None:

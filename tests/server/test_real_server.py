@@ -23,6 +23,7 @@ from server_helpers import free_port, post_json, wait_until_serving  # noqa: E40
 from websockets.sync.client import connect  # noqa: E402
 
 Message = dict[str, Any]
+ADMIN = "adm1n-Tq4Lx8Vw2Rz6Yb0Nc5Kd9Hs3Pf7Gj1Me"  # as strong as the server asks
 
 
 class Served:
@@ -31,7 +32,8 @@ class Served:
     def __init__(self, db: Path, port: int, *extra: str) -> None:
         self.port, self.base = port, f"http://127.0.0.1:{port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "TENDAYS_DB": f"sqlite:///{db}", "TENDAYS_PORT": str(port),
-               "TENDAYS_ADMIN_TOKEN": "adm1n", "TENDAYS_BOT_DELAY": "0", "TENDAYS_BOT_WORKERS": "0"}
+               "TENDAYS_ADMIN_TOKEN": ADMIN, "TENDAYS_BOT_DELAY": "0",
+               "TENDAYS_BOT_WORKERS": "0"}
         self.process = subprocess.Popen([sys.executable, "-m", "tendays", "serve", "--log-level", "warning", *extra],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         wait_until_serving(self.process, self.base)
@@ -72,7 +74,7 @@ def test_settings_from_the_environment_and_one_server_per_database(tmp_path: Pat
     db = tmp_path / "games.db"
     running.append(Served(db, free_port()))
     command_line = Path(f"/proc/{running[0].process.pid}/cmdline").read_bytes()
-    assert str(db).encode() not in command_line and b"adm1n" not in command_line  # nothing secret in `ps`
+    assert str(db).encode() not in command_line and ADMIN.encode() not in command_line  # nothing secret in `ps`
     second = subprocess.run([sys.executable, "-m", "tendays", "serve", "--port", str(free_port())],
                             env={**os.environ, "TENDAYS_DB": f"sqlite:///{db}"}, capture_output=True, text=True,
                             timeout=60)
@@ -141,7 +143,7 @@ def test_a_clock_survives_kill_9(tmp_path: Path, running: list[Served]) -> None:
 
 
 def admin(server: Served, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TENDAYS_URL": server.base, "TENDAYS_ADMIN_TOKEN": "adm1n"}
+    env = {**os.environ, "TENDAYS_URL": server.base, "TENDAYS_ADMIN_TOKEN": ADMIN}
     return subprocess.run([sys.executable, "-m", "tendays", "admin", *args], env=env, capture_output=True, text=True,
                           timeout=60)
 

@@ -32,7 +32,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is missing"),
 ]
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "tendays.conf"
-ADMIN = "pr0xy-admin"
+ADMIN = "pr0xy-admin-Rq7Lx3Vw9Zt1Yb5Nc2Kd8Hs4Pf6Gj0"
 
 
 def wait_for_port(port: int, process: subprocess.Popen[Any], what: str) -> None:

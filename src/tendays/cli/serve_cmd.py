@@ -60,10 +60,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                 ("joins-per-minute", 30, "seats a client may join a minute"),
                                 ("connections-per-minute", 60, "table connections a client may open a minute"),
                                 ("connections-at-once", 40, "table connections a client may hold open"),
+                                ("open-connections", 100, "connections of any kind a client may hold open"),
                                 ("max-games", 10_000, "unfinished games the server holds")):
         env = name.upper().replace("-", "_")
         limits.add_argument(f"--{name}", type=int, default=int(_env(env, default)), metavar="N",
                             help=f"{what} (default {default}) [TENDAYS_{env}]")
+    limits.add_argument("--header-timeout", type=duration, default=duration(_env("HEADER_TIMEOUT", "10s")),
+                        metavar="DURATION", help="time a request's headers may take to arrive (default 10s) "
+                                                 "[TENDAYS_HEADER_TIMEOUT]")
     games = parser.add_argument_group("clocks, absent players and expiry")
     games.add_argument("--live-min", type=duration, default=duration(_env("LIVE_MIN", "10s")), metavar="DURATION",
                        help="the shortest time a move a live game may give (default 10s) [TENDAYS_LIVE_MIN]")
@@ -78,19 +82,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--admin-token-file", default=_env("ADMIN_TOKEN_FILE", None), metavar="PATH",
                         help="a file holding the admin token (or set TENDAYS_ADMIN_TOKEN); without one the "
                              "admin view is off")
-
-
-class _RedactTokens(logging.Filter):
-    """Seat tokens never belong in a log, even from an old client that puts one in an address."""
-
-    _token = re.compile(r"token=[^&\s\"']+")
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(self._token.sub("token=…", a) if isinstance(a, str) else a
-                                for a in (record.args if isinstance(record.args, tuple) else (record.args,)))
-        record.msg = self._token.sub("token=…", str(record.msg))
-        return True
 
 
 def _fail(message: str) -> int:
@@ -109,7 +100,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from tendays.server.admin import weak_token
         from tendays.server.app import Limits, create_app
+        from tendays.server.connections import ConnectionLimits, guarded_http
+        from tendays.server.logs import RedactSecrets
         from tendays.server.settings import MasterSettings
         from tendays.server.store import DatabaseBusy, DatabaseLock, MissingDriver, Store, redact_url
         from tendays.server.timing import PaceLimits
@@ -124,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(_("--timeouts-to-bot must be at least 1"))
     if args.lease < 1:
         return _fail(_("--lease must be at least 1 second"))
+    if args.header_timeout <= 0:
+        return _fail(_("--header-timeout must be more than 0 seconds"))
     shown_db = redact_url(args.db) if "://" in args.db else repr(args.db)
     try:  # open the database once now, so a wrong URL is told in one line, not a traceback
         Store(args.db).close()
@@ -143,6 +139,9 @@ def run(args: argparse.Namespace) -> int:
         admin_token = _admin_token(args)
     except (ValueError, OSError) as error:
         return _fail(str(error))
+    weak = weak_token(admin_token) if admin_token else None
+    if weak is not None:
+        return _fail(weak)
     settings = MasterSettings(bot_delay=args.bot_delay, draft_delay=args.bot_delay / 4, max_games=args.max_games,
                               timeouts_to_bot=args.timeouts_to_bot, idle_expiry=args.idle_expiry,
                               retention=args.retention, paces=PaceLimits(live_min=args.live_min),
@@ -163,6 +162,9 @@ def run(args: argparse.Namespace) -> int:
         # Forwarded headers are read by the server's own guard, from --trusted-proxies only.
         proxy_headers=False,
         server_header=False,
+        # Header size and time, and connections per address, are limited below HTTP (docs/deploy.md).
+        http=guarded_http(ConnectionLimits(header_seconds=args.header_timeout, per_client=args.open_connections,
+                                           trusted_proxies=limits.trusted_proxies)),
     )
     server = uvicorn.Server(config)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
@@ -171,12 +173,12 @@ def run(args: argparse.Namespace) -> int:
     # The server's own messages (games created, restored, bots that failed) go beside uvicorn's.
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-9s %(name)s: %(message)s"))
-    handler.addFilter(_RedactTokens())
+    handler.addFilter(RedactSecrets())
     server_log = logging.getLogger("tendays")
     server_log.addHandler(handler)
     server_log.setLevel(args.log_level.upper())
     server_log.propagate = False
-    logging.getLogger("uvicorn.access").addFilter(_RedactTokens())
-    logging.getLogger("uvicorn.error").addFilter(_RedactTokens())
+    for name in ("uvicorn.access", "uvicorn.error", "websockets"):
+        logging.getLogger(name).addFilter(RedactSecrets())  # no secret in any line, at any level
     server.run()
     return 0

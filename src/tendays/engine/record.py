@@ -14,6 +14,7 @@ from typing import Any
 
 from .edition import Edition, load_edition
 from .i18n import gettext as _
+from .json_text import loads as json_loads
 from .moves import Move
 from .state import KNOWN_RULES, IllegalMoveError, Options, State, apply, new_game
 
@@ -90,7 +91,7 @@ class GameRecord:
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         try:
-            return cls.from_json(json.loads(text))
+            return cls.from_json(json_loads(text))
         except json.JSONDecodeError as error:
             raise RecordError(_("not a tendays game record: {error}").format(error=error)) from error
 

@@ -2,33 +2,69 @@
 
 Off unless the server has an admin token (``TENDAYS_ADMIN_TOKEN``); every call then needs
 ``Authorization: Bearer TOKEN``. The page ``/admin`` asks for the token and uses these calls; so does
-``tendays admin``.
+``tendays admin``. A token that is short or made of a few characters is refused at start
+(:func:`weak_token`). A wrong token is recorded among the refusals the admin view lists, and after
+``FAILURES_PER_MINUTE`` of them in a minute an address is refused (429) until the minute has passed,
+right token or not.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import math
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
+from tendays.engine.i18n import gettext as _
+
 from .guard import LimitBook, Limits
 from .lobby import Lobby
 from .notices import N_
 
-__all__ = ["admin_router"]
+__all__ = ["FAILURES_PER_MINUTE", "MAKE_TOKEN", "admin_router", "weak_token"]
+
+FAILURES_PER_MINUTE = 10  # wrong admin tokens one address may send a minute
+MIN_TOKEN_LENGTH = 32
+MAKE_TOKEN = 'python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
+
+
+def weak_token(token: str) -> str | None:
+    """Why ``token`` is too weak to guard the admin view, or None if it is strong enough."""
+    if len(token) < MIN_TOKEN_LENGTH or len(set(token)) < 8:
+        return _("the admin token must be a random secret of at least {most} characters (this one has {count}); "
+                 "make one with: {command}").format(most=MIN_TOKEN_LENGTH, count=len(token), command=MAKE_TOKEN)
+    return None
+
+
+def _digest(token: str) -> bytes:
+    """Tokens are compared as digests: in constant time, whatever their lengths."""
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
 
 
 def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> APIRouter:
+    """The admin calls; ``ValueError`` if ``admin_token`` is too weak (:func:`weak_token`)."""
     router = APIRouter(prefix="/api/admin", tags=["admin"])
+    reason = weak_token(admin_token) if admin_token else None
+    if reason is not None:
+        raise ValueError(reason)
+    expected = _digest(admin_token) if admin_token else b""
 
     def authorised(request: Request) -> None:
         if not admin_token:
             raise HTTPException(404, "the admin view is off: start the server with TENDAYS_ADMIN_TOKEN set")
-        given = request.headers.get("authorization", "")
-        scheme, _, token = given.partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), admin_token.encode()):
+        address = str(request.scope.get("tendays.client") or (request.client.host if request.client else ""))
+        wait = book.waiting("admin", address, FAILURES_PER_MINUTE)
+        if wait:
+            book.note_refusal("admin", address)
+            seconds = max(1, round(wait))
+            raise HTTPException(429, _("too many wrong admin tokens from your address; try again in {seconds} s")
+                                .format(seconds=seconds), headers={"Retry-After": str(seconds)})
+        scheme, _space, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(_digest(token.strip()), expected):
+            book.allow("admin", address, FAILURES_PER_MINUTE)  # counts this failure
+            book.note_refusal("admin", address)
             raise HTTPException(401, "the admin token is missing or wrong", headers={"WWW-Authenticate": "Bearer"})
 
     def lobby_of(request: Request) -> Lobby:

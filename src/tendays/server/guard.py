@@ -5,15 +5,19 @@
 - an address (path and query) longer than ``max_url_bytes``: ``414``;
 - a body longer than ``max_body_bytes``: ``413``, at once when the declared length says so, so a 60 MB
   name is refused before it is read (a body without a declared length is cut off as it arrives);
-- a JSON body that is not strict JSON (``NaN``, ``Infinity``, numbers too large for a double, broken
-  escapes, unpaired surrogates): ``422`` with the reason;
+- a JSON body (any ``Content-Type`` with ``json`` in it, in any letter case, or none) that is not strict
+  UTF-8 JSON (``NaN``, ``Infinity``, numbers too large for a double, broken escapes, unpaired surrogates,
+  nesting deeper than :data:`~tendays.engine.json_text.MAX_DEPTH`): ``422`` with the reason;
 - a client that creates games, joins games or opens table connections faster than the operator allows:
   ``429`` with ``Retry-After`` (a table connection is refused with the same status before it opens).
 
-A client is its address. Behind a reverse proxy every request comes from the proxy, so the address is
-taken from ``X-Forwarded-For`` only when the connection comes from one of ``trusted_proxies``: the right-
-most address in that header that is not itself a trusted proxy. Anyone else's forwarded headers are ignored.
-Every refusal of a per-client limit is counted in the :class:`LimitBook` for the operator (admin view).
+A client is its address (:func:`client_address`), an IPv6 client its /64 network (one household or
+machine gets a /64, and all its addresses count as one). Behind a reverse proxy every request comes from
+the proxy, so the address is taken from ``X-Forwarded-For`` only when the connection comes from one of
+``trusted_proxies``: the rightmost address, over every such header line, that is not itself a trusted
+proxy; a hop that is not an address is refused (``400``). Anyone else's forwarded headers are ignored. The
+client's address is also what the server's access log shows. Every refusal of a per-client limit is counted
+in the :class:`LimitBook` for the operator (admin view).
 """
 
 from __future__ import annotations
@@ -30,8 +34,9 @@ import orjson
 
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import match_language, use_language
+from tendays.engine.json_text import check_depth
 
-__all__ = ["LimitBook", "Limits", "RequestGuard", "RequestLanguage", "client_address"]
+__all__ = ["ForwardedError", "LimitBook", "Limits", "RequestGuard", "RequestLanguage", "client_address", "client_key"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -61,19 +66,46 @@ class Limits:
         return [ipaddress.ip_network(p, strict=False) for p in self.trusted_proxies]
 
 
+class ForwardedError(ValueError):
+    """A trusted proxy forwarded a hop that is not an address."""
+
+
 def client_address(scope: Scope, trusted: list[Network]) -> str:
-    """The client's address: the peer's, or (from a trusted proxy) the one it forwarded for."""
-    peer = (scope.get("client") or ("unknown", 0))[0]
+    """The client as the limits count it (:func:`client_key`): the peer, or (from a trusted proxy) the
+    rightmost hop of all ``X-Forwarded-For`` lines that is not a trusted proxy. :class:`ForwardedError`
+    for a hop that is not an address."""
+    peer = str((scope.get("client") or ("unknown", 0))[0])
     if not trusted or not _within(peer, trusted):
-        return str(peer)
-    for name, value in scope.get("headers", ()):
-        if name == b"x-forwarded-for":
-            hops = [h.strip() for h in value.decode("latin-1").split(",") if h.strip()]
-            for hop in reversed(hops):
-                if not _within(hop, trusted):
-                    return str(hop)
-            return str(hops[0]) if hops else str(peer)
-    return str(peer)
+        return client_key(peer)
+    hops = [hop.strip() for name, value in scope.get("headers", ()) if name == b"x-forwarded-for"
+            for hop in value.decode("latin-1").split(",")]
+    hops = [hop for hop in hops if hop]
+    for hop in reversed(hops):
+        if _ip(hop) is None:
+            raise ForwardedError(_("the X-Forwarded-For header holds something that is not an address: {hop}").format(
+                hop=hop[:60]))
+        if not _within(hop, trusted):
+            return client_key(hop)
+    return client_key(hops[0] if hops else peer)
+
+
+def client_key(address: str) -> str:
+    """How the limits count ``address``: an IPv4 address as it is, an IPv6 one as its /64 network."""
+    ip = _ip(address)
+    if ip is None:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(address)
+    except ValueError:
+        return None
 
 
 def _within(address: str, networks: list[Network]) -> bool:
@@ -110,6 +142,16 @@ class LimitBook:
             return max(1.0, 60.0 - (now - window[0]))
         window.append(now)
         return 0.0
+
+    def waiting(self, what: str, address: str, per_minute: int) -> float:
+        """0 if ``address`` may do ``what`` once more now, else the seconds to wait; counts nothing."""
+        window = self._windows.get((what, address))
+        if per_minute <= 0 or not window:
+            return 0.0
+        now = self.clock()
+        while window and now - window[0] >= 60.0:
+            window.popleft()
+        return max(1.0, 60.0 - (now - window[0])) if len(window) >= per_minute else 0.0
 
     def note_refusal(self, what: str, address: str) -> None:
         self.refused[what] += 1
@@ -190,9 +232,20 @@ class RequestGuard:
         else:
             await self.app(scope, receive, send)
 
+    def _client(self, scope: Scope) -> str:
+        """The client's address as the limits count it, also put where the access log reads it."""
+        address = scope["tendays.client"] = client_address(scope, self.trusted)
+        if scope.get("client"):
+            scope["client"] = (address, scope["client"][1])
+        return address
+
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         limits = self.limits
-        address = scope["tendays.client"] = client_address(scope, self.trusted)
+        try:
+            address = self._client(scope)
+        except ForwardedError as error:
+            await _answer(send, 400, str(error))
+            return
         url = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string", b""))
         if url > limits.max_url_bytes:
             await _answer(send, 414, _("the address is too long ({size} bytes; at most {most})").format(
@@ -220,10 +273,11 @@ class RequestGuard:
             if not message.get("more_body"):
                 break
         kind = _header(scope, b"content-type")
-        if body and (kind is None or "json" in kind):  # what the app would read as JSON, it must be strict JSON
+        if body and (kind is None or "json" in kind.lower()):  # what the app would read as JSON: strict JSON
             try:
+                check_depth(bytes(body))
                 orjson.loads(bytes(body))
-            except orjson.JSONDecodeError as error:
+            except ValueError as error:  # orjson.JSONDecodeError and json.JSONDecodeError are ValueErrors
                 await _answer(send, 422, _("the request is not valid JSON (NaN, Infinity, numbers beyond a double, "
                                            "broken escapes and unpaired surrogates are not allowed): {error}").format(
                                                error=error))
@@ -240,20 +294,27 @@ class RequestGuard:
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         limits = self.limits
-        address = scope["tendays.client"] = client_address(scope, self.trusted)
-        wait = self.book.allow("connect", address, limits.connections_per_minute)
-        reason = _too_many("connect", limits.connections_per_minute, wait) if wait else None
+        status, wait, reason = 429, 0.0, None
+        try:
+            address = self._client(scope)
+        except ForwardedError as error:
+            address, status, reason = "", 400, str(error)
+        if reason is None:
+            wait = self.book.allow("connect", address, limits.connections_per_minute)
+            reason = _too_many("connect", limits.connections_per_minute, wait) if wait else None
         if reason is None and limits.connections_at_once and self.book.open[address] >= limits.connections_at_once:
             wait, reason = 30.0, _("too many table connections open from your address (at most {most}); close some "
                                    "first").format(most=limits.connections_at_once)
         if reason is not None:
-            self.book.note_refusal("connect", address)
+            if status == 429:
+                self.book.note_refusal("connect", address)
             await receive()  # websocket.connect
             if "websocket.http.response" in scope.get("extensions", {}):
                 body = orjson.dumps({"detail": reason})
-                await send({"type": "websocket.http.response.start", "status": 429,
-                            "headers": [(b"content-type", b"application/json"),
-                                        (b"retry-after", str(round(wait)).encode())]})
+                headers = [(b"content-type", b"application/json")]
+                if status == 429:
+                    headers.append((b"retry-after", str(round(wait)).encode()))
+                await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
                 await send({"type": "websocket.http.response.body", "body": body})
             else:
                 await send({"type": "websocket.close", "code": 1013,  # a reason is at most 123 bytes of UTF-8

@@ -27,6 +27,7 @@ from .notices import N_
 from .seats import LobbyError, Rejected, hash_token, new_token
 from .settings import MasterSettings
 from .store import StoredGame, StoredSeat
+from .text import name_key
 from .thinking import Thinker
 from .timing import Pace
 from .wire import stored_bot_name
@@ -310,6 +311,7 @@ class Lobby:
         if match is None:
             raise LobbyError(404, _("there is no game '{game}'").format(game=game_id))
         try:
+            _check_distinct(match, name)
             seat, token = await match.join(name)
         finally:
             self.release(match)  # held here only while watched, unless this process drives it
@@ -406,3 +408,12 @@ class Lobby:
                 await self.sweep()
             except Exception:
                 log.exception("expiring idle games failed; trying again in %g s", self.settings.sweep_every)
+
+
+def _check_distinct(match: Match, name: str) -> None:
+    """:class:`LobbyError` (422) if someone at the table (a person, or a bot) already reads as ``name``."""
+    key = name_key(name)
+    for seat in match.seats:
+        if seat.name is not None and key in (name_key(seat.name), name_key(seat.shown_name)):
+            raise LobbyError(422, _("someone at this table is already called {name}; choose another name").format(
+                name=seat.shown_name))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -22,6 +21,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import match_language, ngettext, use_language
+from tendays.engine.json_text import loads as json_loads
 
 from .guard import Limits
 from .lobby import Lobby
@@ -177,7 +177,7 @@ def _parse(message: Mapping[str, Any], limits: Limits) -> dict[str, Any] | Rejec
     if len(text) > limits.max_message_bytes or len(text.encode("utf-8", "replace")) > limits.max_message_bytes:
         return _too_large(limits)
     try:
-        request = json.loads(text, parse_constant=_no_constant)
+        request = json_loads(text, parse_constant=_no_constant)
     except ValueError:
         request = None
     if not isinstance(request, dict):

@@ -7,6 +7,11 @@ and selectors that emoji are built of (a family, a flag) are allowed. A text mus
 made only of spaces, joiners or blank letters (the Hangul fillers, the blank Braille pattern) is refused.
 Everything stays plain text: the browser shows it as text, never as HTML. The reasons for refusing are in the
 language of the one who typed (:func:`tendays.engine.use_language`).
+
+A name also loses the characters that draw nothing (zero-width spaces and joiners, the word joiner, soft
+hyphens, the grapheme joiner, variation selectors, tag characters), except where they build an emoji, so
+"Al\u200bice" is "Alice". Two names that read alike (:func:`name_key`: the same letters once compatibility
+forms, case and every invisible character are set aside) are one name at a table.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import unicodedata
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
-__all__ = ["MAX_NAME", "clean_chat", "clean_name"]
+__all__ = ["MAX_NAME", "clean_chat", "clean_name", "name_key"]
 
 MAX_NAME = 32
 
@@ -46,6 +51,46 @@ def _check(text: str, is_name: bool) -> str:
     return text
 
 
+# Characters that draw nothing: zero-width space, non-joiner and joiner, word joiner and invisible operators,
+# soft hyphen, grapheme joiner, Mongolian vowel separator, byte-order mark, variation selectors, tags.
+_INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\u2061", "\u2062", "\u2063", "\u2064", "\u00ad",
+              "\u034f", "\u180e", "\ufeff", *map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0)),
+              *map(chr, range(0xE0000, 0xE0080))}
+_BLACK_FLAG = "\U0001f3f4"  # a subdivision flag (England, Scotland, Wales) is this and tag characters
+
+
+def _emoji(char: str) -> bool:
+    return unicodedata.category(char) == "So" or "\U0001f3fb" <= char <= "\U0001f3ff"  # skin tones
+
+
+def _strip_invisible(name: str) -> str:
+    """``name`` without the characters that draw nothing, except those that build an emoji: a joiner between
+    two emoji, a variation selector after an emoji or a keycap's digit, tags after a black flag."""
+    kept: list[str] = []
+    for index, char in enumerate(name):
+        if char in _INVISIBLE:
+            before = kept[-1] if kept else ""
+            after = name[index + 1] if index + 1 < len(name) else ""
+            if char == "\u200d":
+                keep = bool(before) and (_emoji(before) or before == "\ufe0f") and bool(after) and _emoji(after)
+            elif char in ("\ufe0e", "\ufe0f"):
+                keep = bool(before) and (_emoji(before) or before in "0123456789#*")
+            elif "\U000e0000" <= char <= "\U000e007f":
+                keep = bool(before) and (before == _BLACK_FLAG or "\U000e0000" <= before <= "\U000e007f")
+            else:
+                keep = False
+            if not keep:
+                continue
+        kept.append(char)
+    return "".join(kept)
+
+
+def name_key(name: str) -> str:
+    """What a name reads as: two names with one key look alike to the people at a table."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(c for c in folded if c not in _INVISIBLE and unicodedata.category(c) != "Cf").split())
+
+
 def _visible(char: str) -> bool:
     category = unicodedata.category(char)
     return not (category[0] in "ZC" or category in ("Mn", "Me") or char in _BLANK)
@@ -53,7 +98,7 @@ def _visible(char: str) -> bool:
 
 def clean_name(name: str) -> str:
     """A display name: 1 to 32 characters after normalising; raises ``ValueError`` in words."""
-    name = " ".join(_check(name, is_name=True).split())
+    name = " ".join(_strip_invisible(_check(name, is_name=True)).split())
     if len(name) > MAX_NAME:
         raise ValueError(ngettext("a name has at most {most} character, not {count}",
                                   "a name has at most {most} characters, not {count}", MAX_NAME)

@@ -1,0 +1,138 @@
+"""``tendays serve`` as it runs by default, on loopback: what reaches its log, and what it does with clients
+that send huge headers, trickle them, or open too many connections, and with a weak admin token."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.slow  # starts server processes
+pytest.importorskip("websockets")
+from server_helpers import free_port, post_json, wait_until_serving  # noqa: E402
+from websockets.sync.client import connect  # noqa: E402
+
+HOST = "127.0.0.1"
+
+
+class Served:
+    """A ``tendays serve`` process; :meth:`stop` returns everything it printed."""
+
+    def __init__(self, db: Path, *options: str) -> None:
+        self.port = free_port()
+        self.base = f"http://{HOST}:{self.port}"
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TENDAYS_DB": f"sqlite:///{db}", "TENDAYS_PORT": str(self.port),
+               "TENDAYS_BOT_DELAY": "0", "TENDAYS_BOT_WORKERS": "0"}
+        self.process = subprocess.Popen([sys.executable, "-m", "tendays", "serve", *options],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        wait_until_serving(self.process, self.base)
+
+    def stop(self) -> str:
+        if self.process.poll() is None:
+            self.process.terminate()
+        output, _ = self.process.communicate(timeout=30)
+        return output
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[list[Served]]:
+    started: list[Served] = []
+    yield started
+    for server in started:
+        with contextlib.suppress(Exception):
+            server.stop()
+
+
+def _raw(port: int, data: bytes, timeout: float = 10.0) -> bytes:
+    """Send ``data`` on a new connection and read until the server closes it (or ``timeout`` passes)."""
+    with socket.create_connection((HOST, port), timeout=timeout) as sock:
+        sock.sendall(data)
+        answer = b""
+        with contextlib.suppress(TimeoutError, ConnectionResetError):
+            while chunk := sock.recv(65536):
+                answer += chunk
+        return answer
+
+
+def _get(base: str, path: str, headers: dict[str, str] | None = None) -> int:
+    request = urllib.request.Request(f"{base}{path}", headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
+def test_no_secret_reaches_the_log_at_debug(tmp_path: Path, served: list[Served]) -> None:
+    server = Served(tmp_path / "t.db", "--log-level", "debug", "--trusted-proxies", HOST)
+    served.append(server)
+    ticket = post_json(server.base, "/api/games", {"edition": "usa", "name": "Alice",
+                                                   "seats": [{"kind": "human"}, {"kind": "human"}]})
+    bob = post_json(server.base, f"/api/games/{ticket['id']}/join", {"name": "Bob"})
+    with connect(f"ws://{HOST}:{server.port}/ws/games/{ticket['id']}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": ticket["token"]}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+    with connect(f"ws://{HOST}:{server.port}/ws/games/{ticket['id']}?tok%65n={bob['token']}") as ws:
+        assert json.loads(ws.recv(timeout=10))["code"] == "malformed"  # refused: a token in the address
+    assert _get(server.base, f"/health?lang=de&tok%65n={bob['token']}x") == 200
+    # Behind a trusted proxy the log shows the client the limits count, not the proxy.
+    assert _get(server.base, "/health", {"X-Forwarded-For": "203.0.113.77"}) == 200
+    log = server.stop()
+    assert "< TEXT" not in log and "> TEXT" not in log  # no WebSocket frame line
+    for token in (ticket["token"], bob["token"]):
+        assert token not in log
+    assert "tok%65n=…" in log
+    assert '203.0.113.77:' in log and '"GET /health HTTP/1.1" 200' in log
+
+
+def test_headers_too_large_are_refused_with_431(tmp_path: Path, served: list[Served]) -> None:
+    server = Served(tmp_path / "t.db", "--log-level", "warning")
+    served.append(server)
+    answer = _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000)
+    assert answer.startswith(b"HTTP/1.1 431 ") and b"at most 16384 bytes" in answer
+    assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").startswith(
+        b"HTTP/1.1 200")
+
+
+def test_headers_must_arrive_in_time(tmp_path: Path, served: list[Served]) -> None:
+    server = Served(tmp_path / "t.db", "--log-level", "warning", "--header-timeout", "1s")
+    served.append(server)
+    # Half a request, then nothing: the server closes the connection (the read would otherwise wait 20 s).
+    assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\n", timeout=20) == b""
+    assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").startswith(
+        b"HTTP/1.1 200")
+
+
+def test_connections_are_limited_per_client(tmp_path: Path, served: list[Served]) -> None:
+    server = Served(tmp_path / "t.db", "--log-level", "warning", "--open-connections", "5")
+    served.append(server)
+    with contextlib.ExitStack() as held:
+        for _ in range(5):  # connections that say nothing (yet)
+            held.enter_context(socket.create_connection((HOST, server.port), timeout=10))
+        # The sixth is closed unanswered.
+        assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") == b""
+    # Once they are closed, the client is served again.
+    answers: list[Any] = []
+    for _ in range(50):
+        answers.append(_raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        if answers[-1]:
+            break
+    assert answers[-1].startswith(b"HTTP/1.1 200")
+
+
+def test_a_weak_admin_token_stops_the_server_with_how_to_make_one(tmp_path: Path) -> None:
+    env = {**os.environ, "TENDAYS_DB": f"sqlite:///{tmp_path / 't.db'}", "TENDAYS_ADMIN_TOKEN": "a"}
+    done = subprocess.run([sys.executable, "-m", "tendays", "serve", "--port", str(free_port())], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "a random secret of at least 32 characters (this one has 1)" in done.stderr
+    assert 'python3 -c "import secrets; print(secrets.token_urlsafe(32))"' in done.stderr
