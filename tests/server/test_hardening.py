@@ -3,6 +3,7 @@ read alike, JSON media types in odd letter cases, and deeply nested JSON."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,9 @@ from typing import Any
 import pytest
 from server_helpers import HUMAN, TestClient, join, new_game, open_table, settings
 
+from tendays.cli.engine_cmd import serve
+from tendays.cli.main import main
+from tendays.cli.tui.table import load_save
 from tendays.engine import GameRecord, RecordError
 from tendays.engine.json_text import MAX_DEPTH, loads
 from tendays.server.admin import FAILURES_PER_MINUTE
@@ -129,3 +133,17 @@ def test_one_bound_on_json_nesting() -> None:
         loads("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
     with pytest.raises(RecordError):
         GameRecord.loads('{"moves": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+
+def test_deep_json_in_a_save_or_an_engine_command_is_one_clear_refusal(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"edition": "usa", "moves": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert main(["replay", str(deep)]) == 2  # `tendays play --resume` reads saves the same way
+    refusal = capsys.readouterr().err
+    assert refusal.startswith("tendays replay: ") and "nested deeper than 64 levels" in refusal
+    with pytest.raises(RecordError, match="nested deeper"):
+        load_save(deep)
+    sink = io.StringIO()
+    assert serve("greedy", 0, io.StringIO("tendays 2\ngo " + "[" * 100_000 + "\nquit\n"), sink) == 0
+    assert sink.getvalue().splitlines()[1].startswith("error 'go' needs the view as one JSON object")
