@@ -4,6 +4,7 @@ taken back, leaving, ending a game nobody plays, rematches, and clocks kept acro
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ from server_helpers import settings
 from tendays.server.journal import Journal
 from tendays.server.lobby import Lobby
 from tendays.server.master import LobbyError, Match, Rejected
-from tendays.server.notices import render_notice
+from tendays.server.notices import N_, render_notice
+from tendays.server.seats import Subscriber
 from tendays.server.store import Store
 from tendays.server.timing import Pace, PaceLimits, TurnClock
 
@@ -91,6 +93,8 @@ async def test_timeouts_are_played_by_the_bot_then_the_seat_is_handed_over_and_t
     await asyncio.wait_for(alice_plays(), 20)
     bob = match.seats[1]
     assert bob.away and bob.timeouts == 2 and bob.played_by_bot
+    with pytest.raises(Rejected, match="while you are away; take your seat back"):  # the bot plays it now
+        await match.play(1, "draw", match.version)
     await until(lambda: len(chat_texts(lobby, match)) >= 3)
     lines = chat_texts(lobby, match)
     assert lines[:2] == ["Bob ran out of time: the normal bot played the turn"] * 2
@@ -204,4 +208,75 @@ async def test_a_rematch_needs_a_finished_game(tmp_path: Path) -> None:
     match, _ = await lobby.create("usa", [HUMAN, HUMAN], {}, "Alice")
     with pytest.raises(Rejected, match="once the game is over"):
         await lobby.rematch(match, 0)
+    await close(lobby)
+
+
+async def record_tables(subscriber: Subscriber, into: list[dict[str, Any]]) -> None:
+    """Read every message sent to ``subscriber`` as a connection would, keeping the tables' games."""
+    while True:
+        message = json.loads(await subscriber.get())
+        if message["type"] == "state":
+            into.append(message["game"])
+
+
+async def test_a_person_at_the_table_whose_turns_run_out_is_away_and_the_bot_plays_on(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    match, _ = await lobby.create("usa", [HUMAN, ("bot", "normal")], {"days": 5, "first_seat": 0}, "Alice",
+                                  Pace("live", 0.2))
+    tables: list[dict[str, Any]] = []
+    reader = asyncio.create_task(record_tables(match.subscribe(0), tables))  # Alice's tab stays open
+    await until(lambda: match.status == "over")
+    await until(lambda: any(t["status"] == "over" for t in tables))
+    reader.cancel()
+    # Away, not gone: the bot played Alice's seat to the end of the game.
+    assert match.ended is None and match.state.is_over
+    assert match.seats[0].away and not match.seats[0].left
+    lines = chat_texts(lobby, match)
+    assert lines[:3] == ["Alice ran out of time: the normal bot played the turn"] * 2 + [
+        "Alice missed 2 turns in a row: a bot plays the seat until Alice opens the seat link again"]
+    assert not any("abandoned" in line for line in lines)
+    # Each notice that the bot played the turn came with a table on which the turn was played.
+    told = [t for t in tables if any("ran out of time" in line["text"] for line in t["chat"])]
+    assert len(told) == 2
+    for table in told:
+        assert table["status"] == "over" or (table["current"] != 0 and table["in_hand"] is None), table
+    # While a bot plays the seat, Alice is offered no move, and she is still shown at the table.
+    away = [t for t in tables if t["seats"][0]["away"]]
+    assert away and all(t["legal_moves"] == [] and t["seats"][0]["connected"] for t in away)
+    await close(lobby)
+
+
+async def test_a_seat_that_left_is_sent_no_moves_and_is_not_shown_online(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    match, _ = await lobby.create("usa", [HUMAN, HUMAN], {"days": 5, "first_seat": 1}, "Alice")
+    await match.join("Bob")
+    alice, bob = match.subscribe(0), match.subscribe(1)  # both tabs stay open
+    bob_tables: list[dict[str, Any]] = []
+    reader = asyncio.create_task(record_tables(bob, bob_tables))
+    await until(lambda: bool(bob_tables))
+    assert bob_tables[-1]["legal_moves"] == [] and bob_tables[-1]["current"] == 0  # Alice drafts first
+    await match.leave(1)
+    while match.status == "playing":  # Alice plays on; the bot plays Bob's old seat
+        if match.state.current == 0:
+            await match.play(0, str(match.state.legal_moves()[0]), match.version)
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    reader.cancel()
+    after = [t for t in bob_tables if t["seats"][1]["left"]]
+    assert any(t["current"] == 1 and t["status"] == "playing" for t in after)  # his seat's turns came
+    assert all(t["legal_moves"] == [] for t in after)
+    assert all(not t["seats"][1]["connected"] for t in after)
+    assert json.loads(match.state_message(alice).text)["game"]["seats"][1]["connected"] is False
+    await close(lobby)
+
+
+async def test_a_game_ended_early_offers_nothing(tmp_path: Path) -> None:
+    lobby = open_lobby(tmp_path)
+    match, _ = await lobby.create("usa", [HUMAN, HUMAN], {"days": 5, "first_seat": 0}, "Alice")
+    await match.join("Bob")
+    on_turn = match.subscribe(match.state.current)
+    assert json.loads(match.state_message(on_turn).text)["game"]["legal_moves"]
+    await match.end("closed", N_("the server's operator closed the game"))
+    game = json.loads(match.state_message(on_turn).text)["game"]
+    assert game["status"] == "over" and game["ended"] == "closed" and game["legal_moves"] == []
     await close(lobby)

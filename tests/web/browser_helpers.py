@@ -29,9 +29,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-# The server app as ``tendays serve`` builds it, but with bots that do not pause and games dealt from a
-# fixed sequence of seeds, so every run of these tests plays the same games. Settings and limits may be
-# changed (JSON), e.g. to allow clocks of a second or two.
+# The server app as ``tendays serve`` builds it, but with bots that do not pause (unless the settings say)
+# and games dealt from a fixed sequence of seeds, so every run of these tests plays the same games. Settings
+# and limits may be changed (JSON), e.g. to allow clocks of a second or two.
 SERVE = """
 import itertools, json, sys, uvicorn
 from tendays.server.app import Limits, create_app
@@ -41,7 +41,8 @@ port, database, first_seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 changes, limits = json.loads(sys.argv[4]), json.loads(sys.argv[5])
 seeds = itertools.count(first_seed)
 paces = PaceLimits(**changes.pop("paces", {}))
-settings = MasterSettings(bot_delay=0, draft_delay=0, seed_source=lambda: next(seeds), paces=paces, **changes)
+settings = MasterSettings(**{"bot_delay": 0, "draft_delay": 0, **changes}, seed_source=lambda: next(seeds),
+                          paces=paces)
 app = create_app(database, settings, Limits(**limits), admin_token=changes.get("admin_token"))
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", proxy_headers=False)
 """

@@ -73,9 +73,10 @@ def test_an_absent_players_turns_are_played_on_the_clock_then_a_bot_takes_the_se
     assert ":" in alice.inner_text("#clock .clock-time")
     play_while([alice], lambda: alice.locator("#players .player[data-seat='1']:has-text('away: a bot plays')")
                .count() == 0)
+    # The chat tells of each turn once the bot has played it.
+    wait_for_chat(alice, "Bob missed 2 turns in a row: a bot plays the seat until Bob opens the seat link again")
     texts = chat_lines(alice)
     assert sum("Bob ran out of time: the normal bot played the turn" in t for t in texts) == 2
-    wait_for_chat(alice, "Bob missed 2 turns in a row: a bot plays the seat until Bob opens the seat link again")
     assert "Bob is gone; a bot plays that seat. Play on, or" in alice.inner_text("#seat-actions")
     assert alice.locator("#end-button").count() == 1  # the others may end the game now
     # The game goes on: Alice moves, and the bot answers for Bob at once.

@@ -4,9 +4,13 @@ leaving, coming back, and ending a game nobody plays any more.
 - The clock (:class:`~tendays.server.timing.TurnClock`) gives each turn a deadline, stored with every
   move. When it passes, the seat's turn is played for it by the stand-in bot (the ``normal`` level) from
   that seat's view, and the table says so. After ``timeouts_to_bot`` such turns in a row the seat is
-  handed to the bot for the rest of the game, until the person opens their seat link again.
+  handed to the bot for the rest of the game, until the person opens their seat link again. A person
+  whose turns ran out while their table is open is away, not gone: they watch the bot play on and may take
+  the seat back at any time. The table tells of a turn played on the clock once the bot has played it.
 - A person may leave: a bot plays their seat, and the others may choose to end the game.
-- A game in which no person is left (all have left or are away) ends as abandoned.
+- A game in which no person is left (all have left, or are away with no table open) ends as abandoned.
+- A seat a bot plays, and every seat of a game that is over, is offered no moves
+  (:class:`~tendays.server.wire.TableEncoder`).
 """
 
 from __future__ import annotations
@@ -100,7 +104,16 @@ class Absence(Talk):
     # -- what the table shows ----------------------------------------------------------------
 
     def connected(self, seat: int) -> bool:
-        return self.seats[seat].played_by_bot or any(s.seat == seat for s in self._subscribers)
+        """Whether someone is at the seat: always for a bot seat; for a person's, while a table of theirs is open
+        here (away or not), and never after they left."""
+        place = self.seats[seat]
+        if place.kind == "bot":
+            return True
+        return not place.left and any(s.seat == seat for s in self._subscribers)
+
+    def _someone_there(self) -> bool:
+        """Whether a person is still at the table: one playing their seat, or one away whose table is open."""
+        return any(s.present or (s.kind == "human" and s.away and self.connected(s.index)) for s in self.seats)
 
     def seat_infos(self) -> list[SeatInfo]:
         return [SeatInfo(s.index, s.kind, s.name, s.bot, self.connected(s.index), s.away, s.left) for s in self.seats]
@@ -175,21 +188,30 @@ class Absence(Talk):
             return  # a bot is already playing this turn
         seat.timeouts += 1
         self._stand_in_turn = seat.index
-        name = seat.display_name
         seat.away = seat.timeouts >= self._settings.timeouts_to_bot
         await self._journal.run(self._journal.store.update_seat, self.id, seat.index, away=seat.away,
                                 timeouts=seat.timeouts)
-        await self._notice(N_("{name} ran out of time: the {bot} bot played the turn"), name=name,
-                           bot=self._settings.stand_in)
-        if seat.away:
-            await self._notice(ngettext("{name} missed {n} turn in a row: a bot plays the seat until {name} opens "
-                                        "the seat link again",
-                                        "{name} missed {n} turns in a row: a bot plays the seat until {name} opens "
-                                        "the seat link again", seat.timeouts), name=name)
-            if await self._end_if_nobody_left():
-                return
+        if seat.away and await self._end_if_nobody_left():
+            self._stand_in_turn = None
+            return
         self._publish()
-        self.wake_bots()
+        self.wake_bots()  # the table hears of the timeout with the turn the bot plays (_told_of_timeout)
+
+    async def _told_of_timeout(self, seat: int) -> None:
+        """The stand-in bot has played the timed-out turn of ``seat``: say so, and whether the bot keeps the seat
+        (stored; the caller publishes the table, so the notice comes with the turn it tells of)."""
+        place = self.seats[seat]
+        name = place.display_name
+        try:
+            await self._notice(N_("{name} ran out of time: the {bot} bot played the turn"), name=name,
+                               bot=self._settings.stand_in)
+            if place.away:
+                await self._notice(ngettext("{name} missed {n} turn in a row: a bot plays the seat until {name} "
+                                            "opens the seat link again",
+                                            "{name} missed {n} turns in a row: a bot plays the seat until {name} "
+                                            "opens the seat link again", place.timeouts), name=name)
+        except Exception:  # the move is stored and the game goes on; only the notice is lost
+            log.exception("game %s: could not store the notice of a turn played on the clock", self.id)
 
     # -- people leaving and coming back ------------------------------------------------------
 
@@ -241,7 +263,7 @@ class Absence(Talk):
         self._publish()
 
     async def _end_if_nobody_left(self) -> bool:
-        if any(s.present for s in self.seats) or self.status == "over":
+        if self._someone_there() or self.status == "over":
             return False
         await self.end("abandoned", N_("nobody is left at the table: the game ends as abandoned"))
         return True

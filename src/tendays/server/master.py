@@ -162,6 +162,9 @@ class Match(Following):
             raise Rejected("malformed", str(error)) from None
         if self.seats[seat].left:
             raise Rejected("forbidden", _("you left this game; a bot plays your seat now"))
+        if self.seats[seat].away and self.status == "playing":
+            raise Rejected("forbidden", _("a bot plays your seat while you are away; take your seat back to "
+                                          "play again"))
         await asyncio.shield(self._play_in_turn(seat, parsed, version, by_person=True))
 
     async def _play_in_turn(self, seat: int, move: Move, version: int, by_person: bool = False) -> None:
@@ -211,8 +214,11 @@ class Match(Following):
             self.last_move_at = now
             if touch:
                 self._stored_clock, self._stored_at = clock_row[:2], now
-            if self._stand_in_turn is not None and (state.is_over or state.current != self._stand_in_turn):
+            stand_in = self._stand_in_turn
+            if stand_in is not None and (state.is_over or state.current != stand_in):
                 self._stand_in_turn = None
+                if not by_person:  # the bot played the turn that ran out: the table hears of it with this move
+                    await self._told_of_timeout(stand_in)
             self._publish()
             self._arm_clock()
             if state.is_over:

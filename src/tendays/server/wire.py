@@ -205,15 +205,18 @@ class TableEncoder:
         facts of the table (clock, end, rematch), and the log entries and chat lines from the given ones on,
         its sentences in ``lang`` (or the current language)."""
         lang = lang or current_language()
-        moves = seen.legal_moves()
-        game = view_to_json(replace(seen, legal=()) if moves else seen, events=False)
+        # Moves are offered only in a game being played, and never to a seat a bot plays (its person left or
+        # is away): an ended game, or a seat handed over, offers nothing whatever the rules would allow.
+        mine = None if seen.player is None else shared["seats"][seen.player]
+        offered = status == "playing" and not (mine is not None and (mine["left"] or mine["away"]))
+        moves = seen.legal_moves() if offered else ()
+        game = view_to_json(replace(seen, legal=()), events=False)
         del game["events"]  # the log, with its sentences, stands in for it
         game["legal_moves"] = [_move_json(m) for m in moves]
         game["you"] = game.pop("player")
         if status == "waiting":
-            # Before every seat is taken nobody holds or may play anything, whatever the dealt state says.
+            # Before every seat is taken nobody holds anything, whatever the dealt state says.
             game["in_hand"] = None
-            game["legal_moves"] = []
         game["journey"] = None if seen.rack is None else self.journey(seen.rack, lang)
         game.update(shared)
         game["seats"] = self._seats_in(shared["seats"], lang)

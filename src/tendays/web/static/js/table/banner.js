@@ -2,7 +2,7 @@
 
 import { el, playPath } from "../common.js";
 import { t, tn } from "../i18n.js";
-import { isOver, isSpectator, movesOf } from "./store.js";
+import { handedOver, isOver, isSpectator, movesOf } from "./store.js";
 import { panel } from "./panel.js";
 import { people } from "./tiles.js";
 
@@ -47,8 +47,8 @@ export function headerPanel() {
   });
 }
 
-function phaseWord(names, { phase, current }) {
-  const mine = names.isMe(current);
+function phaseWord(names, { phase, current, botPlaysMe }) {
+  const mine = names.isMe(current) && !botPlaysMe;
   if (phase === "draft") return mine ? t("phase.draft_mine") : t("phase.draft", { name: names.name(current) });
   if (phase === "draw") return mine ? t("phase.draw_mine") : t("phase.draw");
   return mine ? t("phase.place_mine") : t("phase.place");
@@ -88,6 +88,7 @@ export function turnPanel(gameId) {
     winner: state.game.winner,
     ended: state.game.ended,
     mine: movesOf(state).length > 0,
+    botPlaysMe: Boolean(handedOver(state.game)),
     sending: state.busy && !isSpectator(state.game) && state.game.current === state.game.you,
   }), (turn) => {
     const banner = $("turn");
@@ -116,6 +117,8 @@ export function turnPanel(gameId) {
       banner.classList.add("mine");
       banner.replaceChildren(el("strong", {}, `${t("banner.your_turn")} `),
         turn.sending ? t("banner.sending") : phaseWord(names, turn));
+    } else if (turn.botPlaysMe && names.isMe(turn.current)) {
+      banner.replaceChildren(el("strong", {}, `${t("banner.bot_plays_you")} `), phaseWord(names, turn));
     } else {
       banner.replaceChildren(el("strong", {}, `${t("banner.turn_of", { name: names.name(turn.current) })} `),
         phaseWord(names, turn));

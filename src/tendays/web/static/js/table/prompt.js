@@ -3,7 +3,7 @@
 import { list, t } from "../i18n.js";
 import { legalOf } from "./legal.js";
 import { panel } from "./panel.js";
-import { isSpectator, movesOf } from "./store.js";
+import { handedOver, isOver, isSpectator, movesOf } from "./store.js";
 import { people } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,7 +14,9 @@ function promptText(edition, p) {
   const hand = p.inHand;
   let text;
   if (p.status === "waiting") text = t("prompt.not_started");
-  else if (p.phase === "over") text = t("prompt.over");
+  else if (p.over) text = t("prompt.over");
+  else if (p.handedOver === "left") text = t("prompt.left");
+  else if (p.handedOver === "away") text = t("prompt.away", { button: t("seat.back") });
   else if (!legal.any) {
     if (p.phase === "place" && hand) text = t("prompt.holds", { name: names.name(p.current), tile: edition.name(hand) });
     else text = p.spectator ? t("prompt.watching") : t("prompt.wait", { name: names.name(p.current) });
@@ -39,6 +41,8 @@ export function promptPanel() {
       edition: state.edition,
       status: game.status,
       phase: game.phase,
+      over: isOver(game), // played out, or ended early
+      handedOver: handedOver(game),
       current: game.current,
       seats: game.seats,
       you: game.you,

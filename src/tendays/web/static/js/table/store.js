@@ -35,6 +35,13 @@ export function isSpectator(game) {
   return game.you === null || game.you === undefined;
 }
 
+/** Why a bot plays this player's own seat ("left" or "away"), or null: the server then offers it no moves. */
+export function handedOver(game) {
+  const mine = isSpectator(game) ? null : game.seats[game.you];
+  if (!mine) return null;
+  return mine.left ? "left" : mine.away ? "away" : null;
+}
+
 /** The seat whose journey the map shows once the game is over. */
 export function mapSeatOf(state) {
   const game = state.game;
