@@ -16,6 +16,7 @@ COMMANDS = {
     "learn": ("learn_cmd", "learn to play: a guided first game against gentle bots"),
     "replay": ("replay_cmd", "step through a saved game"),
     "simulate": ("simulate_cmd", "play many bot games and report statistics"),
+    "puzzles": ("puzzles_cmd", "solve puzzles taken from real games, or print them as JSON"),
     "engine": ("engine_cmd", "serve a built-in bot over the line-based engine protocol"),
     "serve": ("serve_cmd", "start the web server for browser games"),
     "admin": ("admin_cmd", "the operator's commands for a running server, and database backups"),

@@ -48,6 +48,7 @@ from .models import (
     SeatTicket,
     errors_in_words,
 )
+from .puzzles import puzzles_router
 from .seats import LobbyError
 from .settings import MasterSettings
 from .store import DatabaseLock, Store
@@ -108,6 +109,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
     app.add_middleware(RequestLanguage)  # added last, so it runs first: the guard's refusals are in words too
     add_docs(app)
     app.include_router(admin_router(admin_token, limits, book))
+    app.include_router(puzzles_router())
     app.include_router(learn_router())
 
     def lobby_of(request: Request | WebSocket) -> Lobby:
