@@ -182,3 +182,20 @@ def test_a_whole_rack_and_its_problems_fit_a_laptop_screen(browser: Any, server:
                            ".map(e => e.getBoundingClientRect().bottom))")
     assert bottom <= 900, f"the rack or its problems end {bottom:.0f} px down, below a 900 px screen"
     assert page.js_errors == []
+
+
+def test_the_guided_game_passes_the_audit_with_a_wrong_move_explained_and_on_a_phone(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="de-DE")
+    page.goto(server.url + "/learn?edition=germany")
+    page.wait_for_selector("#lesson-do:not(:empty)")
+    assert page.get_attribute("html", "lang") == "de"
+    assert audit(page) == []
+    # A wrong move's explanation on screen (the lesson's first tile goes elsewhere than the last day).
+    page.click("#rack .day:not([disabled]) >> nth=-1")
+    page.wait_for_selector("#lesson-wrong:not(:empty)")
+    assert audit(page) == []
+    phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True, locale="en-US")
+    phone.goto(server.url + "/learn?edition=usa")
+    phone.wait_for_selector("#lesson-do:not(:empty)")
+    assert audit(phone) == []
+    assert page.js_errors == [] and phone.js_errors == []

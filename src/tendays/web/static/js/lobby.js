@@ -2,11 +2,13 @@
 
 import { api, el, fillIfEmpty, markReady, paceText, playPath, remembered, timeAgo } from "./common.js";
 import { currentLanguage, levelWord, startLanguage, t, tn } from "./i18n.js";
+import { learnMemory } from "./learn_memory.js";
 import { preferences } from "./preferences.js";
 
 // The page is on screen (and may be typed into) while its words and choices load: nothing set below
 // overwrites what the person typed or chose meanwhile.
 await startLanguage(); // the language chosen here, else the browser's
+document.getElementById("learn-offer").hidden = !learnMemory.firstTime(); // offered until finished or skipped
 document.title = t("lobby.title");
 document.getElementById("preferences").replaceWith(preferences());
 

@@ -1,0 +1,148 @@
+// The guided first game: the table's own panels (rack, piles, map) around a lesson panel that says what to
+// do, points at it, and shows why another move is not the lesson's. The server walks the lesson and judges
+// every move (the page knows no rule and never sees the lesson's moves); this page keeps the step reached in
+// local storage, so the lesson goes on where it stopped.
+
+import { api, el, markReady } from "./common.js";
+import { loadEdition } from "./edition.js";
+import { currentLanguage, startLanguage, t } from "./i18n.js";
+import { learnMemory } from "./learn_memory.js";
+import { colourBlindPalette, preferences } from "./preferences.js";
+import { errorPanel, headerPanel, turnPanel } from "./table/banner.js";
+import { installDrag } from "./table/drag.js";
+import { mapPanel } from "./table/journey.js";
+import { pilesPanel } from "./table/piles.js";
+import { rackPanel } from "./table/rack.js";
+import { createStore } from "./table/store.js";
+
+const $ = (id) => document.getElementById(id);
+
+await startLanguage();
+$("preferences").replaceWith(preferences());
+
+const store = createStore();
+let lesson = null; // the step on screen, less its game
+let edition = null; // the edition id of the lesson on screen
+let wrong = "";
+
+function showError(message) {
+  store.update({ error: message, busy: false });
+}
+
+const actions = {
+  move(text) {
+    if (!lesson || store.state.busy) return;
+    store.update({ busy: true });
+    api(`/api/learn/${edition}/steps/${lesson.number}`, { method: "POST", body: { move: text } }).then((answer) => {
+      if (answer.ok) {
+        wrong = "";
+        show(answer.step);
+      } else {
+        wrong = answer.message;
+        store.update({ busy: false, selectedDay: null });
+      }
+    }, (error) => showError(error.message));
+  },
+  select(day) {
+    store.update({ selectedDay: day });
+  },
+  showError,
+  hideError() {
+    store.update({ error: null });
+  },
+  showOnMap() {},
+};
+
+/** Put a step on screen and remember it. */
+function show(step) {
+  const { game, ...rest } = step;
+  lesson = rest;
+  const memory = learnMemory.read();
+  learnMemory.write({ edition, steps: { ...memory.steps, [edition]: step.number },
+    finished: memory.finished || step.done });
+  store.update({ game, version: step.number, busy: false, selectedDay: null, error: null,
+    hint: step.map_days.length ? { days: step.map_days, message: "" } : null });
+}
+
+async function open(editionId, number) {
+  edition = editionId;
+  wrong = "";
+  $("lesson-edition").value = editionId;
+  const [step, loaded] = await Promise.all([
+    api(`/api/learn/${editionId}/steps/${number}`).catch(() => api(`/api/learn/${editionId}/steps/0`)),
+    loadEdition(editionId, api, { colourBlind: colourBlindPalette() }),
+  ]);
+  store.update({ edition: loaded.edition, geometry: loaded.geometry });
+  show(step);
+}
+
+function lessonPanel() {
+  $("lesson-progress").textContent = lesson.done ? t("learn.finished")
+    : t("learn.step", { step: lesson.number + 1, total: lesson.total });
+  $("lesson-news").replaceChildren(...lesson.news.slice(-4).map((line) => el("li", {}, line)));
+  $("lesson-explain").replaceChildren(...lesson.lessons.map((text) => el("p", {}, text)));
+  $("lesson-do").textContent = lesson.instruction;
+  $("lesson-why").textContent = lesson.why ? t("learn.why", { why: lesson.why }) : "";
+  $("lesson-wrong").textContent = wrong;
+  $("lesson-play").hidden = !lesson.done;
+  $("lesson-skip").hidden = lesson.done;
+}
+
+/** The ring around the part of the table the step is about; a replacement's pile once its day is chosen. */
+function pointPanel(state) {
+  for (const node of document.querySelectorAll(".learn-point")) node.classList.remove("learn-point");
+  const pointer = lesson.done ? null : lesson.pointer;
+  if (!pointer) return;
+  let target = null;
+  if (pointer.area === "rack" && pointer.pile && state.selectedDay === pointer.day) {
+    target = document.querySelector(`.discard-pile[data-pile='${pointer.pile}']`);
+  } else if (pointer.area === "rack") target = document.querySelector(`#rack .day[data-day='${pointer.day}']`);
+  else if (pointer.area === "draw") target = document.querySelector(".draw-pile");
+  else if (pointer.area === "pile") target = document.querySelector(`.discard-pile[data-pile='${pointer.pile}']`);
+  if (target) target.classList.add("learn-point");
+}
+
+const drag = installDrag(store, actions);
+const panels = [headerPanel(), turnPanel("learn"), pilesPanel(actions, drag), rackPanel(store, actions, drag),
+  mapPanel()];
+const errors = errorPanel();
+
+store.subscribe((state) => {
+  errors(state);
+  const ready = Boolean(state.game && state.edition && state.edition.id === state.game.edition && lesson);
+  $("table").hidden = !ready;
+  if (!ready) return;
+  document.body.dataset.version = String(state.version);
+  for (const draw of panels) draw(state);
+  lessonPanel();
+  pointPanel(state);
+});
+
+$("error-close").addEventListener("click", actions.hideError);
+$("lesson-restart").addEventListener("click", () => {
+  api(`/api/learn/${edition}/steps/0`).then(show, (error) => showError(error.message));
+  wrong = "";
+});
+$("lesson-skip").addEventListener("click", () => {
+  learnMemory.write({ skipped: true });
+  location.assign("/");
+});
+$("lesson-edition").addEventListener("change", (event) => {
+  open(event.target.value, learnMemory.read().steps[event.target.value] || 0).catch((e) => showError(e.message));
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && store.state.selectedDay !== null) actions.select(null);
+});
+
+try {
+  const { lessons } = await api("/api/learn");
+  $("lesson-edition").replaceChildren(...lessons.map((l) => el("option", { value: l.edition }, l.name)));
+  const memory = learnMemory.read();
+  const asked = new URLSearchParams(location.search).get("edition");
+  const chosen = lessons.find((l) => l.edition === asked) || lessons.find((l) => l.edition === memory.edition)
+    || lessons.find((l) => l.language === currentLanguage()) || lessons[0];
+  await open(chosen.edition, memory.steps[chosen.edition] || 0);
+} catch (error) {
+  showError(error.message);
+}
+markReady();
