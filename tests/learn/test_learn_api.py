@@ -36,6 +36,7 @@ def test_the_lessons_are_listed(client: TestClient) -> None:
     assert all(lesson["steps"] == Tutor(load_lesson(lesson["edition"])).total for lesson in lessons)
 
 
+@pytest.mark.slow
 def test_a_whole_guided_game_by_posting_the_moves_the_lesson_points_at(client: TestClient) -> None:
     tutor = Tutor(load_lesson("usa"))
     data = step(client, "usa", 0)
