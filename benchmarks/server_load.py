@@ -26,7 +26,8 @@ second through the next, so every move also travels between processes (LISTEN/NO
 kills a process with SIGKILL every ``--kill-every`` seconds (round the processes) and starts it again;
 its clients reconnect to another process, as the browser does. The failover time is from the kill to
 the next bot move of each game the killed process drove (only the driving process moves bots), read
-from the database every 20 ms.
+from the database every 20 ms. With kills, a game that ends is followed by a new one in its place until
+the last kill's failover is timed, so every kill finds games to time however short the games are.
 
 Reported: games finished, accepted moves per second (people's and bots'), the latency of a person's
 move (from sending the move to receiving the new table, which is the acknowledgement), the server's CPU
@@ -77,6 +78,7 @@ class Tally:
     finished: int = 0
     moves: int = 0  # accepted moves of finished games, people's and bots'
     errors: list[str] = field(default_factory=list)
+    started: int = 0  # games created
     tables: int = 0  # table messages received
     table_bytes: int = 0
     reconnects: int = 0
@@ -143,9 +145,20 @@ async def _play_connected(base: str, ticket: dict[str, Any], rng: random.Random,
             await ws.send(last)
 
 
+async def keep_playing(http: list[httpx.AsyncClient], ports: list[int], slot: int, args: argparse.Namespace,
+                       tally: Tally, killing: asyncio.Event | None) -> None:
+    """Game ``slot``: one game, or while ``killing`` is set, a new game each time one ends."""
+    await asyncio.sleep(slot * args.ramp / args.games)  # games start spread over the ramp, as people arrive
+    number = slot
+    await play_game(http, ports, number, args, tally)
+    while killing is not None and killing.is_set():
+        number += args.games
+        await play_game(http, ports, number, args, tally)
+
+
 async def play_game(http: list[httpx.AsyncClient], ports: list[int], number: int, args: argparse.Namespace,
                     tally: Tally) -> None:
-    await asyncio.sleep(number * args.ramp / args.games)  # games start spread over the ramp, as people arrive
+    tally.started += 1
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": args.bot}]
     request: dict[str, Any] = {"edition": args.edition, "name": f"A{number}", "seats": seats,
                                "options": {"turn_limit": args.turn_limit}}
@@ -153,16 +166,26 @@ async def play_game(http: list[httpx.AsyncClient], ports: list[int], number: int
         kind, per_move, bank = (args.clock.split(":") + ["0"])[:3]
         request["pace"] = {"kind": kind, "per_move": int(per_move), "bank": int(bank)}
     home = number % len(ports)
-    created = await http[home].post("/api/games", json=request)
-    created.raise_for_status()
-    alice = created.json()
-    joined = await http[(home + 1) % len(ports)].post(f"/api/games/{alice['id']}/join", json={"name": f"B{number}"})
-    joined.raise_for_status()
+    alice = await post_to_live(http, home, "/api/games", request)
+    joined = await post_to_live(http, home + 1, f"/api/games/{alice['id']}/join", {"name": f"B{number}"})
     rng = random.Random(number)
     versions = await asyncio.gather(*(play_seat(ports, t, random.Random(rng.random()), args, tally, home + seat)
-                                      for seat, t in enumerate((alice, joined.json()))))
+                                      for seat, t in enumerate((alice, joined))))
     tally.finished += 1
     tally.moves += max(versions)
+
+
+async def post_to_live(http: list[httpx.AsyncClient], first: int, path: str, body: dict[str, Any]) -> Any:
+    """POST to server ``first``, or (while it is down, killed) to the next live one, as a load balancer does."""
+    for attempt in range(10 * len(http)):
+        try:
+            answer = await http[(first + attempt) % len(http)].post(path, json=body)
+        except httpx.TransportError:
+            await asyncio.sleep(0.1)
+            continue
+        answer.raise_for_status()
+        return answer.json()
+    raise SystemExit(f"no server answered {path}")
 
 
 PHRASES = ("Good luck!", "Nice move!", "Thinking…", "Well played!", "<b>not bold</b> & friends")
@@ -192,9 +215,12 @@ async def run_load(args: argparse.Namespace, servers: list[Server], db: str | No
     clients = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits) for port in ports]
     try:
         start = time.perf_counter()
-        play = asyncio.gather(*(play_game(clients, ports, n, args, tally) for n in range(args.games)))
-        if args.kills and db is not None:
-            await asyncio.gather(play, kill_servers(args, servers, db, tally))
+        killing = asyncio.Event() if args.kills and db is not None else None
+        if killing is not None:
+            killing.set()  # until the last kill's failover is timed, games that end are replaced
+        play = asyncio.gather(*(keep_playing(clients, ports, n, args, tally, killing) for n in range(args.games)))
+        if killing is not None:
+            await asyncio.gather(play, kill_servers(args, servers, db, tally, killing))
         else:
             await play
         return tally, time.perf_counter() - start
@@ -203,9 +229,17 @@ async def run_load(args: argparse.Namespace, servers: list[Server], db: str | No
             await client.aclose()
 
 
-async def kill_servers(args: argparse.Namespace, servers: list[Server], db: str, tally: Tally) -> None:
+async def kill_servers(args: argparse.Namespace, servers: list[Server], db: str, tally: Tally,
+                       killing: asyncio.Event) -> None:
     """Kill -9 a server every ``--kill-every`` seconds, start it again, and time each orphaned game's
-    next bot move (seat 3: only the process that drives the game moves it)."""
+    next bot move (seat 3: only the process that drives the game moves it); then clear ``killing``."""
+    try:
+        await _kill_servers(args, servers, db, tally)
+    finally:
+        killing.clear()
+
+
+async def _kill_servers(args: argparse.Namespace, servers: list[Server], db: str, tally: Tally) -> None:
     import psycopg
 
     conninfo = db.replace("postgresql+psycopg://", "postgresql://")
@@ -422,6 +456,7 @@ def main() -> int:
         "processes": max(1, args.processes),
         "database": "postgresql" if shared else "sqlite",
         "games": args.games,
+        "games_played": tally.started,
         "finished": tally.finished,
         "games_finished": tally.finished,
         "moves": tally.moves,
@@ -458,7 +493,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['games_finished']}/{args.games} games finished in {result['seconds']} s "
+        print(f"{result['games_finished']}/{tally.started} games finished in {result['seconds']} s "
               f"({tally.moves} moves, {result['moves_per_s']} moves/s, think {args.think} s, ramp {args.ramp} s)")
         print(f"move latency (sent -> new table): p50 {result['latency_p50_ms']} ms, "
               f"p99 {result['latency_p99_ms']} ms, max {result['latency_max_ms']} ms over {len(lat)} moves")
@@ -477,7 +512,7 @@ def main() -> int:
             print("  ", error)
         if server_log.strip():
             print("server log (last lines):", *server_log.strip().splitlines()[-10:], sep="\n  ")
-    return 0 if tally.finished == args.games and (args.kills or not tally.errors) else 1
+    return 0 if tally.finished == tally.started and (args.kills or not tally.errors) else 1
 
 
 if __name__ == "__main__":
