@@ -78,10 +78,9 @@ def collect(edition: str, count: int, seed: int, workers: int) -> list[Puzzle]:
                 break
     blocks = list(found[Kind.BLOCK].values())[: wanted[Kind.BLOCK]]
     finishes = list(found[Kind.FINISH].values())[: count - len(blocks)]
-    chosen = []
-    for number, puzzle in enumerate(finishes + blocks, 1):
-        chosen.append(replace(puzzle, id=f"{edition}-{puzzle.kind.value[0]}{number:04d}"))
-    return chosen
+    # Ids number each kind from 1: usa-f0001, usa-b0001.
+    return [replace(puzzle, id=f"{edition}-{puzzle.kind.value[0]}{number:04d}")
+            for kind in (finishes, blocks) for number, puzzle in enumerate(kind, 1)]
 
 
 def write(puzzles: list[Puzzle], path: Path) -> None:
