@@ -90,8 +90,8 @@ def test_a_person_solves_three_puzzles(browser: Any, server: Server, lang: str) 
     assert page.js_errors == []
 
 
-def test_a_block_puzzle_shows_the_other_journey_and_is_solved_by_a_pile(browser: Any, server: Server) -> None:
-    page = new_page(browser, locale="en-US")
+def test_a_block_puzzle_on_a_phone(browser: Any, server: Server) -> None:
+    page = new_page(browser, 390, 844, is_mobile=True, has_touch=True, locale="en-US")
     page.goto(server.url + "/puzzles")
     page.wait_for_selector("body[data-ready=true]")
     for _ in range(30):
@@ -105,5 +105,6 @@ def test_a_block_puzzle_shows_the_other_journey_and_is_solved_by_a_pile(browser:
     assert page.is_visible("#opponent") and page.is_visible("#held")
     assert page.locator("[data-choose-day]").count() == 0  # a block asks for a pile only
     assert answer(page, puzzle, puzzle.solution).startswith("Right:")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
     assert audit(page) == []
     assert page.js_errors == []
