@@ -221,8 +221,8 @@ async def record_tables(subscriber: Subscriber, into: list[dict[str, Any]]) -> N
 
 async def test_a_person_at_the_table_whose_turns_run_out_is_away_and_the_bot_plays_on(tmp_path: Path) -> None:
     lobby = open_lobby(tmp_path)
-    match, _ = await lobby.create("usa", [HUMAN, ("bot", "normal")], {"days": 5, "first_seat": 0}, "Alice",
-                                  Pace("live", 0.2))
+    match, _ = await lobby.create("usa", [HUMAN, ("bot", "normal")], {"days": 5, "first_seat": 0, "turn_limit": 3},
+                                  "Alice", Pace("live", 0.1))
     tables: list[dict[str, Any]] = []
     reader = asyncio.create_task(record_tables(match.subscribe(0), tables))  # Alice's tab stays open
     await until(lambda: match.status == "over")
@@ -248,7 +248,8 @@ async def test_a_person_at_the_table_whose_turns_run_out_is_away_and_the_bot_pla
 
 async def test_a_seat_that_left_is_sent_no_moves_and_is_not_shown_online(tmp_path: Path) -> None:
     lobby = open_lobby(tmp_path)
-    match, _ = await lobby.create("usa", [HUMAN, HUMAN], {"days": 5, "first_seat": 1}, "Alice")
+    match, _ = await lobby.create("usa", [HUMAN, HUMAN], {"days": 5, "first_seat": 1, "turn_limit": 2},
+                                  "Alice")
     await match.join("Bob")
     alice, bob = match.subscribe(0), match.subscribe(1)  # both tabs stay open
     bob_tables: list[dict[str, Any]] = []

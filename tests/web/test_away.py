@@ -53,13 +53,13 @@ def test_a_solo_game_on_a_live_clock_left_idle_is_played_to_the_end_by_the_bot(b
                                                                              server: Server) -> None:
     ticket = post(server.url, "/api/games", {
         "edition": "usa", "name": "Alice", "seats": [HUMAN, {"kind": "bot", "bot": "normal"}],
-        "options": {"days": 5, "first_seat": 0, "turn_limit": 8}, "pace": {"kind": "live", "per_move": 1, "bank": 1}})
+        "options": {"first_seat": 0, "turn_limit": 8}, "pace": {"kind": "live", "per_move": 1, "bank": 1}})
     alice = sit(browser, server, ticket)
     # Alice leaves her tab open and does nothing: three turns run out, and the bot takes the seat.
     wait_for_chat(alice, "Alice missed 3 turns in a row: a bot plays the seat until Alice opens the seat link again")
     assert sum("Alice ran out of time: the normal bot played the turn" in line for line in chat_lines(alice)) == 3
-    # The bot plays on for her (a bot's move takes 0.2 s: the game has many left): she is offered no move,
-    # and may take the seat back.
+    # The bot plays on for her (a bot's move takes 0.2 s, and most of the draft of ten days is still to come):
+    # she is offered no move, and may take the seat back.
     alice.wait_for_selector("#back-button:has-text('Take my seat back')")
     assert not is_over(alice) and legal_buttons(alice) == []
     assert alice.inner_text("#prompt") == ("A bot plays your seat while you are away. "
