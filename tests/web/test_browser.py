@@ -8,6 +8,7 @@ client marks every button that makes a legal move with ``data-move``, and the te
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 
@@ -370,6 +371,8 @@ def test_a_broken_step_on_a_phone_map_explains_itself_when_tapped(browser: Any, 
             continue
         phone.locator(f"[data-move='{draft[0]}']").tap()
         phone.wait_for_function("([m]) => !document.querySelector(`[data-move='${m}']`)", arg=[draft[0]])
+    prompt = phone.inner_text("#prompt")  # a finger taps: the phone says so
+    assert "tap the day" in prompt and "click" not in prompt, prompt
     mark.scroll_into_view_if_needed()
     box = mark.bounding_box()
     assert box and box["width"] >= 24 and box["height"] >= 24, f"the ✗ is a tap target of {box}"
@@ -377,3 +380,69 @@ def test_a_broken_step_on_a_phone_map_explains_itself_when_tapped(browser: Any, 
     phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     phone.wait_for_function("document.getElementById('map-explain').textContent.startsWith('Broken: day ')")
     assert not phone.js_errors, phone.js_errors
+
+
+def test_german_pages_say_it_all_in_german(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="de-DE")
+    open_lobby(page, server.url + "/")
+    # The particular bots and what each does, in German (the server describes them in English).
+    with urllib.request.urlopen(f"{server.url}/api/bots") as answer:
+        english = {bot["name"]: bot["description"] for bot in json.load(answer)["bots"]}
+    offered = page.eval_on_selector_all("#seat-2 optgroup option",
+                                        "options => options.map(o => [o.value, o.textContent, o.title])")
+    assert {value for value, _, _ in offered} == set(english)
+    for value, _, title in offered:
+        assert title and title != english[value], (value, title)
+    assert ["greedy", "Bot: gierig"] in [[value, label] for value, label, _ in offered]
+
+    # A link to a game that does not exist: said in German, with the way to the lobby, nothing to watch.
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(f"{server.url}/play/NOSUCHGAME")
+    page.wait_for_selector("#join-lobby:not([hidden])")
+    assert page.inner_text("#join-summary").startswith("Dieses Spiel gibt es nicht")
+    assert page.is_disabled("#join-button") and page.is_disabled("#spectate-button")
+    assert sum(url.endswith("/api/games/NOSUCHGAME") for url in asked) == 1
+    page.goto(f"{server.url}/play/ANOTHERMISSING#spectate")  # a watch link to a game that is gone
+    page.wait_for_selector("#join-lobby:not([hidden])")
+    assert page.inner_text("#join-summary").startswith("Dieses Spiel gibt es nicht")
+
+    # A refusal of the server is a sentence: capital first letter, full stop.
+    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Lena",
+                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    page.goto(f"{server.url}/play/{ticket['id']}#token=not-the-seat-token")
+    page.wait_for_selector("#error:not([hidden])")
+    refusal = page.inner_text("#error-text")
+    assert refusal[0].isupper() and refusal.endswith("."), refusal
+
+    assert not page.js_errors, page.js_errors
+    # The map's legend: no brackets inside brackets.
+    page = new_page(browser, locale="de-DE")
+    page.goto(server.url + ticket["url"])
+    page.wait_for_selector("#map-legend li", state="attached")  # in a folded legend
+    legend = [" ".join(item.split()) for item in
+              page.eval_on_selector_all("#map-legend li", "items => items.map(i => i.textContent)")]
+    assert "AK Alaska (jede Farbe, lila)" in legend
+    assert [item for item in legend if re.search(r"\([^)]*\(", item)] == []
+    assert not page.js_errors, page.js_errors
+
+
+def test_the_german_map_names_its_regions_where_they_fit(browser: Any, server: Server) -> None:
+    ticket = post(server.url, "/api/games", {"edition": "germany", "name": "Mia",
+                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    page = new_page(browser, locale="de-DE")
+    page.goto(server.url + ticket["url"])
+    page.wait_for_selector("#map svg path.region")
+    names = page.eval_on_selector_all("#map svg .region-name", "nodes => nodes.map(n => n.textContent)")
+    assert len(names) * 2 > page.locator("#map svg path.region").count(), names  # most regions have room
+    assert "Oberbayern" in names
+    # Every name lies inside its own region, so none covers a neighbour.
+    outside = page.evaluate("""() => [...document.querySelectorAll('#map svg .region-name')].filter(text => {
+        const region = document.querySelector(`#map svg path.region[data-region='${text.dataset.region}']`);
+        const box = text.getBBox();
+        const corners = [[box.x, box.y], [box.x + box.width, box.y], [box.x, box.y + box.height],
+                         [box.x + box.width, box.y + box.height]];
+        return !corners.every(([x, y]) => region.isPointInFill(new DOMPoint(x, y)));
+    }).map(text => text.textContent)""")
+    assert outside == [], outside
+    assert not page.js_errors, page.js_errors

@@ -69,8 +69,24 @@ def test_every_message_asked_for_exists() -> None:
     english = catalogue("en")
     assert sorted(used_keys() - set(english)) == []
     # Messages named by a computed key: a game's status, why it ended.
-    for key in ("status.waiting", "status.playing", "status.over", "admin.abandoned", "admin.closed"):
+    for key in ("status.waiting", "status.playing", "status.over", "admin.abandoned", "admin.closed",
+                "prompt.draft_touch"):
         assert key in english
+
+
+def test_every_particular_bot_has_its_name_and_its_description() -> None:
+    registry = pytest.importorskip("tendays.bots.registry")
+    english = catalogue("en")
+    for name, entry in registry.BOTS.items():
+        assert english.get(f"bot.{name}") == name, f"the lobby names the {name} bot by its registry name"
+        assert english.get(f"bot_about.{name}") == entry.description, f"bot_about.{name} is not the registry's"
+
+
+def test_german_never_calls_a_turn_a_train() -> None:
+    # "Zug" is the train of the German edition; a turn is a "Runde", whose turn it is "an der Reihe".
+    train = re.compile(r"\b(Zug|Zuges|Zugs|Züge|Zügen|dran)\b")
+    said = {key: text for key, entry in catalogue("de").items() for text in forms(entry) if train.search(text)}
+    assert said == {}
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
@@ -83,9 +99,9 @@ delete de["lobby.none"];
 i18n.setCatalogue("de", de, en);
 console.log(JSON.stringify([i18n.tn("lobby.days", 1), i18n.tn("lobby.days", 2), i18n.t("lobby.none"),
   i18n.t("rack.day", {{day: 3}}), i18n.list([3, 5, 8]), i18n.t("no.such.key"), i18n.levelWord("easy"),
-  i18n.levelWord("greedy")]));
+  i18n.levelWord("greedy"), i18n.levelWord("expert:48")]));
 """
     result = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == ["1 Tag", "2 Tage", "none", "Tag 3", "3, 5 und 8", "no.such.key", "leicht",
-                                        "greedy"]
+                                        "gierig", "expert:48"]

@@ -128,6 +128,17 @@ export const remembered = {
   },
 };
 
+/**
+ * A sentence of the server's shown on its own (a refusal, a hint): capitalised, with a full stop. The server
+ * writes them to fit after a colon too ("You could not join: the game is full").
+ */
+export function sentence(text) {
+  const trimmed = String(text || "").trim();
+  if (!trimmed) return "";
+  const first = trimmed[0].toLocaleUpperCase(currentLanguage()) + trimmed.slice(1);
+  return /[.!?…)]$/u.test(first) ? first : `${first}.`;
+}
+
 /** Put `value` into an input unless the person has already typed there (a page may still be loading). */
 export function fillIfEmpty(input, value) {
   if (!input.value) input.value = value;

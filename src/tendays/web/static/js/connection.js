@@ -34,7 +34,9 @@ export class TableConnection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+    // The page's language, so that even a refusal before the hello (no such game) is in the reader's words.
+    const lang = encodeURIComponent(currentLanguage());
+    return `${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}?lang=${lang}`;
   }
 
   connect() {

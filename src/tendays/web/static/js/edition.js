@@ -53,13 +53,13 @@ export class EditionInfo {
     return (this.words.colors || {})[color] || color;
   }
 
-  /** The tile's colour in words, as players say it ("pink", "any colour (purple)"). */
+  /** The tile's colour in words, as players say it ("pink", "any colour, purple"). */
   colorName(id) {
     const tile = this.tile(id);
     if (tile.color) return this.colorWord(tile.color);
     if (tile.role === "region") {
       return this.anyColorName === this.anyColorPhrase ? this.anyColorPhrase
-        : `${this.anyColorPhrase} (${this.anyColorName})`;
+        : `${this.anyColorPhrase}, ${this.anyColorName}`; // "Alaska (any colour, purple)" in describe()
     }
     return "";
   }

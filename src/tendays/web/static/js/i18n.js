@@ -44,10 +44,16 @@ export function t(key, params = {}) {
   return tn(key, params.n ?? 0, params);
 }
 
-/** A bot level's word ("leicht" for easy); a bot named directly (greedy) keeps its name. */
+/** A bot level's word ("leicht" for easy), or a particular bot's ("gierig" for greedy); else the name itself. */
 export function levelWord(level) {
-  const key = `level.${level}`;
-  return key in messages || key in fallback ? t(key) : level;
+  const key = [`level.${level}`, `bot.${level}`].find((k) => k in messages || k in fallback);
+  return key ? t(key) : level;
+}
+
+/** What a particular bot does, in the reader's words; `said` (the server's English) when no catalogue has it. */
+export function botAbout(name, said) {
+  const key = `bot_about.${name}`;
+  return key in messages || key in fallback ? t(key) : said;
 }
 
 /** The form of message `key` for the number `n` ("1 Plättchen", "2 Plättchen"); `n` fills {n}. */

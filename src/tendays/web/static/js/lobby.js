@@ -1,7 +1,7 @@
 // The lobby: create a game, join or watch an open one, and resume the games this device holds a seat in.
 
 import { api, el, fillIfEmpty, markReady, paceText, playPath, remembered, timeAgo } from "./common.js";
-import { currentLanguage, levelWord, startLanguage, t, tn } from "./i18n.js";
+import { botAbout, currentLanguage, levelWord, startLanguage, t, tn } from "./i18n.js";
 import { learnMemory } from "./learn_memory.js";
 import { preferences } from "./preferences.js";
 
@@ -45,8 +45,8 @@ function seatOptions() {
       level.rating === null || level.rating === undefined ? t("lobby.seat_level", { level: levelWord(level.name) })
         : t("lobby.seat_level_rated", { level: levelWord(level.name), rating: level.rating.toFixed(1) }))),
     others.length ? el("optgroup", { label: t("lobby.particular_bot") },
-      others.map((bot) => el("option", { value: bot.name, title: bot.description },
-        t("lobby.seat_level", { level: bot.name })))) : null,
+      others.map((bot) => el("option", { value: bot.name, title: botAbout(bot.name, bot.description) },
+        t("lobby.seat_level", { level: levelWord(bot.name) })))) : null,
   ];
 }
 

@@ -7,6 +7,7 @@ const ANY_COLOUR_PATTERN = "any-colour-stripes";
 const BROKEN = "#e5534b"; // a broken link, whatever the edition's colours
 const PLAIN = "#2b2d42"; // a walk to a neighbour, or a hop over one
 const TARGET_PX = 24; // the least tap target, across, on screen (WCAG 2.2 target size)
+const NAME_SIZE = 0.95; // a region's name on the map, in map units (a hundredth of the map's longer side)
 
 export class MapView {
   /**
@@ -30,6 +31,7 @@ export class MapView {
     });
     this.root.append(this.defs());
     this.regionPaths = new Map();
+    this.labelNodes = new Map();
     const regions = svg("g", { class: "regions" });
     const labels = svg("g", { class: "labels", "aria-hidden": "true" });
     for (const [id, shape] of Object.entries(geometry.regions)) {
@@ -42,9 +44,11 @@ export class MapView {
       }, svg("title", {}, edition.describe(id)));
       this.regionPaths.set(id, path);
       regions.append(path);
-      labels.append(svg("text", {
+      const label = svg("text", {
         x: shape.label[0], y: shape.label[1], class: "region-label", "font-size": (this.unit * 1.05).toFixed(1),
-      }, id));
+      }, id);
+      this.labelNodes.set(id, label);
+      labels.append(label);
       // The colour's shape beside the label: no region's colour rests on hue alone.
       const mark = edition.shapes[edition.colorKey(id)];
       if (mark) {
@@ -58,8 +62,48 @@ export class MapView {
     this.journeyLayer = svg("g", { class: "journey" });
     this.root.append(regions, labels, this.journeyLayer);
     container.replaceChildren(this.root);
+    this.nameRegions();
     // The map is drawn at any size (a phone's is a third of a desktop's): its tap targets follow.
     if (typeof ResizeObserver === "function") new ResizeObserver(() => this.fitTargets()).observe(this.root);
+  }
+
+  /**
+   * Write each region's name on the map where it fits inside the region (on one line, or two at a hyphen or
+   * a space); elsewhere the code stays, which the legend explains. Measured in map units, so once is enough.
+   */
+  nameRegions() {
+    const size = this.unit * NAME_SIZE;
+    for (const [id, label] of this.labelNodes) {
+      const path = this.regionPaths.get(id);
+      const name = this.edition.name(id);
+      if (!name || name === id || typeof path.isPointInFill !== "function") continue;
+      const x = Number(label.getAttribute("x"));
+      const y = Number(label.getAttribute("y"));
+      const parts = name.match(/^(.+?[-\s])(\S.*)$/u);
+      for (const lines of parts ? [[name], [parts[1].trim(), parts[2]]] : [[name]]) {
+        const text = svg("text", {
+          x, y, class: "region-label region-name", "font-size": size.toFixed(2), "data-region": id,
+        }, lines.map((line, i) => svg("tspan", { x, dy: i ? "1.05em" : 0 }, line)));
+        label.replaceWith(text);
+        if (this.fits(path, text, x, y, size, lines.length)) {
+          this.labelNodes.set(id, text);
+          break;
+        }
+        text.replaceWith(label);
+      }
+    }
+  }
+
+  /** Whether a label's box (with a little margin) lies inside its region. */
+  fits(path, text, x, y, size, lines) {
+    const width = Math.max(...[...text.children].map((line) => line.getComputedTextLength()));
+    if (!(width > 0)) return false; // not laid out (a hidden page): keep the code
+    const left = x - width / 2 - size * 0.3;
+    const right = x + width / 2 + size * 0.3;
+    const top = y - size * 0.6;
+    const bottom = y + size * (0.6 + 1.05 * (lines - 1));
+    const points = [[left, top], [right, top], [left, bottom], [right, bottom], [left, y], [right, y]];
+    return points.every(([px, py]) => path.isPointInFill(new DOMPoint(px, py)));
   }
 
   /** Grow each mark's invisible tap circle to at least TARGET_PX across at the size the map is drawn now. */

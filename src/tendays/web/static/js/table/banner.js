@@ -1,6 +1,6 @@
 // The top of the table: the title, the connection, the error banner and the turn banner.
 
-import { el, playPath } from "../common.js";
+import { el, playPath, sentence } from "../common.js";
 import { t, tn } from "../i18n.js";
 import { handedOver, isOver, isSpectator, movesOf } from "./store.js";
 import { panel } from "./panel.js";
@@ -24,7 +24,7 @@ export function connectionPanel() {
 export function errorPanel() {
   return panel((state) => state.error, (error) => {
     $("error").hidden = !error;
-    if (error) $("error-text").textContent = error;
+    if (error) $("error-text").textContent = sentence(error);
   });
 }
 

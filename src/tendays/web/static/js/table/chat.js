@@ -41,6 +41,7 @@ export function chatPanel(actions) {
     list.dataset.filled = "1";
     $("chat-hidden").textContent = hidden ? tn("chat.hidden", hidden) : "";
     $("chat-form").hidden = spectator;
+    $("chat-phrases").hidden = spectator; // a spectator may not write, so no phrase to tap either
     $("chat-spectator").hidden = !spectator;
     const others = seats.filter((seat) => seat.kind === "human" && seat.name && !names.isMe(seat.seat));
     $("chat-mutes").replaceChildren(...others.map((seat) => {

@@ -1,7 +1,8 @@
 // The clock: the time left for the turn being played, counting down every quarter second, and each
-// seat's bank. The deadline comes from the server (a moment, not a count), so reloading changes nothing.
+// seat's bank, which counts down too once the seat to move has used its time for the move. The deadline
+// comes from the server (a moment, not a count), so reloading changes nothing.
 
-import { clockText, paceText } from "../common.js";
+import { clockText, el, paceText } from "../common.js";
 import { t } from "../i18n.js";
 import { panel } from "./panel.js";
 import { people } from "./tiles.js";
@@ -17,6 +18,11 @@ function tick() {
   const text = clockText(left);
   if (shown.node.textContent !== text) shown.node.textContent = text;
   shown.node.classList.toggle("hurry", left <= HURRY_S);
+  // The bank of the seat to move: what is left of it once the move's own time is spent (timing.py).
+  for (const bank of document.querySelectorAll(".bank[data-bank]")) {
+    const words = t("clock.bank", { time: clockText(Math.min(Number(bank.dataset.bank), Math.max(0, left))) });
+    if (bank.textContent !== words) bank.textContent = words;
+  }
 }
 
 /** The clock in the top bar: whose turn it is and how long it has left, or the game's pace. */
@@ -54,4 +60,12 @@ export function clockPanel() {
 export function bankText(clock, seat) {
   if (!clock || clock.kind !== "live" || !clock.banks) return "";
   return t("clock.bank", { time: clockText(clock.banks[seat] ?? clock.bank) });
+}
+
+/** A seat's bank for the players' list, or null; the seat to move gets the bank that the clock counts down. */
+export function bankNode(clock, seat, current) {
+  const text = bankText(clock, seat);
+  if (!text) return null;
+  const running = seat === current && clock.deadline;
+  return el("span", { class: "bank", "data-bank": running ? String(clock.banks[seat] ?? clock.bank) : null }, text);
 }

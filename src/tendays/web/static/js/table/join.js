@@ -1,7 +1,7 @@
 // Joining a game from its link: the player's name for a free seat, or watching without playing.
 
 import { api, fillIfEmpty, playPath, remembered } from "../common.js";
-import { t } from "../i18n.js";
+import { levelWord, t } from "../i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,10 +12,12 @@ export async function offerJoin(gameId) {
   const summary = $("join-summary");
   const joinButton = $("join-button");
   joinButton.disabled = false;
+  $("spectate-button").disabled = false;
+  $("join-lobby").hidden = true;
   try {
     const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
     const free = game.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved).length;
-    const players = game.seats.map((s) => (s.kind === "bot" ? t("join.a_bot", { level: s.bot }) : s.taken ? s.name
+    const players = game.seats.map((s) => (s.kind === "bot" ? t("join.a_bot", { level: levelWord(s.bot) }) : s.taken ? s.name
       : s.reserved ? t("join.kept", { name: s.name || t("join.last_player") }) : t("join.free")));
     const editions = await api("/api/editions").catch(() => []);
     const edition = editions.find((e) => e.id === game.edition);
@@ -28,6 +30,9 @@ export async function offerJoin(gameId) {
   } catch (error) {
     summary.textContent = error.status === 404 ? t("join.no_game") : t("join.failed_load", { error: error.message });
     joinButton.disabled = true;
+    // Nothing to watch either: the way on is the lobby.
+    $("spectate-button").disabled = error.status === 404;
+    $("join-lobby").hidden = error.status !== 404;
   }
 }
 

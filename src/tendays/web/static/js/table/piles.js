@@ -4,7 +4,7 @@ import { el } from "../common.js";
 import { t, tn } from "../i18n.js";
 import { legalOf, replaceMove } from "./legal.js";
 import { panel } from "./panel.js";
-import { movesOf } from "./store.js";
+import { isSpectator, movesOf } from "./store.js";
 import { people, tileCard } from "./tiles.js";
 
 const PILE_KEYS = ["q", "w", "e"]; // the keys of discard piles 1, 2 and 3 (table.js)
@@ -63,6 +63,7 @@ export function pilesPanel(actions, drag) {
       current: game.current,
       seats: game.seats,
       you: game.you,
+      spectator: isSpectator(game),
       inHand: game.in_hand,
       drawPile: game.draw_pile,
       piles: game.piles,
@@ -82,7 +83,8 @@ export function pilesPanel(actions, drag) {
     if (holding && mine) drag.makeDraggable(handCard, { from: "hand" });
     children.push(el("div", { class: `slot in-hand${holding ? " holding" : ""}` },
       el("span", { class: "slot-label" },
-        holding && !mine ? t("piles.holds", { name: people(p.seats, p.you).name(p.current) }) : t("piles.in_hand")),
+        holding && !mine ? t("piles.holds", { name: people(p.seats, p.you).name(p.current) })
+          : p.spectator ? t("piles.in_hand_table") : t("piles.in_hand")),
       handCard));
     children.push(el("div", { class: "slot draw-pile" },
       el("span", { class: "slot-label" }, t("piles.draw_pile")),

@@ -4,7 +4,7 @@ import { el } from "../common.js";
 import { levelWord, t } from "../i18n.js";
 import { panel } from "./panel.js";
 import { isOver } from "./store.js";
-import { bankText } from "./clock.js";
+import { bankNode } from "./clock.js";
 import { miniRack, people } from "./tiles.js";
 
 const RECENT = ["take", "discard", "replace", "swap", "draw"];
@@ -30,7 +30,8 @@ export function playersPanel() {
       current: game.status === "playing" && game.phase !== "over" ? game.current : null,
       winner: game.winner,
       days: game.options.days,
-      clock: game.clock ? { kind: game.clock.kind, banks: game.clock.banks, bank: game.clock.bank } : null,
+      clock: game.clock ? { kind: game.clock.kind, banks: game.clock.banks, bank: game.clock.bank,
+        deadline: game.clock.deadline } : null,
       // With open hands every rack is on the table; after the game they are shown in the end panel instead.
       racks: isOver(game) ? null : game.racks,
       recent: game.seats.map((seat) => recentActions(log, seat.seat)),
@@ -45,7 +46,7 @@ export function playersPanel() {
       else if (seat.left) bits.push(t("players.left"));
       else if (seat.away) bits.push(t("players.away"));
       else bits.push(seat.connected ? t("players.online") : t("players.offline"));
-      if (seat.kind === "human" && bankText(clock, seat.seat)) bits.push(bankText(clock, seat.seat));
+      const bank = seat.kind === "human" ? bankNode(clock, seat.seat, current) : null; // counts down (clock.js)
       const rack = racks && !me ? racks[seat.seat] : null;
       const classes = `player${current === seat.seat ? " current" : ""}${me ? " me" : ""}`;
       return el("li", { class: classes, "data-seat": seat.seat },
@@ -53,7 +54,7 @@ export function playersPanel() {
           el("span", { class: `presence ${seat.kind === "bot" ? "bot" : seat.connected ? "on" : "off"}`,
             "aria-hidden": "true" }),
           el("strong", {}, names.name(seat.seat)), me ? el("span", { class: "you" }, t("players.you")) : null,
-          el("span", { class: "muted small" }, bits.join(" · ")),
+          el("span", { class: "muted small" }, bits.join(" · "), bank ? [" · ", bank] : null),
           current === seat.seat ? el("span", { class: "turn-mark" }, t("players.to_move")) : null,
           winner === seat.seat ? el("span", { class: "winner-mark" }, t("players.winner")) : null),
         el("div", { class: "small" }, t("players.filled", { n: seat.tiles ?? 0, days })),

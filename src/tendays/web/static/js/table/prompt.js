@@ -1,5 +1,6 @@
 // "Your move": what the player may do now, in words, and the hint.
 
+import { sentence } from "../common.js";
 import { list, t } from "../i18n.js";
 import { legalOf } from "./legal.js";
 import { panel } from "./panel.js";
@@ -7,6 +8,7 @@ import { handedOver, isOver, isSpectator, movesOf } from "./store.js";
 import { people } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
+const TOUCH = window.matchMedia("(pointer: coarse)");
 
 function promptText(edition, p) {
   const names = people(p.seats, p.you);
@@ -21,7 +23,8 @@ function promptText(edition, p) {
     if (p.phase === "place" && hand) text = t("prompt.holds", { name: names.name(p.current), tile: edition.name(hand) });
     else text = p.spectator ? t("prompt.watching") : t("prompt.wait", { name: names.name(p.current) });
   } else if (p.phase === "draft") {
-    text = t("prompt.draft", { tile: edition.describe(hand) });
+    // A finger taps (and has no number keys to press); a mouse clicks.
+    text = t(TOUCH.matches ? "prompt.draft_touch" : "prompt.draft", { tile: edition.describe(hand) });
   } else if (p.phase === "draw") {
     text = t("prompt.draw");
     if (legal.swap.size) text += ` ${t("prompt.swap")}`;
@@ -60,7 +63,7 @@ export function promptPanel() {
     $("hint-button").hidden = p.spectator || p.status !== "playing" || p.phase === "draft";
     const hintText = $("hint-text");
     hintText.hidden = !p.hint;
-    if (p.hint) hintText.textContent = p.hint.message || t("prompt.hint_days", { days: list(p.hint.days) });
+    if (p.hint) hintText.textContent = sentence(p.hint.message) || t("prompt.hint_days", { days: list(p.hint.days) });
     $("prompt").textContent = promptText(edition, p);
   });
 }

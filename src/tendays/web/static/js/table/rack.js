@@ -93,7 +93,8 @@ export function rackPanel(store, actions, drag) {
     $("rack-title").textContent = p.spectator ? t("rack.journeys") : t("rack.yours");
     if (!p.rack) {
       rackNode.replaceChildren(el("li", { class: "muted spectator-note" }, !p.spectator ? t("rack.appears")
-        : p.over ? t("rack.revealed") : p.openHands ? t("rack.open_hands") : t("rack.spectator")));
+        : p.over ? (p.openHands ? t("rack.revealed") : t("rack.stay_hidden"))
+          : p.openHands ? t("rack.open_hands") : t("rack.spectator")));
       $("problems").replaceChildren();
       $("journey-summary").textContent = "";
       return;

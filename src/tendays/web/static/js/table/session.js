@@ -92,6 +92,13 @@ export function createSession(gameId, store, actions, { onRefused }) {
   function onStatus(status) {
     store.update(status.state === "waiting" ? { link: status, busy: false } : { link: status });
     if (status.state !== "closed") return;
+    if (status.code === 4404) {
+      // No such game (any more): the join panel says so and offers the lobby, instead of an empty table.
+      remembered.forget(gameId);
+      history.replaceState(null, "", playPath(gameId));
+      onRefused();
+      return;
+    }
     actions.showError(status.reason || t("error.closed"));
     if (status.code === 4403 && store.state.token) {
       // A seat link that is not (or no longer) valid here: forget it, and offer to join or watch instead.
