@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -64,14 +65,7 @@ def move_keys(move: Move) -> str:
 class LearnScreen(FittedScreen[None]):
     """One edition's guided game; ``on_leave`` is called when the player leaves it (finished or not)."""
 
-    DEFAULT_CSS = """
-    LearnScreen #learn-title { height: 1; background: $primary; color: $text; padding: 0 1; }
-    LearnScreen #learn-body { height: 1fr; }
-    LearnScreen #learn-board { width: 40; padding: 0 1; }
-    LearnScreen #learn-side { width: 1fr; border-left: solid $primary; padding: 0 1; }
-    LearnScreen #learn-scroll { height: 1fr; }
-    LearnScreen #learn-do { height: auto; }
-    """
+    CSS_PATH = Path(__file__).with_name("learn.tcss")
 
     BINDINGS = [
         *(Binding(str(n), f"digit({n})", str(n), show=False) for n in range(10)),
