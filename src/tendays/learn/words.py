@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tendays.engine import Edition, Move, MoveKind, State
 from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
 from .script import Topic
 
@@ -24,15 +25,20 @@ def topic_text(topic: Topic, state: State, move: Move | None, link: str) -> str:
     words = edition.words()
     nouns = words.region_nouns(2)
     days = state.options.days
+    bots = state.options.players - 1
     pile = move.a if move is not None else 0
     # TRANSLATORS: the guided first game explains each rule the first time it matters. {nouns} is the edition's
     # word for regions in the plural ("states", "Regionen"); {link} is a sentence about one step of the journey
     # ("Ohio borders Indiana", "the pink airplane joins Texas and Utah").
     texts = {
-        Topic.DRAFT: _("Welcome! You play against three gentle bots. Your goal is a journey of {days} days on your "
-                       "rack: day 1 to day {days}, each day leading to the next. First the racks are filled: in turn, "
-                       "each player gets a tile and puts it on an empty day. A placed tile stays on its day; later it "
-                       "can only be replaced.").format(days=days),
+        Topic.DRAFT: ngettext(
+            "Welcome! You play against {count} gentle bot. Your goal is a journey of {days} days on your rack: day 1 "
+            "to day {days}, each day leading to the next. First the racks are filled: in turn, each player gets a "
+            "tile and puts it on an empty day. A placed tile stays on its day; later it can only be replaced.",
+            "Welcome! You play against {count} gentle bots. Your goal is a journey of {days} days on your rack: day "
+            "1 to day {days}, each day leading to the next. First the racks are filled: in turn, each player gets a "
+            "tile and puts it on an empty day. A placed tile stays on its day; later it can only be replaced.",
+            bots).format(count=bots, days=days),
         Topic.NEIGHBOURS: _("Two {nouns} side by side on your rack must share a border: you walk from one to the "
                             "next. Here: {link}.").format(nouns=nouns, link=link),
         Topic.LINK: _("An airplane or a train joins two {nouns} of its colour, however far apart they are; a {noun} "
