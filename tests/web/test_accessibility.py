@@ -184,7 +184,8 @@ def test_a_whole_rack_and_its_problems_fit_a_laptop_screen(browser: Any, server:
     assert page.js_errors == []
 
 
-def test_the_guided_game_passes_the_audit_with_a_wrong_move_explained_and_on_a_phone(browser: Any, server: Server) -> None:
+def test_the_guided_game_passes_the_audit_with_a_wrong_move_explained_and_on_a_phone(browser: Any,
+                                                                                    server: Server) -> None:
     page = new_page(browser, locale="de-DE")
     page.goto(server.url + "/learn?edition=germany")
     page.wait_for_selector("#lesson-do:not(:empty)")

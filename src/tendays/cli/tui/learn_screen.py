@@ -179,7 +179,6 @@ class LearnScreen(FittedScreen[None]):
     # -- keys ----------------------------------------------------------------------------------
 
     def _reply(self, reply: Reply) -> None:
-        step = self.step
         if reply.move is not None:
             check = self.tutor.check(self.number, reply.move)
             if check.ok:
