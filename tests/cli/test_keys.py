@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +14,7 @@ from arrows import next_arrow_keys
 from textual.pilot import Pilot
 from tui_driver import Person, keys_for, make_app, screen_lines, settle, shown, shown_in
 
-from tendays.bots import GreedyBot
+from tendays.bots import LEVELS, GreedyBot
 from tendays.cli.tui.end_screen import EndScreen
 from tendays.cli.tui.game_screen import GameScreen
 from tendays.cli.tui.replay_app import ReplayApp, ReplayScreen
@@ -249,3 +253,23 @@ async def test_the_privacy_screen_asks_before_quitting_an_unsaved_game() -> None
         assert app.is_running and "q again quits without saving" in shown(app)
         await press(pilot, "q")
         assert not app.is_running
+
+
+def test_the_docs_show_the_bots_ratings_of_today() -> None:
+    docs = DOCS.read_text()
+    for level in LEVELS.values():
+        if level.rating is not None:
+            assert f"rated {level.rating:.1f}" in " ".join(docs.split()), level.name
+
+
+def test_the_refusals_in_the_docs_are_what_the_command_says(tmp_path: Path) -> None:
+    docs = DOCS.read_text()
+    block = docs[docs.index("```console\n$ tendays play --players \"me,hrad\""):]
+    block = block[len("```console\n"):block.index("\n```", 10)]
+    lines = block.splitlines()
+    locale = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+    english = {key: value for key, value in os.environ.items() if key not in locale}
+    for command, answer in zip(lines[::2], lines[1::2], strict=True):
+        said = subprocess.run([sys.executable, "-m", "tendays", *shlex.split(command.removeprefix("$ tendays "))],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=120, env=english)
+        assert said.returncode == 2 and said.stderr.strip() == answer, command

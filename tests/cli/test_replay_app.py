@@ -162,3 +162,24 @@ def test_replay_text_counts_problems_in_words(tmp_path: Path, capsys: pytest.Cap
     out = capsys.readouterr().out
     assert "problem(s)" not in out and "car car" not in out
     assert " problem\n" in out or " problems\n" in out
+
+
+async def test_the_person_called_you_holds_a_tile_in_the_replay() -> None:
+    game = Game("usa", Options(players=2, days=5, first_seat=0), 3, ("You", "Bot 2"))
+    play_bots(game, [GreedyBot(), GreedyBot()])
+    record = game.record
+    again = Game("usa", Options(players=2, days=5, first_seat=0), 3, ("You", "Bot 2"))
+    drawn = -1
+    for index, move in enumerate(record.moves):
+        if move == Move.draw() and again.state.current == 0:
+            drawn = index
+            break
+        again.play(move)
+    assert drawn >= 0
+    app = ReplayApp(record, reveal=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(*["right"] * (drawn + 1))
+        await pilot.pause()
+        text = shown(app)
+        assert "You hold " in text and "You holds" not in text

@@ -96,3 +96,55 @@ def test_a_skip_tile_is_named_once() -> None:
     usa = load_edition("usa")
     assert " ".join(tile_text(usa, usa.tile("car").index).plain.split()) == "car"
     assert tile_text(usa, usa.tile("OH").index).plain.split()[-1] == "Ohio"
+
+
+def test_the_marks_of_the_board_are_no_colours_shape() -> None:
+    """The last day's mark and the hint's mark are glyphs no colour uses, so neither reads as a tile's colour."""
+    from tendays.cli.tui.widgets import HINT_MARK
+
+    for edition in (load_edition("usa"), load_edition("germany")):
+        shapes = set(edition.symbols.values())
+        last_day = day_marks(edition, (0, 1, 2, 3, 4))[5].symbol
+        assert last_day not in shapes and HINT_MARK not in shapes and last_day != HINT_MARK
+
+
+def test_the_turn_on_the_status_line_at_the_end_is_the_end_screens_count() -> None:
+    from tendays.bots import GreedyBot
+    from tendays.cli.tui.words import status_text
+    from tendays.engine import Game, play_bots
+
+    game = Game("usa", Options(players=2, days=5), 3, ("You", "Bot 2"))
+    play_bots(game, [GreedyBot(), GreedyBot()])
+    pv = view(game.state, None)
+    assert pv.is_over and f"turn {pv.turn} ·" in status_text(pv, game.names).plain  # "after {turns} turns"
+
+
+def test_the_hint_says_where_the_tile_in_hand_goes() -> None:
+    from tendays.bots import GreedyBot
+    from tendays.bots.distance import journey_distance
+    from tendays.bots.hint import hand_advice
+    from tendays.engine import Game, Move, Phase, next_decision
+
+    game = Game("usa", Options(players=2, days=5, first_seat=0), 7)
+    bot = GreedyBot()
+    placed = discarded = 0
+    while not game.state.is_over and (not placed or not discarded):
+        decision = next_decision(game)
+        assert decision is not None
+        pv = decision.view
+        advice = hand_advice(pv)
+        if pv.phase is Phase.PLACE:
+            assert advice is not None and pv.rack is not None and pv.in_hand is not None
+            before = journey_distance(pv.edition, pv.rack)
+            if advice.day:
+                rack = pv.rack[:advice.day - 1] + (pv.in_hand,) + pv.rack[advice.day:]
+                assert journey_distance(pv.edition, rack) < before and f"day {advice.day}" in advice.message
+                placed += 1
+            else:
+                assert "discard it" in advice.message
+                discarded += 1
+        else:
+            assert advice is None
+        move = Move.draw() if pv.phase is Phase.DRAW else bot.choose(pv, decision.rng)
+        game.play(move, decision.seat)
+    assert placed and discarded

@@ -65,3 +65,12 @@ def test_an_unknown_bot_lists_only_the_bots_that_can_be_served() -> None:
     result = subprocess.run([sys.executable, "-m", "tendays", "engine", "--bot", "cmd:tendays engine"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "serve a built-in bot, not another engine" in result.stderr
+
+
+def test_a_huge_unknown_line_is_quoted_cut_in_the_answer() -> None:
+    line = "x" * 1_000_000
+    (answer,) = answers(line)
+    assert answer.startswith("error unknown command 'xxxx") and "(1000000 characters)" in answer
+    assert len(answer) < 200
+    (answer,) = answers("hello")
+    assert answer == "error unknown command 'hello'; commands: tendays, newgame, go, quit"

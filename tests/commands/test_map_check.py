@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -104,3 +105,17 @@ def test_check_reads_journeys_from_stdin() -> None:
     assert verdicts[1]["valid"] is False and "only touch at a corner" in verdicts[1]["problems"][0]["message"]
     assert verdicts[2] == {"error": "10 Days in the USA has no tile 'XX'"}
     assert verdicts[3] == {"error": "a journey has 10 days, but 2 tiles were given"}
+
+
+@pytest.mark.parametrize(("command", "language"), [("check", "English"), ("map", "English"),
+                                                   ("play", "the edition's own"), ("replay", "the edition's own")])
+def test_the_help_says_the_language_the_command_speaks(command: str, language: str) -> None:
+    help_text = " ".join(tendays(command, "--help").stdout.split())
+    assert f"(default: from LANGUAGE/LANG, else {language})" in help_text
+
+
+def test_check_and_map_speak_english_for_the_german_edition_when_nothing_asks_for_german() -> None:
+    env = {key: value for key, value in os.environ.items() if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    shown = subprocess.run([sys.executable, "-m", "tendays", "map", "germany"], capture_output=True, text=True,
+                           env=env, timeout=120)
+    assert shown.returncode == 0 and "38 regions" in shown.stdout and "◆ pink" in shown.stdout  # as --help says

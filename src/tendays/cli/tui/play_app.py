@@ -8,11 +8,13 @@ and clicks to moves), ``widgets`` (a view drawn on screen), ``game_screen``, ``s
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
+from textual.screen import Screen
 
 from tendays.engine import RULES_VERSION, Options, use_language
 from tendays.engine.i18n import gettext as _
@@ -96,6 +98,15 @@ class PlayApp(App[None]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette's commands (Ctrl+P), its Quit in the player's language and asking as q does."""
+        for command in super().get_system_commands(screen):
+            if command.callback == self.action_quit:
+                yield SystemCommand(_("Quit"), _("Quit the game; with moves not saved, it asks first"),
+                                    self.action_quit)
+            else:
+                yield command
 
     async def action_quit(self) -> None:
         """Ctrl+Q and the command palette's Quit: as q on the board, they ask first when moves would be lost."""

@@ -29,13 +29,15 @@ def keys_help() -> str:
         ("`:`", "", _("type a move in the notation (`draw`, `take 2`, `replace 5 1`, `discard 3`, `draft 4`, "
                       "`swap 3 7`)")),
         ("`v`", "", _("the verdict on your whole journey, every link explained")),
-        ("`h`", "", _("a hint: how far your journey is from complete and which days to change")),
+        ("`h`", "", _("a hint: how far your journey is from complete and which days to change (marked ↻); holding a "
+                      "tile, the day where it does the most good")),
         ("`c`", "", _("colours for colour-blind players, or back to the edition's own (each colour always has its "
                       "shape and its word too)")),
         ("`s`", "", _("save the game (resume it with `tendays play --resume FILE`)")),
         ("`?` / `F1`", "", _("this help")),
         ("`e`", "", _("the end screen again, once the game is over")),
-        ("`q`", "", _("quit (a second `q` confirms when there are unsaved moves)")),
+        ("`q`", "", _("quit (a second `q` confirms when there are unsaved moves; so do Ctrl+Q and the command "
+                      "palette's Quit)")),
     ]
     lines = ["## " + _("Keys"), "", "| " + _("key") + " | " + _("what it does") + " |", "|---|---|"]
     lines += [f"| {keys}{' ' + more if more else ''} | {what} |" for keys, more, what in rows]

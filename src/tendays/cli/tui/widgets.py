@@ -24,7 +24,10 @@ from .render import SWATCH_WIDTH, day_marks, journey_report, log_line, name_widt
 from .table import Seat
 from .words import hand_text, seats_text
 
-__all__ = ["DayRow", "GameLog", "LinksPane", "PileRow", "RackPane", "SidePane", "rack_pane_width", "show_text"]
+__all__ = ["HINT_MARK", "DayRow", "GameLog", "LinksPane", "PileRow", "RackPane", "SidePane", "rack_pane_width",
+           "show_text"]
+
+HINT_MARK = "↻"  # a day the hint suggests changing: no colour's shape (● ▲ ■ ◆ ★ ✱), so it reads as no tile
 
 LOG_LINES = 500
 
@@ -112,7 +115,7 @@ class RackPane(Vertical):
         for row in self.query(DayRow):
             day = row.day
             line = Text()
-            line.append("▸" if day == cursor and on_days else ("↻" if day in hinted else " "), style="bold")
+            line.append("▸" if day == cursor and on_days else (HINT_MARK if day in hinted else " "), style="bold")
             line.append_text(rack_line(edition, day, rack[day - 1], marks.get(day), name_width(edition)))
             show_text(row, line, layout=False)
             row.set_class(day == cursor and on_days, "cursor")
