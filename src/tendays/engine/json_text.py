@@ -28,12 +28,12 @@ _OPENING = {"[", "{", ord("["), ord("{")}
 def check_depth(text: str | bytes, most: int = MAX_DEPTH) -> None:
     """Raise ``json.JSONDecodeError`` if ``text``'s arrays and objects nest deeper than ``most``."""
     if isinstance(text, bytes):
-        brackets = _BRACKET_BYTES.finditer(_STRING_BYTES.sub(b'""', text))
+        kinds: list[str | int] = [found[0][0] for found in _BRACKET_BYTES.finditer(_STRING_BYTES.sub(b'""', text))]
     else:
-        brackets = _BRACKET.finditer(_STRING.sub('""', text))
+        kinds = [found[0] for found in _BRACKET.finditer(_STRING.sub('""', text))]
     level = 0
-    for found in brackets:
-        level += 1 if found[0][0] in _OPENING else -1
+    for kind in kinds:
+        level += 1 if kind in _OPENING else -1
         if level > most:
             raise json.JSONDecodeError(_("arrays and objects nested deeper than {most} levels").format(most=most),
                                        "", 0)
