@@ -47,6 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: 300; 0: no limit)")
     parser.add_argument("--days", type=int, default=10, help="days per rack (default: 10)")
     parser.add_argument("--swap", action="store_true", help="play with the swap variant")
+    parser.add_argument("--duplicate", action="store_true",
+                        help="play each deal once per seating, so the luck of the deal cancels (--games must "
+                             "be a multiple of the number of players); adds each player's deals won on every "
+                             "seating, split and lost")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes for the local backend (default: one per CPU)")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
@@ -87,7 +91,13 @@ def run(args: argparse.Namespace) -> int:
         max_turns=args.max_turns or None,
         days=args.days,
         swap=args.swap,
+        duplicate=args.duplicate,
     )
+    if args.duplicate and args.games % len(players):
+        print("tendays simulate: " + _("--duplicate plays each deal once per seating: --games must be a multiple "
+                                       "of the number of players ({players}), not {games}").format(
+            players=len(players), games=args.games), file=sys.stderr)
+        return 2
     try:
         tournament.validate()
     except (ValueError, KeyError) as error:
@@ -151,10 +161,18 @@ def format_summary(summary: Any) -> str:
     width = max(6, min(NAME_WIDTH, max(len(n) for n in names)))
     shown = [n if len(n) <= width else n[: width - 1] + "…" for n in names]
     limit = str(t.max_turns) if t.max_turns else _("none")
-    lines = _wrap(ngettext("{games} games of {edition}, {players} player, seed {seed}, turn limit {limit}; seats "
-                           "rotated", "{games} games of {edition}, {players} players, seed {seed}, turn limit "
-                           "{limit}; seats rotated", len(t.players)).format(
-        games=summary.games, edition=t.edition, players=len(t.players), seed=t.seed, limit=limit))
+    if t.duplicate:
+        lines = _wrap(ngettext("{games} games of {edition}, {players} player, seed {seed}, turn limit {limit}; "
+                               "duplicate: each of {deals} deals played once per seating",
+                               "{games} games of {edition}, {players} players, seed {seed}, turn limit {limit}; "
+                               "duplicate: each of {deals} deals played once per seating", len(t.players)).format(
+            games=summary.games, edition=t.edition, players=len(t.players), seed=t.seed, limit=limit,
+            deals=summary.games // len(t.players)))
+    else:
+        lines = _wrap(ngettext("{games} games of {edition}, {players} player, seed {seed}, turn limit {limit}; "
+                               "seats rotated", "{games} games of {edition}, {players} players, seed {seed}, turn "
+                               "limit {limit}; seats rotated", len(t.players)).format(
+            games=summary.games, edition=t.edition, players=len(t.players), seed=t.seed, limit=limit))
     if solo:
         lines.append(_("solo: a win is a finished journey; the lower bound is the distance when the draft ends"))
         rows = [[_("finished"), _("turns"), _("median"), _("lower bound"), _("at limit"), _("ms/move")]]
@@ -171,6 +189,14 @@ def format_summary(summary: Any) -> str:
         lines += _columns(_("player"), shown, rows, width, (5, 5, 9, 5, 6, 5, 8, 9))
         lines.append(_("draws (no winner): {draws}; mean turns per game: {turns}").format(
             draws=summary.draws, turns=f"{summary.mean_turns:.1f}"))
+        for p in summary.players:
+            if p.paired is not None:
+                lines += _wrap(_("{name}: of {deals} deals won on every seating {won}, split {split}, won on "
+                                 "none {lost}").format(name=p.name, deals=p.paired.deals, won=p.paired.won,
+                                                       split=p.paired.split, lost=p.paired.lost))
+        if t.duplicate:
+            lines += _wrap(_("95% CI: each deal's share of wins counted once (the games' own interval where "
+                             "every deal ended alike)"))
     lines.append(_("turns: mean turns to win a game by completing a journey (wins by forfeit not counted); "
                    "ms/move: mean thinking time per decision in the games a player finished"))
     for name, short in zip(names, shown, strict=True):

@@ -4,7 +4,9 @@ Game ``i`` of a tournament is fully determined by the configuration and ``i``: i
 (seats rotate, so every player sits in every seat equally often) derive from them, and every bot's dice
 from the game's seed (:func:`tendays.engine.decision_rng`). So the games can be played in one process,
 across worker processes or on a Ray cluster, and the results (all but the measured thinking times) are
-the same.
+the same. In a *duplicate* tournament each deal is played once per seating (games ``d*n`` to
+``d*n + n - 1`` share deal ``d``), so the luck of the deal cancels between the players and the result can
+also be read per deal (:class:`Paired`).
 
 A bot that raises, answers an illegal move or (for external engines) answers too slowly or not at
 all loses the game with the reason recorded; the tournament goes on.
@@ -12,6 +14,7 @@ all loses the game with the reason recorded; the tournament goes on.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -24,7 +27,9 @@ from tendays.engine import Game, IllegalMoveError, Move, Options, Phase, PlayerV
 
 from .stats import Rating, rate_games, wilson
 
-__all__ = ["GameResult", "PlayerSummary", "Summary", "Tournament", "play_game", "summarize"]
+_Z95 = 1.959964
+
+__all__ = ["GameResult", "Paired", "PlayerSummary", "Summary", "Tournament", "paired", "play_game", "summarize"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +43,7 @@ class Tournament:
     max_turns: int | None = 300
     days: int = 10
     swap: bool = False
+    duplicate: bool = False  # each deal once per seating
 
     def options(self) -> Options:
         return Options(players=len(self.players), days=self.days, swap=self.swap, turn_limit=self.max_turns)
@@ -48,6 +54,10 @@ class Tournament:
             raise ValueError("name at least one player")
         if self.games < 1:
             raise ValueError(f"play at least one game, not {self.games}")
+        if self.duplicate and self.games % len(self.players):
+            raise ValueError(f"a duplicate tournament plays each deal once per seating: the number of games "
+                             f"must be a multiple of the number of players ({len(self.players)}), "
+                             f"not {self.games}")
         options = self.options()
         options.validate(load_edition(self.edition))
         for spec in self.players:
@@ -57,8 +67,12 @@ class Tournament:
             if reason is not None:
                 raise ValueError(reason)
 
+    def deal(self, index: int) -> int:
+        """The deal game ``index`` is played on: its own, or in a duplicate tournament its seatings' shared one."""
+        return index // len(self.players) if self.duplicate else index
+
     def game_seed(self, index: int) -> int:
-        return random.Random(f"tendays-sim/{self.seed}/{index}").getrandbits(32)
+        return random.Random(f"tendays-sim/{self.seed}/{self.deal(index)}").getrandbits(32)
 
     def seating(self, index: int) -> tuple[int, ...]:
         """Which player sits in each seat in game ``index`` (seats rotate from game to game)."""
@@ -179,6 +193,48 @@ def play_game(tournament: Tournament, index: int) -> GameResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Paired:
+    """One player's result per deal of a duplicate tournament, and the win rate's interval over deals.
+
+    ``won``: deals the player won on every seating; ``lost``: deals won on none; ``split``: the rest.
+    The interval treats each deal's share of wins as one observation, so the seatings of a deal, which
+    share its luck, are not counted as independent games.
+    """
+
+    deals: int
+    won: int
+    split: int
+    lost: int
+    ci95: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deals": self.deals, "won": self.won, "split": self.split, "lost": self.lost,
+                "ci95": list(self.ci95)}
+
+
+def paired(tournament: Tournament, results: Sequence[GameResult], player: int) -> Paired:
+    """``player``'s result per deal over the complete deals among ``results`` of a duplicate tournament."""
+    seatings = len(tournament.players)
+    by_deal: dict[int, list[GameResult]] = {}
+    for r in results:
+        by_deal.setdefault(tournament.deal(r.index), []).append(r)
+    shares = [sum(r.winner == player for r in games) / seatings
+              for games in by_deal.values() if len(games) == seatings]
+    won = sum(share == 1 for share in shares)
+    lost = sum(share == 0 for share in shares)
+    deals = len(shares)
+    if deals < 2 or statistics.pstdev(shares) == 0:
+        # Too few deals, or all alike, for a spread: the games' interval, which treats them as independent.
+        games = deals * seatings
+        interval = wilson(round(sum(shares) * seatings), games)
+    else:
+        mean = statistics.fmean(shares)
+        half = _Z95 * statistics.stdev(shares) / math.sqrt(deals)
+        interval = (max(0.0, mean - half), min(1.0, mean + half))
+    return Paired(deals, won, deals - won - lost, lost, interval)
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerSummary:
     name: str
     spec: str
@@ -195,6 +251,7 @@ class PlayerSummary:
     mean_start_distance: float | None
     wins_by_forfeit: int = 0
     never_played: bool = False  # every game forfeited at the player's first decision
+    paired: Paired | None = None  # duplicate tournaments only
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -213,6 +270,7 @@ class PlayerSummary:
             "mean_start_distance": self.mean_start_distance,
             "wins_by_forfeit": self.wins_by_forfeit,
             "never_played": self.never_played,
+            **({"paired": self.paired.to_json()} if self.paired is not None else {}),
         }
 
 
@@ -239,6 +297,7 @@ class Summary:
             "max_turns": t.max_turns,
             "days": t.days,
             "swap": t.swap,
+            "duplicate": t.duplicate,
             "forfeit_reasons": list(self.forfeit_reasons),
         }
 
@@ -258,6 +317,7 @@ def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
     ratings = rate_games(n, ranks) if n > 1 else [Rating(25.0, 25.0 / 3)]
     players = []
     for p in range(n):
+        pairs = paired(tournament, results, p) if tournament.duplicate and n > 1 else None
         wins = sum(r.winner == p for r in results)
         won = [r.turns for r in results if r.winner == p and r.forfeit is None]
         # A forfeited decision's time is the time until it failed, not thinking: count finished games only.
@@ -272,7 +332,7 @@ def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
             games=len(results),
             wins=wins,
             win_rate=wins / len(results) if results else 0.0,
-            ci95=wilson(wins, len(results)),
+            ci95=pairs.ci95 if pairs is not None else wilson(wins, len(results)),
             mean_turns_to_win=statistics.fmean(won) if won else None,
             median_turns_to_win=float(statistics.median(won)) if won else None,
             limit_games=sum(r.hit_limit for r in results),
@@ -283,6 +343,7 @@ def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
             wins_by_forfeit=sum(r.winner == p and r.forfeit is not None for r in results),
             never_played=bool(results) and len(forfeited) == len(results)
             and all(r.decisions[p] <= 1 for r in forfeited),
+            paired=pairs,
         ))
     turns = [r.turns for r in results]
     return Summary(
