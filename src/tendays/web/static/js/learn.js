@@ -88,18 +88,28 @@ function lessonPanel() {
   $("lesson-skip").hidden = lesson.done;
 }
 
+let pointedAt = ""; // the step and the part of the table ringed last
+
 /** The ring around the part of the table the step is about; a replacement's pile once its day is chosen. */
 function pointPanel(state) {
   for (const node of document.querySelectorAll(".learn-point")) node.classList.remove("learn-point");
   const pointer = lesson.done ? null : lesson.pointer;
   if (!pointer) return;
-  let target = null;
+  let selector = null;
   if (pointer.area === "rack" && pointer.pile && state.selectedDay === pointer.day) {
-    target = document.querySelector(`.discard-pile[data-pile='${pointer.pile}']`);
-  } else if (pointer.area === "rack") target = document.querySelector(`#rack .day[data-day='${pointer.day}']`);
-  else if (pointer.area === "draw") target = document.querySelector(".draw-pile");
-  else if (pointer.area === "pile") target = document.querySelector(`.discard-pile[data-pile='${pointer.pile}']`);
-  if (target) target.classList.add("learn-point");
+    selector = `.discard-pile[data-pile='${pointer.pile}']`;
+  } else if (pointer.area === "rack") selector = `#rack .day[data-day='${pointer.day}']`;
+  else if (pointer.area === "draw") selector = ".draw-pile";
+  else if (pointer.area === "pile") selector = `.discard-pile[data-pile='${pointer.pile}']`;
+  const target = selector && document.querySelector(selector);
+  if (!target) return;
+  target.classList.add("learn-point");
+  const at = `${lesson.number} ${selector}`;
+  if (at === pointedAt) return;
+  pointedAt = at;
+  // Something new to look at: bring it into view, scrolling as little as will do, if it is off the screen.
+  const box = target.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) target.scrollIntoView({ block: "nearest" });
 }
 
 const drag = installDrag(store, actions);
