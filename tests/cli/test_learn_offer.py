@@ -65,3 +65,14 @@ def test_the_progress_file_and_its_defaults(tmp_path: Path, monkeypatch: pytest.
 def test_the_keys_each_move_takes() -> None:
     assert [move_keys(m) for m in (Move.draft(10), Move.draw(), Move.take(2), Move.replace(5, 1), Move.discard(3))] \
         == ["0", "d", "2", "5, then 1", "x, then 3"]
+
+
+def test_the_help_names_the_edition_learnt_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    from tendays.cli.learn_cmd import default_lesson
+    from tendays.cli.main import main
+    from tendays.engine import default_edition
+
+    with pytest.raises(SystemExit):
+        main(["learn", "--help"])
+    assert default_lesson() == default_edition()
+    assert f"(default {default_edition()})" in " ".join(capsys.readouterr().out.split())

@@ -12,15 +12,23 @@ from typing import Any
 
 from .language import add_language_argument, choose_language
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "default_lesson", "run"]
+
+
+def default_lesson() -> str:
+    """The edition learnt when none is named: the default edition, if it has a guided game."""
+    from tendays.engine import default_edition
+    from tendays.learn import available_lessons
+
+    lessons = available_lessons()
+    return default_edition() if default_edition() in lessons else lessons[0]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tendays.learn import available_lessons
 
-    lessons = available_lessons()
-    parser.add_argument("edition", nargs="?", choices=lessons, default=None,
-                        help=f"which game to learn (default {lessons[0] if lessons else 'usa'})")
+    parser.add_argument("edition", nargs="?", choices=available_lessons(), default=None,
+                        help=f"which game to learn (default {default_lesson()})")
     parser.add_argument("--restart", action="store_true", help="start the guided game again from its first step")
     parser.add_argument("--progress", type=Path, default=None, metavar="FILE",
                         help="the file that keeps the place reached (default $TENDAYS_LEARN_FILE, else "
@@ -31,16 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from textual.app import App
 
-    from tendays.engine import default_edition, use_language
-    from tendays.learn import Tutor, available_lessons, load_lesson
+    from tendays.engine import use_language
+    from tendays.learn import Tutor, load_lesson
     from tendays.learn.progress import Progress
 
     from .tui.learn_screen import LearnScreen
     from .tui.palettes import PaletteChoice, draw_with
     from .tui.screens import translate_bindings
 
-    lessons = available_lessons()
-    edition = args.edition or (default_edition() if default_edition() in lessons else lessons[0])
+    edition = args.edition or default_lesson()
     language = choose_language(args.lang, edition)
     progress = Progress.load(args.progress)
     if args.restart:
