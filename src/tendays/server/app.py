@@ -49,6 +49,7 @@ from .models import (
     errors_in_words,
 )
 from .puzzles import puzzles_router
+from .replays import replays_router
 from .seats import LobbyError
 from .settings import MasterSettings
 from .store import DatabaseLock, Store
@@ -111,6 +112,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
     app.include_router(admin_router(admin_token, limits, book))
     app.include_router(puzzles_router())
     app.include_router(learn_router())
+    app.include_router(replays_router())
 
     def lobby_of(request: Request | WebSocket) -> Lobby:
         lobby: Lobby = request.app.state.lobby

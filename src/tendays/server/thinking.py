@@ -109,6 +109,19 @@ class Thinker:
                 return await loop.run_in_executor(self._process_pool(), _choose_in_worker, spec, seen, rng)
         return await self.run(bot.choose, seen, rng)
 
+    async def compute(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the worker processes (on a thread when there are none), for long pure work
+        such as a game's analysis. ``function`` and its arguments must cross to a worker (a module's function,
+        plain data). Give one piece at a time, so the bots of live tables are never queued behind a batch."""
+        if self._processes_wanted > 0:
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self._process_pool(), function, *args)
+            except BrokenProcessPool:
+                self._discard_pool()
+                return await loop.run_in_executor(self._process_pool(), function, *args)
+        return await self.run(function, *args)
+
     def _discard_pool(self) -> None:
         if self._processes is not None:
             self._processes.shutdown(wait=False, cancel_futures=True)

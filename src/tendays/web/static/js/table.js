@@ -60,6 +60,9 @@ function focusKey(node) {
 function draw(state) {
   for (const drawPanel of linkPanels) drawPanel(state);
   const game = state.game;
+  // A game that is over can be watched again, move by move, on its replay page.
+  $("replay-link").hidden = !(game && game.status === "over");
+  $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
   const ready = Boolean(game && state.edition && state.edition.id === game.edition);
   $("table").hidden = !ready;
   if (!ready) return;

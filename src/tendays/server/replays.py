@@ -1,0 +1,301 @@
+"""Replays in the browser: the ``/replay/{id}`` page, a finished game's record, its moves as tables, a record
+opened from a file, and an analysis of its moves on request.
+
+Nothing of a game is told before it is over: its record, and every rack, come only once it has ended
+(played out, or ended early); while it is played the answer is 409. The replay (:func:`replay_json`) is
+every position of the game as the table's ``game`` object (docs/protocol.md) with every rack and its verdict,
+the log and the chat, in the reader's language; the page steps through it and knows no rule. A record opened
+from a file is checked by the engine here (it must replay, move by move) and answered the same way.
+
+The analysis runs in the bot workers, one move at a time (:meth:`~tendays.server.thinking.Thinker.compute`),
+and is kept in this process's memory per game (:class:`AnalysisCache`, the newest 64 games).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+from tendays.engine import GameRecord, Move, RecordError, State, apply, checker_for, describe_event, view
+from tendays.engine.i18n import current_language
+from tendays.engine.i18n import gettext as _
+from tendays.engine.wire import event_to_json, view_to_json
+
+from .lobby import Lobby
+from .notices import render_notice
+from .replay_analysis import ANALYST, analyse_move
+from .store import StoredGame
+from .wire import seat_name
+
+__all__ = ["AnalysisCache", "replay_json", "replays_router"]
+
+GameId = Annotated[str, PathParam(description="the game's id", max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+NAME_LENGTH = 64  # the longest player's name a record opened from a file may carry
+KEPT = 64  # games whose analysis (and replay per language) a process keeps
+
+
+def replay_states(record: GameRecord) -> list[State]:
+    """The position before the first move and after each move; ``RecordError`` naming a move that does not
+    replay (in the current language)."""
+    states = [record.replay(0)]
+    for number, move in enumerate(record.moves, 1):
+        try:
+            states.append(apply(states[-1], move))
+        except ValueError as error:
+            raise RecordError(_("move {number} ({move}) does not replay: {error}").format(
+                number=number, move=move, error=error)) from error
+    return states
+
+
+def replay_json(record: GameRecord, seats: Sequence[dict[str, Any]], chat: Sequence[dict[str, Any]],
+                game_id: str | None = None, ended: str | None = None) -> dict[str, Any]:
+    """Every position of a finished game, as the page steps through it, in the current language.
+
+    ``frames[n]`` is the table after ``n`` moves, every rack and the tile in hand shown (the game is over),
+    each rack's verdict an index into ``verdicts`` (a rack unchanged by a move is checked once); ``log`` is
+    the whole log, of which ``frames[n].log_length`` entries had happened.
+    """
+    states = replay_states(record)
+    final = states[-1]
+    edition = final.edition
+    lang = current_language()
+    checker = checker_for(edition)
+    names = tuple(seat_name(s["seat"], s["kind"], s["name"], s["bot"]) for s in seats)
+    verdicts: list[dict[str, Any]] = []
+    known: dict[tuple[int | None, ...], int] = {}
+
+    def verdict(rack: tuple[int | None, ...]) -> int:
+        if rack not in known:
+            known[rack] = len(verdicts)
+            verdicts.append(checker.check(rack, lang=lang).to_json())
+        return known[rack]
+
+    frames = []
+    for number, state in enumerate(states):
+        seen = replace(view(state, None), racks=state.racks, in_hand=state.in_hand, legal=())
+        frame = view_to_json(seen, events=False)
+        for shared in ("edition", "options", "player", "events", "legal_moves"):
+            del frame[shared]
+        frame["journeys"] = [verdict(rack) for rack in state.racks]
+        frame["log_length"] = len(state.events)
+        frame["move"] = None if number == 0 else {"text": str(record.moves[number - 1]),
+                                                  "seat": states[number - 1].current}
+        frames.append(frame)
+    return {
+        "id": game_id,
+        "edition": edition.id,
+        "options": final.options.to_json(),
+        "ended": ended,
+        "winner": final.winner,
+        "seats": [{"seat": s["seat"], "name": names[s["seat"]], "kind": s["kind"], "bot": s["bot"]} for s in seats],
+        "log": [{"text": describe_event(edition, event, names), **event_to_json(edition, event)}
+                for event in final.events],
+        "chat": list(chat),
+        "verdicts": verdicts,
+        "frames": frames,
+        "analyst": ANALYST,
+    }
+
+
+def _stored_record(stored: StoredGame) -> GameRecord:
+    names = tuple(s.name or f"Player {s.seat + 1}" for s in stored.seats)  # as Match.record keeps them
+    return GameRecord(stored.edition, stored.options, stored.seed, tuple(Move.from_text(m) for m in stored.moves),
+                      names)
+
+
+def _stored_seats(stored: StoredGame) -> list[dict[str, Any]]:
+    return [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in stored.seats]
+
+
+def _stored_chat(stored: StoredGame) -> list[dict[str, Any]]:
+    """The table's talk as the table shows it: a notice in the reader's language."""
+    def name(seat: int | None) -> str | None:
+        if seat is None or seat >= len(stored.seats):
+            return None
+        return stored.seats[seat].name or f"Player {seat + 1}"
+    return [{"n": row.number, "seat": row.seat, "name": name(row.seat), "kind": row.kind,
+             "text": render_notice(row.text) if row.kind == "notice" else row.text, "at": row.at}
+            for row in stored.chat]
+
+
+@dataclass
+class Analysis:
+    """One game's analysis: the moves analysed so far, of ``total``."""
+
+    total: int
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    task: asyncio.Task[None] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        status = "failed" if self.error else "ready" if len(self.moves) == self.total else "running"
+        return {"status": status, "analyst": ANALYST, "done": len(self.moves), "total": self.total,
+                "error": self.error, "moves": self.moves if status == "ready" else []}
+
+
+class AnalysisCache:
+    """The analyses of this process, per game (the newest :data:`KEPT`); one game is analysed at a time, a
+    move at a time, in the bot workers."""
+
+    def __init__(self) -> None:
+        self._analyses: OrderedDict[str, Analysis] = OrderedDict()
+        self._turn = asyncio.Lock()
+
+    def get(self, game_id: str) -> Analysis | None:
+        return self._analyses.get(game_id)
+
+    def start(self, lobby: Lobby, game_id: str, record: GameRecord) -> Analysis:
+        analysis = self._analyses.get(game_id)
+        if analysis is not None and not analysis.error:
+            self._analyses.move_to_end(game_id)
+            return analysis
+        analysis = self._analyses[game_id] = Analysis(len(record.moves))
+        analysis.task = asyncio.create_task(self._run(lobby, analysis, record.to_json()),
+                                            name=f"analysis of game {game_id}")
+        while len(self._analyses) > KEPT:
+            _old, dropped = self._analyses.popitem(last=False)
+            if dropped.task is not None:
+                dropped.task.cancel()
+        return analysis
+
+    async def _run(self, lobby: Lobby, analysis: Analysis, record: dict[str, Any]) -> None:
+        async with self._turn:
+            try:
+                for number in range(1, analysis.total + 1):
+                    analysis.moves.append(await lobby.thinker.compute(analyse_move, record, number))
+            except Exception as error:  # a worker that failed: say so, and let a new request try again
+                analysis.error = _("the analysis failed: {error}").format(error=error)
+
+
+def _page() -> FileResponse:
+    path = Path(str(resources.files("tendays.web"))) / "static" / "replay.html"
+    if not path.is_file():
+        raise HTTPException(404, _("the browser client is not installed ({name} is missing)").format(
+            name="replay.html"))
+    return FileResponse(path, media_type="text/html")
+
+
+def replays_router() -> APIRouter:
+    router = APIRouter(tags=["replays"])
+    cache = AnalysisCache()
+    replays: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (game, language) -> replay
+
+    def lobby_of(request: Request) -> Lobby:
+        lobby: Lobby = request.app.state.lobby
+        return lobby
+
+    async def finished(request: Request, game_id: str) -> StoredGame:
+        journal = lobby_of(request).journal
+        stored = await journal.run(journal.store.load_game, game_id)
+        if stored is None:
+            raise HTTPException(404, _("there is no game '{game}'").format(game=game_id))
+        if not stored.finished:
+            raise HTTPException(409, _("game {game} is still being played: its record and replay open once it "
+                                       "is over").format(game=game_id))
+        return stored
+
+    def record_of(stored: StoredGame) -> GameRecord:
+        try:
+            return _stored_record(stored)
+        except ValueError as error:
+            raise HTTPException(409, _("game {game} cannot be replayed by this server: {error}").format(
+                game=stored.id, error=error)) from None
+
+    @router.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: GameId) -> FileResponse:
+        return _page()
+
+    @router.get("/replay", include_in_schema=False)
+    async def open_page() -> FileResponse:
+        return _page()
+
+    @router.get("/api/games/{game_id}/record", summary="A finished game's record, as tendays replay reads it",
+                description="`tendays-record/1`: edition, options, seed, moves and names. 409 while the game is "
+                            "played (the record would tell every rack).")
+    async def game_record(request: Request, game_id: GameId) -> Response:
+        record = record_of(await finished(request, game_id))
+        return Response(record.dumps() + "\n", media_type="application/json", headers={
+            "Content-Disposition": f'inline; filename="tendays-{game_id}.json"'})
+
+    @router.get("/api/games/{game_id}/replay", summary="A finished game, every position with every rack",
+                description="The table after each move (every rack revealed, with its verdict), the log and the "
+                            "chat, in the reader's language. 409 while the game is played.")
+    async def game_replay(request: Request, game_id: GameId) -> dict[str, Any]:
+        key = (game_id, current_language())
+        if key in replays:
+            replays.move_to_end(key)
+            return replays[key]
+        stored = await finished(request, game_id)
+        record = record_of(stored)
+        try:
+            answer = await lobby_of(request).thinker.run(replay_json, record, _stored_seats(stored),
+                                                         _stored_chat(stored), game_id, stored.ended)
+        except RecordError as error:
+            raise HTTPException(409, str(error)) from None
+        replays[key] = answer
+        while len(replays) > KEPT:
+            replays.popitem(last=False)
+        return answer
+
+    @router.post("/api/replays", summary="Open a record from a file: its replay, or why it is refused",
+                 description="The body is a record as `GET /api/games/{id}/record` gives it (or a save of "
+                             "`tendays play`). 422 with the reason if it is not one or does not replay.")
+    async def open_record(request: Request) -> dict[str, Any]:
+        try:
+            data = json.loads(await request.body() or b"null")
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise HTTPException(422, _("not a tendays game record: {error}").format(
+                error=_("the file holds no JSON object")))
+        try:
+            record = GameRecord.from_json(data)
+            _check_names(record)
+            seats = [{"seat": i, "kind": "human", "name": record.names[i] if record.names else None, "bot": None}
+                     for i in range(record.options.players)]
+            return await lobby_of(request).thinker.run(replay_json, record, seats, [])
+        except RecordError as error:
+            raise HTTPException(422, str(error)) from None
+
+    @router.post("/api/games/{game_id}/analysis", summary="Analyse a finished game's moves (started on request)",
+                 description="202 with `done` of `total` while the bot workers analyse it; 200 with `moves` once "
+                             "ready: per move the mover's journey distance before and after, and the hard bot's "
+                             "move there. Kept per game in the server's memory.")
+    async def analyse(request: Request, game_id: GameId) -> JSONResponse:
+        analysis = cache.get(game_id)
+        if analysis is None or analysis.error:
+            record = record_of(await finished(request, game_id))
+            analysis = cache.start(lobby_of(request), game_id, record)
+        answer = analysis.to_json()
+        return JSONResponse(answer, status_code=200 if answer["status"] == "ready" else 202)
+
+    @router.get("/api/games/{game_id}/analysis", summary="A game's analysis, as far as it has gone")
+    async def analysis_so_far(game_id: GameId) -> JSONResponse:
+        analysis = cache.get(game_id)
+        if analysis is None:
+            raise HTTPException(404, _("game {game} has not been analysed here; ask for it with POST").format(
+                game=game_id))
+        answer = analysis.to_json()
+        return JSONResponse(answer, status_code=200 if answer["status"] == "ready" else 202)
+
+    return router
+
+
+def _check_names(record: GameRecord) -> None:
+    if record.names and len(record.names) != record.options.players:
+        raise RecordError(_("the record names {names} players for a game of {players}").format(
+            names=len(record.names), players=record.options.players))
+    for name in record.names:
+        if not isinstance(name, str) or not name.strip() or len(name) > NAME_LENGTH:
+            raise RecordError(_("not a tendays game record: a player's name must be text of at most {most} "
+                                "characters").format(most=NAME_LENGTH))

@@ -1,0 +1,15 @@
+// The table's talk of the replayed game, as it was written (a notice in the reader's language).
+
+import { el } from "../common.js";
+import { t } from "../i18n.js";
+
+export function showChat(lines) {
+  const node = document.getElementById("chat");
+  if (!lines.length) {
+    node.replaceChildren(el("li", { class: "muted" }, t("chat.none")));
+    return;
+  }
+  node.replaceChildren(...lines.map((line) => (line.kind === "notice"
+    ? el("li", { class: "chat-notice" }, line.text)
+    : el("li", {}, el("strong", {}, `${line.name}: `), line.text))));
+}

@@ -1,0 +1,28 @@
+// A replay's positions as the table's `game` objects, so the table's own panels draw them. The server sends each
+// position once, without what every position shares (seats, options, the whole log, the verdicts).
+
+/** The table's `game` at position `n` (after n moves): a spectator's view with every rack shown. */
+export function frameGame(replay, n) {
+  const frame = replay.frames[n];
+  return {
+    ...frame,
+    id: replay.id,
+    edition: replay.edition,
+    options: replay.options,
+    status: "over", // a replay offers no moves; every rack is shown
+    you: null,
+    seats: replay.seats.map((seat, i) => ({ ...seat, connected: true, away: false, left: false,
+      tiles: frame.rack_counts[i] })),
+    journey: null,
+    journeys: frame.journeys.map((v) => replay.verdicts[v]),
+    legal_moves: [],
+    log: replay.log.slice(0, frame.log_length),
+    chat: [],
+  };
+}
+
+/** The log's sentences for move `n` (what that move did), or [] before the first move. */
+export function moveSentences(replay, n) {
+  if (n === 0) return [];
+  return replay.log.slice(replay.frames[n - 1].log_length, replay.frames[n].log_length).map((entry) => entry.text);
+}

@@ -1,0 +1,31 @@
+// Every rack at the position shown, with its verdict; the mover's rack marked, and a button that puts a rack's
+// journey on the map.
+
+import { el } from "../common.js";
+import { t, tn } from "../i18n.js";
+import { panel } from "../table/panel.js";
+import { miniRack, people } from "../table/tiles.js";
+
+export function racksPanel(onShow) {
+  return panel((state) => ({ edition: state.edition, game: state.game, mapSeat: state.mapSeat, last: state.last }),
+    ({ edition, game, mapSeat, last }) => {
+      const names = people(game.seats, null);
+      const mover = game.move ? game.move.seat : null;
+      document.getElementById("replay-racks").replaceChildren(...game.racks.map((rack, seat) => {
+        const journey = game.journeys[seat];
+        const problems = journey.problems || [];
+        const shown = mapSeat === seat;
+        const won = last && game.winner === seat;
+        return el("div", { class: `end-rack${won ? " winner" : ""}${mover === seat ? " mover" : ""}`,
+          "data-seat": seat },
+        el("div", { class: "player-head" }, el("strong", {}, names.name(seat)),
+          won ? el("span", { class: "winner-mark" }, t("players.winner")) : null,
+          mover === seat ? el("span", { class: "small" }, t("replay.moved")) : null,
+          el("span", { class: `small ${journey.valid ? "good" : "bad"}` },
+            journey.valid ? t("end.complete") : tn("rack.problems", problems.length)),
+          el("button", { type: "button", class: "quiet", "aria-pressed": String(shown), onclick: () => onShow(seat) },
+            shown ? t("end.on_map") : t("end.show_on_map"))),
+        miniRack(edition, rack));
+      }));
+    });
+}
