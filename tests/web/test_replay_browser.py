@@ -1,0 +1,90 @@
+"""The replay page in Chromium: a short game played to its end at the table, then watched again from the table's
+link: ← → and the slider step through it, its record is downloaded (and reads as ``tendays replay`` reads it)
+and opened again from the file, a tampered file is refused in words, and axe-core finds no serious or critical
+violation in English or German."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import CHROMIUM, Page, Server, click_move, new_page, post, wait_for_turn_or_end
+from test_accessibility import audit
+
+from tendays.cli.tui.table import load_save
+
+pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+
+
+def frame(page: Page) -> int:
+    return int(page.get_attribute("body", "data-version") or "-1")
+
+
+def play_to_the_end(browser: Any, server: Server) -> tuple[Page, str]:
+    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Ann", "seats": [{"kind": "human"},
+                  {"kind": "bot", "bot": "normal"}], "options": {"days": 5, "turn_limit": 2}})
+    page = new_page(browser)
+    page.goto(f"{server.url}{ticket['url']}")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    while (mover := wait_for_turn_or_end([page])) is not None:
+        moves = mover.eval_on_selector_all("[data-move]:not([disabled])", "nodes => nodes.map(n => n.dataset.move)")
+        click_move(mover, moves[0])
+    return page, ticket["id"]
+
+
+def test_a_finished_game_is_stepped_through_downloaded_and_opened_again(browser: Any, server: Server,
+                                                                       tmp_path: Path) -> None:
+    page, game_id = play_to_the_end(browser, server)
+    page.locator("#replay-link").click()
+    page.wait_for_url(f"**/replay/{game_id}")
+    page.wait_for_selector("#table:not([hidden])")
+    total = int(page.get_attribute("#replay-slider", "max") or "0")
+    assert total > 10 and frame(page) == 0
+    assert page.locator("#replay-racks .end-rack").count() == 2  # every rack, from the deal on
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert frame(page) == 2 and page.inner_text("#replay-move").startswith(f"Move 2 of {total}: ")
+    page.keyboard.press("ArrowLeft")
+    assert frame(page) == 1
+    page.locator("#replay-slider").fill(str(total))
+    assert frame(page) == total and page.locator("#replay-forward").is_disabled()
+    assert page.url.endswith(f"#move={total}")  # the link opens this position again
+    assert page.locator("#log li").count() > 0
+
+    with page.expect_download() as download:
+        page.locator("#replay-download").click()
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    record, _seats = load_save(saved)
+    assert record.names == ("Ann", "Normal bot") and len(record.moves) == total
+
+    page.goto(f"{server.url}/replay")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    page.set_input_files("#replay-file", str(saved))
+    page.wait_for_selector("#table:not([hidden])")
+    assert int(page.get_attribute("#replay-slider", "max") or "0") == total
+    page.keyboard.press("End")
+    assert frame(page) == total
+
+    tampered = tmp_path / "tampered.json"
+    data = json.loads(saved.read_text())
+    data["moves"][3] = "draft 1"
+    tampered.write_text(json.dumps(data))
+    page.set_input_files("#replay-file", str(tampered))
+    page.wait_for_selector("#error:not([hidden])")
+    assert "move 4 (draft 1) does not replay" in page.inner_text("#error-text")
+    assert page.js_errors == []
+
+
+def test_the_replay_page_passes_axe_in_english_and_german(browser: Any, server: Server) -> None:
+    _table, game_id = play_to_the_end(browser, server)
+    for locale in ("en-US", "de-DE"):
+        page = new_page(browser, locale=locale)
+        page.goto(f"{server.url}/replay/{game_id}")
+        page.wait_for_selector("#table:not([hidden])")
+        page.keyboard.press("ArrowRight")
+        assert audit(page) == [], locale
+        assert page.js_errors == []
