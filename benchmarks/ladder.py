@@ -14,7 +14,10 @@ Usage::
     python benchmarks/ladder.py --write-ratings           # also store the USA ratings in bots/ratings.json
     python benchmarks/ladder.py --deals tune --only usa   # the tuning deals (for development only)
 
-Prints Markdown tables as pasted into docs/bots.md. Each row names its ``tendays simulate`` command.
+Games where bots meet are duplicate (``tendays simulate --duplicate``): each deal is played once per
+seating, so the luck of the deal cancels; the tables give the deals won on every seating, split and won on
+none beside the win rate, whose 95% interval is taken over the deals. Prints Markdown tables as pasted
+into docs/bots.md. Each row names its ``tendays simulate`` command.
 """
 
 from __future__ import annotations
@@ -39,16 +42,17 @@ RATINGS = Path(__file__).resolve().parent.parent / "src" / "tendays" / "bots" / 
 # Adjacent rungs decide the ladder's aims and get the most games; the rest fill in the ratings.
 ADJACENT_GAMES = 400
 OTHER_GAMES = 200
+HARD_GAMES = 1000  # hard against normal: enough deals to see a few points
 
 
 def command(t: Tournament) -> str:
     return (f"tendays simulate --edition {t.edition} --players {shlex.quote(','.join(t.players))} "
-            f"--games {t.games} --seed {t.seed} --max-turns {t.max_turns}")
+            f"--games {t.games} --seed {t.seed} --max-turns {t.max_turns}" + (" --duplicate" if t.duplicate else ""))
 
 
 def play(edition: str, players: tuple[str, ...], games: int, seed: int, workers: int
          ) -> tuple[Tournament, list[GameResult], Summary, float]:
-    tournament = Tournament(edition, players, games=games, seed=seed, max_turns=MAX_TURNS)
+    tournament = Tournament(edition, players, games=games, seed=seed, max_turns=MAX_TURNS, duplicate=len(players) > 1)
     started = time.perf_counter()
     results = run_local(tournament, workers=workers)
     return tournament, results, summarize(tournament, results), time.perf_counter() - started
@@ -57,16 +61,17 @@ def play(edition: str, players: tuple[str, ...], games: int, seed: int, workers:
 def pair_table(edition: str, seed: int, workers: int, games_for: dict[tuple[str, str], int]
                ) -> list[tuple[Tournament, list[GameResult]]]:
     print(f"\n### {edition}, 2 players, deals of seed {seed}\n")
-    print("| stronger vs weaker | games | wins of the stronger | win rate | 95% CI | ms per move (each) | "
-          "at turn limit |")
-    print("|---|---|---|---|---|---|---|")
+    print("| stronger vs weaker | games | wins of the stronger | win rate | 95% CI (over deals) | "
+          "deals won on both seatings / split / lost | ms per move (each) | at turn limit |")
+    print("|---|---|---|---|---|---|---|---|")
     played = []
     for (strong, weak), games in games_for.items():
         tournament, results, summary, seconds = play(edition, (strong, weak), games, seed, workers)
         a, b = summary.players
+        deals = f"{a.paired.won} / {a.paired.split} / {a.paired.lost}" if a.paired else "-"
         print(f"| {strong} vs {weak} | {summary.games} | {a.wins} | {a.win_rate:.3f} | {a.ci95[0]:.3f}-{a.ci95[1]:.3f} "
-              f"| {a.mean_think_ms or 0:.1f} / {b.mean_think_ms or 0:.1f} | {a.limit_games} |")
-        print(f"| `{command(tournament)}` | | | | | | ({seconds:.0f} s) |")
+              f"| {deals} | {a.mean_think_ms or 0:.1f} / {b.mean_think_ms or 0:.1f} | {a.limit_games} |")
+        print(f"| `{command(tournament)}` | | | | | | | ({seconds:.0f} s) |")
         sys.stdout.flush()
         played.append((tournament, results))
     return played
@@ -91,7 +96,7 @@ def ladder_ratings(played: list[tuple[Tournament, list[GameResult]]]) -> dict[st
     return {name: {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2)} for name, r in zip(levels, rated, strict=True)}
 
 
-def all_pairs(adjacent_games: int, other_games: int) -> dict[tuple[str, str], int]:
+def all_pairs(adjacent_games: int, other_games: int, hard_games: int) -> dict[tuple[str, str], int]:
     levels = list(LEVELS)[::-1]  # strongest first
     pairs = {}
     for strong, weak in itertools.combinations(levels, 2):
@@ -99,11 +104,12 @@ def all_pairs(adjacent_games: int, other_games: int) -> dict[tuple[str, str], in
         pairs[(strong, weak)] = adjacent_games if adjacent else other_games
     # The beginner must win sometimes against normal: that pair decides an aim too.
     pairs[("normal", "beginner")] = adjacent_games
+    pairs[("hard", "normal")] = hard_games
     return pairs
 
 
 def four_players(seed: int, workers: int, games: int) -> None:
-    print(f"\n### usa, 4 players (one seat per level, seats rotated), deals of seed {seed}\n")
+    print(f"\n### usa, 4 players (one seat per level, each deal once per seating), deals of seed {seed}\n")
     print("| level | wins | win rate | 95% CI | ms per move |")
     print("|---|---|---|---|---|")
     tournament, _, summary, seconds = play("usa", tuple(LEVELS)[::-1], games, seed, workers)
@@ -128,6 +134,11 @@ def solo(seed: int, workers: int, games: int) -> None:
         sys.stdout.flush()
 
 
+def even(games: float) -> int:
+    """A number of two-player games that duplicate play allows (a multiple of two, at least one deal)."""
+    return 2 * max(1, round(games / 2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", choices=sorted(SEEDS), default="report")
@@ -137,9 +148,10 @@ def main() -> None:
     parser.add_argument("--write-ratings", action="store_true", help="store the USA ratings in bots/ratings.json")
     args = parser.parse_args()
     seed = SEEDS[args.deals]
-    adjacent, other = max(2, round(ADJACENT_GAMES * args.scale)), max(2, round(OTHER_GAMES * args.scale))
+    adjacent, other = even(ADJACENT_GAMES * args.scale), even(OTHER_GAMES * args.scale)
+    hard = even(HARD_GAMES * args.scale)
     if args.only in (None, "usa"):
-        played = pair_table("usa", seed, args.workers, all_pairs(adjacent, other))
+        played = pair_table("usa", seed, args.workers, all_pairs(adjacent, other, hard))
         ratings = ladder_ratings(played)
         print("\n| level | bot | openskill rating (mu ± sigma) |\n|---|---|---|")
         for name, level in LEVELS.items():
@@ -149,16 +161,16 @@ def main() -> None:
                 sys.exit("ratings are published only from the full report run")
             RATINGS.write_text(json.dumps({
                 "tournament": {"edition": "usa", "players": 2, "seed": seed, "max_turns": MAX_TURNS,
-                               "games": {f"{a} vs {b}": n for (a, b), n in all_pairs(adjacent, other).items()},
+                               "games": {f"{a} vs {b}": n for (a, b), n in all_pairs(adjacent, other, hard).items()},
                                "command": "python benchmarks/ladder.py --only usa --write-ratings"},
                 "ratings": ratings,
             }, indent=1) + "\n", encoding="utf-8")
     if args.only in (None, "germany"):
         levels = list(LEVELS)[::-1]
-        rungs = {(levels[i], levels[i + 1]): max(2, round(OTHER_GAMES * args.scale)) for i in range(len(levels) - 1)}
+        rungs = {(levels[i], levels[i + 1]): other for i in range(len(levels) - 1)}
         pair_table("germany", seed, args.workers, rungs)
     if args.only in (None, "four"):
-        four_players(seed, args.workers, max(4, round(OTHER_GAMES * args.scale)))
+        four_players(seed, args.workers, 4 * max(1, round(OTHER_GAMES * args.scale / 4)))
     if args.only in (None, "solo"):
         solo(seed, args.workers, max(2, round(100 * args.scale)))
 
