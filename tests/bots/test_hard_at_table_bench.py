@@ -1,4 +1,4 @@
-"""The benchmarks that measure the hard bot at a table: the diagnosis counts what it says, the ladder plays duplicate."""
+"""The hard bot at a table: the diagnosis counts what it says, and the ladder plays duplicate."""
 
 import importlib.util
 import sys
@@ -24,7 +24,7 @@ def test_the_diagnosis_counts_are_consistent_and_reproducible() -> None:
     for tally in tallies:
         total.add(tally)
     assert total.games == 4 and total.wins + total.other_wins <= 4
-    assert 0 < total.thrown and total.thrown_taken_at_once <= total.thrown_taken_by_other <= total.thrown
+    assert total.thrown > 0 and total.thrown_taken_at_once <= total.thrown_taken_by_other <= total.thrown
     assert total.takes_own <= total.takes and total.other_wins_with_gift <= total.other_wins
     assert total.other_take_or_draw_as_playout <= total.other_draw_decisions <= total.other_moves
     assert len(total.other_distance) > 0 and all(true >= 0 and guess >= 1 for true, guess in total.other_distance)
