@@ -41,9 +41,10 @@ port, database, first_seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 changes, limits = json.loads(sys.argv[4]), json.loads(sys.argv[5])
 seeds = itertools.count(first_seed)
 paces = PaceLimits(**changes.pop("paces", {}))
+admin_token = changes.pop("admin_token", None)
 settings = MasterSettings(**{"bot_delay": 0, "draft_delay": 0, **changes}, seed_source=lambda: next(seeds),
                           paces=paces)
-app = create_app(database, settings, Limits(**limits), admin_token=changes.get("admin_token"))
+app = create_app(database, settings, Limits(**limits), admin_token=admin_token)
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", proxy_headers=False)
 """
 FIRST_SEED = 5

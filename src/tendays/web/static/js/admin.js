@@ -89,6 +89,6 @@ $("sweep").addEventListener("click", async () => {
   }
   refresh();
 });
-$("token-open").disabled = false; // disabled in the page until the form is wired: no token in an address
+$("token-open").disabled = false; // disabled in the page until wired: no reload that loses the token
 markReady();
 refresh();
