@@ -371,6 +371,9 @@ def test_a_broken_step_on_a_phone_map_explains_itself_when_tapped(browser: Any, 
             continue
         phone.locator(f"[data-move='{draft[0]}']").tap()
         phone.wait_for_function("([m]) => !document.querySelector(`[data-move='${m}']`)", arg=[draft[0]])
+    # The reason of a broken step between two days, shown on its own, is a sentence.
+    reasons = phone.eval_on_selector_all("#rack .step.broken", "marks => marks.map(m => m.title)")
+    assert reasons and all(r[0].isupper() and r.endswith(".") for r in reasons), reasons
     prompt = phone.inner_text("#prompt")  # a finger taps: the phone says so
     assert "tap the day" in prompt and "click" not in prompt, prompt
     mark.scroll_into_view_if_needed()

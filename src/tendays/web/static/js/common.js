@@ -136,7 +136,7 @@ export function sentence(text) {
   const trimmed = String(text || "").trim();
   if (!trimmed) return "";
   const first = trimmed[0].toLocaleUpperCase(currentLanguage()) + trimmed.slice(1);
-  return /[.!?…)]$/u.test(first) ? first : `${first}.`;
+  return /[.!?…]$/u.test(first) ? first : `${first}.`;
 }
 
 /** Put `value` into an input unless the person has already typed there (a page may still be loading). */

@@ -1,6 +1,6 @@
 // The player's rack, day by day, with the verdict on each step and the journey's problems.
 
-import { el } from "../common.js";
+import { el, sentence } from "../common.js";
 import { t, tn } from "../i18n.js";
 import { legalOf, swapMove } from "./legal.js";
 import { panel } from "./panel.js";
@@ -63,7 +63,7 @@ function connector(journey, day, days) {
   const step = stepStatus(journey, day);
   return el("span", {
     class: `step ${step ? (step.ok ? "ok" : "broken") : "unknown"}`,
-    title: step ? step.message : t("rack.unchecked"),
+    title: step ? sentence(step.message) : t("rack.unchecked"), // on its own, so a sentence
     "aria-label": t(!step ? "rack.step_unchecked" : step.ok ? "rack.step_ok" : "rack.step_broken",
       { day, to: day + 1, why: step ? step.message : "" }),
     role: "img",
