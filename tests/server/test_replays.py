@@ -14,7 +14,7 @@ from server_helpers import HUMAN, TestClient, bot, new_game, open_table, setting
 from tendays.cli.tui.replay_app import replay_states
 from tendays.cli.tui.table import load_save
 from tendays.engine import GameRecord
-from tendays.server import replays
+from tendays.server import replay_analysis, replays
 from tendays.server.app import create_app
 
 
@@ -118,7 +118,7 @@ def test_a_record_opened_from_a_file_replays_and_a_tampered_one_is_refused(clien
 
 def test_the_analysis_runs_off_the_event_loop_and_is_kept(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    measure = replays.analyse_move
+    measure = replay_analysis.analyse_move
 
     def analyse(record: dict[str, Any], number: int) -> dict[str, Any]:
         with pytest.raises(RuntimeError):
@@ -141,7 +141,7 @@ def test_the_analysis_runs_off_the_event_loop_and_is_kept(client: TestClient, mo
     analysis = answer.json()
     assert analysis["status"] == "ready" and calls == list(range(1, len(record.moves) + 1))
     moves = analysis["moves"]
-    assert [m["move"] for m in moves] == [str(m) for m in record.moves]
+    assert [m["move"]["text"] for m in moves] == [str(m) for m in record.moves]
     for move in moves:
         assert move["lengthened"] == (move["after"] > move["before"])
         assert move["better"] == (move["bot_after"] < move["after"])

@@ -6,6 +6,7 @@ violation in English or German."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,18 @@ def test_a_finished_game_is_stepped_through_downloaded_and_opened_again(browser:
     assert frame(page) == total and page.locator("#replay-forward").is_disabled()
     assert page.url.endswith(f"#move={total}")  # the link opens this position again
     assert page.locator("#log li").count() > 0
+
+    page.locator("#replay-analyse").click()  # the bot workers measure every move, one at a time
+    page.wait_for_selector("#replay-analyse[disabled]", state="attached")
+    page.wait_for_function("() => !document.querySelector('#analysis-status').textContent.startsWith('Analysing')",
+                           timeout=120_000)
+    status = page.inner_text("#analysis-status")
+    assert re.match(r"No move made a journey longer\.|\d+ moves? made a journey longer: [\d ]+$", status), status
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#analysis-move").startswith("Tiles to change for a complete journey: ")
+    assert "The hard bot would have" in page.inner_text("#analysis-move")
+    page.locator("#replay-slider").fill(str(total))
 
     with page.expect_download() as download:
         page.locator("#replay-download").click()

@@ -44,11 +44,11 @@ def analyse_move(record_json: dict[str, Any], number: int, level: str = ANALYST)
     return {
         "n": number,
         "seat": seat,
-        "move": str(move),
+        "move": move.to_json(),
         "before": distance_before,
         "after": distance_after,
         "lengthened": distance_after > distance_before,
-        "bot_move": str(choice),
+        "bot_move": choice.to_json(),
         "bot_after": bot_after,
         "better": bot_after < distance_after,
     }

@@ -43,14 +43,19 @@ function marks(moves, goTo) {
   }, String(m.n)))];
 }
 
+/** A move (`Move.to_json()`) in the reader's words: "replace day 5, discard onto pile 1". */
+function moveWords(move) {
+  return t(`move.${move.kind}`, { day: move.day, day2: move.day2, pile: move.pile });
+}
+
 /** The analysis of move `n` in words (nothing before the first move or before the analysis is ready). */
 export function analysisText(analysis, n) {
   if (!analysis || n === 0) return { text: "", lengthened: false };
   const move = analysis.moves[n - 1];
   const parts = [t("replay.distance", { before: move.before, after: move.after })];
   if (move.lengthened) parts.push(t("replay.lengthened"));
-  if (move.better) parts.push(t("replay.bot_better", { move: move.bot_move, after: move.bot_after }));
-  else if (move.bot_move !== move.move) parts.push(t("replay.bot_other", { move: move.bot_move }));
+  if (move.better) parts.push(t("replay.bot_better", { move: moveWords(move.bot_move), after: move.bot_after }));
+  else if (move.bot_move.text !== move.move.text) parts.push(t("replay.bot_other", { move: moveWords(move.bot_move) }));
   else parts.push(t("replay.bot_same"));
   return { text: parts.join(" "), lengthened: move.lengthened };
 }
