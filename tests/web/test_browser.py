@@ -448,4 +448,8 @@ def test_the_german_map_names_its_regions_where_they_fit(browser: Any, server: S
         return !corners.every(([x, y]) => region.isPointInFill(new DOMPoint(x, y)));
     }).map(text => text.textContent)""")
     assert outside == [], outside
+    # What a screen reader hears of the map counts in German: one place, "1 Ort".
+    page.wait_for_selector("[data-move^='draft']")
+    click_move(page, page.get_attribute("[data-move^='draft']", "data-move"))
+    page.wait_for_function("document.querySelector('#map svg').getAttribute('aria-label').includes(': 1 Ort, ')")
     assert not page.js_errors, page.js_errors

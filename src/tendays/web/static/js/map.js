@@ -1,7 +1,7 @@
 // The edition's map as SVG: regions filled by tile colour, and a journey drawn on top day by day.
 
 import { svg } from "./common.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const ANY_COLOUR_PATTERN = "any-colour-stripes";
 const BROKEN = "#e5534b"; // a broken link, whatever the edition's colours
@@ -167,8 +167,9 @@ export class MapView {
     }
     const links = (journey && journey.links) || [];
     const broken = links.filter((l) => !l.ok).length;
-    this.root.setAttribute("aria-label", t("map.label_journey", { title: this.edition.title, label,
-      regions: positions.size, good: links.length - broken, broken }));
+    const counts = [tn("map.places", positions.size), tn("map.good_links", links.length - broken),
+      tn("map.broken_links", broken)].join(", ");
+    this.root.setAttribute("aria-label", t("map.label_journey", { title: this.edition.title, label, counts }));
     this.root.setAttribute("role", "group"); // its links can be focused, to read why they hold or break
     const lines = svg("g", { class: "links" });
     const badges = svg("g", { class: "badges" });
