@@ -39,30 +39,90 @@ def play_out(client: TestClient, ticket: dict[str, Any], chat: str = "") -> None
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Any:
+def lite(tmp_path: Path) -> Any:
+    """The app on SQLite alone (the record is read back on PostgreSQL too, through conftest's ``client``)."""
     with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings())) as test_client:
         yield test_client
 
 
-def test_an_unknown_game_has_no_record_and_no_replay(client: TestClient) -> None:
+def test_an_unknown_game_has_no_record_and_no_replay(lite: TestClient) -> None:
     for path in ("record", "replay"):
-        answer = client.get(f"/api/games/nosuchgame/{path}")
+        answer = lite.get(f"/api/games/nosuchgame/{path}")
         assert answer.status_code == 404 and answer.json()["detail"] == "there is no game 'nosuchgame'"
-    assert client.post("/api/games/nosuchgame/analysis").status_code == 404
+    assert lite.post("/api/games/nosuchgame/analysis").status_code == 404
 
 
-def test_a_game_being_played_tells_nothing(client: TestClient) -> None:
-    ticket = new_game(client, [HUMAN, bot("normal")], turn_limit=2, days=5)
-    with open_table(client, ticket["id"], ticket["token"]) as ws:
+def test_a_game_being_played_tells_nothing(lite: TestClient) -> None:
+    ticket = new_game(lite, [HUMAN, bot("normal")], turn_limit=2, days=5)
+    with open_table(lite, ticket["id"], ticket["token"]) as ws:
         dealt = next_of(ws, "state")["game"]
         ws.send_json({"type": "move", "move": dealt["legal_moves"][0]["text"], "version": 0})
         next_of(ws, "state")
-        for answer in (client.get(f"/api/games/{ticket['id']}/record"), client.get(f"/api/games/{ticket['id']}/replay"),
-                       client.post(f"/api/games/{ticket['id']}/analysis")):
+        for answer in (lite.get(f"/api/games/{ticket['id']}/record"), lite.get(f"/api/games/{ticket['id']}/replay"),
+                       lite.post(f"/api/games/{ticket['id']}/analysis")):
             assert answer.status_code == 409
             assert answer.json() == {"detail": f"game {ticket['id']} is still being played: its record and replay "
                                                "open once it is over"}
-    assert client.get(f"/replay/{ticket['id']}").status_code == 200  # the page itself says so, in words
+    assert lite.get(f"/replay/{ticket['id']}").status_code == 200  # the page itself says so, in words
+
+
+def test_a_record_opened_from_a_file_replays_and_a_tampered_one_is_refused(lite: TestClient) -> None:
+    ticket = new_game(lite, [HUMAN, bot("normal")], turn_limit=2, days=5)
+    play_out(lite, ticket)
+    text = lite.get(f"/api/games/{ticket['id']}/record").text
+    opened = lite.post("/api/replays", content=text, headers={"Content-Type": "application/json"})
+    assert opened.status_code == 200
+    assert opened.json()["frames"] == lite.get(f"/api/games/{ticket['id']}/replay").json()["frames"]
+
+    record = json.loads(text)
+    tampered = {**record, "moves": [*record["moves"][:3], "draft 1", *record["moves"][4:]]}
+    refused = lite.post("/api/replays", json=tampered)
+    assert refused.status_code == 422
+    assert refused.json()["detail"].startswith("move 4 (draft 1) does not replay: day 1 already holds a tile")
+    cases = [
+        ([1, 2, 3], "not a tendays game record: the file holds no JSON object"),
+        ({**record, "names": ["Alice"]}, "the record names 1 players for a game of 2"),
+        ({**record, "edition": "mars"}, "this record cannot be replayed: "),
+        ({k: v for k, v in record.items() if k != "seed"}, "not a tendays game record: 'seed'"),
+    ]
+    for body, reason in cases:
+        answer = lite.post("/api/replays", json=body)
+        assert answer.status_code == 422 and answer.json()["detail"].startswith(reason), answer.text
+    not_json = lite.post("/api/replays", content=b"draft 1\n", headers={"Content-Type": "application/json"})
+    assert not_json.status_code == 422 and "not valid JSON" in not_json.json()["detail"]
+
+
+def test_the_analysis_runs_off_the_event_loop_and_is_kept(lite: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    measure = replay_analysis.analyse_move
+
+    def analyse(record: dict[str, Any], number: int) -> dict[str, Any]:
+        with pytest.raises(RuntimeError):
+            asyncio.get_running_loop()  # a worker thread: no event loop waits on this
+        calls.append(number)
+        return measure(record, number, "normal")  # the normal bot: quicker than the hard one
+
+    monkeypatch.setattr(replays, "analyse_move", analyse)
+    ticket = new_game(lite, [HUMAN, bot("normal")], turn_limit=1, days=5)
+    play_out(lite, ticket)
+    record = GameRecord.from_json(lite.get(f"/api/games/{ticket['id']}/record").json())
+    first = lite.post(f"/api/games/{ticket['id']}/analysis")
+    assert first.status_code == 202 and first.json()["total"] == len(record.moves)
+    for _ in range(600):
+        answer = lite.get(f"/api/games/{ticket['id']}/analysis")
+        if answer.status_code == 200:
+            break
+        assert answer.json()["status"] == "running", answer.json()["error"]
+        asyncio.run(asyncio.sleep(0.05))
+    analysis = answer.json()
+    assert analysis["status"] == "ready" and calls == list(range(1, len(record.moves) + 1))
+    moves = analysis["moves"]
+    assert [m["move"]["text"] for m in moves] == [str(m) for m in record.moves]
+    for move in moves:
+        assert move["lengthened"] == (move["after"] > move["before"])
+        assert move["better"] == (move["bot_after"] < move["after"])
+    again = lite.post(f"/api/games/{ticket['id']}/analysis")
+    assert again.status_code == 200 and again.json() == analysis and len(calls) == len(record.moves)  # kept
 
 
 def test_a_finished_game_replays_as_tendays_replay_reads_it(client: TestClient, tmp_path: Path) -> None:
@@ -88,62 +148,3 @@ def test_a_finished_game_replays_as_tendays_replay_reads_it(client: TestClient, 
         assert all(0 <= v < len(replay["verdicts"]) for v in frame["journeys"])
     assert replay["frames"][1]["move"] == {"text": str(record.moves[0]), "seat": states[0].current}
     assert replay["log"][0]["text"].startswith("Alice legt")
-
-
-def test_a_record_opened_from_a_file_replays_and_a_tampered_one_is_refused(client: TestClient) -> None:
-    ticket = new_game(client, [HUMAN, bot("normal")], turn_limit=2, days=5)
-    play_out(client, ticket)
-    text = client.get(f"/api/games/{ticket['id']}/record").text
-    opened = client.post("/api/replays", content=text, headers={"Content-Type": "application/json"})
-    assert opened.status_code == 200
-    assert opened.json()["frames"] == client.get(f"/api/games/{ticket['id']}/replay").json()["frames"]
-
-    record = json.loads(text)
-    tampered = {**record, "moves": [*record["moves"][:3], "draft 1", *record["moves"][4:]]}
-    refused = client.post("/api/replays", json=tampered)
-    assert refused.status_code == 422
-    assert refused.json()["detail"].startswith("move 4 (draft 1) does not replay: day 1 already holds a tile")
-    cases = [
-        ([1, 2, 3], "not a tendays game record: the file holds no JSON object"),
-        ({**record, "names": ["Alice"]}, "the record names 1 players for a game of 2"),
-        ({**record, "edition": "mars"}, "this record cannot be replayed: "),
-        ({k: v for k, v in record.items() if k != "seed"}, "not a tendays game record: 'seed'"),
-    ]
-    for body, reason in cases:
-        answer = client.post("/api/replays", json=body)
-        assert answer.status_code == 422 and answer.json()["detail"].startswith(reason), answer.text
-    not_json = client.post("/api/replays", content=b"draft 1\n", headers={"Content-Type": "application/json"})
-    assert not_json.status_code == 422 and "not valid JSON" in not_json.json()["detail"]
-
-
-def test_the_analysis_runs_off_the_event_loop_and_is_kept(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[int] = []
-    measure = replay_analysis.analyse_move
-
-    def analyse(record: dict[str, Any], number: int) -> dict[str, Any]:
-        with pytest.raises(RuntimeError):
-            asyncio.get_running_loop()  # a worker thread: no event loop waits on this
-        calls.append(number)
-        return measure(record, number, "normal")  # the normal bot: quicker than the hard one
-
-    monkeypatch.setattr(replays, "analyse_move", analyse)
-    ticket = new_game(client, [HUMAN, bot("normal")], turn_limit=1, days=5)
-    play_out(client, ticket)
-    record = GameRecord.from_json(client.get(f"/api/games/{ticket['id']}/record").json())
-    first = client.post(f"/api/games/{ticket['id']}/analysis")
-    assert first.status_code == 202 and first.json()["total"] == len(record.moves)
-    for _ in range(600):
-        answer = client.get(f"/api/games/{ticket['id']}/analysis")
-        if answer.status_code == 200:
-            break
-        assert answer.json()["status"] == "running", answer.json()["error"]
-        asyncio.run(asyncio.sleep(0.05))
-    analysis = answer.json()
-    assert analysis["status"] == "ready" and calls == list(range(1, len(record.moves) + 1))
-    moves = analysis["moves"]
-    assert [m["move"]["text"] for m in moves] == [str(m) for m in record.moves]
-    for move in moves:
-        assert move["lengthened"] == (move["after"] > move["before"])
-        assert move["better"] == (move["bot_after"] < move["after"])
-    again = client.post(f"/api/games/{ticket['id']}/analysis")
-    assert again.status_code == 200 and again.json() == analysis and len(calls) == len(record.moves)  # kept

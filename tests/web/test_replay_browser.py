@@ -100,4 +100,19 @@ def test_the_replay_page_passes_axe_in_english_and_german(browser: Any, server: 
         page.wait_for_selector("#table:not([hidden])")
         page.keyboard.press("ArrowRight")
         assert audit(page) == [], locale
+        page.goto(f"{server.url}/replay")  # nothing but the file to open
+        page.wait_for_selector("body[data-ready]", state="attached")
+        assert audit(page) == [], locale
         assert page.js_errors == []
+
+
+def test_a_game_being_played_has_no_replay_yet_and_the_page_says_so(browser: Any, server: Server) -> None:
+    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Ann", "seats": [{"kind": "human"},
+                  {"kind": "bot", "bot": "normal"}]})
+    page = new_page(browser, locale="de-DE")
+    page.goto(f"{server.url}/replay/{ticket['id']}")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    assert page.inner_text("#replay-wait") == (f"Spiel {ticket['id']} wird noch gespielt: sein Spielprotokoll und "
+                                               "seine Wiederholung gibt es, sobald es vorbei ist")
+    assert page.locator("#table").is_hidden() and page.locator("[data-tile]").count() == 0
+    assert page.js_errors == []
