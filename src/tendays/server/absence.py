@@ -318,7 +318,9 @@ class Absence(Talk):
                 if version != self.version:
                     continue  # a person moved meanwhile (back in time): never play on a stale table
                 try:
-                    await self._play_in_turn(decision.seat, move, version)
+                    # Like a person's move, a bot's move completes once begun: stopping the bots (the lease
+                    # was taken over) must not leave a move in the game that the database refused.
+                    await asyncio.shield(self._play_in_turn(decision.seat, move, version))
                 except Rejected as rejected:
                     if rejected.code == "stale":
                         continue
