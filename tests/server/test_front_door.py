@@ -120,7 +120,13 @@ def test_connections_are_limited_per_client(tmp_path: Path, served: list[Served]
             held.enter_context(socket.create_connection((HOST, server.port), timeout=10))
         # The sixth is closed unanswered.
         assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") == b""
-    # Once they are closed, the client is served again.
+    # Once they are closed, the client is served again; table connections come and go as often as they like.
+    ticket = post_json(server.base, "/api/games", {"edition": "usa", "name": "Alice",
+                                                   "seats": [{"kind": "human"}, {"kind": "human"}]})
+    for _ in range(8):
+        with connect(f"ws://{HOST}:{server.port}/ws/games/{ticket['id']}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": ticket["token"]}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "state"
     answers: list[Any] = []
     for _ in range(50):
         answers.append(_raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))

@@ -54,6 +54,12 @@ class ConnectionLimits:
 def guarded_http(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
     """uvicorn's httptools protocol with ``limits`` (pass it as ``uvicorn.Config(http=...)``)."""
 
+    def _uncount(address: str | None) -> None:
+        if address is not None:
+            limits.open[address] -= 1
+            if limits.open[address] <= 0:
+                del limits.open[address]
+
     class GuardedHttp(HttpToolsProtocol):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
@@ -74,13 +80,26 @@ def guarded_http(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
             self._wait_for_head()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._counted is not None:
-                limits.open[self._counted] -= 1
-                if limits.open[self._counted] <= 0:
-                    del limits.open[self._counted]
-                self._counted = None
+            _uncount(self._counted)
+            self._counted = None
             self._stop_waiting()
             super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self) -> None:
+            """A table connection: the WebSocket protocol takes the connection over, and uncounts it when lost."""
+            super().handle_websocket_upgrade()
+            self._stop_waiting()
+            counted, self._counted = self._counted, None
+            if counted is None:
+                return
+            protocol = self.transport.get_protocol()
+            lost = protocol.connection_lost
+
+            def connection_lost(exc: Exception | None) -> None:
+                _uncount(counted)
+                lost(exc)
+
+            protocol.connection_lost = connection_lost  # type: ignore[method-assign]
 
         def data_received(self, data: bytes) -> None:
             if not self._head_done:
