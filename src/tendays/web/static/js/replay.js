@@ -37,8 +37,8 @@ function goTo(n) {
   const number = Math.max(0, Math.min(replay.frames.length - 1, Number(n) || 0));
   const game = frameGame(replay, number);
   const mover = game.move ? game.move.seat : 0;
-  store.update({ game, version: number, mapSeat: chosenSeat ?? mover, last: number === replay.frames.length - 1 });
   if (replay.id) history.replaceState(null, "", `${location.pathname}#move=${number}`);
+  store.update({ game, version: number, mapSeat: chosenSeat ?? mover, last: number === replay.frames.length - 1 });
 }
 
 function controlsPanel(state) {
@@ -50,7 +50,7 @@ function controlsPanel(state) {
   slider.setAttribute("aria-valuetext", t("replay.move_of", { n: number, total }));
   $("replay-first").disabled = $("replay-back").disabled = number === 0;
   $("replay-forward").disabled = $("replay-last").disabled = number === total;
-  const said = moveSentences(replay, number).join(" ");
+  const said = moveSentences(replay, number).join(" · ");
   $("replay-move").textContent = number === 0 ? t("replay.start", { total })
     : `${t("replay.move_of", { n: number, total })}: ${said}`;
   const judged = analysisText(analysis, number);
