@@ -32,6 +32,7 @@ from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import event_to_json, view_to_json
 
 from .lobby import Lobby
+from .models import ERRORS, ErrorAnswer
 from .notices import render_notice
 from .replay_analysis import ANALYST, analyse_move
 from .store import StoredGame
@@ -42,6 +43,9 @@ __all__ = ["AnalysisCache", "replay_json", "replays_router"]
 GameId = Annotated[str, PathParam(description="the game's id", max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 NAME_LENGTH = 64  # the longest player's name a record opened from a file may carry
 KEPT = 64  # games whose analysis (and replay per language) a process keeps
+PLAYED = {409: {"model": ErrorAnswer, "description": "the game is still being played (or this server cannot "
+                                                     "replay it)"}}
+FINISHED_ONLY: dict[int | str, dict[str, Any]] = {404: ERRORS[404], **PLAYED}
 
 
 def replay_states(record: GameRecord) -> list[State]:
@@ -221,7 +225,7 @@ def replays_router() -> APIRouter:
 
     @router.get("/api/games/{game_id}/record", summary="A finished game's record, as tendays replay reads it",
                 description="`tendays-record/1`: edition, options, seed, moves and names. 409 while the game is "
-                            "played (the record would tell every rack).")
+                            "played (the record would tell every rack).", responses=FINISHED_ONLY)
     async def game_record(request: Request, game_id: GameId) -> Response:
         record = record_of(await finished(request, game_id))
         return Response(record.dumps() + "\n", media_type="application/json", headers={
@@ -229,7 +233,7 @@ def replays_router() -> APIRouter:
 
     @router.get("/api/games/{game_id}/replay", summary="A finished game, every position with every rack",
                 description="The table after each move (every rack revealed, with its verdict), the log and the "
-                            "chat, in the reader's language. 409 while the game is played.")
+                            "chat, in the reader's language. 409 while the game is played.", responses=FINISHED_ONLY)
     async def game_replay(request: Request, game_id: GameId) -> dict[str, Any]:
         key = (game_id, current_language())
         if key in replays:
@@ -249,7 +253,10 @@ def replays_router() -> APIRouter:
 
     @router.post("/api/replays", summary="Open a record from a file: its replay, or why it is refused",
                  description="The body is a record as `GET /api/games/{id}/record` gives it (or a save of "
-                             "`tendays play`). 422 with the reason if it is not one or does not replay.")
+                             "`tendays play`). 422 with the reason if it is not one or does not replay.",
+                 responses={k: ERRORS[k] for k in (413, 422)},
+                 openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": {
+                     "type": "object", "description": "a game record (tendays-record/1)"}}}}})
     async def open_record(request: Request) -> dict[str, Any]:
         try:
             data = json.loads(await request.body() or b"null")
@@ -270,7 +277,7 @@ def replays_router() -> APIRouter:
     @router.post("/api/games/{game_id}/analysis", summary="Analyse a finished game's moves (started on request)",
                  description="202 with `done` of `total` while the bot workers analyse it; 200 with `moves` once "
                              "ready: per move the mover's journey distance before and after, and the hard bot's "
-                             "move there. Kept per game in the server's memory.")
+                             "move there. Kept per game in the server's memory.", responses=FINISHED_ONLY)
     async def analyse(request: Request, game_id: GameId) -> JSONResponse:
         analysis = cache.get(game_id)
         if analysis is None or analysis.error:
@@ -279,7 +286,8 @@ def replays_router() -> APIRouter:
         answer = analysis.to_json()
         return JSONResponse(answer, status_code=200 if answer["status"] == "ready" else 202)
 
-    @router.get("/api/games/{game_id}/analysis", summary="A game's analysis, as far as it has gone")
+    @router.get("/api/games/{game_id}/analysis", summary="A game's analysis, as far as it has gone",
+                responses={404: {"model": ErrorAnswer, "description": "not asked for in this server process"}})
     async def analysis_so_far(game_id: GameId) -> JSONResponse:
         analysis = cache.get(game_id)
         if analysis is None:
