@@ -43,9 +43,10 @@ __all__ = ["AnalysisCache", "replay_json", "replays_router"]
 GameId = Annotated[str, PathParam(description="the game's id", max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 NAME_LENGTH = 64  # the longest player's name a record opened from a file may carry
 KEPT = 64  # games whose analysis (and replay per language) a process keeps
-PLAYED = {409: {"model": ErrorAnswer, "description": "the game is still being played (or this server cannot "
-                                                     "replay it)"}}
-FINISHED_ONLY: dict[int | str, dict[str, Any]] = {404: ERRORS[404], **PLAYED}
+FINISHED_ONLY: dict[int | str, dict[str, Any]] = {
+    404: ERRORS[404],
+    409: {"model": ErrorAnswer, "description": "the game is still being played (or this server cannot replay it)"},
+}
 
 
 def replay_states(record: GameRecord) -> list[State]:
