@@ -320,7 +320,9 @@ class Absence(Talk):
                 try:
                     # Like a person's move, a bot's move completes once begun: stopping the bots (the lease
                     # was taken over) must not leave a move in the game that the database refused.
-                    await asyncio.shield(self._play_in_turn(decision.seat, move, version))
+                    playing = asyncio.ensure_future(self._play_in_turn(decision.seat, move, version))
+                    playing.add_done_callback(_outcome_seen)  # a refusal nobody waits for any more is no error
+                    await asyncio.shield(playing)
                 except Rejected as rejected:
                     if rejected.code == "stale":
                         continue
@@ -370,3 +372,9 @@ class Absence(Talk):
 def _log_failure(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("a game's clock failed", exc_info=task.exception())
+
+
+def _outcome_seen(task: asyncio.Future[None]) -> None:
+    """Mark a move's outcome as seen, so a refusal that came after its bots were stopped is not logged."""
+    if not task.cancelled():
+        task.exception()
