@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from tendays.cli.tui.table import load_save
 from tendays.engine import GameRecord
 from tendays.server import replay_analysis, replays
 from tendays.server.app import create_app
+from tendays.server.lobby import Lobby
 
 
 def next_of(ws: Any, kind: str) -> dict[str, Any]:
@@ -123,6 +125,16 @@ def test_the_analysis_runs_off_the_event_loop_and_is_kept(lite: TestClient, monk
         assert move["better"] == (move["bot_after"] < move["after"])
     again = lite.post(f"/api/games/{ticket['id']}/analysis")
     assert again.status_code == 200 and again.json() == analysis and len(calls) == len(record.moves)  # kept
+
+
+def test_a_game_deleted_after_its_end_is_gone_from_the_replays_too(lite: TestClient) -> None:
+    ticket = new_game(lite, [HUMAN, bot("normal")], turn_limit=1, days=5)
+    play_out(lite, ticket)
+    assert lite.get(f"/api/games/{ticket['id']}/replay").status_code == 200  # and kept
+    lobby: Lobby = lite.app.state.lobby  # type: ignore[attr-defined]
+    assert lobby.journal.store.purge_finished(time.time() + 60) == [ticket["id"]]  # past its retention
+    for path in ("replay", "record"):
+        assert lite.get(f"/api/games/{ticket['id']}/{path}").status_code == 404
 
 
 def test_a_finished_game_replays_as_tendays_replay_reads_it(client: TestClient, tmp_path: Path) -> None:

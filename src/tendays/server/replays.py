@@ -236,11 +236,11 @@ def replays_router() -> APIRouter:
                 description="The table after each move (every rack revealed, with its verdict), the log and the "
                             "chat, in the reader's language. 409 while the game is played.", responses=FINISHED_ONLY)
     async def game_replay(request: Request, game_id: GameId) -> dict[str, Any]:
+        stored = await finished(request, game_id)  # first: a game deleted since is gone from here too
         key = (game_id, current_language())
         if key in replays:
             replays.move_to_end(key)
             return replays[key]
-        stored = await finished(request, game_id)
         record = record_of(stored)
         try:
             answer = await lobby_of(request).thinker.run(replay_json, record, _stored_seats(stored),
@@ -280,16 +280,17 @@ def replays_router() -> APIRouter:
                              "ready: per move the mover's journey distance before and after, and the hard bot's "
                              "move there. Kept per game in the server's memory.", responses=FINISHED_ONLY)
     async def analyse(request: Request, game_id: GameId) -> JSONResponse:
+        stored = await finished(request, game_id)
         analysis = cache.get(game_id)
         if analysis is None or analysis.error:
-            record = record_of(await finished(request, game_id))
-            analysis = cache.start(lobby_of(request), game_id, record)
+            analysis = cache.start(lobby_of(request), game_id, record_of(stored))
         answer = analysis.to_json()
         return JSONResponse(answer, status_code=200 if answer["status"] == "ready" else 202)
 
     @router.get("/api/games/{game_id}/analysis", summary="A game's analysis, as far as it has gone",
                 responses={404: {"model": ErrorAnswer, "description": "not asked for in this server process"}})
-    async def analysis_so_far(game_id: GameId) -> JSONResponse:
+    async def analysis_so_far(request: Request, game_id: GameId) -> JSONResponse:
+        await finished(request, game_id)
         analysis = cache.get(game_id)
         if analysis is None:
             raise HTTPException(404, _("game {game} has not been analysed here; ask for it with POST").format(
