@@ -102,7 +102,7 @@ def test_illegal_moves_in_german() -> None:
         with pytest.raises(IllegalMoveError, match=r"^die Reisepläne werden noch gefüllt: lege das gezogene Plättchen "
                                                    r"auf einen leeren Tag \('draft DAY'\), nicht 'draw'$"):
             game.play("draw")
-        with pytest.raises(OutOfTurnError, match="^Spieler 1 ist am Zug, nicht Spieler 2$"):
+        with pytest.raises(OutOfTurnError, match="^Spieler 1 ist an der Reihe, nicht Spieler 2$"):
             game.play("draft 1", 1)
         with pytest.raises(InvalidMoveError, match="^unbekannter Spielzug 'fly'; die Spielzüge sind: draft, draw"):
             Move.from_text("fly 3")

@@ -15,9 +15,10 @@ __all__ = ["add_language_argument", "choose_language", "command_language", "envi
 def add_language_argument(parser: argparse.ArgumentParser, games: bool = False) -> None:
     """``--lang``: the language of everything the command says; a command that plays or replays ``games``
     falls back on the edition's own language, the others on English (:func:`command_language`)."""
-    fallback = "the edition's own" if games else "English"
     parser.add_argument("--lang", choices=available_languages(), default=None,
-                        help=f"the language of what the command says (default: from LANGUAGE/LANG, else {fallback})")
+                        help="the language of what the command says (default: from LANGUAGE/LANG, else the edition's "
+                             "own)" if games else "the language of what the command says (default: from LANGUAGE/LANG, "
+                                                  "else English)")
 
 
 def environment_language() -> str | None:

@@ -30,6 +30,7 @@ from tendays.engine import (
     view,
 )
 from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import pgettext
 from tendays.engine.wire import view_to_json
 
 from .palettes import PALETTES
@@ -74,7 +75,8 @@ class Seat:
         if self.spec.startswith("cmd:"):
             return _("engine bot")
         level = LEVELS.get(self.spec.lower())  # a bot named directly (greedy, expert:48) keeps its name
-        return _("{level} bot").format(level=self.spec if level is None else level.said)
+        # TRANSLATORS: a bot seat's level after its name, "Bot 2 (normal bot)": no brackets of its own.
+        return pgettext("seat", "{level} bot").format(level=self.spec if level is None else level.said)
 
 
 def _is_bot_spec(word: str) -> bool:
