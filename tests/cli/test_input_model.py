@@ -331,3 +331,14 @@ def test_the_arrows_pass_the_draw_pile_by_while_a_tile_is_held() -> None:
     keyboard.press("up")
     keyboard.press("up")
     assert keyboard.model.pile_cursor == 3
+
+
+def test_the_move_box_takes_the_readers_verbs_and_the_notation() -> None:
+    from tendays.engine import use_language
+
+    with use_language("de"):
+        assert InputModel().typed("ersetzen 5 1") == Reply(Move.replace(5, 1))
+        assert InputModel().typed("Ziehen") == Reply(Move.draw())
+        assert InputModel().typed("replace 5 1") == Reply(Move.replace(5, 1))  # the notation, in every language
+    reply = InputModel().typed("draw " * 1000)
+    assert reply.error and len(reply.message) < 120 and "is not a move" in reply.message
