@@ -24,7 +24,6 @@ from tendays.engine.i18n import gettext as translated
 from tendays.engine.i18n import ngettext
 
 from .learn_screen import learn_offer, open_lesson
-from .learn_screen import learn_offer, open_lesson
 from .screens import FittedScreen
 from .table import PERSON_PREFIX, PlayConfig
 from .widgets import Unfocused
@@ -96,7 +95,6 @@ class SetupScreen(FittedScreen[None]):
         with Horizontal(id="setup-bar"):
             yield Button(_("Start"), id="setup-start", variant="primary", compact=True)
             yield from learn_offer()
-            yield from learn_offer()
         yield Static(id="setup-error")  # a full-width row of its own: a long refusal is wrapped, never cut
         yield Footer()
 
@@ -121,10 +119,6 @@ class SetupScreen(FittedScreen[None]):
         problem = self.start_game(config)
         if problem:
             self.refuse(problem)
-
-    @on(Button.Pressed, "#setup-learn")
-    def learn(self) -> None:
-        open_lesson(self.app, str(self.query_one("#setup-edition", Select).value))
 
     @on(Button.Pressed, "#setup-learn")
     def learn(self) -> None:
