@@ -20,7 +20,7 @@ reported: on a shared machine the figures fall with it.
 
 Beside it, in the same run:
 
-* the vector env (``tendays.batch.vector.TenDaysVectorEnv``, self-play, batch 4,096, ``keep_memory`` as its
+* the vector env (``tendays.rl.vector.TenDaysVectorEnv``, self-play, batch 4,096, ``keep_memory`` as its
   default unless ``--no-keep-memory``): ``step`` from Python with every game's observation and mask handed
   back as numpy arrays, actions drawn by a compiled random choice from the mask (measured last, since
   ``keep_memory`` changes how the process keeps memory);
@@ -83,7 +83,7 @@ def batched(env: BatchEnv, batch: int, seconds: float, seed: int = 0) -> dict[st
 
 def vector_env(args: argparse.Namespace, batch: int) -> dict[str, Any]:
     """Steps per second (one decision in each game) of the Gymnasium vector env, from Python."""
-    from tendays.batch.vector import TenDaysVectorEnv
+    from tendays.rl.vector import TenDaysVectorEnv
 
     env = TenDaysVectorEnv(batch, args.edition, args.players, args.days, turn_limit=args.turn_limit,
                            opponents="self", keep_memory=args.keep_memory)

@@ -7,7 +7,7 @@
                                                   # weights; then tools/screen_policy.py: see docs/rl.md
 
 The network is :mod:`tendays.bots.learned`'s (the same functions, run with ``jax.numpy``); the trainer is
-:class:`tendays.batch.ppo.PPO`: the learner plays 2-player, 10-day USA games against copies of itself inside
+:class:`tendays.training.ppo.PPO`: the learner plays 2-player, 10-day USA games against copies of itself inside
 one compiled function. Every ``--report`` seconds it prints a row of the learning curve: learner decisions
 so far, the self-play games finished and how many reached a winner, and the learner's win rate, with its
 most likely moves, against uniformly random players (batched, ``--random-games`` games) and against the
@@ -34,11 +34,11 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 from tendays.batch import BatchEnv  # noqa: E402
-from tendays.batch.ppo import PPO, Settings  # noqa: E402
 from tendays.bots import GreedyBot  # noqa: E402
 from tendays.bots.learned import LearnedBot, PolicySpec, features, head, init_params, load_policy, save_policy  # noqa: E402
 from tendays.engine import Game, Options, load_edition, play_bots  # noqa: E402
 from tendays.sim.tournament import Tournament  # noqa: E402
+from tendays.training.ppo import PPO, Settings  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "tendays" / "bots" / "policy.npz"
 EDITION = "usa"

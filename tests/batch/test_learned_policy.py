@@ -13,11 +13,11 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 from tendays.batch import BatchEnv, Config, from_scalar  # noqa: E402
-from tendays.batch.ppo import PPO, Settings, journey_progress  # noqa: E402
 from tendays.bots import GreedyBot, RandomBot  # noqa: E402
 from tendays.bots.distance import analyze, relaxed_distance  # noqa: E402
 from tendays.bots.learned import PolicySpec, encode, features, forward, head, init_params, journey_distances  # noqa: E402
 from tendays.engine import Game, Options, Phase, load_edition, next_decision, view  # noqa: E402
+from tendays.training.ppo import PPO, Settings, journey_progress  # noqa: E402
 
 CASES = [
     ("usa", Options(players=2, days=10, turn_limit=300)),

@@ -1,7 +1,7 @@
 """The static part of a batched game: the edition's tables and the options, as constant arrays.
 
-Everything here is fixed for one compiled function. The connection tables come from the engine
-(``edition.tables``, wrapped with ``numpy.frombuffer``) and the action numbering from
+Everything here is fixed for one compiled function. The connection tables, the link table included, come
+from the engine (``edition.tables``, wrapped with ``numpy.frombuffer``) and the action numbering from
 :class:`tendays.engine.ActionCodec`, so an action index means the same move in both engines.
 """
 
@@ -39,7 +39,7 @@ class Config:
     is_region: np.ndarray  # bool[tiles]
     step_table: np.ndarray  # bool[tiles * tiles]: step_table[a * tiles + b], regions a, b share a border
     hop_table: np.ndarray  # bool[tiles ** 3]: hop_table[(a * tiles + via) * tiles + b]
-    link_table: np.ndarray  # bool[(tiles + 1) ** 3]: see Config.of; tile index ``tiles`` stands for no tile
+    link_table: np.ndarray  # bool[(tiles + 1) ** 3]: the engine's ``edition.tables.link``; ``tiles``: no tile
     counts: np.ndarray  # int32[tiles]: copies of each tile in the box
     box_tiles: np.ndarray  # int32[box]: every physical tile, in manifest order (the unshuffled box)
     action_kind: np.ndarray  # int32[actions]: DRAFT .. SWAP
@@ -84,8 +84,6 @@ class Config:
                 day2[index] = move.b - 1
             if move.kind in (MoveKind.TAKE, MoveKind.REPLACE, MoveKind.DISCARD):
                 pile[index] = move.pile - 1
-        link = _link_table(np.array(tables.is_region, bool), np.frombuffer(tables.step, np.uint8).reshape(n, n),
-                           np.frombuffer(tables.hop, np.uint8).reshape(n, n, n))
         # Facts: day d of the drafting rack is empty (d), the draw pile has a tile (D), pile p has a tile
         # (D + 1 + p), pile p may take the discard (D + 4 + p), swapping is allowed now (D + 7).
         days = options.days
@@ -101,7 +99,7 @@ class Config:
             is_region=np.array(tables.is_region, bool),
             step_table=np.frombuffer(tables.step, np.uint8).astype(bool),
             hop_table=np.frombuffer(tables.hop, np.uint8).astype(bool),
-            link_table=link.reshape(-1),
+            link_table=np.frombuffer(tables.link, np.uint8).astype(bool),
             counts=np.array(tables.counts, np.int32),
             box_tiles=np.array(edition.all_tiles(), np.int32),
             action_kind=kind,
@@ -111,20 +109,3 @@ class Config:
             action_fact=fact,
         )
 
-
-def _link_table(is_region: np.ndarray, step: np.ndarray, hop: np.ndarray) -> np.ndarray:
-    """bool[n + 1, n + 1, n + 1]: whether day ``i`` of a journey is sound, given the tiles ``a, b, c`` on days
-    ``i``, ``i + 1`` and ``i + 2`` (index ``n``: an empty day, or no day after the rack).
-
-    A region followed by a region must share a border; a region followed by a transport must reach the day
-    after through it (the hop table is 0 unless both ends are regions); a transport must be followed by a
-    region. With day 1 a region and every pair sound, the walk of the scalar checker succeeds.
-    """
-    n = len(is_region)
-    link = np.zeros((n + 1, n + 1, n + 1), bool)
-    regions = np.flatnonzero(is_region)
-    transports = np.flatnonzero(~is_region)
-    link[np.ix_(regions, regions)] = step[np.ix_(regions, regions)].astype(bool)[:, :, None]
-    link[np.ix_(regions, transports, np.arange(n))] = hop[np.ix_(regions, transports, np.arange(n))].astype(bool)
-    link[np.ix_(transports, regions)] = True
-    return link

@@ -37,23 +37,17 @@ import jax
 import jax.numpy as jnp
 
 from tendays.engine import MAX_PLAYERS
-from tendays.observation_layout import Block, contiguous_blocks
+from tendays.engine.layout import OPPONENT_SLOTS, Block, array_layout
 
 from .config import Config
 from .state import DRAFT_PHASE, OVER_PHASE, PLACE_PHASE, BatchState
 
 __all__ = ["Block", "layout", "observe_batch"]
 
-OPPONENT_SLOTS = MAX_PLAYERS - 1
-
 
 def layout(config: Config) -> dict[str, Block]:
-    """The blocks of the observation vector, in order."""
-    t, d = config.tiles, config.days
-    return contiguous_blocks([
-        ("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d), ("held", t),
-        ("held_hidden", 1), ("held_source", 4), ("forced_pile", 3), ("pile_top", 3 * t), ("pile_contents", 3 * t),
-        ("pile_size", 3), ("draw_size", 1), ("unseen", t), ("opponents", OPPONENT_SLOTS * (2 + d * t))])
+    """The blocks of the observation vector, in order (:func:`tendays.engine.layout.array_layout`)."""
+    return array_layout(config.tiles, config.days)
 
 
 def _one_hot(tile: jax.Array, tiles: int) -> jax.Array:

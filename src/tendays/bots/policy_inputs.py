@@ -1,6 +1,7 @@
-"""What the learned bot's network reads: the layout of the batched engine's observation, the edition's
-constant arrays (:class:`PolicySpec`), and the *journey features* worked out from an observation
-(:func:`features`): each day and tile's gain of journey conditions, and the journey distance
+"""What the learned bot's network reads: the batched engine's observation (laid out by the engine,
+:func:`tendays.engine.layout.array_layout`), the edition's constant arrays (:class:`PolicySpec`, from the
+engine's tables), and the *journey features* worked out from an observation (:func:`features`): each day and
+tile's gain of journey conditions (:func:`journey_conditions` counts them), and the journey distance
 (:func:`journey_distances`) with each day and tile's shortening of it.
 
 Every function takes the array module (``numpy`` for play, ``jax.numpy`` for training), so the network
@@ -14,37 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from tendays.engine import MAX_PLAYERS, ActionCodec, Edition, MoveKind, Options
+from tendays.engine import ActionCodec, Edition, MoveKind, Options
+from tendays.engine.layout import OPPONENT_SLOTS, array_layout
 
-__all__ = ["OPPONENT_SLOTS", "PolicySpec", "features", "journey_distances"]
+__all__ = ["OPPONENT_SLOTS", "PolicySpec", "features", "journey_conditions", "journey_distances", "sound_days"]
 
-OPPONENT_SLOTS = MAX_PLAYERS - 1
 _BASE = 64.0  # > the number of regions: a sum of BASE ** -cost over them still rounds to the least cost
-
-
-def _block_sizes(tiles: int, days: int) -> list[tuple[str, int]]:
-    """The blocks of the batched observation, in order (as ``tendays.batch.observe.layout``)."""
-    t, d = tiles, days
-    return [("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d),
-            ("held", t), ("held_hidden", 1), ("held_source", 4), ("forced_pile", 3), ("pile_top", 3 * t),
-            ("pile_contents", 3 * t), ("pile_size", 3), ("draw_size", 1), ("unseen", t),
-            ("opponents", OPPONENT_SLOTS * (2 + d * t))]
-
-
-def _link_table(edition: Edition) -> np.ndarray:
-    """bool[(n + 1) ** 3]: whether day ``i`` is sound given the tiles on days ``i``, ``i + 1``, ``i + 2`` (index
-    ``n``: an empty day or no day), as the batched engine's ``Config.link_table``."""
-    tables = edition.tables
-    n = tables.n
-    is_region = np.array(tables.is_region, bool)
-    step = np.frombuffer(tables.step, np.uint8).reshape(n, n).astype(bool)
-    hop = np.frombuffer(tables.hop, np.uint8).reshape(n, n, n).astype(bool)
-    link = np.zeros((n + 1, n + 1, n + 1), bool)
-    regions, transports = np.flatnonzero(is_region), np.flatnonzero(~is_region)
-    link[np.ix_(regions, regions)] = step[np.ix_(regions, regions)][:, :, None]  # region, region: a border
-    link[np.ix_(regions, transports, np.arange(n))] = hop[np.ix_(regions, transports, np.arange(n))]
-    link[np.ix_(transports, regions)] = True  # a transport is sound when a region follows it
-    return link.reshape(-1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,10 +50,9 @@ class PolicySpec:
     @classmethod
     def of(cls, edition: Edition, options: Options) -> PolicySpec:
         t, d = edition.tables.n, options.days
-        blocks, start = {}, 0
-        for name, size in _block_sizes(t, d):
-            blocks[name] = (start, start + size)
-            start += size
+        layout = array_layout(t, d)
+        blocks = {name: (block.start, block.stop) for name, block in layout.items()}
+        start = max(stop for _, stop in blocks.values())
         present = blocks["opponents"][0] + 2 + d * t  # through the next seat's block: the same in every game
         codec = ActionCodec(d)
         kind, day, pile = (np.zeros(codec.size, np.int64) for _ in range(3))
@@ -87,7 +62,7 @@ class PolicySpec:
                 kind[index], day[index] = 1, move.day - 1
             elif move.kind is MoveKind.TAKE:
                 kind[index], pile[index] = 2, move.pile - 1
-        link = _link_table(edition)
+        link = np.frombuffer(edition.tables.link, np.uint8).astype(bool)
         cube = link.reshape(t + 1, t + 1, t + 1)
         regions, transports = np.array(edition.tables.regions), np.array(edition.tables.transports)
         border = cube[regions[:, None], regions[None, :], t]  # a region's soundness ignores the day after next
@@ -104,6 +79,24 @@ class PolicySpec:
     @property
     def input_size(self) -> int:
         return len(self.keep) + 2 * (self.days * self.tiles + self.days + 3 + 1) + self.tiles
+
+
+def sound_days(link: Any, rack: Any, xp: Any) -> Any:
+    """float32[N, days - 1]: 1 where a day of the racks ``rack`` (``int[N, days]`` of ``tiles`` kinds, ``tiles``
+    for an empty day) but the last is sound with the days after it, by the engine's link table ``link``
+    (``bool[(tiles + 1) ** 3]``, ``edition.tables.link``)."""
+    m = round(link.shape[0] ** (1 / 3))  # tiles + 1
+    after = xp.concatenate([rack[:, 2:], xp.full_like(rack[:, :1], m - 1)], axis=1)
+    return xp.asarray(link)[(rack[:, :-1] * m + rack[:, 1:]) * m + after].astype(xp.float32)
+
+
+def journey_conditions(link: Any, is_region: Any, rack: Any, xp: Any, sound: Any = None) -> Any:
+    """float32[N]: how many of a journey's ``days`` conditions the racks ``rack`` (as :func:`sound_days`) meet:
+    day 1 a region (``is_region``, ``[tiles + 1]``, false for "no tile"), and each day but the last sound
+    (``sound``, :func:`sound_days` unless given). All of them: a complete journey."""
+    if sound is None:
+        sound = sound_days(link, rack, xp)
+    return xp.asarray(is_region, xp.float32)[rack[:, 0]] + sound.sum(axis=1)
 
 
 def journey_distances(spec: PolicySpec, rack: Any, xp: Any) -> tuple[Any, Any]:
@@ -188,7 +181,7 @@ def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any, Any]:
 
     empty = xp.full((n, 2), t, dtype=rack.dtype)
     padded = xp.concatenate([empty, rack, empty], axis=1)  # day k at k + 2
-    now = sound(rack[:, :-1], rack[:, 1:], padded[:, 4:d + 3])  # [N, d - 1]: days 0 .. d - 2 sound
+    now = sound_days(link, rack, xp)  # [N, d - 1]: days 0 .. d - 2 sound
     zero2 = xp.zeros((n, 2), xp.float32)
     now_padded = xp.concatenate([zero2, now, zero2], axis=1)
     before = now_padded[:, 0:d] + now_padded[:, 1:d + 1] + now_padded[:, 2:d + 2]  # the links touching day k
@@ -219,7 +212,7 @@ def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any, Any]:
 
     held_gain, top_gain, action_gain = per_action(gain)
     held_closer, top_closer, action_closer = per_action(closer)
-    progress = region[rack[:, 0]] + now.sum(axis=1)
+    progress = journey_conditions(link, region, rack, xp, now)
     inputs = xp.concatenate([obs[:, xp.asarray(spec.keep)], gain.reshape(n, d * t) / 2, held_gain / 2,
                              top_gain / 2, (progress / d)[:, None], closer.reshape(n, d * t), held_closer,
                              top_closer, (distance / d)[:, None].astype(xp.float32), closer.max(axis=1)], axis=1)

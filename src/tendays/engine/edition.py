@@ -12,13 +12,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .i18n import DEFAULT_LANGUAGE, Term, current_language
+from .tables import EditionTables, build_tables
 from .words import Words, WordsError, words_from_dict
-
-if TYPE_CHECKING:
-    from .tables import EditionTables
 
 __all__ = ["Edition", "EditionError", "Region", "Role", "Tile", "available_editions", "default_edition", "load_edition"]
 
@@ -99,9 +97,9 @@ class Edition:
     @cached_property
     def tables(self) -> EditionTables:
         """The edition's connection tables (:mod:`tendays.engine.tables`), built on first use."""
-        from .tables import build_tables
-
-        return build_tables(self)
+        neighbors = [frozenset(self.by_id[r.upper()].index for r in self.regions[t.index].neighbors)
+                     if t.is_region else frozenset() for t in self.tiles]
+        return build_tables(self.tiles, self.colors, neighbors)
 
     @property
     def tile_count(self) -> int:

@@ -15,16 +15,24 @@ listed only where their name differs from the edition's (``"Kalifornien"``) or t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .i18n import Term
 
-if TYPE_CHECKING:
-    from .edition import Tile
+__all__ = ["NamedTile", "Words", "words_from_dict"]
 
-__all__ = ["Words", "words_from_dict"]
+
+class NamedTile(Protocol):
+    """What the words read of a tile (``tendays.engine.Tile`` has it), so this module needs no edition."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def is_region(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +83,7 @@ class WordsError(ValueError):
     """A words block of an edition file is incomplete or names unknown things."""
 
 
-def words_from_dict(lang: str, data: Mapping[str, Any], tiles: tuple[Tile, ...], colors: tuple[str, ...],
+def words_from_dict(lang: str, data: Mapping[str, Any], tiles: Sequence[NamedTile], colors: tuple[str, ...],
                     any_color_used: bool) -> Words:
     """One language's words, checked against the edition: every colour and every transport tile is named,
     letters are single and distinct, and nothing unknown is named. Raises :class:`WordsError`."""

@@ -16,9 +16,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tendays.engine import ActionCodec, IllegalMoveError, State, apply, load_edition, new_game, view
+from tendays.engine import ActionCodec, IllegalMoveError, State, apply, new_game, view
 
-from .common import Rewards, action_mask, env_options
+from .common import Rewards, action_mask, env_settings
 from .observation import ObservationEncoder
 from .render import render_view
 
@@ -47,11 +47,8 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.edition = load_edition(edition)
-        self.options = env_options(players, days, swap, open_hands, turn_limit)
-        self.options.validate(self.edition)
+        self.edition, self.options = env_settings(edition, players, days, swap, open_hands, turn_limit,
+                                                  render_mode, self.metadata["render_modes"])
         self.rewards_config = rewards or Rewards()
         self.render_mode = render_mode
         self.codec = ActionCodec(days)

@@ -1,15 +1,16 @@
-"""Settings shared by the PettingZoo and Gymnasium environments, and their one form of action mask."""
+"""Settings shared by the PettingZoo and Gymnasium environments (their checks included), and their one form
+of action mask."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from tendays.engine import ActionCodec, Move, Options, State
+from tendays.engine import ActionCodec, Edition, Move, Options, State, load_edition
 
-__all__ = ["DEFAULT_TURNS_PER_PLAYER", "Rewards", "action_mask", "env_options"]
+__all__ = ["DEFAULT_TURNS_PER_PLAYER", "Rewards", "action_mask", "env_options", "env_settings"]
 
 # Every episode must end: without a limit, bots that never complete a journey would play forever.
 DEFAULT_TURNS_PER_PLAYER = 100
@@ -39,6 +40,19 @@ def env_options(players: int, days: int, swap: bool, open_hands: bool, turn_limi
     """The rule options of an environment; ``turn_limit`` None means 100 turns per player."""
     limit = DEFAULT_TURNS_PER_PLAYER * players if turn_limit is None else turn_limit
     return Options(players=players, days=days, swap=swap, open_hands=open_hands, turn_limit=limit)
+
+
+def env_settings(edition: str, players: int, days: int, swap: bool, open_hands: bool, turn_limit: int | None,
+                 render_mode: str | None, render_modes: Sequence[str]) -> tuple[Edition, Options]:
+    """The edition and rule options of an environment, checked: ``render_mode`` one of ``render_modes`` (or
+    None), a known edition, and options it allows. Raises ``ValueError`` (a ``KeyError`` for an unknown
+    edition), saying why."""
+    if render_mode is not None and render_mode not in render_modes:
+        raise ValueError(f"render_mode must be one of {list(render_modes)}, not {render_mode!r}")
+    loaded = load_edition(edition)
+    options = env_options(players, days, swap, open_hands, turn_limit)
+    options.validate(loaded)
+    return loaded, options
 
 
 def action_mask(codec: ActionCodec, moves: Iterable[Move]) -> np.ndarray:

@@ -17,9 +17,9 @@ import numpy as np
 from gymnasium import spaces
 
 from tendays.bots import Bot, make_bot
-from tendays.engine import ActionCodec, Game, IllegalMoveError, State, load_edition, play_bots, view
+from tendays.engine import ActionCodec, Game, IllegalMoveError, State, play_bots, view
 
-from .common import Rewards, action_mask, env_options
+from .common import Rewards, action_mask, env_settings
 from .observation import ObservationEncoder
 from .progress import RackProgress
 from .render import render_view
@@ -55,11 +55,8 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         shaping: float = 0.0,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.edition = load_edition(edition)
-        self.options = env_options(players, days, swap, open_hands, turn_limit)
-        self.options.validate(self.edition)
+        self.edition, self.options = env_settings(edition, players, days, swap, open_hands, turn_limit,
+                                                  render_mode, self.metadata["render_modes"])
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise ValueError(f"a game of {players} players has {players - 1} opponents, but {len(specs)} were named")

@@ -42,14 +42,13 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from tendays.engine import MAX_PLAYERS, PILES, Edition, Options, Phase, PlayerView, known_racks
-from tendays.observation_layout import Block, contiguous_blocks
+from tendays.engine import Edition, Options, Phase, PlayerView, known_racks
+from tendays.engine.layout import Block, env_layout
 
 from .progress import RackProgress
 
 __all__ = ["Block", "ObservationEncoder"]
 
-OPPONENT_SLOTS = MAX_PLAYERS - 1
 _GAIN_SCALE = 0.25  # a single placement changes the progress by at most 4
 _CACHE_SIZE = 512  # entries per kind; cleared when full (they recur within a few steps, not across games)
 _HOLDING = (Phase.PLACE, Phase.DRAFT)  # phases in which the player to move holds a tile
@@ -96,24 +95,7 @@ class ObservationEncoder:
         self._copies = np.array(edition.tables.counts, np.int16)
         self._inverse_copies = 1.0 / self._copies
         self._tile_count = edition.tile_count
-        self.blocks = contiguous_blocks([
-            ("phase", 4),
-            ("to_move", MAX_PLAYERS),
-            ("progress", 1),
-            ("rack", days * tiles),
-            ("rack_empty", days),
-            ("rack_sound", days + 1),
-            ("held", tiles),
-            ("held_source", PILES + 1),
-            ("held_gain", days),
-            ("pile_top", PILES * tiles),
-            ("pile_contents", PILES * tiles),
-            ("pile_size", PILES),
-            ("pile_top_gain", PILES),
-            ("draw_pile_size", 1),
-            ("unseen", tiles),
-            ("opponents", OPPONENT_SLOTS * (2 + days * tiles)),
-        ])
+        self.blocks = env_layout(tiles, days)
         self.size = max(block.stop for block in self.blocks.values())
         self._start = {name: block.start for name, block in self.blocks.items()}
         self._racks: dict[Row, _Rack] = {}

@@ -29,18 +29,13 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from tendays.engine import Edition, Options
+from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, choose_actions
+from tendays.batch.memory import keep_freed_memory
+from tendays.engine import Edition
 
-from . import chance
-from .env import BatchEnv
-from .memory import keep_freed_memory
-from .sample import choose_actions
-from .state import OVER_PHASE, BatchState
+from .common import env_options
 
 __all__ = ["TenDaysVectorEnv"]
-
-_DEFAULT_TURNS_PER_PLAYER = 100  # as the scalar environments' default turn limit (tendays.rl)
-
 
 class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """``num_envs`` games of 10 Days for one learner, stepped together by compiled JAX functions.
@@ -62,9 +57,7 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
             raise ValueError(f"opponents must be 'random' or 'self', not {opponents!r}")
         if not 0 <= agent_seat < players:
             raise ValueError(f"there is no seat {agent_seat} in a game of {players} players")
-        limit = _DEFAULT_TURNS_PER_PLAYER * players if turn_limit is None else turn_limit
-        options = Options(players=players, days=days, swap=swap, open_hands=open_hands, turn_limit=limit)
-        self.game = BatchEnv(edition, options)
+        self.game = BatchEnv(edition, env_options(players, days, swap, open_hands, turn_limit))
         self.num_envs = num_envs
         self.opponents = opponents
         self.agent_seat = agent_seat

@@ -24,10 +24,8 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from .config import Config
-from .env import BatchEnv
-from .sample import random_actions
-from .state import OVER_PHASE, BatchState
+from tendays.batch import OVER_PHASE, BatchEnv, BatchState, Config, random_actions
+from tendays.bots.policy_inputs import journey_conditions
 
 __all__ = ["PPO", "Settings", "journey_progress"]
 
@@ -58,14 +56,13 @@ class Settings:
 
 
 def journey_progress(config: Config, rack: jax.Array) -> jax.Array:
-    """The share of a journey's conditions each rack (``int[days, B]``, -1 empty) meets: day 1 a region and
-    each day sound with the next (``Config.link_table``); 1.0 exactly for a complete journey."""
+    """The share of a journey's conditions each rack (``int[days, B]``, -1 empty) meets, as the learned bot
+    counts them (:func:`tendays.bots.policy_inputs.journey_conditions`); 1.0 exactly for a complete journey."""
     n = config.tiles
-    tile = jnp.where(rack >= 0, rack, n).astype(jnp.int32)
-    after = jnp.concatenate([tile[2:], jnp.full_like(tile[:1], n)])
-    link = jnp.asarray(config.link_table)[(tile[:-1] * (n + 1) + tile[1:]) * (n + 1) + after]
-    region = jnp.asarray(config.is_region.tolist() + [False])[tile[0]]
-    return (region.astype(jnp.float32) + link.sum(axis=0)) / config.days
+    tile = jnp.where(rack >= 0, rack, n).astype(jnp.int32).T
+    region = jnp.asarray([*config.is_region.tolist(), False])
+    share: jax.Array = journey_conditions(config.link_table, region, tile, jnp) / config.days
+    return share
 
 
 class PPO:

@@ -11,7 +11,7 @@ pytest.importorskip("gymnasium")
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 from tendays.batch import OVER_PHASE  # noqa: E402
-from tendays.batch.vector import TenDaysVectorEnv  # noqa: E402
+from tendays.rl.vector import TenDaysVectorEnv  # noqa: E402
 
 GAMES = 32
 
