@@ -64,6 +64,15 @@ def test_every_message_is_translated(lang: str) -> None:
     assert catalog.plural_forms == "nplurals=2; plural=(n != 1);" or lang != "de"
 
 
+def test_german_calls_a_turn_a_round_and_a_move_a_spielzug() -> None:
+    # "Zug" is the train of the German edition: only a message about trains may say it.
+    train = re.compile(r"\b(Zug|Zuges|Zugs|Züge|Zügen)\b")
+    said = [text for message in tool.read(tool.po_path("de"), "de") if message.id
+            and "train" not in " ".join(message.id if isinstance(message.id, tuple) else (message.id,)).lower()
+            for text in tool.strings(message) if train.search(text)]
+    assert said == []
+
+
 def fields(text: str) -> set[tuple[str, str]]:
     return {(name, spec or "") for _literal, name, spec, _conv in string.Formatter().parse(text) if name is not None}
 

@@ -74,7 +74,7 @@ def test_refusals_come_in_the_language_the_request_asks_for(lite: TestClient) ->
     clock = {"kind": "live", "per_move": 1}
     slow = lite.post("/api/games", json={"edition": "usa", "name": "A", "seats": [HUMAN], "pace": clock},
                      headers=GERMAN)
-    assert detail(slow) == "ein Live-Spiel gibt jedem Zug 10 Sekunden bis 10 Minuten, nicht 1 Sekunde"
+    assert detail(slow) == "ein Live-Spiel gibt jedem Spielzug 10 Sekunden bis 10 Minuten, nicht 1 Sekunde"
 
     # A full game: 409 in each language.
     ticket = new_game(lite, [HUMAN, HUMAN])
