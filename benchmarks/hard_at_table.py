@@ -14,6 +14,8 @@ deals are those of game seeds 7000, 7001, ... (tuning seeds, apart from the repo
 - **the piles as a store**: how many tiles per game it takes from a pile, how many of those it had
   thrown itself, and how many of its thrown tiles the other player took before it could take them back,
   alone and at the table;
+- **its own moves**: how often, after the draft, it leaves the move the greedy bot would make (the
+  greedy move its search starts from, with the same dice), alone and at the table;
 - **its model of the other player**: at each of its turns, the distance its rollouts give the other
   rack (sampled as :mod:`tendays.bots.rivals` does) against the true one, and how often the other
   player's real next move is the move the rollouts' playout rule would make with the true rack.
@@ -33,10 +35,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from tendays.bots import analyze, make_bot
-from tendays.bots.greedy import playout_move
+from tendays.bots.greedy import TileOdds, greedy_move, playout_move
 from tendays.bots.reading import table_facts
 from tendays.bots.rivals import distance_shares, sample_distance
-from tendays.engine import Game, MoveKind, Options, Phase, next_decision
+from tendays.engine import Game, Move, MoveKind, Options, Phase, PlayerView, knowledge_of, next_decision
 
 FIRST_SEED = 7000  # tuning deals: never the report deals (tournament seed 20261130)
 TURN_LIMIT = 300
@@ -62,6 +64,8 @@ class Tally:
     other_moves_as_playout: int = 0
     other_take_or_draw_as_playout: int = 0
     other_draw_decisions: int = 0
+    decisions: int = 0  # the subject's decisions after the draft with more than one legal move
+    left_greedy: int = 0  # of those, the ones where it did not play the greedy move
 
     def add(self, other: Tally) -> None:
         for name, value in vars(other).items():
@@ -92,7 +96,13 @@ def play(task: tuple[str, str, int, int]) -> Tally:
             tally.other_distance.append((analyze(before.edition, before.racks[other]).distance, predicted))
         if players == 2 and mover == other and before.phase is not Phase.DRAFT:
             expected = playout_move(before, random.Random(0))
+        baseline = None
+        if mover == seat and before.phase is not Phase.DRAFT and len(decision.view.legal_moves()) > 1:
+            baseline = _greedy_baseline(decision.view, decision.rng)
         move = bots[mover].choose(decision.view, decision.rng)
+        if baseline is not None:
+            tally.decisions += 1
+            tally.left_greedy += move != baseline
         game.play(move, mover)
         after = game.state
         if players == 2 and mover == other and before.phase is not Phase.DRAFT:
@@ -137,6 +147,16 @@ def play(task: tuple[str, str, int, int]) -> Tally:
     return tally
 
 
+def _greedy_baseline(view: PlayerView, rng: random.Random) -> Move:
+    """The greedy move the expert's search starts from, with the dice it would use (a copy of ``rng``)."""
+    dice = random.Random()
+    dice.setstate(rng.getstate())
+    assert view.rack is not None
+    odds = TileOdds.from_knowledge(knowledge_of(view), view.draw_pile_size)
+    return greedy_move(view.edition, view.phase, view.rack, view.in_hand, view.piles, view.legal_moves(), odds,
+                       random.Random(dice.getrandbits(64)))
+
+
 def report(title: str, tally: Tally, seconds: float, players: int) -> None:
     print(f"\n{title}: {tally.games} games, {seconds:.0f} s")
     if players == 1:
@@ -155,6 +175,9 @@ def report(title: str, tally: Tally, seconds: float, players: int) -> None:
         share = tally.other_wins_with_gift / tally.other_wins if tally.other_wins else 0.0
         print(f"  the other's wins completed with the subject's last thrown tile: {tally.other_wins_with_gift} of "
               f"{tally.other_wins} ({share:.1%})")
+    if tally.decisions:
+        print(f"  decisions after the draft that leave the greedy move: {tally.left_greedy} of {tally.decisions} "
+              f"({tally.left_greedy / tally.decisions:.1%})")
     own = tally.takes_own / tally.takes if tally.takes else 0.0
     print(f"  takes from a pile: {tally.takes / per_game:.2f} per game, {own:.1%} of them its own thrown tiles")
     if players == 2 and tally.other_distance:

@@ -25,7 +25,8 @@ def test_the_diagnosis_counts_are_consistent_and_reproducible() -> None:
         total.add(tally)
     assert total.games == 4 and total.wins + total.other_wins <= 4
     assert total.thrown > 0 and total.thrown_taken_at_once <= total.thrown_taken_by_other <= total.thrown
-    assert total.takes_own <= total.takes and total.other_wins_with_gift <= total.other_wins
+    assert total.left_greedy <= total.decisions and total.takes_own <= total.takes
+    assert total.other_wins_with_gift <= total.other_wins
     assert total.other_take_or_draw_as_playout <= total.other_draw_decisions <= total.other_moves
     assert len(total.other_distance) > 0 and all(true >= 0 and guess >= 1 for true, guess in total.other_distance)
     assert bench.play(("normal", "normal", bench.FIRST_SEED, 1)) == tallies[1]
