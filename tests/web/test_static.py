@@ -14,7 +14,7 @@ import pytest
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "tendays" / "web" / "static"
 EDITIONS = STATIC.parents[1] / "editions"
-PAGES = ["index.html", "play.html"]
+PAGES = sorted(page.name for page in STATIC.glob("*.html"))
 SCRIPTS = sorted((STATIC / "js").rglob("*.js"))
 
 LOADS = re.compile(r"""<(?:script|link|img|iframe|source)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I)
@@ -30,6 +30,12 @@ def test_the_pages_and_scripts_exist() -> None:
     for page in PAGES:
         assert (STATIC / page).is_file(), page
     assert {p.name for p in SCRIPTS} >= {"common.js", "connection.js", "edition.js", "lobby.js", "map.js", "table.js"}
+
+
+def test_the_lobby_links_to_the_puzzles_and_the_guided_game() -> None:
+    lobby = (STATIC / "index.html").read_text(encoding="utf-8")
+    links = set(re.findall(r'<a\b[^>]*\bhref="(/[a-z]+)"', lobby))
+    assert {"/puzzles", "/learn"} <= links
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(STATIC / "js")))
