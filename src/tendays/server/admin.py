@@ -20,8 +20,8 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from tendays.engine.i18n import gettext as _
 
 from .guard import LimitBook, Limits
-from .lobby import Lobby
 from .notices import N_
+from .routing import lobby_of
 
 __all__ = ["FAILURES_PER_MINUTE", "MAKE_TOKEN", "admin_router", "weak_token"]
 
@@ -66,10 +66,6 @@ def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> AP
             book.allow("admin", address, FAILURES_PER_MINUTE)  # counts this failure
             book.note_refusal("admin", address)
             raise HTTPException(401, "the admin token is missing or wrong", headers={"WWW-Authenticate": "Bearer"})
-
-    def lobby_of(request: Request) -> Lobby:
-        lobby: Lobby = request.app.state.lobby
-        return lobby
 
     guard = [Depends(authorised)]
 

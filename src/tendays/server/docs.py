@@ -9,10 +9,10 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from fastapi import FastAPI, HTTPException
+from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse
 
-__all__ = ["add_docs"]
+__all__ = ["docs_router"]
 
 _ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css", "favicon-32x32.png": "image/png"}
 
@@ -43,12 +43,13 @@ def _page(title: str, body: str, head: str = "") -> str:
             f"{head}</head><body>{body}</body></html>")
 
 
-def add_docs(app: FastAPI) -> None:
-    """Serve ``/docs`` and its assets from this server. Create the app with ``docs_url=None``."""
+def docs_router(app_title: str) -> APIRouter:
+    """``/docs`` and its assets, served by this server. Create the app with ``docs_url=None``."""
+    router = APIRouter(include_in_schema=False)
     folder = _assets()
-    title = f"{app.title}: API"
+    title = f"{app_title}: API"
 
-    @app.get("/docs", include_in_schema=False)
+    @router.get("/docs")
     async def docs() -> HTMLResponse:
         if folder is None:
             return HTMLResponse(_page(title, f"<h1>{html.escape(title)}</h1><p>The interactive page needs the "
@@ -60,8 +61,10 @@ def add_docs(app: FastAPI) -> None:
                 f"<script>{_START}</script>")
         return HTMLResponse(_page(title, body, head))
 
-    @app.get("/docs/assets/{name}", include_in_schema=False)
+    @router.get("/docs/assets/{name}")
     async def docs_asset(name: str) -> FileResponse:
         if folder is None or name not in _ASSETS:
             raise HTTPException(404, f"no such file {name!r}")
         return FileResponse(folder / name, media_type=_ASSETS[name])
+
+    return router

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException
@@ -25,6 +23,7 @@ from tendays.engine.i18n import gettext as _
 from tendays.learn import Step, Tutor, available_lessons, load_lesson
 from tendays.learn.words import bot_name
 
+from .routing import page
 from .wire import SeatInfo, TableEncoder
 
 __all__ = ["learn_router"]
@@ -91,11 +90,7 @@ def learn_router() -> APIRouter:
 
     @router.get("/learn", include_in_schema=False)
     async def learn_page() -> FileResponse:
-        path = Path(str(resources.files("tendays.web"))) / "static" / "learn.html"
-        if not path.is_file():
-            raise HTTPException(404, _("the browser client is not installed ({name} is missing)").format(
-                name="learn.html"))
-        return FileResponse(path, media_type="text/html")
+        return page("learn.html")
 
     @router.get("/api/learn", summary="The guided first games: one per edition")
     async def lessons() -> dict[str, Any]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import datetime
 import random
-from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -21,6 +19,8 @@ from tendays.engine import available_editions
 from tendays.engine.i18n import gettext as _
 from tendays.puzzles import Answer, Kind, Puzzle, PuzzleError, daily, puzzle_by_id, shipped
 from tendays.puzzles.explain import judge
+
+from .routing import page
 
 __all__ = ["puzzles_router"]
 
@@ -53,11 +53,7 @@ def puzzles_router() -> APIRouter:
 
     @router.get("/puzzles", include_in_schema=False)
     async def puzzles_page() -> FileResponse:
-        path = Path(str(resources.files("tendays.web"))) / "static" / "puzzles.html"
-        if not path.is_file():
-            raise HTTPException(404, _("the browser client is not installed ({name} is missing)").format(
-                name="puzzles.html"))
-        return FileResponse(path, media_type="text/html")
+        return page("puzzles.html")
 
     @router.get("/api/puzzles/{edition}/daily", summary="The puzzle of the day: the same for everyone on a date")
     async def daily_puzzle(edition: str, date: Annotated[str | None, Query(max_length=10)] = None

@@ -18,12 +18,9 @@ import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from importlib import resources
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from tendays.engine import GameRecord, Move, RecordError, State, apply, checker_for, describe_event, view
@@ -35,12 +32,12 @@ from .lobby import Lobby
 from .models import ERRORS, ErrorAnswer
 from .notices import render_notice
 from .replay_analysis import ANALYST, analyse_move
+from .routing import GameId, lobby_of, page
 from .store import StoredGame
 from .wire import seat_name
 
 __all__ = ["AnalysisCache", "replay_json", "replays_router"]
 
-GameId = Annotated[str, PathParam(description="the game's id", max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 NAME_LENGTH = 64  # the longest player's name a record opened from a file may carry
 KEPT = 64  # games whose analysis (and replay per language) a process keeps
 FINISHED_ONLY: dict[int | str, dict[str, Any]] = {
@@ -182,22 +179,10 @@ class AnalysisCache:
                 analysis.error = _("the analysis failed: {error}").format(error=error)
 
 
-def _page() -> FileResponse:
-    path = Path(str(resources.files("tendays.web"))) / "static" / "replay.html"
-    if not path.is_file():
-        raise HTTPException(404, _("the browser client is not installed ({name} is missing)").format(
-            name="replay.html"))
-    return FileResponse(path, media_type="text/html")
-
-
 def replays_router() -> APIRouter:
     router = APIRouter(tags=["replays"])
     cache = AnalysisCache()
     replays: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (game, language) -> replay
-
-    def lobby_of(request: Request) -> Lobby:
-        lobby: Lobby = request.app.state.lobby
-        return lobby
 
     async def finished(request: Request, game_id: str) -> StoredGame:
         journal = lobby_of(request).journal
@@ -218,11 +203,11 @@ def replays_router() -> APIRouter:
 
     @router.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: GameId) -> FileResponse:
-        return _page()
+        return page("replay.html")
 
     @router.get("/replay", include_in_schema=False)
     async def open_page() -> FileResponse:
-        return _page()
+        return page("replay.html")
 
     @router.get("/api/games/{game_id}/record", summary="A finished game's record, as tendays replay reads it",
                 description="`tendays-record/1`: edition, options, seed, moves and names. 409 while the game is "

@@ -1,0 +1,21 @@
+"""The tables' WebSocket route ``/ws/games/{id}``; what is said over it is :mod:`tendays.server.table`'s."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, WebSocket
+
+from .guard import Limits
+from .routing import lobby_of
+from .table import serve_table
+
+__all__ = ["table_router"]
+
+
+def table_router(limits: Limits) -> APIRouter:
+    router = APIRouter()
+
+    @router.websocket("/ws/games/{game_id}")
+    async def table(websocket: WebSocket, game_id: str) -> None:
+        await serve_table(websocket, lobby_of(websocket), limits, game_id)
+
+    return router
