@@ -343,9 +343,8 @@ async def master_alone(args: argparse.Namespace, folder: Path) -> dict[str, Any]
     (moves, clocks, storing, views, encoding), apart from the WebSocket and event-loop layers."""
     from tendays.server.journal import Journal
     from tendays.server.lobby import Lobby
-    from tendays.server.settings import MasterSettings
+    from tendays.server.settings import MasterSettings, Pace
     from tendays.server.store import Store
-    from tendays.server.timing import Pace
 
     # No think time here, so the chat's rate limit (made for people) is lifted.
     settings = MasterSettings(bot_delay=0, draft_delay=0, bot_processes=0, seed_source=lambda: 7, chat_lines=10**9)

@@ -17,8 +17,9 @@ from tendays.server.lobby import Lobby
 from tendays.server.master import LobbyError, Match, Rejected
 from tendays.server.notices import N_, render_notice
 from tendays.server.seats import Subscriber
+from tendays.server.settings import Pace, PaceLimits
 from tendays.server.store import Store
-from tendays.server.timing import Pace, PaceLimits, TurnClock
+from tendays.server.timing import TurnClock
 
 HUMAN: tuple[str, None] = ("human", None)
 QUICK = PaceLimits(live_min=0.05)

@@ -24,7 +24,7 @@ from tendays.engine import GameRecord, Move, Options, Phase, State, apply, check
 from tendays.engine import new_game as deal
 from tendays.server.app import Limits, create_app
 from tendays.server.lobby import Lobby
-from tendays.server.timing import PaceLimits
+from tendays.server.settings import PaceLimits
 
 Message = dict[str, Any]
 EDITION = load_edition("usa")

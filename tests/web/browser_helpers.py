@@ -36,7 +36,7 @@ SERVE = """
 import itertools, json, sys, uvicorn
 from tendays.server.app import Limits, create_app
 from tendays.server.settings import MasterSettings
-from tendays.server.timing import PaceLimits
+from tendays.server.settings import PaceLimits
 port, database, first_seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 changes, limits = json.loads(sys.argv[4]), json.loads(sys.argv[5])
 seeds = itertools.count(first_seed)

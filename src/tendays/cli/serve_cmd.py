@@ -104,9 +104,8 @@ def run(args: argparse.Namespace) -> int:
         from tendays.server.app import Limits, create_app
         from tendays.server.connections import ConnectionLimits, guarded_http
         from tendays.server.logs import RedactSecrets
-        from tendays.server.settings import MasterSettings
+        from tendays.server.settings import MasterSettings, PaceLimits
         from tendays.server.store import DatabaseBusy, DatabaseLock, MissingDriver, Store, redact_url
-        from tendays.server.timing import PaceLimits
     except ModuleNotFoundError as error:
         return _fail(_("{module} is missing; install the server extra: pip install -e '.[server]' in a clone of "
                        "tendays").format(module=error.name))

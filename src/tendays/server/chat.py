@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
@@ -21,44 +21,69 @@ from tendays.engine.i18n import ngettext
 from .notices import Plural, encode_notice
 from .seats import Rejected, Seat, Subscriber
 from .settings import MasterSettings
-from .store import ChatRow
+from .store import ChatRow, MoveConflict
 from .text import clean_chat
 from .wire import Outgoing, TableEncoder
 
 if TYPE_CHECKING:
     from .journal import Journal
 
-__all__ = ["QUICK_PHRASES", "Talk"]
+__all__ = ["QUICK_PHRASES", "Chat", "ChatTable"]
 
 # Offered as one-tap buttons (on a phone, typing is slow); they are ordinary lines once sent.
 QUICK_PHRASES = ("Good luck!", "Well played!", "Nice move!", "Thinking…", "Oops!", "Thanks!", "Good game!")
 
 
-class Talk:
+class ChatTable(Protocol):
+    """What the chat reads of its match: whose names the lines carry, and who hears them."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+    @property
+    def subscribers(self) -> Sequence[Subscriber]: ...
+    @property
+    def version(self) -> int: ...
+
+
+class Chat:
     """A match's chat: its lines, and each seat's recent ones (for the rate limit)."""
 
-    id: str
-    seats: list[Seat]
-    _journal: Journal
-    _settings: MasterSettings
-    _encoder: TableEncoder
-    _subscribers: list[Subscriber]
-
-    def _init_talk(self, rows: Sequence[ChatRow]) -> None:
-        self._chat_next = 1 + max((r.number for r in rows), default=0)
+    def __init__(self, table: ChatTable, rows: Sequence[ChatRow], journal: Journal, settings: MasterSettings,
+                 encoder: TableEncoder) -> None:
+        self._table = table
+        self._journal = journal
+        self._settings = settings
+        self._encoder = encoder
+        self.known = 0  # the number of the last line this match holds
         self._recent: dict[int, deque[float]] = {}
+        self.take(rows)
+
+    def take(self, rows: Iterable[ChatRow]) -> None:
+        """Hold lines already stored (by this process before a restart, or by another process)."""
         for row in rows:
             self._encoder.add_chat(self._line(row))
+            self.known = max(self.known, row.number)
 
     def _line(self, row: ChatRow) -> dict[str, Any]:
-        name = None if row.seat is None or row.seat >= len(self.seats) else self.seats[row.seat].display_name
+        seats = self._table.seats
+        name = None if row.seat is None or row.seat >= len(seats) else seats[row.seat].display_name
         return {"n": row.number, "seat": row.seat, "name": name, "kind": row.kind, "text": row.text, "at": row.at}
 
     async def _add(self, seat: int | None, kind: str, text: str) -> None:
-        row = ChatRow(self._chat_next, seat, kind, text, round(time.time(), 3))
-        self._chat_next += 1
-        await self._journal.run(self._journal.store.add_chat, self.id, row)
-        self._encoder.add_chat(self._line(row))
+        try:
+            await self._store(seat, kind, text)
+        except MoveConflict:  # another process wrote a line of this number first: read its lines, write after
+            store, table = self._journal.store, self._table
+            stored = await self._journal.run(store.load_changes, table.id, table.version, self.known - 1)
+            self.take(stored.chat if stored is not None else ())
+            await self._store(seat, kind, text)
+
+    async def _store(self, seat: int | None, kind: str, text: str) -> None:
+        row = ChatRow(self.known + 1, seat, kind, text, round(time.time(), 3))
+        await self._journal.run(self._journal.store.add_chat, self._table.id, row)
+        self.take((row,))
 
     async def say(self, seat: int | None, text: Any) -> None:
         """A line from ``seat``; raises :class:`Rejected` for a spectator, a bad line or too many lines."""
@@ -85,23 +110,20 @@ class Talk:
         except Exception:
             recent.pop()
             raise Rejected("unavailable", _("the message could not be saved, so nobody saw it; try again")) from None
-        self._send_chat()
+        self._send()
 
-    def _send_chat(self) -> None:
+    def _send(self) -> None:
         """The new lines to every connection, in a small ``chat`` message: the table itself did not change."""
         messages: dict[tuple[int, str], Outgoing] = {}
-        for subscriber in self._subscribers:
+        for subscriber in self._table.subscribers:
             key = (subscriber.chat_queued, subscriber.lang)
             message = messages.get(key)
             if message is None:
                 message = messages[key] = self._encoder.chat(*key)
             subscriber.put(message)
 
-    async def _notice(self, message: str | Plural, *, sentence: bool = False, **args: str | int) -> None:
+    async def notice(self, message: str | Plural, *, sentence: bool = False, **args: str | int) -> None:
         """A line of the table itself (stored; the caller publishes the table): ``message`` is a msgid marked
         with :func:`~tendays.server.notices.N_` (or a :class:`~tendays.server.notices.Plural`), formatted with
         ``args`` in each reader's language."""
         await self._add(None, "notice", encode_notice(message, sentence=sentence, **args))
-
-    if TYPE_CHECKING:  # provided by Match
-        def _publish(self) -> None: ...

@@ -5,9 +5,16 @@ moves), accepts a move only from the seat whose secret token the connection pres
 the mover saw, and legal by the rules; stores it through the :class:`~tendays.server.journal.Journal`
 before anyone hears of it; and then sends every subscriber its own ``view(state, seat)``. Bot seats,
 and people's seats while a bot stands in for them, move here, on the server, through the engine's turn
-loop (:func:`~tendays.engine.next_decision`). What happens when people are absent (the clock, timeouts,
-leaving, coming back, ending) is in :class:`~tendays.server.absence.Absence`, the table talk in
-:mod:`tendays.server.chat`. Nothing here touches sockets, so tests drive a match directly.
+loop (:func:`~tendays.engine.next_decision`). Nothing here touches sockets, so tests drive a match directly.
+
+A match owns its state and composes four helpers, each reading the match through a small interface (a
+:class:`typing.Protocol` beside the helper):
+
+- :class:`~tendays.server.chat.Chat`: the table talk and the table's own notices;
+- :class:`~tendays.server.absence.Absence`: the clock's alarm, timeouts, people leaving and coming back;
+- :class:`~tendays.server.seat_bots.SeatBots`: the bots of bot seats and the stand-in for absent people;
+- :class:`~tendays.server.following.Follower`: what other server processes stored, when they share the
+  database.
 """
 
 from __future__ import annotations
@@ -15,35 +22,99 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import math
 import time
-from typing import Any
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from tendays import bots
 from tendays.engine import (
+    Edition,
+    Game,
     GameRecord,
     IllegalMoveError,
     InvalidMoveError,
     Move,
+    Options,
     OutOfTurnError,
     PlayerView,
     State,
+    load_edition,
     view,
 )
 from tendays.engine.i18n import gettext as _
 
-from .following import Following
-from .seats import LobbyError, Rejected, Subscriber, hash_token, new_token
+from .absence import Absence
+from .chat import Chat
+from .following import Follower
+from .notices import N_
+from .seat_bots import SeatBots
+from .seats import LobbyError, Rejected, Seat, Subscriber, hash_token, new_token
 from .settings import MasterSettings
-from .store import MoveConflict, MoveRow, SeatTaken
-from .wire import Outgoing
+from .store import MoveConflict, MoveRow, SeatTaken, StoredGame
+from .thinking import Thinker
+from .timing import ClockReading, TurnClock
+from .wire import Outgoing, SeatInfo, TableEncoder
+
+if TYPE_CHECKING:
+    from .journal import Journal
 
 __all__ = ["LobbyError", "MasterSettings", "Match", "Rejected", "Subscriber", "hash_token", "new_token"]
 
 log = logging.getLogger("tendays.server")
 
 
-class Match(Following):
-    """One game and everyone at its table (with other server processes: see :class:`Following`)."""
+class Match:
+    """One game and everyone at its table (see the module's text for its parts)."""
+
+    def __init__(self, stored: StoredGame, journal: Journal, settings: MasterSettings, thinker: Thinker) -> None:
+        self.id = stored.id
+        self.created: datetime = stored.created
+        self.edition: Edition = load_edition(stored.edition)
+        self.options: Options = stored.options
+        self.seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.timeouts, s.away, s.left, s.reserved)
+                      for s in stored.seats]
+        self._journal = journal
+        self._thinker = thinker
+        self._encoder = TableEncoder(self.id, self.edition)
+        try:
+            # The game's seed is secret: never sent, never logged.
+            self.game = Game(self.edition, self.options, stored.seed, keep_states=False)
+        except ValueError as error:
+            raise ValueError(f"its options cannot be played: {error}") from error
+        for number, text in enumerate(stored.moves, 1):
+            try:
+                self.game.play(text)
+            except ValueError as error:  # say which stored move no longer replays
+                raise ValueError(f"stored move {number} ({text}) does not replay: {error}") from error
+        # The table everyone has been told of. During a move it lags the game until the move is stored.
+        self._state: State = self.game.state
+        self._version = self.game.move_count
+        self.clock = None if stored.pace is None else TurnClock(
+            stored.pace, len(self.seats), [s.bank for s in stored.seats], stored.deadline, stored.turn_started)
+        self.ended = stored.ended  # "abandoned" or "closed" when the game ended before it was played out
+        self.rematch = stored.rematch
+        self.last_move_at = stored.last_move_at or stored.created.timestamp()
+        # What the game's row holds: its deadline and turn start, and when it last moved.
+        self._stored_clock: tuple[float | None, float | None] = (stored.deadline, stored.turn_started)
+        self._stored_at = self.last_move_at
+        # Requests to end are stored: those made through other processes, or before a restart, count.
+        self.end_votes = {s.seat for s in stored.seats if s.end_vote and not s.left}
+        self.subscribers: list[Subscriber] = []
+        self.lock = asyncio.Lock()  # held while a move (or a join, or news from other processes) is taken
+        self.stand_in_turn: int | None = None  # the seat whose timed-out turn the stand-in bot is playing
+        # With other server processes (tendays.server.cluster): whether this one runs the bots and the clock,
+        # the lease epoch its moves are fenced with (None: no other process), and (monotonic) until when the
+        # lease surely holds, as last renewed.
+        self.driving = True
+        self.epoch: int | None = None
+        self.lease_until = math.inf
+        self.on_over: Callable[[Match], None] | None = None  # the lobby's hook to let go of a finished game
+        self.chat = Chat(self, stored.chat, journal, settings, self._encoder)
+        self.absence = Absence(self, journal, settings, self.chat)
+        self.bots = SeatBots(self, settings, thinker)
+        self.follower = Follower(self, journal, self.chat)
 
     # -- public facts ------------------------------------------------------------------------
 
@@ -61,7 +132,12 @@ class Match(Following):
     def status(self) -> str:
         if self.state.is_over or self.ended is not None:
             return "over"
-        return "playing" if self._all_taken else "waiting"
+        return "playing" if self.all_taken else "waiting"
+
+    @property
+    def all_taken(self) -> bool:
+        """Whether every seat has a bot or a person (a game starts once it has)."""
+        return all(s.taken for s in self.seats)
 
     @property
     def record(self) -> GameRecord:
@@ -100,6 +176,28 @@ class Match(Following):
                 found = seat.index
         return found
 
+    def connected(self, seat: int) -> bool:
+        """Whether someone is at the seat: always for a bot seat; for a person's, while a table of theirs is open
+        here (away or not), and never after they left."""
+        place = self.seats[seat]
+        if place.kind == "bot":
+            return True
+        return not place.left and any(s.seat == seat for s in self.subscribers)
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return [SeatInfo(s.index, s.kind, s.name, s.bot, self.connected(s.index), s.away, s.left) for s in self.seats]
+
+    def _extra(self, now: float) -> dict[str, Any]:
+        """The table's facts beside the view: the clock (running only while the game is played), why it
+        ended, the rematch offered, and whether (and who asked) to end a game someone left."""
+        playing = self.status == "playing"
+        clock = None
+        if self.clock is not None:
+            clock = self.clock.to_json(now) if playing else {**self.clock.pace.to_json(), "deadline": None}
+        gone = any(s.kind == "human" and (s.left or s.away) for s in self.seats)
+        return {"clock": clock, "ended": self.ended, "rematch": self.rematch, "end_votes": sorted(self.end_votes),
+                "can_end": playing and gone}
+
     # -- seats -------------------------------------------------------------------------------
 
     async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
@@ -108,7 +206,7 @@ class Match(Following):
         return await asyncio.shield(self._join(name, seat))
 
     async def _join(self, name: str, wanted: int | None) -> tuple[int, str]:
-        async with self._lock:
+        async with self.lock:
             free = [s for s in self.seats if not s.taken and (s.index == wanted if wanted is not None
                                                               else not s.reserved)]
             if not free or self.status != "waiting":
@@ -129,16 +227,15 @@ class Match(Following):
                 if self.clock is not None and deadline is not None:
                     self.clock.stop()
                 if isinstance(error, SeatTaken):  # through another server process: see who has it
-                    await self._catch_up()
+                    await self.follower.catch_up()
                     raise LobbyError(409, _("every seat of this game is taken")) from None
                 raise
             seat.name, seat.token_hash, seat.reserved = name, token_hash, False
-            self._all_taken = all(s.taken for s in self.seats)
             self.last_move_at = now
-            for subscriber in self._subscribers:
+            for subscriber in self.subscribers:
                 subscriber.resync()  # the log's names may have changed
-            self._publish()
-            self._arm_clock()
+            self.publish()
+            self.absence.arm_clock()
         self.wake_bots()
         return seat.index, token
 
@@ -165,10 +262,12 @@ class Match(Following):
         if self.seats[seat].away and self.status == "playing":
             raise Rejected("forbidden", _("a bot plays your seat while you are away; take your seat back to "
                                           "play again"))
-        await asyncio.shield(self._play_in_turn(seat, parsed, version, by_person=True))
+        await asyncio.shield(self.play_in_turn(seat, parsed, version, by_person=True))
 
-    async def _play_in_turn(self, seat: int, move: Move, version: int, by_person: bool = False) -> None:
-        async with self._lock:
+    async def play_in_turn(self, seat: int, move: Move, version: int, by_person: bool = False) -> None:
+        """Play ``move`` for ``seat`` on the table of ``version``: checked by the rules, stored, then told.
+        A person's move (``by_person``) resets the seat's timeouts; a bot's is fenced by this process's lease."""
+        async with self.lock:
             status = self.status
             if status == "waiting":
                 raise Rejected("illegal", _("the game has not started: it waits for every seat to be taken"))
@@ -187,11 +286,12 @@ class Match(Following):
                 raise Rejected("illegal", str(error)) from None
             # The game holds the move now; the table (``self.state``) follows once the move is stored.
             now = time.time()
-            saved = self._clock_snapshot()
+            saved = None if self.clock is None else self.clock.reading()
             timeouts = self.seats[seat].timeouts
             if by_person:
                 self.seats[seat].timeouts = 0
-            self._turn_passed(mover, state, now)
+            if self.clock is not None:
+                self.clock.passed(mover, state, now)
             clock_row = self._clock_row(seat, saved, timeouts)
             # The game's row changes when the deadline does; when it last moved is kept to the minute.
             touch = state.is_over or clock_row[:2] != self._stored_clock or now - self._stored_at >= 60
@@ -201,10 +301,11 @@ class Match(Following):
                 await self._journal.append_move(row)
             except Exception as error:
                 self.game.undo()  # nobody has heard of the move, so it was never played
-                self._clock_restore(saved)
+                if self.clock is not None and saved is not None:
+                    self.clock.restore(saved)
                 self.seats[seat].timeouts = timeouts
                 if isinstance(error, MoveConflict):  # another process stored this move's number, or drives now
-                    await self._conflict(error)
+                    await self.follower.conflict(error)
                     raise Rejected("stale", _("someone moved while you were choosing: the table is up to date "
                                               "again, so look and choose again")) from None
                 log.exception("game %s: could not store move %d", self.id, row.number)
@@ -214,16 +315,157 @@ class Match(Following):
             self.last_move_at = now
             if touch:
                 self._stored_clock, self._stored_at = clock_row[:2], now
-            stand_in = self._stand_in_turn
-            if stand_in is not None and (state.is_over or state.current != stand_in):
-                self._stand_in_turn = None
-                if not by_person:  # the bot played the turn that ran out: the table hears of it with this move
-                    await self._told_of_timeout(stand_in)
-            self._publish()
-            self._arm_clock()
+            await self.absence.turn_played(state, by_person)
+            self.publish()
+            self.absence.arm_clock()
             if state.is_over:
                 self._over()
         self.wake_bots()
+
+    def _clock_row(self, seat: int, saved: ClockReading | None,
+                   timeouts: int) -> tuple[float | None, float | None, float | None, int | None]:
+        """(deadline, turn started, the mover's bank, the mover's timeouts) to store with a move; the last two
+        only when either changed since ``saved`` and ``timeouts`` (so most moves write no seat)."""
+        c, place = self.clock, self.seats[seat]
+        bank = None if c is None else c.banks[seat]
+        changed = place.timeouts != timeouts or (saved is not None and bank != saved[0][seat])
+        deadline, started = (None, None) if c is None else (c.deadline, c.turn_started)
+        return deadline, started, bank if changed else None, place.timeouts if changed else None
+
+    def wake_bots(self) -> None:
+        """Start the bots' loop if a bot is to move and it is not running yet."""
+        self.bots.wake()
+
+    def arm_clock(self) -> None:
+        """Wake up at the turn's deadline (again after a restart: the deadline is stored, not counted)."""
+        self.absence.arm_clock()
+
+    # -- people away, leaving, coming back, ending -------------------------------------------
+
+    async def leave(self, seat: int) -> None:
+        """The person at ``seat`` leaves the game: a bot plays the seat from now on."""
+        await self.absence.leave(seat)
+
+    async def come_back(self, seat: int) -> None:
+        """The person at ``seat`` is back (they opened their seat link): the bot stops standing in."""
+        await self.absence.come_back(seat)
+
+    async def vote_end(self, seat: int) -> None:
+        """A person asks to end the game after someone left; it ends once every person left has asked. The
+        request is stored, so requests made through other server processes, or before a restart, count."""
+        if self._journal.store.shared:
+            async with self.lock:
+                await self.follower.catch_up()  # the others' requests
+        await self.absence.vote_end(seat)
+        if self.status != "over" and seat in self.end_votes:
+            await self._journal.run(self._journal.store.update_seat, self.id, seat, end_vote=True)
+
+    async def offer_rematch(self, game_id: str, name: str) -> None:
+        """Tell the table that ``name`` offers a rematch: game ``game_id``, with the same seats."""
+        await self._journal.run(self._journal.store.set_rematch, self.id, game_id)
+        self.rematch = game_id
+        await self.chat.notice(N_("{name} offers a rematch: the same seats and options again"), name=name)
+        self.publish()
+
+    async def end(self, ended: str, reason: str) -> None:
+        """End the game before it is played out (``ended``: "abandoned" or "closed"), saying why: ``reason`` is a
+        msgid marked with :func:`~tendays.server.notices.N_`, told to each reader in their language."""
+        async with self.lock:
+            if self.status == "over":
+                return
+            now = time.time()
+            await self._journal.run(self._journal.store.end_game, self.id, ended, now)
+            self.ended = ended
+            if self.clock is not None:
+                self.clock.stop()
+            self.absence.disarm()
+        await self.chat.notice(reason, sentence=True)
+        self.publish()
+        self._over()
+
+    def _over(self) -> None:
+        if self.on_over is not None:
+            self.on_over(self)
+
+    # -- chat --------------------------------------------------------------------------------
+
+    async def say(self, seat: int | None, text: Any) -> None:
+        """A line from ``seat``; raises :class:`Rejected` for a spectator, a bad line or too many lines."""
+        await self.chat.say(seat, text)
+
+    # -- other server processes --------------------------------------------------------------
+
+    def drive(self, epoch: int | None) -> None:
+        """This process drives the game from now on (``epoch``: its lease), or, with None, no longer does."""
+        self.driving, self.epoch = epoch is not None, epoch
+        if epoch is None:
+            self.absence.disarm()
+            self.bots.stop()
+        else:
+            self.absence.arm_clock()
+            self.bots.wake()
+
+    async def refresh(self, notices: Sequence[str] = ("",)) -> None:
+        """Follow what other server processes stored, and tell the table. ``notices`` are what they said
+        changed (:meth:`~tendays.server.following.Follower.follow`)."""
+        async with self.lock:
+            changed = await self.follower.follow(notices)
+        if not changed:
+            return
+        self.publish()
+        self.absence.arm_clock()
+        if self.status == "over":
+            self._over()
+        self.bots.wake()
+        present = {seat.index for seat in self.seats if seat.present}
+        if self.driving and self.status == "playing" and self.end_votes and present <= self.end_votes:
+            # The last requests to end came through different processes at once: end it here.
+            await self.absence.vote_end(min(self.end_votes))
+
+    def take_move(self, row: MoveRow) -> None:
+        """Another process stored ``row``, and the game has played it: take its clock and the mover's timeouts,
+        and show the table (hold the lock)."""
+        if self.clock is not None:
+            self.clock.deadline, self.clock.turn_started = row.deadline, row.turn_started
+            if row.bank is not None:
+                self.clock.banks[row.seat] = row.bank
+        if row.timeouts is not None:
+            self.seats[row.seat].timeouts = row.timeouts
+        self._state, self._version = self.game.state, self.game.move_count
+        self.stand_in_turn = None
+        self.last_move_at = row.at
+        self._stored_clock = (row.deadline, row.turn_started)
+
+    def take_changes(self, stored: StoredGame) -> bool:
+        """Other processes stored ``stored`` (the game has played its new moves): take its seats, clock,
+        requests to end and ending (hold the lock). True if the table moved or its seats changed."""
+        before = [(s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts) for s in self.seats]
+        for seat, row in zip(self.seats, stored.seats, strict=False):
+            seat.kind, seat.bot, seat.name, seat.token_hash = row.kind, row.bot, row.name, row.token_hash
+            seat.timeouts, seat.away, seat.left, seat.reserved = row.timeouts, row.away, row.left, row.reserved
+        seats_changed = before != [(s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts)
+                                   for s in self.seats]
+        if self.clock is not None:
+            self.clock = TurnClock(self.clock.pace, len(self.seats), [s.bank for s in stored.seats],
+                                   stored.deadline, stored.turn_started)
+        moved = self.game.move_count != self._version
+        if moved:
+            self._state, self._version = self.game.state, self.game.move_count
+            self.stand_in_turn = None
+        votes = {row.seat for row in stored.seats if row.end_vote and not row.left}
+        seats_changed = seats_changed or votes != self.end_votes
+        self.end_votes = votes
+        self.ended, self.rematch = stored.ended, stored.rematch
+        self.last_move_at = stored.last_move_at or self.last_move_at
+        self._stored_clock, self._stored_at = (stored.deadline, stored.turn_started), self.last_move_at
+        if seats_changed:
+            for subscriber in self.subscribers:
+                subscriber.resync()  # the log's names may have changed
+        return moved or seats_changed
+
+    async def close(self) -> None:
+        self.absence.close()
+        await self.bots.close()
 
     # -- connections -------------------------------------------------------------------------
 
@@ -238,40 +480,40 @@ class Match(Following):
         """A new connection for ``seat`` (None: a spectator); it gets the table at once."""
         subscriber = Subscriber(seat)
         was_connected = seat is not None and self.connected(seat)
-        self._subscribers.append(subscriber)
+        self.subscribers.append(subscriber)
         if seat is not None and not was_connected:
-            self._publish()  # everyone sees the seat come online
+            self.publish()  # everyone sees the seat come online
         else:
             subscriber.put(self.state_message(subscriber))
         return subscriber
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
-        if subscriber not in self._subscribers:
+        if subscriber not in self.subscribers:
             return
-        self._subscribers.remove(subscriber)
+        self.subscribers.remove(subscriber)
         if subscriber.seat is not None and not self.connected(subscriber.seat):
-            self._publish()
+            self.publish()
 
     @property
     def watchers(self) -> int:
-        return len(self._subscribers)
+        return len(self.subscribers)
 
-    def _publish(self) -> None:
+    def publish(self) -> None:
         """Send every subscriber its own view of the current table, with what it has not had yet.
 
         Each seat's view is made once, whoever watches it; the additions all share come from any of them.
         """
-        if not self._subscribers:
+        if not self.subscribers:
             return
         state, version, status = self.state, self.version, self.status
         views: dict[int | None, PlayerView] = {}
-        for subscriber in self._subscribers:
+        for subscriber in self.subscribers:
             if subscriber.seat not in views:
                 views[subscriber.seat] = view(state, subscriber.seat)
         shared = self._encoder.shared(next(iter(views.values())), version, status, self.seat_infos())
         extra = self._extra(time.time())
         messages: dict[tuple[int | None, str, int, int], Outgoing] = {}
-        for subscriber in self._subscribers:
+        for subscriber in self.subscribers:
             key = (subscriber.seat, subscriber.lang, subscriber.log_known, subscriber.chat_known)
             message = messages.get(key)
             if message is None:

@@ -18,8 +18,8 @@ from tendays.engine import MAX_DAYS, MIN_DAYS
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
+from .settings import Pace
 from .text import clean_name
-from .timing import Pace
 
 __all__ = ["ERRORS", "BotChoices", "errors_in_words", "BotInfo", "CreateGame", "EditionInfo", "ErrorAnswer", "GamePage",
            "GameSummary", "Health", "JoinGame", "LevelInfo", "SeatTicket"]

@@ -1,4 +1,5 @@
-"""What the operator decides about the tables: bot pacing, the game cap, clocks, timeouts, chat, expiry."""
+"""What the operator decides about the tables (bot pacing, the game cap, clocks, timeouts, chat, expiry),
+and the values those settings are made of: a game's pace and the limits on it."""
 
 from __future__ import annotations
 
@@ -6,10 +7,76 @@ import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from .timing import PaceLimits
+from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
-__all__ = ["MasterSettings"]
+__all__ = ["MasterSettings", "Pace", "PaceLimits"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How fast a game is played: ``kind`` is "live" or "correspondence"; seconds per move and of bank."""
+
+    kind: str
+    per_move: float
+    bank: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "per_move": self.per_move, "bank": self.bank}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pace:
+        return cls(str(data["kind"]), float(data["per_move"]), float(data.get("bank") or 0.0))
+
+    def describe(self) -> str:
+        if self.kind == "live":
+            bank = f" and a bank of {_duration(self.bank)}" if self.bank else ""
+            return f"live: {_duration(self.per_move)} a move{bank}"
+        return f"correspondence: {_duration(self.per_move)} a move"
+
+
+@dataclass(frozen=True, slots=True)
+class PaceLimits:
+    """What the operator allows a game's pace to be (seconds)."""
+
+    live_min: float = 10
+    live_max: float = 600
+    bank_max: float = 1800
+    correspondence_min: float = 3600
+    correspondence_max: float = 14 * 86400
+
+    def check(self, pace: Pace) -> None:
+        """Raise ``ValueError`` (in words) for a pace outside the operator's limits."""
+        if pace.kind == "live":
+            low, high = self.live_min, self.live_max
+            if not 0 <= pace.bank <= self.bank_max:
+                raise ValueError(_("a live game's bank is 0 to {most}, not {given}").format(
+                    most=_duration(self.bank_max), given=_duration(pace.bank)))
+        elif pace.kind == "correspondence":
+            low, high = self.correspondence_min, self.correspondence_max
+            if pace.bank:
+                raise ValueError(_("a correspondence game has no bank; each move has the same time"))
+        else:
+            raise ValueError(_("unknown pace '{kind}'; choose live or correspondence").format(kind=pace.kind))
+        if not low <= pace.per_move <= high:
+            words = (_("a live game gives each move {least} to {most}, not {given}") if pace.kind == "live" else
+                     _("a correspondence game gives each move {least} to {most}, not {given}"))
+            raise ValueError(words.format(least=_duration(low), most=_duration(high), given=_duration(pace.per_move)))
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 86400 and seconds % 86400 == 0:
+        days = int(seconds // 86400)
+        return ngettext("{n} day", "{n} days", days).format(n=days)
+    if seconds >= 3600 and seconds % 3600 == 0:
+        hours = int(seconds // 3600)
+        return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
+    return ngettext("{n} second", "{n} seconds", 1 if seconds == 1 else 2).format(n=f"{seconds:g}")
 
 
 @dataclass
@@ -40,3 +107,6 @@ class MasterSettings:
     def lease_renew(self) -> float:
         """Seconds between renewals (and looks for games to take over): a third of the lease."""
         return self.lease_ttl / 3
+
+
+
