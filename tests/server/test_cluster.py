@@ -157,11 +157,11 @@ def test_the_fence_refuses_a_stale_owners_move_and_a_taken_number(postgres_url: 
         first.create_game(_game("fenced"), lease=60.0)
         move = MoveRow("fenced", 1, 0, str(Game("usa", read_options('{"players": 2}'), 5).state.legal_moves()[0]),
                        epoch=1)
-        assert second.claim_leases(60.0, 10) == {}  # the lease is held
+        assert second.leases.claim(60.0, 10) == {}  # the lease is held
         with first.engine.begin() as db:  # the owner stops answering: its lease runs out
             db.exec_driver_sql("UPDATE games SET lease_expires = 0 WHERE id = 'fenced'")
-        assert second.claim_leases(60.0, 10) == {"fenced": 2}
-        assert first.renew_leases(60.0) == {}  # the old owner learns it lost the game
+        assert second.leases.claim(60.0, 10) == {"fenced": 2}
+        assert first.leases.renew(60.0) == {}  # the old owner learns it lost the game
         with pytest.raises(MoveConflict) as refused:
             first.append_moves([move])  # its late move, with the old epoch
         assert refused.value.lease_lost

@@ -79,18 +79,18 @@ class Cluster:
     async def release(self) -> None:
         """Give back every lease, so the other processes take these games over now, not when they expire."""
         with contextlib.suppress(Exception):  # the database is gone: the leases simply run out
-            released = await self.journal.run(self.journal.store.release_leases)
+            released = await self.journal.run(self.journal.store.leases.release)
             if released:
                 log.info("gave back the leases of %d game(s) to the other server processes", released)
 
     async def _keep_leases(self) -> None:
-        store, ttl = self.journal.store, self.settings.lease_ttl
+        leases, ttl = self.journal.store.leases, self.settings.lease_ttl
         while True:
             try:
                 since = time.monotonic()
-                await self.driver.held(await self.journal.run(store.renew_leases, ttl), since)
+                await self.driver.held(await self.journal.run(leases.renew, ttl), since)
                 since = time.monotonic()
-                claimed = await self.journal.run(store.claim_leases, ttl, self.settings.lease_batch)
+                claimed = await self.journal.run(leases.claim, ttl, self.settings.lease_batch)
                 if claimed:
                     log.info("took over %d game(s) whose server process went away or stopped", len(claimed))
                     await self.driver.took(claimed, since)

@@ -3,6 +3,7 @@ and the epoch its moves are fenced with (see :mod:`tendays.server.cluster`). Pos
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
@@ -10,37 +11,39 @@ from sqlalchemy.engine import Connection, Engine
 
 from .schema import GameTable
 
-__all__ = ["LeaseStore"]
+__all__ = ["Announce", "LeaseStore"]
+
+Announce = Callable[[Connection, str, str], None]  # (transaction, game id, what changed): tell the others
 
 
 class LeaseStore:
-    """The lease statements of :class:`~tendays.server.store.Store`."""
+    """The lease statements of one server process (``owner``), held by the
+    :class:`~tendays.server.store.Store`, which tells the other processes (``announce``) of a release."""
 
-    engine: Engine
-    owner: str  # this process
+    def __init__(self, engine: Engine, owner: str, announce: Announce) -> None:
+        self.engine = engine
+        self.owner = owner
+        self._announce = announce
 
-    def _announce(self, db: Connection, game_id: str, what: str) -> None:
-        """Tell the other processes when the transaction commits (the Store's)."""
-        raise NotImplementedError
-
-    def _now(self) -> Any:
+    @staticmethod
+    def now() -> Any:
         """The database's clock in Unix seconds: every process measures leases by the same clock."""
         return func.extract("epoch", func.clock_timestamp())
 
-    def renew_leases(self, seconds: float) -> dict[str, int]:
+    def renew(self, seconds: float) -> dict[str, int]:
         """Extend this process's leases of unfinished games; {game id: epoch} of those it still holds."""
         with self.engine.begin() as db:
             rows = db.execute(update(GameTable).where(GameTable.lease_owner == self.owner,
                                                       GameTable.finished.is_(False))
-                              .values(lease_expires=self._now() + seconds)
+                              .values(lease_expires=self.now() + seconds)
                               .returning(GameTable.id, GameTable.lease_epoch)).all()
         return {row[0]: int(row[1]) for row in rows}
 
-    def claim_leases(self, seconds: float, limit: int) -> dict[str, int]:
+    def claim(self, seconds: float, limit: int) -> dict[str, int]:
         """Take up to ``limit`` unfinished games whose lease ran out or was given back: {game id: new epoch}.
 
         Rows another transaction holds (a move being stored) are skipped, not waited for."""
-        now = self._now()
+        now = self.now()
         free = (select(GameTable.id).where(GameTable.finished.is_(False),
                                            or_(GameTable.lease_expires.is_(None), GameTable.lease_expires < now))
                 .order_by(GameTable.last_move_at).limit(limit).with_for_update(skip_locked=True))
@@ -51,7 +54,7 @@ class LeaseStore:
                               .returning(GameTable.id, GameTable.lease_epoch)).all()
         return {row[0]: int(row[1]) for row in rows}
 
-    def release_leases(self, ids: list[str] | None = None) -> int:
+    def release(self, ids: list[str] | None = None) -> int:
         """Give back this process's leases (of ``ids``, or all when it stops): the others take them at once."""
         where = [GameTable.lease_owner == self.owner] + ([] if ids is None else [GameTable.id.in_(ids)])
         with self.engine.begin() as db:

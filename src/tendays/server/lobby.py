@@ -25,10 +25,11 @@ from .journal import Journal
 from .master import Match
 from .notices import N_
 from .seats import LobbyError, Rejected, hash_token, new_token
-from .settings import MasterSettings, Pace
+from .settings import MasterSettings
 from .store import StoredGame, StoredSeat
 from .text import name_key
 from .thinking import Thinker
+from .timing import Pace
 from .wire import stored_bot_name
 
 __all__ = ["Lobby"]
@@ -81,7 +82,7 @@ class Lobby:
         store = self.journal.store
         leases: dict[str, int] = {}
         if self.cluster is not None:
-            leases = store.claim_leases(self.settings.lease_ttl, self.settings.lease_batch)
+            leases = store.leases.claim(self.settings.lease_ttl, self.settings.lease_batch)
         for stored in store.load_games(list(leases)) if self.cluster is not None else store.load_unfinished():
             try:
                 match = self.matches[stored.id] = self._rebuild(stored)
@@ -98,7 +99,7 @@ class Lobby:
         self.thinker.warm_up()
         for match in self.matches.values():
             match.wake_bots()
-            match.arm_clock()
+            match._arm_clock()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="expiry of idle games")
         if self.cluster is not None:
             self.cluster.start()
@@ -180,7 +181,7 @@ class Lobby:
         driven = {m.id for m in self.matches.values() if m.driving}
         stray = [game_id for game_id in leases if game_id not in driven and game_id not in self._unplayable]
         if stray:  # taken but not driven (reading it failed, or it ended here): let any process take it again
-            await self.journal.run(self.journal.store.release_leases, stray)
+            await self.journal.run(self.journal.store.leases.release, stray)
         for match in list(self.matches.values()):
             if not match.driving or match.epoch is None or match.status == "over":
                 continue
@@ -283,12 +284,12 @@ class Lobby:
                    for i, (kind, level) in enumerate(seats)],
         )
         match = self._match(stored)
-        if match.all_taken and match.clock is not None:
+        if match._all_taken and match.clock is not None:
             match.clock.start(match.state.current, now)
             stored.deadline, stored.turn_started = match.clock.deadline, match.clock.turn_started
         await asyncio.shield(self._register(match, stored))
         log.info("game %s created: %s, %d seats", match.id, loaded.id, len(seats))
-        match.arm_clock()
+        match._arm_clock()
         match.wake_bots()
         return match, token
 

@@ -33,7 +33,7 @@ from tendays.engine import Options
 from .database import DatabaseBusy, DatabaseLock, MissingDriver, database_url, make_engine, redact_url
 from .leases import LeaseStore
 from .schema import ChatTable, GameTable, MoveTable, SeatTable, upgrade
-from .settings import Pace
+from .timing import Pace
 
 __all__ = ["CHANNEL", "ChatRow", "DatabaseBusy", "DatabaseLock", "MissingDriver", "MoveConflict", "MoveRow",
            "SeatTaken", "Store", "StoredGame", "StoredSeat", "database_url", "read_options", "redact_url"]
@@ -170,8 +170,9 @@ _FENCE = (update(GameTable).where(GameTable.id == bindparam("b_id"), GameTable.l
           .values(lease_epoch=GameTable.lease_epoch))
 
 
-class Store(LeaseStore):
-    """Synchronous access to the game tables. Use it from one thread (the Journal's)."""
+class Store:
+    """Synchronous access to the game tables. Use it from one thread (the Journal's). Its ``leases``
+    (PostgreSQL) say which server process drives each unfinished game."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -179,6 +180,7 @@ class Store(LeaseStore):
         self.shared = self.engine.dialect.name == "postgresql"  # several server processes may use it
         # This process, as lease owner and as the sender of notifications.
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.leases = LeaseStore(self.engine, self.owner, self._announce)
         upgrade(self.engine)
 
     def _announce(self, db: Connection, game_id: str, what: str) -> None:
@@ -195,7 +197,7 @@ class Store(LeaseStore):
     def create_game(self, game: StoredGame, lease: float | None = None) -> None:
         """Store a new game; ``lease``: this process drives it for that many seconds (epoch 1)."""
         leased: dict[str, Any] = {} if lease is None else {
-            "lease_owner": self.owner, "lease_epoch": 1, "lease_expires": self._now() + lease}
+            "lease_owner": self.owner, "lease_epoch": 1, "lease_expires": self.leases.now() + lease}
         with self.engine.begin() as db:
             db.execute(insert(GameTable).values(
                 id=game.id, edition=game.edition, options=json.dumps(game.options.to_json()), seed=game.seed,
