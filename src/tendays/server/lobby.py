@@ -25,11 +25,10 @@ from .journal import Journal
 from .master import Match
 from .notices import N_
 from .seats import LobbyError, Rejected, hash_token, new_token
-from .settings import MasterSettings
+from .settings import MasterSettings, Pace
 from .store import StoredGame, StoredSeat
 from .text import name_key
 from .thinking import Thinker
-from .timing import Pace
 from .wire import stored_bot_name
 
 __all__ = ["Lobby"]
@@ -99,7 +98,7 @@ class Lobby:
         self.thinker.warm_up()
         for match in self.matches.values():
             match.wake_bots()
-            match._arm_clock()
+            match.arm_clock()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="expiry of idle games")
         if self.cluster is not None:
             self.cluster.start()
@@ -284,12 +283,12 @@ class Lobby:
                    for i, (kind, level) in enumerate(seats)],
         )
         match = self._match(stored)
-        if match._all_taken and match.clock is not None:
+        if match.all_taken and match.clock is not None:
             match.clock.start(match.state.current, now)
             stored.deadline, stored.turn_started = match.clock.deadline, match.clock.turn_started
         await asyncio.shield(self._register(match, stored))
         log.info("game %s created: %s, %d seats", match.id, loaded.id, len(seats))
-        match._arm_clock()
+        match.arm_clock()
         match.wake_bots()
         return match, token
 

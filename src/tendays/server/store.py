@@ -33,7 +33,7 @@ from tendays.engine import Options
 from .database import DatabaseBusy, DatabaseLock, MissingDriver, database_url, make_engine, redact_url
 from .leases import LeaseStore
 from .schema import ChatTable, GameTable, MoveTable, SeatTable, upgrade
-from .timing import Pace
+from .settings import Pace
 
 __all__ = ["CHANNEL", "ChatRow", "DatabaseBusy", "DatabaseLock", "MissingDriver", "MoveConflict", "MoveRow",
            "SeatTaken", "Store", "StoredGame", "StoredSeat", "database_url", "read_options", "redact_url"]
