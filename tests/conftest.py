@@ -21,6 +21,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     lanes.watching(item)
+    lanes.started_at(item)
     try:
         return (yield)
     finally:
@@ -31,4 +32,13 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
 def pytest_runtest_makereport(item: pytest.Item) -> Iterator[pytest.TestReport]:
     report: pytest.TestReport = yield
     lanes.verdict(item, report)
+    lanes.weigh(item, report)
     return report
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    lanes.note(report)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    lanes.summary(terminalreporter.write_line)

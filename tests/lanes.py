@@ -45,10 +45,69 @@ SLOW_HELPERS = {
     ("postgres", "PostgresCluster"): "a database",
 }
 
-# Tests slow for other reasons (a process of their own, or over a second of work), by node id: a module, a
-# test (every parametrisation of it), or one parametrisation. Measured with --durations=0 on two cores.
+# Tests slow for other reasons (a process of their own, or over a second of work), by node id: a folder
+# (ending in "/"), a module, a test (every parametrisation of it), or one parametrisation. Measured as the
+# CPU seconds of each test (its own and its subprocesses'), which a loaded machine does not inflate.
 SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_migrations.py::test_a_missing_postgresql_driver_is_named_in_one_line",  # tendays serve
+    # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer.
+    "tests/batch/",
+    "tests/rl/test_vector_env.py",
+    # The terminal game's screens through whole games, and its commands in subprocesses.
+    "tests/cli/test_bad_files.py::test_a_file_that_is_no_record_is_refused_in_one_line",
+    "tests/cli/test_bad_files.py::test_a_record_that_does_not_replay_as_saved_is_refused_in_one_line",
+    "tests/cli/test_german_screens.py::test_german_screens_say_moves_turns_and_keys_in_german_words",
+    "tests/cli/test_german_screens.py::test_help_rules_verdict_prompts_and_notices_speak_german_at_80x24",
+    "tests/cli/test_german_screens.py::test_the_colour_blind_palette_is_a_key_away_and_kept_in_the_save",
+    "tests/cli/test_german_screens.py::test_the_replay_speaks_german_and_shows_each_colours_shape",
+    "tests/cli/test_german_screens.py::test_the_setup_screen_and_the_hot_seat_screen_speak_german",
+    "tests/cli/test_keys.py::test_a_whole_game_with_the_arrow_keys_and_enter_alone",
+    "tests/cli/test_keys.py::test_every_day_key_drafts_onto_its_day_and_the_footer_offers_no_draw",
+    "tests/cli/test_keys.py::test_every_key_of_the_end_screen_the_help_and_the_verdict",
+    "tests/cli/test_keys.py::test_every_key_of_the_replay",
+    "tests/cli/test_keys.py::test_the_log_never_takes_the_focus_so_the_arrows_stay_with_the_rack",
+    "tests/cli/test_keys.py::test_the_refusals_in_the_docs_are_what_the_command_says",
+    "tests/cli/test_layout.py::test_a_finished_game_not_saved_asks_before_quitting",
+    "tests/cli/test_layout.py::test_a_long_paste_in_the_move_box_is_refused_without_covering_the_board",
+    "tests/cli/test_layout.py::test_a_pop_up_in_a_terminal_too_small_says_so_too",
+    "tests/cli/test_layout.py::test_a_terminal_too_small_says_so_and_the_game_comes_back",
+    "tests/cli/test_layout.py::test_every_days_link_is_explained_in_full_under_the_rack_at_80x24",
+    "tests/cli/test_layout.py::test_every_screen_fits_80x24_without_cutting_the_footer",
+    "tests/cli/test_layout.py::test_resizing_rewraps_the_log_without_a_sideways_scrollbar_and_keeps_its_end",
+    "tests/cli/test_layout.py::test_the_setup_screen_takes_typing_at_once_and_refuses_a_misspelt_level",
+    "tests/cli/test_layout.py::test_the_verdict_scrolls_and_always_shows_how_to_close_it",
+    "tests/cli/test_play_app.py::test_a_game_against_an_engine_program_to_the_end",
+    "tests/cli/test_play_app.py::test_a_person_plays_a_whole_game_against_a_bot_with_keys_and_mouse",
+    "tests/cli/test_play_app.py::test_bad_input_is_explained_never_ignored",
+    "tests/cli/test_play_app.py::test_germany_five_days_to_the_end_at_a_large_size",
+    "tests/cli/test_play_app.py::test_help_verdict_and_hint",
+    "tests/cli/test_play_app.py::test_hot_seat_shows_a_privacy_screen_and_never_another_rack",
+    "tests/cli/test_play_app.py::test_play_again_with_the_same_options",
+    "tests/cli/test_play_app.py::test_resizing_never_crashes",
+    "tests/cli/test_play_app.py::test_save_and_resume_continue_the_same_game",
+    "tests/cli/test_play_app.py::test_setup_screen_starts_a_game_and_explains_bad_seats",
+    "tests/cli/test_play_german.py::test_a_whole_german_game_at_80x24_speaks_german_and_fits",
+    "tests/cli/test_play_options.py::test_an_old_save_file_resumes_under_the_rules_it_was_played_by",
+    "tests/cli/test_play_options.py::test_the_bots_move_as_the_engines_turn_loop_would",
+    "tests/cli/test_play_options.py::test_the_setup_screen_offers_who_begins_and_shows_the_engines_refusal",
+    "tests/cli/test_replay_app.py::test_space_plays_the_game_back_to_its_end",
+    "tests/cli/test_replay_app.py::test_the_person_called_you_holds_a_tile_in_the_replay",
+    "tests/cli/test_saves_and_quitting.py::test_ctrl_q_and_the_palettes_quit_ask_first_with_moves_not_saved",
+    # Over a second of CPU each: bots thinking, whole games, subprocesses, Ray.
+    "tests/bots/test_draft.py::test_draft_move_is_legal_deterministic_and_greedy_without_work",
+    "tests/bots/test_draft.py::test_the_drafting_expert_drafts_legally_and_reproducibly_within_any_budget",
+    "tests/bots/test_hidden_information_bench.py::test_benchmark_prints_every_row",
+    "tests/bots/test_rivals.py::test_the_expert_reading_its_rivals_plays_legal_moves_reproducibly",
+    "tests/commands/test_plain_install.py::test_every_offered_bot_plays_on_the_plain_install",
+    "tests/commands/test_simulate_cmd.py::test_the_table_fits_80_columns",
+    "tests/engine/test_properties.py::test_a_record_replays_identically",
+    "tests/engine/test_properties.py::test_the_draw_pile_is_never_empty_while_buried_tiles_could_refill_it",
+    "tests/i18n/test_catalogues.py::test_the_checking_command_finds_nothing",
+    "tests/i18n/test_catalogues.py::test_the_template_holds_every_sentence_of_the_source",
+    "tests/server/test_leaks.py::test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator",
+    "tests/server/test_lobby.py::test_the_lobby_pages_thousands_of_games_quickly",
+    "tests/sim/test_tournament.py::test_ray_gives_the_same_results_as_local",
+    "tests/sim/test_tournament.py::test_workers_do_not_change_the_results",
 )
 
 # Programs whose start makes a test slow, by the name of the program, and what they are.
@@ -90,7 +149,7 @@ def slow_reason(item: pytest.Item) -> str | None:
         return f"its module uses {helper[0]}.{helper[1]}, which starts {SLOW_HELPERS[helper]}"
     node = item.nodeid
     for entry in SLOW_TESTS:
-        if node == entry or node.startswith((entry + "[", entry + "::")):
+        if node == entry or node.startswith((entry + "[", entry + "::") if entry[-1] != "/" else entry):
             return "it is named in tests/lanes.py's SLOW_TESTS"
     return None
 
@@ -109,6 +168,49 @@ def mark(items: list[pytest.Item]) -> None:
     for item in items:
         if slow_reason(item) is not None:
             item.add_marker(MARK)
+
+
+# -- what the fast lane still spends a second on -----------------------------------------------------------
+
+SECOND = 1.0  # CPU seconds of a test (its own and its subprocesses') beyond which it belongs in the slow lane
+_heavy: list[tuple[float, str]] = []
+
+
+def _cpu() -> float:
+    used = os.times()
+    return used.user + used.system + used.children_user + used.children_system
+
+
+def started_at(item: pytest.Item) -> None:
+    """Note the CPU seconds spent so far, before ``item`` runs."""
+    item.stash[_START] = _cpu()
+
+
+def weigh(item: pytest.Item, report: pytest.TestReport) -> None:
+    """After ``item``'s last phase, attach its CPU seconds to ``report`` if it is unmarked and over a second."""
+    start = item.stash.get(_START, None)
+    if report.when == "teardown" and start is not None and item.get_closest_marker(MARK) is None:
+        spent = _cpu() - start
+        if spent > SECOND:
+            report.user_properties.append(("cpu_seconds", round(spent, 2)))
+
+
+def note(report: pytest.TestReport) -> None:
+    """Keep the unmarked tests over a second, from their reports (which also come back from xdist's workers)."""
+    for name, value in report.user_properties:
+        if name == "cpu_seconds":
+            _heavy.append((float(value), report.nodeid))
+
+
+def summary(write: Any) -> None:
+    """Name the unmarked tests that took over a second of CPU, so they can be named in SLOW_TESTS."""
+    if _heavy:
+        write(f"Over {SECOND:g} s of CPU and not marked slow (name them in tests/lanes.py's SLOW_TESTS):")
+        for spent, node in sorted(_heavy, reverse=True):
+            write(f"  {spent:6.2f} s  {node}")
+
+
+_START = pytest.StashKey[float]()
 
 
 # -- the guard --------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The fast lane (``pytest -m "not slow"``) holds no test that starts a browser, a server process, a database,
-a proxy or a terminal: tests/lanes.py marks those, and its guard fails a test that starts one unmarked."""
+a proxy or a terminal: tests/lanes.py marks those, and its guard fails a test that starts one unmarked; the
+tests that took over a second of CPU unmarked are named after the run."""
 
 from __future__ import annotations
 
@@ -64,12 +65,13 @@ def test_the_slow_tests_named_by_hand_exist() -> None:
     for entry in lanes.SLOW_TESTS:
         path, _, name = entry.partition("::")
         module = TESTS.parent / path
-        assert module.is_file(), entry
+        assert module.is_dir() if path.endswith("/") else module.is_file(), entry
         assert not name or f"def {name.split('::')[-1]}(" in module.read_text(), entry
 
 
 GUARDED = """
 import subprocess
+import time
 import pytest
 
 def _start_a_terminal():
@@ -84,17 +86,24 @@ def test_unmarked():
 @pytest.mark.slow
 def test_marked():
     _start_a_terminal()
+
+def test_busy():
+    start = time.process_time()
+    while time.process_time() - start < 1.2:
+        pass
 """
 
 
 @pytest.mark.slow
-def test_the_guard_fails_an_unmarked_test_that_starts_a_terminal(tmp_path: Path) -> None:
+def test_the_guard_fails_an_unmarked_test_that_starts_a_terminal_and_names_a_busy_one(tmp_path: Path) -> None:
     for helper in ("conftest.py", "lanes.py"):
         shutil.copy(TESTS / helper, tmp_path / helper)
     (tmp_path / "test_guarded.py").write_text(GUARDED)
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                            "-W", "ignore::pytest.PytestUnknownMarkWarning", "-rf", str(tmp_path)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert "1 failed, 1 passed" in done.stdout, done.stdout + done.stderr
+    assert "1 failed, 2 passed" in done.stdout, done.stdout + done.stderr
     assert "test_unmarked starts a terminal but is not marked slow" in done.stdout
     assert "@pytest.mark.slow" in done.stdout
+    heavy = done.stdout.split("Over 1 s of CPU and not marked slow")[1]
+    assert "test_guarded.py::test_busy" in heavy and "test_marked" not in heavy
