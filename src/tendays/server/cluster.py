@@ -16,6 +16,9 @@ a paused owner that wakes after its games were taken over finds its epoch gone a
 Every write also notifies the others (``pg_notify`` on the ``tendays`` channel, delivered when the
 transaction commits), which read what changed and tell their connections: a move made on one process
 reaches the tables held by the others within milliseconds.
+
+A notice reads ``SENDER GAME WHAT`` (:func:`announcement`); a stored move's WHAT carries the move and the
+clock after it (:class:`MoveNotice`), so the others follow it without reading the database.
 """
 
 from __future__ import annotations
@@ -24,17 +27,89 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from sqlalchemy.engine import make_url
 
-from .journal import Journal
+from .database import database_url
+from .leases import LeaseStore
 from .settings import MasterSettings
-from .store import CHANNEL, database_url
 
-__all__ = ["Cluster", "Driver"]
+__all__ = ["CHANNEL", "Cluster", "Database", "Driver", "MoveNotice", "announcement", "read_announcement"]
+
+T = TypeVar("T")
+
+CHANNEL = "tendays"  # the LISTEN/NOTIFY channel
 
 log = logging.getLogger("tendays.server")
+
+
+def announcement(sender: str, game_id: str, what: str) -> str:
+    """A notice: ``sender`` (a process, :attr:`Store.owner`) changed ``game_id``; ``what``: how ("seat",
+    "chat", "ended", "rematch", a :class:`MoveNotice`), or "released" with game "*": it gave its leases back."""
+    return f"{sender} {game_id} {what}"
+
+
+def read_announcement(payload: str) -> tuple[str, str, str]:
+    """(sender, game id, what) of an :func:`announcement`; missing parts are empty."""
+    sender, game_id, what = (payload.split(" ", 2) + ["", ""])[:3]
+    return sender, game_id, what
+
+
+class MoveNotice(NamedTuple):
+    """A stored move as the other server processes hear of it, written
+    ``move NUMBER SEAT AT DEADLINE STARTED BANK TIMEOUTS TEXT`` ("-" for none; the text may hold spaces)."""
+
+    number: int
+    seat: int
+    move: str
+    at: float
+    deadline: float | None
+    turn_started: float | None
+    bank: float | None
+    timeouts: int | None
+
+    def text(self) -> str:
+        def part(value: float | None) -> str:
+            return "-" if value is None else repr(value)
+        return (f"move {self.number} {self.seat} {self.at!r} {part(self.deadline)} {part(self.turn_started)} "
+                f"{part(self.bank)} {part(self.timeouts)} {self.move}")
+
+    @staticmethod
+    def read(text: str) -> MoveNotice:
+        """The move of a notice's :meth:`text`; ``ValueError`` if it is not one."""
+        kind, number, seat, at, deadline, started, bank, timeouts, move = text.split(" ", 8)
+        if kind != "move":
+            raise ValueError(f"not a move: {text[:40]!r}")
+
+        def value(part: str) -> float | None:
+            return None if part == "-" else float(part)
+        spent = value(timeouts)
+        return MoveNotice(int(number), int(seat), move, float(at), value(deadline), value(started), value(bank),
+                          None if spent is None else int(spent))
+
+
+class SharedStore(Protocol):
+    """What the cluster reads of the :class:`~tendays.server.store.Store` (which writes notices in this
+    module's format, so this module does not import it)."""
+
+    @property
+    def owner(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def leases(self) -> LeaseStore: ...
+
+
+class Database(Protocol):
+    """What the cluster asks of the :class:`~tendays.server.journal.Journal`: its store, and a call run on
+    its database thread."""
+
+    @property
+    def store(self) -> SharedStore: ...
+
+    async def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T: ...
 
 
 class Driver(Protocol):
@@ -57,7 +132,7 @@ class Driver(Protocol):
 class Cluster:
     """Keeps this process's leases, takes over games whose owner went away, and listens for changes."""
 
-    def __init__(self, journal: Journal, settings: MasterSettings, driver: Driver) -> None:
+    def __init__(self, journal: Database, settings: MasterSettings, driver: Driver) -> None:
         self.journal = journal
         self.settings = settings
         self.driver = driver
@@ -127,7 +202,7 @@ class Cluster:
                 await asyncio.sleep(1.0)
 
     def _heard(self, payload: str) -> None:
-        sender, game_id, what = (payload.split(" ", 2) + ["", ""])[:3]
+        sender, game_id, what = read_announcement(payload)
         if sender == self.owner:
             return
         if what == "released":

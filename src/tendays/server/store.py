@@ -30,15 +30,14 @@ from sqlalchemy.exc import IntegrityError
 
 from tendays.engine import Options
 
+from .cluster import CHANNEL, MoveNotice, announcement
 from .database import DatabaseBusy, DatabaseLock, MissingDriver, database_url, make_engine, redact_url
 from .leases import LeaseStore
 from .schema import ChatTable, GameTable, MoveTable, SeatTable, upgrade
 from .settings import Pace
 
-__all__ = ["CHANNEL", "ChatRow", "DatabaseBusy", "DatabaseLock", "MissingDriver", "MoveConflict", "MoveRow",
+__all__ = ["ChatRow", "DatabaseBusy", "DatabaseLock", "MissingDriver", "MoveConflict", "MoveRow",
            "SeatTaken", "Store", "StoredGame", "StoredSeat", "database_url", "read_options", "redact_url"]
-
-CHANNEL = "tendays"  # the LISTEN/NOTIFY channel: "<sender> <game id> <what changed>"
 
 log = logging.getLogger("tendays.server")
 
@@ -112,26 +111,16 @@ class MoveRow:
     epoch: int | None = None  # the lease epoch the mover holds (PostgreSQL), checked in the same transaction
 
     def notice(self) -> str:
-        """The move as the other server processes hear of it: enough to follow without reading the database.
-        ``move NUMBER SEAT AT DEADLINE STARTED BANK TIMEOUTS TEXT`` ("-" for none; the text may hold spaces)."""
-        def part(value: float | None) -> str:
-            return "-" if value is None else repr(value)
-        return (f"move {self.number} {self.seat} {self.at!r} {part(self.deadline)} {part(self.turn_started)} "
-                f"{part(self.bank)} {part(self.timeouts)} {self.move}")
+        """The move as the other server processes hear of it (:class:`~tendays.server.cluster.MoveNotice`)."""
+        return MoveNotice(self.number, self.seat, self.move, self.at, self.deadline, self.turn_started, self.bank,
+                          self.timeouts).text()
 
     @staticmethod
     def from_notice(game_id: str, text: str) -> MoveRow:
         """The move of a :meth:`notice`; ``ValueError`` if it is not one."""
-        kind, number, seat, at, deadline, started, bank, timeouts, move = text.split(" ", 8)
-        if kind != "move":
-            raise ValueError(f"not a move: {text[:40]!r}")
-
-        def value(part: str) -> float | None:
-            return None if part == "-" else float(part)
-        spent = value(timeouts)
-        return MoveRow(game_id, int(number), int(seat), move, at=float(at), deadline=value(deadline),
-                       turn_started=value(started), bank=value(bank),
-                       timeouts=None if spent is None else int(spent))
+        heard = MoveNotice.read(text)
+        return MoveRow(game_id, heard.number, heard.seat, heard.move, at=heard.at, deadline=heard.deadline,
+                       turn_started=heard.turn_started, bank=heard.bank, timeouts=heard.timeouts)
 
 
 def read_options(text: str) -> Options:
@@ -187,7 +176,7 @@ class Store:
         """Tell the other server processes, once this transaction commits, that ``game_id`` changed."""
         if self.shared:
             db.execute(text("SELECT pg_notify(:channel, :payload)"),
-                       {"channel": CHANNEL, "payload": f"{self.owner} {game_id} {what}"})
+                       {"channel": CHANNEL, "payload": announcement(self.owner, game_id, what)})
 
     def close(self) -> None:
         self.engine.dispose()
