@@ -1,5 +1,5 @@
-"""What every router of the web application shares: the lobby a request reaches, the browser client's
-pages, a game id in an address, and the error answers (in the asker's language)."""
+"""What every router of the web application shares: the lobby a request reaches, the browser
+client's pages, a game id in an address, and the error answers (in the asker's language)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from .seats import LobbyError
 
 __all__ = ["ERROR_HANDLERS", "GameId", "lobby_of", "page", "static_dir"]
 
-GameId = Annotated[str, PathParam(description="the game's id", max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+GameId = Annotated[str, PathParam(description="the game's id", max_length=32,
+                                  pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 def static_dir() -> Path:
@@ -32,7 +33,8 @@ def page(name: str) -> FileResponse:
     """One of the browser client's HTML pages; 404 in words if the client is not installed."""
     path = static_dir() / name
     if not path.is_file():
-        raise HTTPException(404, _("the browser client is not installed ({name} is missing)").format(name=name))
+        raise HTTPException(404, _("the browser client is not installed ({name} is missing)")
+                            .format(name=name))
     return FileResponse(path, media_type="text/html")
 
 

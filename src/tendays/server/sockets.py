@@ -1,4 +1,5 @@
-"""The tables' WebSocket route ``/ws/games/{id}``; what is said over it is :mod:`tendays.server.table`'s."""
+"""The tables' WebSocket route ``/ws/games/{id}``; what is said over it is
+:mod:`tendays.server.table`'s."""
 
 from __future__ import annotations
 
