@@ -7,7 +7,12 @@ the size of the draw pile, how many tiles each rack holds, the seat to move, and
 places in other racks (every rack with open hands or once the game is over). The draw-pile order, other racks'
 unseen days, the first seat of a game still in its draft and the PRNG key never enter it.
 
-With ``T`` kinds of tile and ``D`` days, the blocks are, in order (every value lies in [0, 1]):
+The compact form (``observe_batch(..., compact=True)``; the pgx env's default) has the same blocks as uint8
+whole numbers: one-hot blocks hold 0 or 1, and each share in the table below holds its count instead (pile
+contents and unseen tiles in copies, pile and draw sizes in tiles, opponents' rack sizes in days), except
+``progress``, which holds 255ths of the turn limit. One byte per value instead of four, and no division.
+
+With ``T`` kinds of tile and ``D`` days, the blocks are, in order (every float32 value lies in [0, 1]):
 
 ==============  ===========  ===============================================================================
 block           size         meaning
@@ -51,12 +56,13 @@ def layout(config: Config) -> dict[str, Block]:
 
 
 def _one_hot(tile: jax.Array, tiles: int) -> jax.Array:
-    """One-hot rows of ``tile`` (any shape); -1 gives all zeros."""
-    return (tile[..., None] == jnp.arange(tiles)).astype(jnp.float32)
+    """One-hot rows of ``tile`` (any shape), bool; -1 gives all zeros."""
+    return tile[..., None] == jnp.arange(tiles)
 
 
-def observe_batch(config: Config, state: BatchState, seats: jax.Array) -> jax.Array:
-    """float32[B, observation size]: game ``i`` of the batch as seat ``seats[i]`` may know it.
+def observe_batch(config: Config, state: BatchState, seats: jax.Array, compact: bool = False) -> jax.Array:
+    """float32[B, observation size]: game ``i`` of the batch as seat ``seats[i]`` may know it; with ``compact``,
+    uint8[B, observation size] of the same blocks as whole numbers (see the module's docstring).
 
     The tile counts (pile contents, unseen tiles) are one scatter-add over the whole batch; the rest is built
     game by game. Counting with one-hot arrays instead (a [3, capacity, T] one-hot per game for the piles)
@@ -85,15 +91,16 @@ def observe_batch(config: Config, state: BatchState, seats: jax.Array) -> jax.Ar
 
     def one_game(game: BatchState, player: jax.Array, known: jax.Array, contents: jax.Array,
                  unseen: jax.Array) -> list[jax.Array]:
-        return _observe_game(config, game, player, known, contents, unseen)
+        return _observe_game(config, game, player, known, contents, unseen, compact)
 
     pieces = jax.vmap(one_game, in_axes=(-1, 0, -1, 0, 0))(state, seats, known, contents, unseen)
     # Each piece is written into its columns of the result in place. (Joined with one concatenate, XLA's CPU
     # backend picks the source of every element of the [B, size] result in turn: five times slower.)
-    out = jnp.zeros((batch, sum(piece.shape[1] for piece in pieces)), jnp.float32)
+    dtype = jnp.uint8 if compact else jnp.float32
+    out = jnp.zeros((batch, sum(piece.shape[1] for piece in pieces)), dtype)
     start = 0
     for piece in pieces:
-        out = jax.lax.dynamic_update_slice(out, piece.astype(jnp.float32), (0, start))
+        out = jax.lax.dynamic_update_slice(out, piece.astype(dtype), (0, start))
         start += piece.shape[1]
     return out
 
@@ -116,8 +123,13 @@ def _known_racks(config: Config, state: BatchState, seats: jax.Array) -> jax.Arr
     return jnp.where(own, state.racks, known)
 
 
+def _scaled(count: jax.Array, whole: jax.Array | float, compact: bool) -> jax.Array:
+    """A count as it is kept: the count itself (compact), else its share of ``whole`` in float32."""
+    return count.astype(jnp.uint8) if compact else count.astype(jnp.float32) / whole
+
+
 def _observe_game(config: Config, state: BatchState, player: jax.Array, known: jax.Array, contents: jax.Array,
-                  unseen: jax.Array) -> list[jax.Array]:
+                  unseen: jax.Array, compact: bool) -> list[jax.Array]:
     """One game's observation (no batch axis) in its pieces, given the viewer's known racks and the tile counts."""
     t, d, players = config.tiles, config.days, config.players
     box = float(config.box)
@@ -135,28 +147,33 @@ def _observe_game(config: Config, state: BatchState, player: jax.Array, known: j
     taken = state.pile_size[jnp.clip(state.taken_from - 1, 0, 2)] == 0
     forced = jnp.where((phase == PLACE_PHASE) & (state.taken_from > 0) & taken, state.taken_from, 0)
     limit = config.options.turn_limit
-    progress = jnp.minimum(1.0, state.turn / limit) if limit is not None else jnp.float32(0.0)
+    if limit is None:
+        progress = jnp.zeros((), jnp.uint8 if compact else jnp.float32)
+    elif compact:  # in 255ths: a turn limit may pass 255
+        progress = (jnp.minimum(state.turn, limit) * 255 // limit).astype(jnp.uint8)
+    else:
+        progress = jnp.minimum(1.0, state.turn / limit).astype(jnp.float32)
 
     others = []
     for slot in range(1, OPPONENT_SLOTS + 1):
         seat = (player + slot) % players
-        present = jnp.float32(slot < players)
-        count = (racks[seat] >= 0).sum() / d
-        others += [present[None], (present * count)[None], (present * placed[seat]).reshape(-1)]
+        present = jnp.int32(slot < players)
+        count = (racks[seat] >= 0).sum()
+        others += [present[None], _scaled(present * count, d, compact)[None], (present * placed[seat]).reshape(-1)]
     return [
         _one_hot(phase, 4),
         _one_hot((current - player) % players, MAX_PLAYERS),
-        jnp.asarray(progress, jnp.float32)[None],
+        progress[None],
         _one_hot(own, t).reshape(-1),
-        (own < 0).astype(jnp.float32),
+        (own < 0),
         _one_hot(held, t),
-        hidden.astype(jnp.float32)[None],
+        hidden[None],
         _one_hot(state.taken_from, 4),
         _one_hot(forced - 1, 3),
         _one_hot(tops, t).reshape(-1),
-        (contents / copies).reshape(-1),
-        sizes / box,
-        (state.draw_size / box)[None],
-        jnp.maximum(unseen, 0.0) / copies,
+        _scaled(contents, copies, compact).reshape(-1),
+        _scaled(sizes, box, compact),
+        _scaled(state.draw_size, box, compact)[None],
+        _scaled(jnp.maximum(unseen, 0.0), copies, compact),
         *others,
     ]

@@ -62,10 +62,18 @@ __all__ = [
     "TenDaysAECEnv",
     "TenDaysEnv",
     "env",
+    "make_pgx_env",
     "raw_env",
 ]
 
 GYM_ID = "tendays/TenDays-v0"
+
+
+def make_pgx_env(edition: str = "usa", players: int = 2, **options: object) -> object:
+    """A pgx environment of 10 Days (:func:`tendays.rl.pgx_env.make_pgx_env`; needs the ``pgx`` extra)."""
+    from .pgx_env import make_pgx_env as make
+
+    return make(edition, players, **options)  # type: ignore[arg-type]
 
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(id=GYM_ID, entry_point="tendays.rl.gym_env:TenDaysEnv")

@@ -1,0 +1,69 @@
+"""The pgx environment: pgx's own conformance harness for both editions, and the compact observation."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+pgx = pytest.importorskip("pgx")
+jax = pytest.importorskip("jax")
+
+import jax.numpy as jnp  # noqa: E402
+from pgx._src import api_test  # noqa: E402
+
+from tendays.batch import observe  # noqa: E402
+from tendays.rl import make_pgx_env  # noqa: E402
+from tendays.rl.pgx_env import ENV_ID  # noqa: E402
+
+
+def _act_randomly(rng: jax.Array, mask: jax.Array) -> jax.Array:
+    return jax.random.categorical(rng, jnp.log(mask.astype(jnp.float32)), axis=-1)
+
+
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch) -> typing.Any:
+    """pgx's api_test, able to run an environment from outside pgx under current JAX: its id check knows only
+    pgx's own games, and its random player samples along axis 1 of a single game's mask (which JAX now
+    refuses for pgx's own tic_tac_toe too)."""
+    monkeypatch.setattr(api_test, "EnvId", typing.Literal[typing.get_args(api_test.EnvId) + (ENV_ID,)])
+    monkeypatch.setattr(api_test, "act_randomly", jax.jit(_act_randomly))
+    return api_test.api_test
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edition", ["usa", "germany"])
+def test_pgx_api_test_passes(harness: typing.Any, edition: str) -> None:
+    env = make_pgx_env(edition, players=2, turn_limit=24)
+    assert isinstance(env, pgx.Env)
+    harness(env, num=1)
+
+
+@pytest.mark.slow
+def test_pgx_env_is_vmapped_and_compact() -> None:
+    env = make_pgx_env("usa", players=3, turn_limit=12)
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+    state = init(jax.random.split(jax.random.key(1), 8))
+    assert state.observation.dtype == jnp.uint8 and state.observation.shape == (8, *env.observation_shape)
+    assert state.legal_action_mask.shape == (8, env.num_actions)
+    key = jax.random.key(2)
+    for _ in range(80):
+        key, pick, chance = jax.random.split(key, 3)
+        action = _act_randomly(pick, state.legal_action_mask)
+        state = step(state, action, jax.random.split(chance, 8))
+    assert bool(state.terminated.all())  # the turn limit ends every game
+    # Same blocks as the float32 observation: each float is its compact count over the block's whole.
+    wide = make_pgx_env("usa", players=3, turn_limit=12, observation="float32")
+    floats = jax.vmap(wide.observe)(state)
+    blocks = observe.layout(env.config)
+    for name in ("phase", "rack", "rack_empty", "held", "pile_top"):
+        block = blocks[name]
+        assert (floats[:, block.start:block.stop] == state.observation[:, block.start:block.stop]).all()
+    sizes = blocks["pile_size"]
+    assert jnp.allclose(floats[:, sizes.start:sizes.stop] * env.config.box,
+                        state.observation[:, sizes.start:sizes.stop])
+
+
+def test_pgx_env_refuses_an_unknown_observation() -> None:
+    with pytest.raises(ValueError, match="observation must be one of"):
+        make_pgx_env("usa", observation="float64")
