@@ -3,14 +3,15 @@ client's pages, a game id in an address, and the error answers (in the asker's l
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import HTTPException, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from tendays.engine.i18n import gettext as _
 
@@ -53,4 +54,6 @@ async def _invalid(_request: Request, error: RequestValidationError) -> JSONResp
 
 
 # The lobby's refusals and malformed requests, answered as {"detail": words}.
-ERROR_HANDLERS = {LobbyError: _lobby_error, RequestValidationError: _invalid}
+ErrorHandler = Callable[[Request, Any], Coroutine[Any, Any, Response]]
+ERROR_HANDLERS: dict[int | type[Exception], ErrorHandler] = {LobbyError: _lobby_error,
+                                                              RequestValidationError: _invalid}
