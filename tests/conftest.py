@@ -2,6 +2,7 @@
 (tests/lanes.py says which tests are slow and guards the rule)."""
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -12,6 +13,10 @@ settings.register_profile("default", deadline=None, suppress_health_check=[Healt
 settings.load_profile("default")
 
 lanes.install()
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    return lanes.whole_and_slow(collection_path, config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -161,6 +162,16 @@ def _helper_in(module: Any) -> tuple[str, str] | None:
         if key in SLOW_HELPERS:
             return key  # type: ignore[return-value]
     return None
+
+
+def whole_and_slow(path: Path, config: pytest.Config) -> bool | None:
+    """True for a folder or module of ``SLOW_TESTS`` in the fast lane (``-m "not slow"``): it is not even
+    imported, so the fast lane neither pays for its imports (JAX) nor forks a process that holds JAX's
+    threads. None otherwise: pytest decides."""
+    if config.getoption("markexpr", "").strip() != f"not {MARK}":
+        return None
+    relative = path.relative_to(config.rootpath).as_posix() + ("/" if path.is_dir() else "")
+    return True if relative in SLOW_TESTS else None
 
 
 def mark(items: list[pytest.Item]) -> None:
