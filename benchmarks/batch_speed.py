@@ -21,14 +21,16 @@ reported: on a shared machine the figures fall with it.
 Beside it, in the same run:
 
 * the vector env (``tendays.rl.vector.TenDaysVectorEnv``, self-play, batch 4,096, ``keep_memory`` as its
-  default unless ``--no-keep-memory``): ``step`` from Python with every game's observation and mask handed
-  back as numpy arrays, actions drawn by a compiled random choice from the mask (measured last, since
-  ``keep_memory`` changes how the process keeps memory);
-* pgx's ``leduc_holdem`` and ``kuhn_poker`` (``pip install pgx``, optional; null without it) at the same
-  batch sizes, in the same kind of compiled loop (random legal actions, auto-reset, observations);
+  default unless ``--no-keep-memory``), with compact uint8 observations (``vector_env_steps_per_s``) and
+  with the float32 ones (``vector_env_float32_steps_per_s``): ``step`` from Python with every game's
+  observation and mask handed back as numpy arrays, actions drawn by a compiled random choice from the mask
+  (measured last, since ``keep_memory`` changes how the process keeps memory);
+* pgx's ``leduc_holdem`` and ``kuhn_poker`` and this game's pgx env (``tendays.rl.make_pgx_env``,
+  ``pgx_tendays_steps_per_s``) (``pip install -e ".[pgx]"``, optional; null without it) at the same batch
+  sizes, in the same kind of compiled loop (random legal actions, auto-reset, observations);
 * the scalar PettingZoo AEC env on one core (``benchmarks/env_speed.py``'s measure);
-* the floor under the vector env: steps per second if a step cost nothing but writing a fresh float32
-  observation array of the same shape (numpy, after the vector env, so under the same memory settings).
+* the floor under the vector env: steps per second if a step cost nothing but writing a fresh observation
+  array of the same shape, uint8 and float32 (numpy, after the vector env, so under the same memory settings).
 """
 
 from __future__ import annotations
@@ -81,12 +83,12 @@ def batched(env: BatchEnv, batch: int, seconds: float, seed: int = 0) -> dict[st
             "compile_s": compile_s, "steps_per_call": steps}
 
 
-def vector_env(args: argparse.Namespace, batch: int) -> dict[str, Any]:
+def vector_env(args: argparse.Namespace, batch: int, observation: str) -> dict[str, Any]:
     """Steps per second (one decision in each game) of the Gymnasium vector env, from Python."""
     from tendays.rl.vector import TenDaysVectorEnv
 
     env = TenDaysVectorEnv(batch, args.edition, args.players, args.days, turn_limit=args.turn_limit,
-                           opponents="self", keep_memory=args.keep_memory)
+                           opponents="self", keep_memory=args.keep_memory, observation=observation)
     pick = jax.jit(random_actions)
     key = jax.random.key(0)
     began = time.perf_counter()
@@ -101,29 +103,36 @@ def vector_env(args: argparse.Namespace, batch: int) -> dict[str, Any]:
         calls += 1
     assert obs.shape == (batch, env.game.observation_size)
     return {"batch": batch, "steps_per_s": batch * calls / (time.perf_counter() - began), "compile_s": compile_s,
-            "observation_size": env.game.observation_size}
+            "observation_size": env.game.observation_size, "observation_bytes": int(obs.nbytes) // batch}
 
 
-def observation_floor(batch: int, size: int, seconds: float) -> float:
-    """Steps per second if each step only wrote a fresh ``float32[batch, size]`` array (the observations)."""
+def observation_floor(batch: int, size: int, seconds: float, dtype: Any = np.float32) -> float:
+    """Steps per second if each step only wrote a fresh ``dtype[batch, size]`` array (the observations)."""
     calls = 0
     began = time.perf_counter()
     while calls == 0 or time.perf_counter() - began < seconds:
-        observations = np.empty((batch, size), np.float32)
+        observations = np.empty((batch, size), dtype)
         observations.fill(1.0)
         del observations
         calls += 1
     return batch * calls / (time.perf_counter() - began)
 
 
-def pgx_game(name: str, batch: int, seconds: float) -> dict[str, Any] | None:
-    """Steps per second of a pgx game (random legal actions, auto-reset, observations), or None without pgx."""
+def pgx_game(name: str, batch: int, seconds: float, args: argparse.Namespace | None = None) -> dict[str, Any] | None:
+    """Steps per second of a pgx game (random legal actions, auto-reset, observations), or None without pgx.
+    ``name`` "tendays" is this game's pgx env (``tendays.rl.make_pgx_env``, compact observations)."""
     try:
         import pgx
         from pgx.experimental import auto_reset
     except ImportError:
         return None
-    env = pgx.make(name)
+    if name == "tendays":
+        from tendays.rl.pgx_env import make_pgx_env
+
+        assert args is not None
+        env = make_pgx_env(args.edition, args.players, days=args.days, turn_limit=args.turn_limit)
+    else:
+        env = pgx.make(name)
     steps = max(8, min(2000, 1_000_000 // batch))
     step = jax.vmap(auto_reset(env.step, env.init))
 
@@ -189,13 +198,16 @@ def main(args: argparse.Namespace) -> None:
     rows = [batched(env, batch, args.seconds) for batch in args.batches]
     scalar_rate = scalar(options, args.seconds) if args.edition == "usa" else None
     headline = next((row for row in rows if row["batch"] == HEADLINE), rows[-1])
-    pgx_rows = [] if args.no_pgx else [pgx_game(game, batch, args.seconds) for game in ("leduc_holdem", "kuhn_poker")
-                                       for batch in args.batches]
-    leduc = next((row for row in pgx_rows if row and row["game"] == "leduc_holdem"
-                  and row["batch"] == headline["batch"]), None)
+    pgx_rows = [] if args.no_pgx else [pgx_game(game, batch, args.seconds, args)
+                                       for game in ("leduc_holdem", "kuhn_poker", "tendays") for batch in args.batches]
+    leduc, own = (next((row for row in pgx_rows if row and row["game"] == game and row["batch"] == headline["batch"]),
+                       None) for game in ("leduc_holdem", "tendays"))
     aec_rate = scalar_aec(args) if args.edition == "usa" else None
-    vector = vector_env(args, headline["batch"])  # last: it changes how this process's C library keeps memory
-    floor = observation_floor(vector["batch"], vector["observation_size"], args.seconds)
+    # last: they change how this process's C library keeps memory
+    wide = vector_env(args, headline["batch"], "float32")
+    vector = vector_env(args, headline["batch"], "compact")
+    floor = observation_floor(vector["batch"], vector["observation_size"], args.seconds, np.uint8)
+    wide_floor = observation_floor(vector["batch"], vector["observation_size"], args.seconds)
     result = {
         "batched_decisions_per_s": round(headline["decisions_per_s"]),
         "batched_compile_s": round(headline["compile_s"], 2),
@@ -206,7 +218,12 @@ def main(args: argparse.Namespace) -> None:
         "vector_env_compile_s": round(vector["compile_s"], 2),
         "vector_env_keep_memory": args.keep_memory,
         "vector_env_floor_steps_per_s": round(floor),
+        "vector_env_observation_bytes": vector["observation_bytes"],
+        "vector_env_float32_steps_per_s": round(wide["steps_per_s"]),
+        "vector_env_float32_floor_steps_per_s": round(wide_floor),
+        "vector_env_float32_observation_bytes": wide["observation_bytes"],
         "pgx_leduc_steps_per_s": None if leduc is None else round(leduc["steps_per_s"]),
+        "pgx_tendays_steps_per_s": None if own is None else round(own["steps_per_s"]),
         "scalar_aec_steps_per_s": None if aec_rate is None else round(aec_rate),
         "pgx": [{**row, "steps_per_s": round(row["steps_per_s"]), "compile_s": round(row["compile_s"], 2)}
                 for row in pgx_rows if row],
@@ -227,9 +244,10 @@ def main(args: argparse.Namespace) -> None:
               f"{row['compile_s']:>10.1f} {row['steps_per_call']:>11}")
     if scalar_rate is not None:
         print(f"{'scalar':>8} {scalar_rate:>14,.0f}")
-    print(f"vector env (self-play, observations and masks to numpy), batch {vector['batch']:,}: "
-          f"{vector['steps_per_s']:,.0f} steps/s (first step {vector['compile_s']:.1f} s); writing its "
-          f"float32 observations alone: {floor:,.0f} steps/s")
+    for row, dtype, alone in ((vector, "uint8", floor), (wide, "float32", wide_floor)):
+        print(f"vector env (self-play, {dtype} observations and masks to numpy), batch {row['batch']:,}: "
+              f"{row['steps_per_s']:,.0f} steps/s (first step {row['compile_s']:.1f} s); writing its "
+              f"observations alone ({row['observation_bytes']:,} bytes a game): {alone:,.0f} steps/s")
     for row in pgx_rows:
         if row:
             print(f"pgx {row['game']:>13}, batch {row['batch']:>6,}: {row['steps_per_s']:>12,.0f} steps/s "

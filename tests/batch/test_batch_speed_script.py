@@ -25,3 +25,6 @@ def test_batch_speed_json(keep_memory: bool) -> None:
     assert result["table"][0]["compile_s"] > 0
     assert result["vector_env_steps_per_s"] > 0 and result["scalar_aec_steps_per_s"] > 0
     assert "pgx_leduc_steps_per_s" in result  # null without pgx
+    assert result["pgx_tendays_steps_per_s"] is None
+    assert result["vector_env_float32_steps_per_s"] > 0
+    assert result["vector_env_float32_observation_bytes"] == 4 * result["vector_env_observation_bytes"]
