@@ -259,7 +259,9 @@ def watching(item: pytest.Item) -> None:
 
 def verdict(item: pytest.Item, report: pytest.TestReport) -> None:
     """Fail ``report`` if its phase of ``item`` started something that makes a test slow without the mark."""
-    if not _seen or report.failed:
+    # A teardown is not judged: the session's and modules' fixtures end in the teardown of whichever test ran
+    # last (a shared PostgreSQL cluster's pg_ctl stop), and stopping a service is not starting one.
+    if not _seen or report.failed or report.when == "teardown":
         _seen.clear()
         return
     what = ", ".join(sorted(set(_seen)))

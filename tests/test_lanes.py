@@ -26,7 +26,7 @@ STARTS = [
     ([sys.executable, "-m", "tendays", "serve", "--port", "8000"], "a server process"),
     ([sys.executable, "-c", "import uvicorn\nuvicorn.run(app)", "8000"], "a server process"),
     (["tendays", "serve"], "a server process"),
-    (["uvicorn", "tendays.server.app:app"], "a server process"),
+    (["uvicorn", "tendays.server.face.app:app"], "a server process"),
 ]
 QUICK = [
     ["node", "--check", "lobby.js"],
@@ -91,6 +91,18 @@ def test_busy():
     start = time.process_time()
     while time.process_time() - start < 1.2:
         pass
+
+@pytest.fixture(scope="module")
+def shared_service():
+    yield
+    _start_a_terminal()  # a module's service stopped in the teardown of the module's last test
+
+@pytest.mark.slow
+def test_uses_the_service(shared_service):
+    pass
+
+def test_last_and_quick():
+    pass
 """
 
 
@@ -102,7 +114,7 @@ def test_the_guard_fails_an_unmarked_test_that_starts_a_terminal_and_names_a_bus
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                            "-W", "ignore::pytest.PytestUnknownMarkWarning", "-rf", str(tmp_path)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert "1 failed, 2 passed" in done.stdout, done.stdout + done.stderr
+    assert "1 failed, 4 passed" in done.stdout, done.stdout + done.stderr  # test_last_and_quick passes
     assert "test_unmarked starts a terminal but is not marked slow" in done.stdout
     assert "@pytest.mark.slow" in done.stdout
     heavy = done.stdout.split("Over 1 s of CPU and not marked slow")[1]
