@@ -73,7 +73,7 @@ def make_pgx_env(edition: str = "usa", players: int = 2, **options: object) -> o
     """A pgx environment of 10 Days (:func:`tendays.rl.pgx_env.make_pgx_env`; needs the ``pgx`` extra)."""
     from .pgx_env import make_pgx_env as make
 
-    return make(edition, players, **options)  # type: ignore[arg-type]
+    return make(edition, players, **options)
 
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(id=GYM_ID, entry_point="tendays.rl.gym_env:TenDaysEnv")

@@ -90,7 +90,7 @@ class _Shared:
         return self
 
 
-class TenDaysGame(pyspiel.Game):
+class TenDaysGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
     """One edition and one set of options (see :mod:`tendays.rl.openspiel`)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -127,7 +127,7 @@ class TenDaysGame(pyspiel.Game):
         return TenDaysObserver(self.rules, kind)
 
 
-class TenDaysState(pyspiel.State):
+class TenDaysState(pyspiel.State):  # type: ignore[misc]
     """A game in progress: the engine's state, with the draw pile's unseen order left to chance."""
 
     def __init__(self, game: TenDaysGame) -> None:

@@ -37,7 +37,7 @@ OBSERVATIONS = ("compact", "float32")
 
 
 @dataclass
-class TenDaysPgxState(core.State):
+class TenDaysPgxState(core.State):  # type: ignore[misc]  # pgx has no type information
     """One game in pgx's form; ``_game`` is the batched engine's state of that game (a batch of one)."""
 
     current_player: Any = jnp.int32(0)
@@ -84,14 +84,16 @@ def _typed(key: jax.Array) -> jax.Array:
 
 def _batched(game: BatchState) -> BatchState:
     """One game (no batch axis) as a batch of one."""
-    return jax.tree_util.tree_map(lambda field: field[..., None], game)
+    batched: BatchState = jax.tree_util.tree_map(lambda field: field[..., None], game)
+    return batched
 
 
 def _single(game: BatchState) -> BatchState:
-    return jax.tree_util.tree_map(lambda field: field[..., 0], game)
+    single: BatchState = jax.tree_util.tree_map(lambda field: field[..., 0], game)
+    return single
 
 
-class TenDaysPgxEnv(core.Env):
+class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
     """10 Days with one edition and one set of options, as a pgx environment (see :mod:`tendays.rl.pgx_env`)."""
 
     def __init__(self, edition: Edition | str = "usa", players: int = 2, days: int = 10, swap: bool = False,
