@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import HUMAN, TestClient, bot, new_game, open_table, settings
+from server_helpers import HUMAN, SEED, TestClient, bot, new_game, open_table, settings
 
 from tendays.cli.tui.replay_app import replay_states
 from tendays.cli.tui.table import load_save
-from tendays.engine import GameRecord
-from tendays.server import replay_analysis, replays
-from tendays.server.app import create_app
-from tendays.server.lobby import Lobby
+from tendays.engine import GameRecord, view
+from tendays.engine.wire import view_to_json
+from tendays.server.face import replay_analysis, replays
+from tendays.server.face.app import create_app
+from tendays.server.matches.lobby import Lobby
 
 
 def next_of(ws: Any, kind: str) -> dict[str, Any]:
@@ -40,11 +41,48 @@ def play_out(client: TestClient, ticket: dict[str, Any], chat: str = "") -> None
             table = next_of(ws, "state")
 
 
+TOKEN = "op3rator-Zq8vX2mLw4Rt7Yb1Nc6Kd9Hs0Pf5Gj3"
+
+
 @pytest.fixture
 def lite(tmp_path: Path) -> Any:
-    """The app on SQLite alone (the record is read back on PostgreSQL too, through conftest's ``client``)."""
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings())) as test_client:
+    """The app on SQLite alone (the record is read back on PostgreSQL too, through conftest's ``client``), with
+    an operator."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(),
+                               admin_token=TOKEN)) as test_client:
         yield test_client
+
+
+def play_some_then(client: TestClient, ticket: dict[str, Any], moves: int, then: str) -> None:
+    """Play the person's seat for ``moves`` moves, say something, then end the game early: ``then`` is "leave"
+    (nobody is left: abandoned) or "close" (the operator closes it)."""
+    with open_table(client, ticket["id"], ticket["token"]) as ws:
+        table = next_of(ws, "state")
+        ws.send_json({"type": "chat", "text": "off we go"})
+        while moves and table["game"]["status"] != "over":
+            if table["game"]["legal_moves"]:
+                ws.send_json({"type": "move", "move": table["game"]["legal_moves"][0]["text"],
+                              "version": table["version"]})
+                moves -= 1
+            table = next_of(ws, "state")
+        if then == "leave":
+            ws.send_json({"type": "leave"})
+        else:
+            closed = client.post(f"/api/admin/games/{ticket['id']}/close",
+                                 headers={"Authorization": f"Bearer {TOKEN}"})
+            assert closed.status_code == 200, closed.text
+        while table["game"]["status"] != "over":
+            table = next_of(ws, "state")
+        assert table["game"]["ended"] == ("abandoned" if then == "leave" else "closed")
+
+
+def strings_in(data: Any) -> set[str]:
+    """Every key and string value anywhere in a JSON answer."""
+    if isinstance(data, dict):
+        return set(data) | {s for value in data.values() for s in strings_in(value)}
+    if isinstance(data, list):
+        return {s for value in data for s in strings_in(value)}
+    return {data} if isinstance(data, str) else set()
 
 
 def test_an_unknown_game_has_no_record_and_no_replay(lite: TestClient) -> None:
@@ -160,3 +198,52 @@ def test_a_finished_game_replays_as_tendays_replay_reads_it(client: TestClient, 
         assert all(0 <= v < len(replay["verdicts"]) for v in frame["journeys"])
     assert replay["frames"][1]["move"] == {"text": str(record.moves[0]), "seat": states[0].current}
     assert replay["log"][0]["text"].startswith("Alice legt")
+
+
+@pytest.mark.parametrize("then", ["leave", "close"])
+def test_a_game_ended_early_replays_as_its_watchers_saw_it(lite: TestClient, then: str) -> None:
+    ticket = new_game(lite, [HUMAN, bot("normal")], days=5)
+    play_some_then(lite, ticket, 6, then)  # the draft, and a draw
+    lobby: Lobby = lite.app.state.lobby  # type: ignore[attr-defined]
+    stored = lobby.journal.store.load_game(ticket["id"])
+    assert stored is not None and stored.ended == ("abandoned" if then == "leave" else "closed")
+    states = replays.replay_states(replays._stored_record(stored))
+    assert len(states) > 10 and not states[-1].is_over
+
+    answer = lite.get(f"/api/games/{ticket['id']}/replay", headers={"Accept-Language": "de"})
+    assert answer.status_code == 200
+    replay = answer.json()
+    assert replay["ended"] == stored.ended and replay["racks_hidden"] is True and replay["verdicts"] == []
+    assert [line["text"] for line in replay["chat"]][:1] == ["off we go"]
+    public = ("phase", "current", "turn", "in_hand", "taken_from", "forced_pile", "piles", "draw_pile",
+              "rack_counts", "racks", "winner")
+    for state, frame in zip(states, replay["frames"], strict=True):  # what a watcher saw, no more
+        seen = view_to_json(view(state, None), events=False)
+        assert {k: frame[k] for k in public} == {k: seen[k] for k in public}
+        assert frame["racks"] is None and frame["journeys"] is None
+    edition = states[0].edition
+    shown = {edition.tiles[t].id for state in states for pile in state.piles for t in pile}
+    held = {edition.tiles[t].id for state in states for rack in (*state.racks, (state.in_hand,)) for t in rack
+            if t is not None} - shown
+    assert held and not held & strings_in(replay)  # no tile that stayed in a rack, anywhere
+    assert "seed" not in strings_in(replay) and str(SEED) not in answer.text
+
+    closed = (f"Spiel {ticket['id']} wurde beendet, bevor es zu Ende gespielt war: seine Reisepläne bleiben "
+              "verdeckt, also gibt es kein Spielprotokoll und keine Analyse")
+    for refused in (lite.get(f"/api/games/{ticket['id']}/record", headers={"Accept-Language": "de"}),
+                    lite.post(f"/api/games/{ticket['id']}/analysis", headers={"Accept-Language": "de"}),
+                    lite.get(f"/api/games/{ticket['id']}/analysis", headers={"Accept-Language": "de"})):
+        assert refused.status_code == 409 and refused.json() == {"detail": closed}
+    english = lite.get(f"/api/games/{ticket['id']}/record").json()["detail"]
+    assert english == (f"game {ticket['id']} ended before it was played out: its racks stay hidden, so it has no "
+                       "record and no analysis")
+
+
+def test_a_record_opened_from_a_file_shows_every_rack_even_before_its_end(lite: TestClient) -> None:
+    ticket = new_game(lite, [HUMAN, bot("normal")], turn_limit=1, days=5)
+    play_out(lite, ticket)
+    record = lite.get(f"/api/games/{ticket['id']}/record").json()
+    cut = {**record, "moves": record["moves"][:5]}  # a save of a game not yet over: its owner has it all
+    replay = lite.post("/api/replays", json=cut).json()
+    assert replay["racks_hidden"] is False
+    assert all(frame["racks"] is not None for frame in replay["frames"])

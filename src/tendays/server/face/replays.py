@@ -1,13 +1,15 @@
 """Replays in the browser: the ``/replay/{id}`` page, a finished game's record, its moves as tables, a record
 opened from a file, and an analysis of its moves on request.
 
-Nothing of a game is told before it is over: its record, and every rack, come only once it has ended
-(played out, or ended early); while it is played the answer is 409. The replay (:func:`replay_json`) is
-every position of the game as the table's ``game`` object (docs/protocol.md) with every rack and its verdict,
-the log and the chat, in the reader's language; the page steps through it and knows no rule. A record opened
-from a file is checked by the engine here (it must replay, move by move) and answered the same way.
+Nothing of a game is told before it is over: while it is played the answer is 409. A game played out (won, or
+the turn limit reached) gives its record, every rack and its analysis; a game ended early (abandoned, or closed
+by the operator) keeps its racks hidden, as its table did: its replay shows what its watchers saw, and its
+record and analysis are 409. The replay (:func:`replay_json`) is every position of the game as the table's
+``game`` object (docs/protocol.md) with every rack and its verdict (when shown), the log and the chat, in the
+reader's language; the page steps through it and knows no rule. A record opened from a file is checked by the
+engine here (it must replay, move by move) and answered the same way.
 
-The analysis runs in the bot workers, one move at a time (:meth:`~tendays.server.thinking.Thinker.compute`),
+The analysis runs in the bot workers, one move at a time (:meth:`~tendays.server.matches.thinking.Thinker.compute`),
 and is kept in this process's memory per game (:class:`AnalysisCache`, the newest 64 games).
 """
 
@@ -28,13 +30,13 @@ from tendays.engine.i18n import current_language
 from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import event_to_json, view_to_json
 
-from .lobby import Lobby
+from ..matches.lobby import Lobby
+from ..matches.notices import render_notice
+from ..matches.wire import seat_name
+from ..storage.store import StoredGame
 from .models import ERRORS, ErrorAnswer
-from .notices import render_notice
 from .replay_analysis import ANALYST, analyse_move
 from .routing import GameId, lobby_of, page
-from .store import StoredGame
-from .wire import seat_name
 
 __all__ = ["AnalysisCache", "replay_json", "replays_router"]
 
@@ -43,6 +45,11 @@ KEPT = 64  # games whose analysis (and replay per language) a process keeps
 FINISHED_ONLY: dict[int | str, dict[str, Any]] = {
     404: ERRORS[404],
     409: {"model": ErrorAnswer, "description": "the game is still being played (or this server cannot replay it)"},
+}
+PLAYED_OUT_ONLY: dict[int | str, dict[str, Any]] = {
+    404: ERRORS[404],
+    409: {"model": ErrorAnswer, "description": "the game is still being played, ended before it was played out "
+                                               "(its racks stay hidden), or this server cannot replay it"},
 }
 
 
@@ -65,7 +72,9 @@ def replay_json(record: GameRecord, seats: Sequence[dict[str, Any]], chat: Seque
 
     ``frames[n]`` is the table after ``n`` moves, every rack and the tile in hand shown (the game is over),
     each rack's verdict an index into ``verdicts`` (a rack unchanged by a move is checked once); ``log`` is
-    the whole log, of which ``frames[n].log_length`` entries had happened.
+    the whole log, of which ``frames[n].log_length`` entries had happened. A game ``ended`` early shows only
+    what its watchers saw (``view(state, None)``): as at the table, nobody shows a rack when a game is
+    abandoned, so its racks stay hidden (``racks_hidden``) unless it was played with open hands.
     """
     states = replay_states(record)
     final = states[-1]
@@ -84,11 +93,13 @@ def replay_json(record: GameRecord, seats: Sequence[dict[str, Any]], chat: Seque
 
     frames = []
     for number, state in enumerate(states):
-        seen = replace(view(state, None), racks=state.racks, in_hand=state.in_hand, legal=())
+        seen = view(state, None)
+        if ended is None:  # played out (or a record its reader holds): every rack and the tile in hand
+            seen = replace(seen, racks=state.racks, in_hand=state.in_hand)
         frame = view_to_json(seen, events=False)
         for shared in ("edition", "options", "player", "events", "legal_moves"):
             del frame[shared]
-        frame["journeys"] = [verdict(rack) for rack in state.racks]
+        frame["journeys"] = None if seen.racks is None else [verdict(rack) for rack in seen.racks]
         frame["log_length"] = len(state.events)
         frame["move"] = None if number == 0 else {"text": str(record.moves[number - 1]),
                                                   "seat": states[number - 1].current}
@@ -98,6 +109,7 @@ def replay_json(record: GameRecord, seats: Sequence[dict[str, Any]], chat: Seque
         "edition": edition.id,
         "options": final.options.to_json(),
         "ended": ended,
+        "racks_hidden": frames[-1]["racks"] is None,
         "winner": final.winner,
         "seats": [{"seat": s["seat"], "name": names[s["seat"]], "kind": s["kind"], "bot": s["bot"]} for s in seats],
         "log": [{"text": describe_event(edition, event, names), **event_to_json(edition, event)}
@@ -201,6 +213,15 @@ def replays_router() -> APIRouter:
             raise HTTPException(409, _("game {game} cannot be replayed by this server: {error}").format(
                 game=stored.id, error=error)) from None
 
+    async def played_out(request: Request, game_id: str) -> StoredGame:
+        """A game over by the rules: one ended early keeps its racks hidden, and its record (whose seed tells
+        every rack) and analysis (which reads them) with them."""
+        stored = await finished(request, game_id)
+        if stored.ended is not None:
+            raise HTTPException(409, _("game {game} ended before it was played out: its racks stay hidden, so it "
+                                       "has no record and no analysis").format(game=game_id))
+        return stored
+
     @router.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: GameId) -> FileResponse:
         return page("replay.html")
@@ -211,15 +232,17 @@ def replays_router() -> APIRouter:
 
     @router.get("/api/games/{game_id}/record", summary="A finished game's record, as tendays replay reads it",
                 description="`tendays-record/1`: edition, options, seed, moves and names. 409 while the game is "
-                            "played (the record would tell every rack).", responses=FINISHED_ONLY)
+                            "played, and for a game ended early (the record would tell every rack).",
+                responses=PLAYED_OUT_ONLY)
     async def game_record(request: Request, game_id: GameId) -> Response:
-        record = record_of(await finished(request, game_id))
+        record = record_of(await played_out(request, game_id))
         return Response(record.dumps() + "\n", media_type="application/json", headers={
             "Content-Disposition": f'inline; filename="tendays-{game_id}.json"'})
 
     @router.get("/api/games/{game_id}/replay", summary="A finished game, every position with every rack",
                 description="The table after each move (every rack revealed, with its verdict), the log and the "
-                            "chat, in the reader's language. 409 while the game is played.", responses=FINISHED_ONLY)
+                            "chat, in the reader's language. A game ended early shows what its watchers saw "
+                            "(`racks_hidden`). 409 while the game is played.", responses=FINISHED_ONLY)
     async def game_replay(request: Request, game_id: GameId) -> dict[str, Any]:
         stored = await finished(request, game_id)  # first: a game deleted since is gone from here too
         key = (game_id, current_language())
@@ -263,9 +286,10 @@ def replays_router() -> APIRouter:
     @router.post("/api/games/{game_id}/analysis", summary="Analyse a finished game's moves (started on request)",
                  description="202 with `done` of `total` while the bot workers analyse it; 200 with `moves` once "
                              "ready: per move the mover's journey distance before and after, and the hard bot's "
-                             "move there. Kept per game in the server's memory.", responses=FINISHED_ONLY)
+                             "move there. Kept per game in the server's memory. 409 for a game ended early.",
+                 responses=PLAYED_OUT_ONLY)
     async def analyse(request: Request, game_id: GameId) -> JSONResponse:
-        stored = await finished(request, game_id)
+        stored = await played_out(request, game_id)
         analysis = cache.get(game_id)
         if analysis is None or analysis.error:
             analysis = cache.start(lobby_of(request), game_id, record_of(stored))
@@ -273,9 +297,10 @@ def replays_router() -> APIRouter:
         return JSONResponse(answer, status_code=200 if answer["status"] == "ready" else 202)
 
     @router.get("/api/games/{game_id}/analysis", summary="A game's analysis, as far as it has gone",
-                responses={404: {"model": ErrorAnswer, "description": "not asked for in this server process"}})
+                responses={**PLAYED_OUT_ONLY, 404: {"model": ErrorAnswer,
+                                                    "description": "no such game, or not asked for in this process"}})
     async def analysis_so_far(request: Request, game_id: GameId) -> JSONResponse:
-        await finished(request, game_id)
+        await played_out(request, game_id)
         analysis = cache.get(game_id)
         if analysis is None:
             raise HTTPException(404, _("game {game} has not been analysed here; ask for it with POST").format(
