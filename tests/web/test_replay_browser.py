@@ -116,3 +116,35 @@ def test_a_game_being_played_has_no_replay_yet_and_the_page_says_so(browser: Any
                                                "seine Wiederholung gibt es, sobald es vorbei ist")
     assert page.locator("#table").is_hidden() and page.locator("[data-tile]").count() == 0
     assert page.js_errors == []
+
+
+def test_a_game_ended_early_shows_what_its_watchers_saw(browser: Any, server: Server) -> None:
+    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Ann", "seats": [{"kind": "human"},
+                  {"kind": "bot", "bot": "normal"}], "options": {"days": 5}})
+    page = new_page(browser)
+    page.goto(f"{server.url}{ticket['url']}")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    for _ in range(2):
+        mover = wait_for_turn_or_end([page])
+        assert mover is not None
+        click_move(mover, mover.eval_on_selector_all("[data-move]:not([disabled])", "nodes => nodes[0].dataset.move"))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#leave-button")  # nobody is left: the game ends as abandoned, before its end
+    page.wait_for_selector(".turn-banner.over")
+    said = {"en-US": "This game ended before it was played out: as at its table, every rack stays hidden, and the "
+                     "replay shows what its watchers saw. It has no record to download and no analysis.",
+            "de-DE": "Dieses Spiel wurde beendet, bevor es zu Ende gespielt war: wie an seinem Tisch bleiben alle "
+                     "Reisepläne verdeckt, und die Wiederholung zeigt, was seine Zuschauer sahen. Es gibt kein "
+                     "Spielprotokoll zum Herunterladen und keine Analyse."}
+    for locale, sentence in said.items():
+        watcher = new_page(browser, locale=locale)
+        watcher.goto(f"{server.url}/replay/{ticket['id']}")
+        watcher.wait_for_selector("#table:not([hidden])")
+        assert watcher.inner_text("#replay-hidden") == sentence
+        assert watcher.locator("#replay-download").is_hidden() and watcher.locator("#replay-analyse").is_hidden()
+        watcher.keyboard.press("End")
+        assert frame(watcher) >= 2
+        assert watcher.locator("#replay-racks .end-rack").count() == 2  # each rack's size, no tile of it
+        assert watcher.locator("#replay-racks [data-tile], #replay-racks .mini-rack").count() == 0
+        assert audit(watcher) == [], locale
+        assert watcher.js_errors == []

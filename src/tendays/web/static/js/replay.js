@@ -88,8 +88,12 @@ async function show(answer, download) {
     : t("end.wins", { name: answer.seats[answer.winner].name });
   $("replay-download").href = download.href;
   $("replay-download").download = download.name;
+  const early = Boolean(answer.id && answer.ended); // ended early: what its watchers saw, no record, no analysis
+  $("replay-hidden").hidden = !early;
+  $("replay-hidden").textContent = early ? t(answer.racks_hidden ? "replay.hidden" : "replay.watched") : "";
+  $("replay-download").hidden = early;
   $("replay-share").hidden = $("replay-link").hidden = !answer.id;
-  $("replay-analyse").hidden = !answer.id;
+  $("replay-analyse").hidden = !answer.id || early;
   $("analysis-status").textContent = "";
   $("analysis-move").textContent = "";
   showChat(answer.chat);

@@ -1,7 +1,8 @@
 // A replay's positions as the table's `game` objects, so the table's own panels draw them. The server sends each
 // position once, without what every position shares (seats, options, the whole log, the verdicts).
 
-/** The table's `game` at position `n` (after n moves): a spectator's view with every rack shown. */
+/** The table's `game` at position `n` (after n moves): a spectator's view with every rack shown (for a game
+ * ended early, only what its watchers saw: `racks` null). */
 export function frameGame(replay, n) {
   const frame = replay.frames[n];
   return {
@@ -14,7 +15,7 @@ export function frameGame(replay, n) {
     seats: replay.seats.map((seat, i) => ({ ...seat, connected: true, away: false, left: false,
       tiles: frame.rack_counts[i] })),
     journey: null,
-    journeys: frame.journeys.map((v) => replay.verdicts[v]),
+    journeys: frame.journeys && frame.journeys.map((v) => replay.verdicts[v]), // null: the racks stay hidden
     legal_moves: [],
     log: replay.log.slice(0, frame.log_length),
     chat: [],

@@ -11,6 +11,14 @@ export function racksPanel(onShow) {
     ({ edition, game, mapSeat, last }) => {
       const names = people(game.seats, null);
       const mover = game.move ? game.move.seat : null;
+      if (!game.racks) { // a game ended early: each rack's size, as its table showed it
+        document.getElementById("replay-racks").replaceChildren(...game.rack_counts.map((count, seat) => el("div",
+          { class: `end-rack${mover === seat ? " mover" : ""}`, "data-seat": seat },
+          el("div", { class: "player-head" }, el("strong", {}, names.name(seat)),
+            mover === seat ? el("span", { class: "small" }, t("replay.moved")) : null,
+            el("span", { class: "small" }, t("players.filled", { n: count, days: game.options.days }))))));
+        return;
+      }
       document.getElementById("replay-racks").replaceChildren(...game.racks.map((rack, seat) => {
         const journey = game.journeys[seat];
         const problems = journey.problems || [];
