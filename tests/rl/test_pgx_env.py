@@ -52,6 +52,16 @@ def test_pgx_env_is_vmapped_and_compact() -> None:
         action = _act_randomly(pick, state.legal_action_mask)
         state = step(state, action, jax.random.split(chance, 8))
     assert bool(state.terminated.all())  # the turn limit ends every game
+    # vmap calls the batched rules whole; one game alone goes through them as a batch of one: the same game.
+    fresh = init(jax.random.split(jax.random.key(3), 8))
+    actions = _act_randomly(jax.random.key(4), fresh.legal_action_mask)
+    keys = jax.random.split(jax.random.key(5), 8)
+    together = step(fresh, actions, keys)
+    one = jax.jit(env.step)
+    for game in (0, 5):
+        alone = one(jax.tree_util.tree_map(lambda x, i=game: x[i], fresh), actions[game], keys[game])
+        for name in ("observation", "legal_action_mask", "current_player", "rewards"):
+            assert (getattr(alone, name) == getattr(together, name)[game]).all(), name
     # Same blocks as the float32 observation: each float is its compact count over the block's whole.
     wide = make_pgx_env("usa", players=3, turn_limit=12, observation="float32")
     floats = jax.vmap(wide.observe)(state)

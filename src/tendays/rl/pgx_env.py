@@ -17,6 +17,7 @@ the game (default 100 turns per player). Needs the ``pgx`` extra.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -82,15 +83,35 @@ def _typed(key: jax.Array) -> jax.Array:
     return key if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else jax.random.wrap_key_data(key)
 
 
-def _batched(game: BatchState) -> BatchState:
-    """One game (no batch axis) as a batch of one."""
-    batched: BatchState = jax.tree_util.tree_map(lambda field: field[..., None], game)
+def _by_batch(many: Callable[..., Any]) -> Callable[..., Any]:
+    """A one-game function made of ``many``, a function of a batch (batch first in every argument and result),
+    which ``jax.vmap`` calls whole instead of batching the one-game function: the batched rules keep their
+    layout (batch last), their in-place writes and their chunked chance."""
+
+    def one(*args: Any) -> Any:
+        return jax.tree_util.tree_map(lambda x: x[0], many(*jax.tree_util.tree_map(lambda x: x[None], args)))
+
+    batched = jax.custom_batching.custom_vmap(one)
+
+    @batched.def_vmap
+    def rule(size: int, in_batched: Any, *args: Any) -> tuple[Any, Any]:
+        args = jax.tree_util.tree_map(lambda x, b: x if b else jnp.broadcast_to(x, (size, *x.shape)), args,
+                                      tuple(in_batched))
+        out = many(*args)
+        return out, jax.tree_util.tree_map(lambda _: True, out)
+
     return batched
 
 
-def _single(game: BatchState) -> BatchState:
-    single: BatchState = jax.tree_util.tree_map(lambda field: field[..., 0], game)
-    return single
+def _last(game: BatchState) -> BatchState:
+    """Games with the batch first (as pgx and vmap keep them) with the batch last (as the batched rules do)."""
+    moved: BatchState = jax.tree_util.tree_map(lambda field: jnp.moveaxis(field, 0, -1), game)
+    return moved
+
+
+def _first(game: BatchState) -> BatchState:
+    moved: BatchState = jax.tree_util.tree_map(lambda field: jnp.moveaxis(field, -1, 0), game)
+    return moved
 
 
 class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
@@ -104,45 +125,65 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         self.game = BatchEnv(edition, env_options(players, days, swap, open_hands, turn_limit))
         self.config = self.game.config
         self.observation = observation
+        config, compact = self.config, observation == "compact"
+
+        def advance(games: BatchState, actions: jax.Array, keys: jax.Array) -> BatchState:
+            games = _last(games).replace(key=keys)
+            after, shuffle = rules.apply_actions(config, games, actions.astype(jnp.int32))
+            return _first(chance.resolve(config, after, shuffle, None, _chunk(actions.shape[0])))
+
+        self._deal = _by_batch(lambda keys: _first(chance.deal(config, keys)))
+        self._advance = _by_batch(advance)
+        self._mask = _by_batch(lambda games: rules.legal_mask(config, _last(games)))
+        self._view = _by_batch(lambda games, seats: observe.observe_batch(config, _last(games), seats, compact))
 
     def _init(self, key: jax.Array) -> TenDaysPgxState:
-        game = chance.deal(self.config, _typed(key)[None])
-        return self._state(game, jnp.int32(0))
+        return self._state(self._deal(_typed(key)), jnp.int32(0))
 
     def _state(self, game: BatchState, steps: jax.Array) -> TenDaysPgxState:
-        over = game.phase[0] == OVER_PHASE
+        """pgx's state of one game (no batch axis) of the batched engine."""
+        over = game.phase == OVER_PHASE
         seats = jnp.arange(self.config.players)
-        winner = game.winner[0]
+        winner = game.winner
         rewards = jnp.where(over & (winner >= 0), jnp.where(seats == winner, 1.0, -1.0), 0.0)
         return TenDaysPgxState(
-            current_player=game.current[0],
+            current_player=game.current,
             observation=jnp.zeros(self.game.observation_size, self._dtype),
             rewards=rewards.astype(jnp.float32),
             terminated=over,
             truncated=jnp.bool_(False),
-            legal_action_mask=rules.legal_mask(self.config, game)[0],
+            legal_action_mask=self._mask(game),
             _step_count=steps,
-            _game=_single(game),
+            _game=game,
         )
 
     @property
     def _dtype(self) -> Any:
         return jnp.uint8 if self.observation == "compact" else jnp.float32
 
+    def step(self, state: core.State, action: jax.Array, key: jax.Array | None = None) -> TenDaysPgxState:
+        """pgx's ``Env.step``, with the game stepped outside ``lax.cond`` and chosen after (the same result, as
+        ``vmap`` makes of the cond anyway): the batched rules, called whole by ``vmap``, cannot run inside it."""
+        over = state.terminated | state.truncated
+        stepped = self._step(state.replace(_step_count=state._step_count + 1), action, key)
+        kept = state.replace(rewards=jnp.zeros_like(state.rewards))
+        chosen = jax.tree_util.tree_map(lambda old, new: jnp.where(over, old, new), kept, stepped)
+        illegal = ~state.legal_action_mask[action]
+        chosen = jax.lax.cond(illegal, lambda: self._step_with_illegal_action(chosen, state.current_player),
+                              lambda: chosen)
+        chosen = jax.lax.cond(chosen.terminated,
+                              lambda: chosen.replace(legal_action_mask=jnp.ones_like(chosen.legal_action_mask)),
+                              lambda: chosen)
+        return chosen.replace(observation=self.observe(chosen))  # type: ignore[no-any-return]
+
     def _step(self, state: core.State, action: jax.Array, key: jax.Array | None) -> TenDaysPgxState:
         assert isinstance(state, TenDaysPgxState)
-        game = _batched(state._game)
-        if key is not None:
-            game = game.replace(key=_typed(key)[None])
-        after, shuffle = rules.apply_actions(self.config, game, jnp.asarray(action, jnp.int32)[None])
-        after = chance.resolve(self.config, after, shuffle, None, _chunk(1))
-        return self._state(after, state._step_count)
+        key = state._game.key if key is None else _typed(key)
+        return self._state(self._advance(state._game, jnp.asarray(action, jnp.int32), key), state._step_count)
 
     def _observe(self, state: core.State, player_id: jax.Array) -> jax.Array:
         assert isinstance(state, TenDaysPgxState)
-        seats = jnp.asarray(player_id, jnp.int32)[None]
-        compact = self.observation == "compact"
-        return observe.observe_batch(self.config, _batched(state._game), seats, compact)[0]
+        return self._view(state._game, jnp.asarray(player_id, jnp.int32))  # type: ignore[no-any-return]
 
     @property
     def id(self) -> Any:
