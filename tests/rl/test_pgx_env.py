@@ -77,3 +77,20 @@ def test_pgx_env_is_vmapped_and_compact() -> None:
 def test_pgx_env_refuses_an_unknown_observation() -> None:
     with pytest.raises(ValueError, match="observation must be one of"):
         make_pgx_env("usa", observation="float64")
+
+
+@pytest.mark.slow
+def test_pgx_auto_reset_deals_a_new_game() -> None:
+    """pgx's auto_reset calls init inside a cond that vmap batches: the env must run there too."""
+    from pgx.experimental import auto_reset
+
+    env = make_pgx_env("usa", players=2, days=3, turn_limit=2)
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(6), 4))
+    key = jax.random.key(7)
+    ended = jnp.zeros(4, bool)
+    for _ in range(12):  # a 3-day draft and 2 turns: every game ends, and is dealt anew
+        key, pick, chance = jax.random.split(key, 3)
+        state = step(state, _act_randomly(pick, state.legal_action_mask), jax.random.split(chance, 4))
+        ended |= state.terminated
+    assert bool(ended.all()) and int(state._step_count.max()) < 12

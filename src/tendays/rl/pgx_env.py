@@ -83,15 +83,21 @@ def _typed(key: jax.Array) -> jax.Array:
     return key if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else jax.random.wrap_key_data(key)
 
 
-def _by_batch(many: Callable[..., Any]) -> Callable[..., Any]:
-    """A one-game function made of ``many``, a function of a batch (batch first in every argument and result),
-    which ``jax.vmap`` calls whole instead of batching the one-game function: the batched rules keep their
-    layout (batch last), their in-place writes and their chunked chance."""
+def _one(many: Callable[..., Any]) -> Callable[..., Any]:
+    """A one-game function made of ``many``, a function of a batch (batch first in every argument and result)."""
 
     def one(*args: Any) -> Any:
         return jax.tree_util.tree_map(lambda x: x[0], many(*jax.tree_util.tree_map(lambda x: x[None], args)))
 
-    batched = jax.custom_batching.custom_vmap(one)
+    return one
+
+
+def _by_batch(many: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`_one`, which ``jax.vmap`` calls whole instead of batching the one-game function: the batched
+    rules keep their layout (batch last), their in-place writes and their chunked chance. (Not inside a
+    ``lax.cond`` that ``vmap`` batches: there JAX refuses it, so ``init``, which pgx's ``auto_reset`` calls in
+    one, uses the plain :func:`_one`.)"""
+    batched = jax.custom_batching.custom_vmap(_one(many))
 
     @batched.def_vmap
     def rule(size: int, in_batched: Any, *args: Any) -> tuple[Any, Any]:
@@ -132,15 +138,27 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
             after, shuffle = rules.apply_actions(config, games, actions.astype(jnp.int32))
             return _first(chance.resolve(config, after, shuffle, None, _chunk(actions.shape[0])))
 
-        self._deal = _by_batch(lambda keys: _first(chance.deal(config, keys)))
+        def mask(games: BatchState) -> jax.Array:
+            return rules.legal_mask(config, _last(games))
+
+        def view(games: BatchState, seats: jax.Array) -> jax.Array:
+            return observe.observe_batch(config, _last(games), seats, compact)
+
+        self._deal = _one(lambda keys: _first(chance.deal(config, keys)))
         self._advance = _by_batch(advance)
-        self._mask = _by_batch(lambda games: rules.legal_mask(config, _last(games)))
-        self._view = _by_batch(lambda games, seats: observe.observe_batch(config, _last(games), seats, compact))
+        self._mask, self._first_mask = _by_batch(mask), _one(mask)
+        self._view, self._first_view = _by_batch(view), _one(view)
+
+    def init(self, key: jax.Array) -> TenDaysPgxState:
+        """pgx's ``Env.init``, on the plain one-game functions (it may run inside a batched ``lax.cond``)."""
+        state = self._init(key)
+        return state.replace(observation=self._first_view(state._game, state.current_player))  # type: ignore
 
     def _init(self, key: jax.Array) -> TenDaysPgxState:
-        return self._state(self._deal(_typed(key)), jnp.int32(0))
+        return self._state(self._deal(_typed(key)), jnp.int32(0), self._first_mask)
 
-    def _state(self, game: BatchState, steps: jax.Array) -> TenDaysPgxState:
+    def _state(self, game: BatchState, steps: jax.Array, mask: Callable[[BatchState], jax.Array] | None = None
+               ) -> TenDaysPgxState:
         """pgx's state of one game (no batch axis) of the batched engine."""
         over = game.phase == OVER_PHASE
         seats = jnp.arange(self.config.players)
@@ -152,7 +170,7 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
             rewards=rewards.astype(jnp.float32),
             terminated=over,
             truncated=jnp.bool_(False),
-            legal_action_mask=self._mask(game),
+            legal_action_mask=(mask or self._mask)(game),
             _step_count=steps,
             _game=game,
         )
