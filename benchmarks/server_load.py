@@ -341,10 +341,10 @@ async def master_alone(args: argparse.Namespace, folder: Path) -> dict[str, Any]
     """The match master in this process, without sockets: N games of two scripted seats, each seat with a
     subscribed connection whose messages are taken at once. Its CPU per move is the server's own work
     (moves, clocks, storing, views, encoding), apart from the WebSocket and event-loop layers."""
-    from tendays.server.journal import Journal
-    from tendays.server.lobby import Lobby
+    from tendays.server.matches.lobby import Lobby
     from tendays.server.settings import MasterSettings, Pace
-    from tendays.server.store import Store
+    from tendays.server.storage.journal import Journal
+    from tendays.server.storage.store import Store
 
     # No think time here, so the chat's rate limit (made for people) is lifted.
     settings = MasterSettings(bot_delay=0, draft_delay=0, bot_processes=0, seed_source=lambda: 7, chat_lines=10**9)

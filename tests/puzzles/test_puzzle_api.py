@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("tendays.server.app", reason="the server is not available")
+pytest.importorskip("tendays.server.face.app", reason="the server is not available")
 pytestmark = pytest.mark.slow  # the whole app, started once for the module (a few seconds)
 
 from fastapi.testclient import TestClient  # noqa: E402
 
 from tendays.puzzles import Answer, Kind, daily, puzzle_by_id, shipped  # noqa: E402
-from tendays.server.app import create_app  # noqa: E402
+from tendays.server.face.app import create_app  # noqa: E402
 
 
 @pytest.fixture(scope="module")

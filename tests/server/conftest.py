@@ -13,7 +13,7 @@ pytest.importorskip("fastapi")
 from postgres import PostgresCluster, binaries  # noqa: E402
 from server_helpers import TestClient, Ticker, settings  # noqa: E402
 
-from tendays.server.app import Limits, create_app  # noqa: E402
+from tendays.server.face.app import Limits, create_app  # noqa: E402
 
 
 @pytest.fixture(scope="session")

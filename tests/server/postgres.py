@@ -47,7 +47,7 @@ class PostgresCluster:
         self._run("pg_ctl", "-D", self.data, "-o", options, "-l", os.path.join(self.root, "log"), "-w", "start")
         self.shared = self.url("tendays")
         self._admin("CREATE DATABASE tendays")
-        from tendays.server.store import Store
+        from tendays.server.storage.store import Store
 
         Store(self.shared).close()  # migrated once
 

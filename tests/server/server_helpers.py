@@ -20,9 +20,9 @@ with warnings.catch_warnings():
 from sqlalchemy import insert
 from starlette.testclient import WebSocketTestSession
 
-from tendays.server.master import MasterSettings, hash_token
-from tendays.server.schema import GameTable, MoveTable, SeatTable
-from tendays.server.store import Store
+from tendays.server.matches.master import MasterSettings, hash_token
+from tendays.server.storage.schema import GameTable, MoveTable, SeatTable
+from tendays.server.storage.store import Store
 
 __all__ = ["HUMAN", "SEED", "TestClient", "Ticker", "bot", "join", "new_game", "open_table", "settings",
            "write_game_row"]

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from server_helpers import settings
 
-from tendays.server.journal import Journal
-from tendays.server.lobby import Lobby
-from tendays.server.master import LobbyError, Match, Rejected
-from tendays.server.notices import N_, render_notice
-from tendays.server.seats import Subscriber
+from tendays.server.matches.lobby import Lobby
+from tendays.server.matches.master import LobbyError, Match, Rejected
+from tendays.server.matches.notices import N_, render_notice
+from tendays.server.matches.seats import Subscriber
+from tendays.server.matches.timing import TurnClock
 from tendays.server.settings import Pace, PaceLimits
-from tendays.server.store import Store
-from tendays.server.timing import TurnClock
+from tendays.server.storage.journal import Journal
+from tendays.server.storage.store import Store
 
 HUMAN: tuple[str, None] = ("human", None)
 QUICK = PaceLimits(live_min=0.05)

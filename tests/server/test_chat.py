@@ -9,7 +9,7 @@ import pytest
 from server_helpers import HUMAN, TestClient, join, new_game, open_table, settings
 from starlette.testclient import WebSocketTestSession
 
-from tendays.server.app import Limits, create_app
+from tendays.server.face.app import Limits, create_app
 
 Message = dict[str, Any]
 

@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("psycopg")
 from server_helpers import settings  # noqa: E402
 
-from tendays.server.journal import Journal  # noqa: E402
-from tendays.server.lobby import Lobby  # noqa: E402
-from tendays.server.store import Store  # noqa: E402
+from tendays.server.matches.lobby import Lobby  # noqa: E402
+from tendays.server.storage.journal import Journal  # noqa: E402
+from tendays.server.storage.store import Store  # noqa: E402
 
 HUMANS = [("human", None)] * 3
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tendays.server.cluster import MoveNotice, announcement, read_announcement
-from tendays.server.store import MoveRow
+from tendays.server.storage.cluster import MoveNotice, announcement, read_announcement
+from tendays.server.storage.store import MoveRow
 
 
 def test_a_stored_move_is_heard_as_it_was_stored() -> None:

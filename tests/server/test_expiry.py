@@ -11,11 +11,11 @@ from server_helpers import HUMAN, TestClient, join, new_game, open_table, settin
 from sqlalchemy import update
 
 from tendays.engine import Game, Options
-from tendays.server.app import create_app
-from tendays.server.lobby import Lobby
-from tendays.server.master import hash_token
-from tendays.server.schema import GameTable
-from tendays.server.store import Store
+from tendays.server.face.app import create_app
+from tendays.server.matches.lobby import Lobby
+from tendays.server.matches.master import hash_token
+from tendays.server.storage.schema import GameTable
+from tendays.server.storage.store import Store
 
 TOKEN = "op3rator-Zq8vX2mLw4Rt7Yb1Nc6Kd9Hs0Pf5Gj3"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}

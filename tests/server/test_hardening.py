@@ -16,9 +16,9 @@ from tendays.cli.main import main
 from tendays.cli.tui.table import load_save
 from tendays.engine import GameRecord, RecordError
 from tendays.engine.json_text import MAX_DEPTH, loads
-from tendays.server.admin import FAILURES_PER_MINUTE
-from tendays.server.app import Limits, create_app
-from tendays.server.guard import ForwardedError, client_address
+from tendays.server.face.admin import FAILURES_PER_MINUTE
+from tendays.server.face.app import Limits, create_app
+from tendays.server.face.guard import ForwardedError, client_address
 
 TOKEN = "Hq3Lx7Vw1Rz5Yb9Nc2Kd6Hs0Pf4Gj8MeTa"
 UNLIMITED = {"creates_per_minute": 0, "joins_per_minute": 0, "connections_per_minute": 0, "connections_at_once": 0}

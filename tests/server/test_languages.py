@@ -16,11 +16,11 @@ from sqlalchemy import insert
 
 from tendays.bots import LEVELS
 from tendays.engine.i18n import use_language
-from tendays.server.app import Limits, create_app
-from tendays.server.master import hash_token
-from tendays.server.schema import GameTable, SeatTable
-from tendays.server.store import Store
-from tendays.server.wire import seat_name
+from tendays.server.face.app import Limits, create_app
+from tendays.server.matches.master import hash_token
+from tendays.server.matches.wire import seat_name
+from tendays.server.storage.schema import GameTable, SeatTable
+from tendays.server.storage.store import Store
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 ENGLISH = {"Accept-Language": "en-GB,en"}

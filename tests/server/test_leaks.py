@@ -22,8 +22,8 @@ from starlette.testclient import WebSocketTestSession
 
 from tendays.engine import GameRecord, Move, Options, Phase, State, apply, checker_for, load_edition
 from tendays.engine import new_game as deal
-from tendays.server.app import Limits, create_app
-from tendays.server.lobby import Lobby
+from tendays.server.face.app import Limits, create_app
+from tendays.server.matches.lobby import Lobby
 from tendays.server.settings import PaceLimits
 
 Message = dict[str, Any]

@@ -10,8 +10,8 @@ from server_helpers import HUMAN, TestClient, join, new_game, open_table, settin
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
-from tendays.server.app import Limits, create_app
-from tendays.server.guard import LimitBook, client_address
+from tendays.server.face.app import Limits, create_app
+from tendays.server.face.guard import LimitBook, client_address
 
 
 def limited(db_url: str, **changes: Any) -> TestClient:

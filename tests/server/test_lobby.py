@@ -15,10 +15,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from tendays.bots import BOTS, LEVELS, make_bot
 from tendays.engine import RULES_VERSION
-from tendays.server.app import create_app, static_dir
-from tendays.server.master import hash_token
-from tendays.server.schema import GameTable, SeatTable
-from tendays.server.store import Store
+from tendays.server.face.app import create_app, static_dir
+from tendays.server.matches.master import hash_token
+from tendays.server.storage.schema import GameTable, SeatTable
+from tendays.server.storage.store import Store
 
 
 def test_health_counts_unfinished_games(client: TestClient) -> None:

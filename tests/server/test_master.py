@@ -14,11 +14,12 @@ from server_helpers import SEED, settings, write_game_row
 from sqlalchemy import select
 
 from tendays.engine import RULES_VERSION, Game, GameRecord, Options, Phase
-from tendays.server.journal import Journal
-from tendays.server.lobby import Lobby
-from tendays.server.master import LobbyError, Match, Rejected
-from tendays.server.schema import GameTable
-from tendays.server.store import Store
+from tendays.server.matches.lobby import Lobby
+from tendays.server.matches.master import LobbyError, Match, Rejected
+from tendays.server.matches.seat_bots import SeatBots
+from tendays.server.storage.journal import Journal
+from tendays.server.storage.schema import GameTable
+from tendays.server.storage.store import Store
 
 
 def open_lobby(path: Path, **changes: Any) -> Lobby:
@@ -263,4 +264,30 @@ async def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
     await match.play(0, "draft 1", 0)
     await wait_for(match, 2)
     assert match.state.current == 0 and match.state.racks[1].count(None) == 4
+    await close(lobby)
+
+
+async def test_a_bot_still_thinking_when_its_game_is_closed_plays_nothing_and_logs_no_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    thinking, answer = asyncio.Event(), asyncio.Event()
+    think = SeatBots._move
+
+    async def slow_move(self: SeatBots, decision: Any) -> Any:
+        move = await think(self, decision)
+        thinking.set()
+        await answer.wait()  # the game is closed while the bot still thinks
+        return move
+
+    monkeypatch.setattr(SeatBots, "_move", slow_move)
+    lobby = open_lobby(tmp_path, bot_delay=0.0, draft_delay=0.0)
+    match, _ = await lobby.create("usa", [("human", None), ("bot", "normal")], {}, "Alice")
+    await match.play(0, "draft 1", 0)
+    await asyncio.wait_for(thinking.wait(), 30)
+    version = match.version
+    with caplog.at_level(logging.WARNING, logger="tendays"):
+        await match.end("closed", "closed by the operator")
+        answer.set()
+        await asyncio.sleep(0.2)
+    assert match.status == "over" and match.version == version
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
     await close(lobby)

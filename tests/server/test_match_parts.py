@@ -9,16 +9,17 @@ from pathlib import Path
 import pytest
 from server_helpers import settings
 
-from tendays.server.absence import Absence, AbsentTable
-from tendays.server.chat import Chat, ChatTable
-from tendays.server.following import FollowedTable, Follower
-from tendays.server.journal import Journal
-from tendays.server.lobby import Lobby
-from tendays.server.master import Match
-from tendays.server.seat_bots import BotTable, SeatBots
-from tendays.server.store import Store
+from tendays.server.matches.absence import Absence, AbsentTable
+from tendays.server.matches.chat import Chat, ChatTable
+from tendays.server.matches.following import FollowedTable, Follower
+from tendays.server.matches.lobby import Lobby
+from tendays.server.matches.master import Match
+from tendays.server.matches.seat_bots import BotTable, SeatBots
+from tendays.server.storage.journal import Journal
+from tendays.server.storage.store import Store
 
-MATCH_MODULES = ("master", "absence", "chat", "following", "seat_bots", "timing", "settings", "thinking")
+MATCH_MODULES = ("matches.master", "matches.absence", "matches.chat", "matches.following", "matches.seat_bots",
+                 "matches.timing", "settings", "matches.thinking")
 HELPERS = ((Chat, ChatTable, "chat"), (Absence, AbsentTable, "absence"), (SeatBots, BotTable, "bots"),
            (Follower, FollowedTable, "follower"))
 

@@ -17,8 +17,8 @@ from alembic.runtime.migration import MigrationContext  # noqa: E402
 from server_helpers import write_game_row  # noqa: E402
 from sqlalchemy import inspect, text  # noqa: E402
 
-from tendays.server.schema import MIGRATIONS, Base  # noqa: E402
-from tendays.server.store import Store  # noqa: E402
+from tendays.server.storage.schema import MIGRATIONS, Base  # noqa: E402
+from tendays.server.storage.store import Store  # noqa: E402
 
 
 def test_the_migrations_make_exactly_the_declared_tables(db_url: str) -> None:

@@ -12,8 +12,8 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from tendays.engine import RULES_VERSION
-from tendays.server.app import Limits, create_app
-from tendays.server.lobby import Lobby
+from tendays.server.face.app import Limits, create_app
+from tendays.server.matches.lobby import Lobby
 
 Message = dict[str, Any]
 
@@ -189,7 +189,7 @@ def test_bad_token_and_unknown_game_are_refused_and_closed(client: TestClient,
 def test_a_close_reason_is_cut_to_the_bytes_a_websocket_allows() -> None:
     import asyncio
 
-    from tendays.server.table import _refuse
+    from tendays.server.face.table import _refuse
 
     class Socket:
         def __init__(self) -> None:
@@ -327,7 +327,7 @@ def test_each_connection_reads_the_table_in_its_own_language(client: TestClient,
 
 def test_old_english_notices_still_read_and_new_ones_render_per_language() -> None:
     from tendays.engine import use_language
-    from tendays.server.notices import N_, encode_notice, mark_plural, render_notice
+    from tendays.server.matches.notices import N_, encode_notice, mark_plural, render_notice
 
     assert render_notice("Bob left the game: a bot plays the seat from now on") == \
         "Bob left the game: a bot plays the seat from now on"

@@ -34,7 +34,7 @@ def free_port() -> int:
 # and limits may be changed (JSON), e.g. to allow clocks of a second or two.
 SERVE = """
 import itertools, json, sys, uvicorn
-from tendays.server.app import Limits, create_app
+from tendays.server.face.app import Limits, create_app
 from tendays.server.settings import MasterSettings
 from tendays.server.settings import PaceLimits
 port, database, first_seed = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])

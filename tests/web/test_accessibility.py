@@ -17,7 +17,7 @@ import pytest
 from browser_helpers import CHROMIUM, Page, Server, is_over, legal_buttons, new_page, open_lobby, post
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
+pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"

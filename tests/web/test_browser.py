@@ -29,7 +29,7 @@ from browser_helpers import (
 )
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
+pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
 

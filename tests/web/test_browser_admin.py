@@ -10,7 +10,7 @@ import pytest
 from browser_helpers import CHROMIUM, Server, new_page, post
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
+pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
 ADMIN = "br0wser-admin-Kq2Vx8Lm4Zt6Yb1Nc9Rd3Hs7Pf5Gj0"

@@ -12,7 +12,7 @@ import pytest
 from browser_helpers import CHROMIUM, Server, new_page
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
+pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
 

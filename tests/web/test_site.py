@@ -11,7 +11,7 @@ import pytest
 from browser_helpers import CHROMIUM, Page, Server, click_move, is_over, legal_buttons, new_page, post
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytest.importorskip("tendays.server.app", reason="the server (tendays serve) is not available")
+pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
 

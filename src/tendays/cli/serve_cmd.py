@@ -100,12 +100,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from tendays.server.admin import weak_token
-        from tendays.server.app import Limits, create_app
-        from tendays.server.connections import ConnectionLimits, guarded_http
-        from tendays.server.logs import RedactSecrets
+        from tendays.server.face.admin import weak_token
+        from tendays.server.face.app import Limits, create_app
+        from tendays.server.face.connections import ConnectionLimits, guarded_http
+        from tendays.server.face.logs import RedactSecrets
         from tendays.server.settings import MasterSettings, PaceLimits
-        from tendays.server.store import DatabaseBusy, DatabaseLock, MissingDriver, Store, redact_url
+        from tendays.server.storage.store import DatabaseBusy, DatabaseLock, MissingDriver, Store, redact_url
     except ModuleNotFoundError as error:
         return _fail(_("{module} is missing; install the server extra: pip install -e '.[server]' in a clone of "
                        "tendays").format(module=error.name))

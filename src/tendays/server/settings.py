@@ -98,7 +98,7 @@ class MasterSettings:
     idle_expiry: float = 14 * 86400.0  # an unfinished game with no move for this long is closed as abandoned
     retention: float | None = 90 * 86400.0  # an ended game is deleted this long after; None: kept forever
     sweep_every: float = 60.0  # seconds between looks for games to expire or delete
-    # Several processes on PostgreSQL (tendays.server.cluster): a game whose driving process went away is
+    # Several processes on PostgreSQL (tendays.server.storage.cluster): a game whose driving process went away is
     # taken over once its lease runs out, within ``lease_ttl`` plus one ``lease_renew``.
     lease_ttl: float = 10.0
     lease_batch: int = 1000  # games one process takes over at one look

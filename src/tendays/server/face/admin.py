@@ -19,8 +19,8 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
 from tendays.engine.i18n import gettext as _
 
+from ..matches.notices import N_
 from .guard import LimitBook, Limits
-from .notices import N_
 from .routing import lobby_of
 
 __all__ = ["FAILURES_PER_MINUTE", "MAKE_TOKEN", "admin_router", "weak_token"]

@@ -1,11 +1,11 @@
 """The web application: REST lobby, WebSocket tables, the browser client's files, a health check, the
 operator's admin calls and an API page that works offline.
 
-``create_app`` builds a FastAPI app around a :class:`~tendays.server.lobby.Lobby` and includes the
-routers, one per face: the REST lobby (:mod:`~tendays.server.lobby_api`), the tables' WebSocket
-(:mod:`~tendays.server.sockets`), the pages, replays, puzzles, the guided game, the admin calls and
+``create_app`` builds a FastAPI app around a :class:`~tendays.server.matches.lobby.Lobby` and includes the
+routers, one per face: the REST lobby (:mod:`~tendays.server.face.lobby_api`), the tables' WebSocket
+(:mod:`~tendays.server.face.sockets`), the pages, replays, puzzles, the guided game, the admin calls and
 ``/docs``. What they share (the lobby of a request, a page, the error answers) is in
-:mod:`~tendays.server.routing`. The protocol is described in docs/protocol.md; the REST part also at
+:mod:`~tendays.server.face.routing`. The protocol is described in docs/protocol.md; the REST part also at
 ``/docs`` (OpenAPI).
 """
 
@@ -20,20 +20,20 @@ from fastapi.staticfiles import StaticFiles
 
 from tendays import __version__
 
+from ..matches.lobby import Lobby
+from ..settings import MasterSettings
+from ..storage.journal import Journal
+from ..storage.store import DatabaseLock, Store
 from .admin import admin_router
 from .docs import docs_router
 from .guard import LimitBook, Limits, RequestGuard, RequestLanguage
-from .journal import Journal
 from .learn import learn_router
-from .lobby import Lobby
 from .lobby_api import lobby_router
 from .pages import pages_router
 from .puzzles import puzzles_router
 from .replays import replays_router
 from .routing import ERROR_HANDLERS, static_dir
-from .settings import MasterSettings
 from .sockets import table_router
-from .store import DatabaseLock, Store
 
 __all__ = ["Limits", "MasterSettings", "create_app", "static_dir"]
 

@@ -23,8 +23,8 @@ from tendays.engine.i18n import gettext as _
 from tendays.learn import Step, Tutor, available_lessons, load_lesson
 from tendays.learn.words import bot_name
 
+from ..matches.wire import SeatInfo, TableEncoder
 from .routing import page
-from .wire import SeatInfo, TableEncoder
 
 __all__ = ["learn_router"]
 

@@ -14,8 +14,8 @@ from tendays.bots import BOTS, LEVELS
 from tendays.engine import available_editions, load_edition
 from tendays.engine.i18n import gettext as _
 
-from .chat import QUICK_PHRASES
-from .master import Match
+from ..matches.chat import QUICK_PHRASES
+from ..matches.master import Match
 from .models import (
     ERRORS,
     BotChoices,

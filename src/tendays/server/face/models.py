@@ -1,7 +1,7 @@
 """The REST lobby's requests and answers (OpenAPI at ``/docs``).
 
 Requests are strictly typed: ``"days": "10"`` is refused, not read as 10, and unknown fields are
-refused. Names are checked by :func:`~tendays.server.text.clean_name`. A refused request is answered in
+refused. Names are checked by :func:`~tendays.server.matches.text.clean_name`. A refused request is answered in
 the requester's language (:func:`errors_in_words`).
 """
 
@@ -18,8 +18,8 @@ from tendays.engine import MAX_DAYS, MIN_DAYS
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
-from .settings import Pace
-from .text import clean_name
+from ..matches.text import clean_name
+from ..settings import Pace
 
 __all__ = ["ERRORS", "BotChoices", "errors_in_words", "BotInfo", "CreateGame", "EditionInfo", "ErrorAnswer", "GamePage",
            "GameSummary", "Health", "JoinGame", "LevelInfo", "SeatTicket"]

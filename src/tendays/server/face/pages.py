@@ -1,5 +1,5 @@
 """The browser client's pages: the lobby, a table and the operator's view (their scripts and styles
-are under ``/static``, mounted by :func:`~tendays.server.app.create_app`)."""
+are under ``/static``, mounted by :func:`~tendays.server.face.app.create_app`)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ For each move: the mover's journey distance (the fewest tiles to change for a co
 :func:`tendays.bots.distance.journey_distance`) before and after it, and the move the hard bot would have
 made in its place, with the distance that move would have left. A move that lengthened the journey is
 marked. :func:`analyse_move` is a plain function of plain data, so it runs in a worker process
-(:meth:`tendays.server.thinking.Thinker.compute`); each worker keeps its own bot.
+(:meth:`tendays.server.matches.thinking.Thinker.compute`); each worker keeps its own bot.
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 
 from tendays.engine.i18n import gettext as _
 
-from .lobby import Lobby
+from ..matches.lobby import Lobby
+from ..matches.seats import LobbyError
 from .models import errors_in_words
-from .seats import LobbyError
 
 __all__ = ["ERROR_HANDLERS", "GameId", "lobby_of", "page", "static_dir"]
 

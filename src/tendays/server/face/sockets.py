@@ -1,5 +1,5 @@
 """The tables' WebSocket route ``/ws/games/{id}``; what is said over it is
-:mod:`tendays.server.table`'s."""
+:mod:`tendays.server.face.table`'s."""
 
 from __future__ import annotations
 

@@ -23,11 +23,11 @@ from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import match_language, ngettext, use_language
 from tendays.engine.json_text import loads as json_loads
 
+from ..matches.lobby import Lobby
+from ..matches.master import Match
+from ..matches.seats import LobbyError, Rejected, Subscriber
+from ..matches.wire import Outgoing
 from .guard import Limits
-from .lobby import Lobby
-from .master import Match
-from .seats import LobbyError, Rejected, Subscriber
-from .wire import Outgoing
 
 __all__ = ["RateLimiter", "serve_table"]
 

@@ -1,7 +1,7 @@
 """The part of a match that copes with people who are not there: clocks, timeouts, bots standing in,
 leaving, coming back, and ending a game nobody plays any more.
 
-- The clock (:class:`~tendays.server.timing.TurnClock`) gives each turn a deadline, stored with every
+- The clock (:class:`~tendays.server.matches.timing.TurnClock`) gives each turn a deadline, stored with every
   move. When it passes, the seat's turn is played for it by the stand-in bot (the ``normal`` level) from
   that seat's view, and the table says so. After ``timeouts_to_bot`` such turns in a row the seat is
   handed to the bot for the rest of the game, until the person opens their seat link again. A person
@@ -10,10 +10,10 @@ leaving, coming back, and ending a game nobody plays any more.
 - A person may leave: a bot plays their seat, and the others may choose to end the game.
 - A game in which no person is left (all have left, or are away with no table open) ends as abandoned.
 - A seat a bot plays, and every seat of a game that is over, is offered no moves
-  (:class:`~tendays.server.wire.TableEncoder`).
+  (:class:`~tendays.server.matches.wire.TableEncoder`).
 
 :class:`Absence` does this for one match, reading and changing the match through :class:`AbsentTable`;
-the bots themselves are :class:`~tendays.server.seat_bots.SeatBots`.
+the bots themselves are :class:`~tendays.server.matches.seat_bots.SeatBots`.
 """
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ from typing import TYPE_CHECKING, Protocol
 from tendays.engine import State
 from tendays.engine.i18n import gettext as _
 
+from ..settings import MasterSettings
 from .chat import Chat
 from .notices import N_
 from .notices import mark_plural as ngettext  # a notice is translated for each reader
 from .seats import Rejected, Seat
-from .settings import MasterSettings
 from .timing import TurnClock
 
 if TYPE_CHECKING:
-    from .journal import Journal
+    from ..storage.journal import Journal
 
 __all__ = ["Absence", "AbsentTable"]
 

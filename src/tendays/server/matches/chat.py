@@ -1,11 +1,11 @@
 """Table talk: seated players write, everyone at the table reads, and the table's own notices go beside.
 
-A line is plain text (:func:`~tendays.server.text.clean_chat`: one line, normalised, at most
+A line is plain text (:func:`~tendays.server.matches.text.clean_chat`: one line, normalised, at most
 ``chat_length`` characters), stored with the game before anyone sees it, sent to the table's connections
 in a small ``chat`` message, and part of the table from then on (a replay shows it). Each seat may write
 ``chat_lines`` lines in any ``chat_window`` seconds; spectators only read. Notices (a turn played on the
 clock, a player leaving or coming back) are lines without a seat; they come with the table they change. They
-are stored as data (:mod:`tendays.server.notices`), so each connection reads them in its own language.
+are stored as data (:mod:`tendays.server.matches.notices`), so each connection reads them in its own language.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
+from ..settings import MasterSettings
+from ..storage.store import ChatRow, MoveConflict
 from .notices import Plural, encode_notice
 from .seats import Rejected, Seat, Subscriber
-from .settings import MasterSettings
-from .store import ChatRow, MoveConflict
 from .text import clean_chat
 from .wire import Outgoing, TableEncoder
 
 if TYPE_CHECKING:
-    from .journal import Journal
+    from ..storage.journal import Journal
 
 __all__ = ["QUICK_PHRASES", "Chat", "ChatTable"]
 
@@ -124,6 +124,6 @@ class Chat:
 
     async def notice(self, message: str | Plural, *, sentence: bool = False, **args: str | int) -> None:
         """A line of the table itself (stored; the caller publishes the table): ``message`` is a msgid marked
-        with :func:`~tendays.server.notices.N_` (or a :class:`~tendays.server.notices.Plural`), formatted with
-        ``args`` in each reader's language."""
+        with :func:`~tendays.server.matches.notices.N_` (or a
+        :class:`~tendays.server.matches.notices.Plural`), formatted with ``args`` in each reader's language."""
         await self._add(None, "notice", encode_notice(message, sentence=sentence, **args))

@@ -1,7 +1,7 @@
 """What a match does when other server processes share its database (PostgreSQL).
 
 Every process that holds a table connection holds the match, but only the one with the game's lease
-*drives* it: its bots move and its clock runs there (see :mod:`tendays.server.cluster`). The others follow
+*drives* it: its bots move and its clock runs there (see :mod:`tendays.server.storage.cluster`). The others follow
 what is stored: a move another process stored arrives as a notice and is played as told; anything else
 (seats, chat, the clock, an ending) is read from the database. Alone on its database (SQLite) a process
 drives every game, and nothing here changes what it does.
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from tendays.engine import Game
 
+from ..storage.store import MoveConflict, MoveRow, StoredGame
 from .chat import Chat
-from .store import MoveConflict, MoveRow, StoredGame
 
 if TYPE_CHECKING:
-    from .journal import Journal
+    from ..storage.journal import Journal
 
 __all__ = ["FollowedTable", "Follower"]
 

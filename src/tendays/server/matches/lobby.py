@@ -1,7 +1,7 @@
 """The lobby: every match the server holds. It creates, joins, finds and restores them from the store,
 lists the games a newcomer can join a page at a time, offers rematches, and expires idle games and
 deletes old ended ones (:meth:`Lobby.sweep`). On PostgreSQL it shares the database with other server
-processes (:mod:`tendays.server.cluster`): it drives the games it holds the lease of, follows the others'
+processes (:mod:`tendays.server.storage.cluster`): it drives the games it holds the lease of, follows the others'
 changes to the games its connections watch, and lists every process's games."""
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from tendays import bots
 from tendays.engine import Options, load_edition
 from tendays.engine.i18n import gettext as _
 
-from .cluster import Cluster
-from .journal import Journal
+from ..settings import MasterSettings, Pace
+from ..storage.cluster import Cluster
+from ..storage.journal import Journal
+from ..storage.store import StoredGame, StoredSeat
 from .master import Match
 from .notices import N_
 from .seats import LobbyError, Rejected, hash_token, new_token
-from .settings import MasterSettings, Pace
-from .store import StoredGame, StoredSeat
 from .text import name_key
 from .thinking import Thinker
 from .wire import stored_bot_name

@@ -2,7 +2,7 @@
 
 A :class:`Match` holds the game (an engine :class:`~tendays.engine.Game`: the full state and its
 moves), accepts a move only from the seat whose secret token the connection presented, at the version
-the mover saw, and legal by the rules; stores it through the :class:`~tendays.server.journal.Journal`
+the mover saw, and legal by the rules; stores it through the :class:`~tendays.server.storage.journal.Journal`
 before anyone hears of it; and then sends every subscriber its own ``view(state, seat)``. Bot seats,
 and people's seats while a bot stands in for them, move here, on the server, through the engine's turn
 loop (:func:`~tendays.engine.next_decision`). Nothing here touches sockets, so tests drive a match directly.
@@ -10,10 +10,10 @@ loop (:func:`~tendays.engine.next_decision`). Nothing here touches sockets, so t
 A match owns its state and composes four helpers, each reading the match through a small interface (a
 :class:`typing.Protocol` beside the helper):
 
-- :class:`~tendays.server.chat.Chat`: the table talk and the table's own notices;
-- :class:`~tendays.server.absence.Absence`: the clock's alarm, timeouts, people leaving and coming back;
-- :class:`~tendays.server.seat_bots.SeatBots`: the bots of bot seats and the stand-in for absent people;
-- :class:`~tendays.server.following.Follower`: what other server processes stored, when they share the
+- :class:`~tendays.server.matches.chat.Chat`: the table talk and the table's own notices;
+- :class:`~tendays.server.matches.absence.Absence`: the clock's alarm, timeouts, people leaving and coming back;
+- :class:`~tendays.server.matches.seat_bots.SeatBots`: the bots of bot seats and the stand-in for absent people;
+- :class:`~tendays.server.matches.following.Follower`: what other server processes stored, when they share the
   database.
 """
 
@@ -45,20 +45,20 @@ from tendays.engine import (
 )
 from tendays.engine.i18n import gettext as _
 
+from ..settings import MasterSettings
+from ..storage.store import MoveConflict, MoveRow, SeatTaken, StoredGame
 from .absence import Absence
 from .chat import Chat
 from .following import Follower
 from .notices import N_
 from .seat_bots import SeatBots
 from .seats import LobbyError, Rejected, Seat, Subscriber, hash_token, new_token
-from .settings import MasterSettings
-from .store import MoveConflict, MoveRow, SeatTaken, StoredGame
 from .thinking import Thinker
 from .timing import ClockReading, TurnClock
 from .wire import Outgoing, SeatInfo, TableEncoder
 
 if TYPE_CHECKING:
-    from .journal import Journal
+    from ..storage.journal import Journal
 
 __all__ = ["LobbyError", "MasterSettings", "Match", "Rejected", "Subscriber", "hash_token", "new_token"]
 
@@ -104,7 +104,7 @@ class Match:
         self.subscribers: list[Subscriber] = []
         self.lock = asyncio.Lock()  # held while a move (or a join, or news from other processes) is taken
         self.stand_in_turn: int | None = None  # the seat whose timed-out turn the stand-in bot is playing
-        # With other server processes (tendays.server.cluster): whether this one runs the bots and the clock,
+        # With other server processes (tendays.server.storage.cluster): whether this one runs the bots and the clock,
         # the lease epoch its moves are fenced with (None: no other process), and (monotonic) until when the
         # lease surely holds, as last renewed.
         self.driving = True
@@ -369,7 +369,7 @@ class Match:
 
     async def end(self, ended: str, reason: str) -> None:
         """End the game before it is played out (``ended``: "abandoned" or "closed"), saying why: ``reason`` is a
-        msgid marked with :func:`~tendays.server.notices.N_`, told to each reader in their language."""
+        msgid marked with :func:`~tendays.server.matches.notices.N_`, told to each reader in their language."""
         async with self.lock:
             if self.status == "over":
                 return
@@ -407,7 +407,7 @@ class Match:
 
     async def refresh(self, notices: Sequence[str] = ("",)) -> None:
         """Follow what other server processes stored, and tell the table. ``notices`` are what they said
-        changed (:meth:`~tendays.server.following.Follower.follow`)."""
+        changed (:meth:`~tendays.server.matches.following.Follower.follow`)."""
         async with self.lock:
             changed = await self.follower.follow(notices)
         if not changed:

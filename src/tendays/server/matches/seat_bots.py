@@ -3,9 +3,9 @@
 A bot seat is played by its bot; a person's seat by the stand-in (the operator's ``stand_in`` level) while
 its person is away or has left, and for one turn whose time ran out (the match's ``stand_in_turn``). The
 bots move through the engine's turn loop (:func:`~tendays.engine.next_decision`), think off the event
-loop (:class:`~tendays.server.thinking.Thinker`), and play their moves through the match like anyone else
+loop (:class:`~tendays.server.matches.thinking.Thinker`), and play their moves through the match like anyone else
 (:meth:`BotTable.play_in_turn`), so a bot's move is checked, stored and published as a person's is. Only
-the process that drives the game runs them (:mod:`tendays.server.following`).
+the process that drives the game runs them (:mod:`tendays.server.matches.following`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Protocol
 from tendays import bots
 from tendays.engine import Decision, Game, Move, Phase, State, next_decision
 
+from ..settings import MasterSettings
 from .seats import Rejected, Seat
-from .settings import MasterSettings
 from .thinking import Thinker
 
 __all__ = ["BotTable", "SeatBots"]
@@ -109,6 +109,8 @@ class SeatBots:
                 except Rejected as rejected:
                     if rejected.code == "stale":
                         continue
+                    if table.status == "over":
+                        return  # the game ended (closed, abandoned) while the bot thought: nothing to play
                     log.error("game %s: the bot in seat %d made a move the game refused: %s",
                               table.id, decision.seat + 1, rejected.message)
                     if rejected.code == "unavailable":

@@ -14,7 +14,7 @@ from typing import Any
 
 from tendays.engine import State
 
-from .settings import Pace
+from ..settings import Pace
 
 __all__ = ["ClockReading", "TurnClock"]
 

@@ -115,7 +115,8 @@ class TableEncoder:
         self._log_seats: Sequence[SeatInfo] = ()
         self._seats: dict[str, list[Json]] = {}  # the shared seats, their names in each language
         self._log_length = 0
-        self._chat_lines: list[Json] = []  # as stored: a notice's text is its stored form (tendays.server.notices)
+        # as stored: a notice's text is its stored form (tendays.server.matches.notices)
+        self._chat_lines: list[Json] = []
         self._chat: dict[str, list[orjson.Fragment]] = {}  # per language
         self._journeys: dict[tuple[str, tuple[int | None, ...]], Json] = {}
         self._racks: Sequence[Rack] | None = None  # every rack, once they are revealed to all

@@ -32,9 +32,9 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 
 from sqlalchemy.engine import make_url
 
+from ..settings import MasterSettings
 from .database import database_url
 from .leases import LeaseStore
-from .settings import MasterSettings
 
 __all__ = ["CHANNEL", "Cluster", "Database", "Driver", "MoveNotice", "announcement", "read_announcement"]
 
@@ -91,7 +91,7 @@ class MoveNotice(NamedTuple):
 
 
 class SharedStore(Protocol):
-    """What the cluster reads of the :class:`~tendays.server.store.Store` (which writes notices in this
+    """What the cluster reads of the :class:`~tendays.server.storage.store.Store` (which writes notices in this
     module's format, so this module does not import it)."""
 
     @property
@@ -103,7 +103,7 @@ class SharedStore(Protocol):
 
 
 class Database(Protocol):
-    """What the cluster asks of the :class:`~tendays.server.journal.Journal`: its store, and a call run on
+    """What the cluster asks of the :class:`~tendays.server.storage.journal.Journal`: its store, and a call run on
     its database thread."""
 
     @property

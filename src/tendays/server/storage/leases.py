@@ -1,5 +1,5 @@
 """The leases of games in the database: which server process drives each unfinished game, until when,
-and the epoch its moves are fenced with (see :mod:`tendays.server.cluster`). PostgreSQL only."""
+and the epoch its moves are fenced with (see :mod:`tendays.server.storage.cluster`). PostgreSQL only."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ Announce = Callable[[Connection, str, str], None]  # (transaction, game id, what
 
 class LeaseStore:
     """The lease statements of one server process (``owner``), held by the
-    :class:`~tendays.server.store.Store`, which tells the other processes (``announce``) of a release."""
+    :class:`~tendays.server.storage.store.Store`, which tells the other processes (``announce``) of a release."""
 
     def __init__(self, engine: Engine, owner: str, announce: Announce) -> None:
         self.engine = engine

@@ -1,6 +1,6 @@
 """The database schema, in one place: the tables, and their migrations (Alembic, run at every start).
 
-The tables are declared here for the queries; the revisions in ``tendays/server/migrations/versions``
+The tables are declared here for the queries; the revisions in ``tendays/server/storage/migrations/versions``
 make them. The first revision also upgrades a database an older tendays made without Alembic, so every
 database, new or old, SQLite or PostgreSQL, reaches the newest revision the same way. A new column comes
 with a new revision (written by hand beside the others: each names the one it follows), and

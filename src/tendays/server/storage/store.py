@@ -5,9 +5,9 @@ seats (names, kinds, bot levels, the SHA-256 hashes of their secret tokens, what
 whether the person left), the pace and the turn's deadline, the table's chat, and when the game last
 moved or ended. The options carry the rules version the game is played under; rows written before rules
 versions existed are read as rules 1, the rules they were played under. The tables and their upgrade are
-in :mod:`tendays.server.schema`; every write goes through the :class:`~tendays.server.journal.Journal`.
+in :mod:`tendays.server.storage.schema`; every write goes through the :class:`~tendays.server.storage.journal.Journal`.
 
-On PostgreSQL several server processes share the database (:mod:`tendays.server.cluster`): every write
+On PostgreSQL several server processes share the database (:mod:`tendays.server.storage.cluster`): every write
 also tells the others (``pg_notify``, sent when the transaction commits), a move stored by the process
 that drives the game is fenced by the game's lease epoch, and a move's number (the key of its row) is
 taken only once, whoever writes it.
@@ -30,11 +30,11 @@ from sqlalchemy.exc import IntegrityError
 
 from tendays.engine import Options
 
+from ..settings import Pace
 from .cluster import CHANNEL, MoveNotice, announcement
 from .database import DatabaseBusy, DatabaseLock, MissingDriver, database_url, make_engine, redact_url
 from .leases import LeaseStore
 from .schema import ChatTable, GameTable, MoveTable, SeatTable, upgrade
-from .settings import Pace
 
 __all__ = ["ChatRow", "DatabaseBusy", "DatabaseLock", "MissingDriver", "MoveConflict", "MoveRow",
            "SeatTaken", "Store", "StoredGame", "StoredSeat", "database_url", "read_options", "redact_url"]
@@ -111,7 +111,7 @@ class MoveRow:
     epoch: int | None = None  # the lease epoch the mover holds (PostgreSQL), checked in the same transaction
 
     def notice(self) -> str:
-        """The move as the other server processes hear of it (:class:`~tendays.server.cluster.MoveNotice`)."""
+        """The move as the other server processes hear of it (:class:`~tendays.server.storage.cluster.MoveNotice`)."""
         return MoveNotice(self.number, self.seat, self.move, self.at, self.deadline, self.turn_started, self.bank,
                           self.timeouts).text()
 

@@ -1,4 +1,5 @@
-"""Alembic's environment: migrate the connection the server hands over (see :func:`tendays.server.schema.upgrade`)."""
+"""Alembic's environment: migrate the connection the server hands over
+(see :func:`tendays.server.storage.schema.upgrade`)."""
 
 from __future__ import annotations
 

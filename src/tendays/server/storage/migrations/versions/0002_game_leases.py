@@ -1,5 +1,5 @@
 """Leases: which server process drives each unfinished game (its bots and clock), until when, and the
-fencing epoch that every move it stores must still match (see :mod:`tendays.server.cluster`)."""
+fencing epoch that every move it stores must still match (see :mod:`tendays.server.storage.cluster`)."""
 
 from __future__ import annotations
 
