@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from tendays.cli import puzzles_cmd
 from tendays.engine import checker_for, load_edition
 from tendays.puzzles import Answer, Kind, pick
 from tendays.puzzles.proof import discard_onto, finishes, with_tile
@@ -94,3 +95,13 @@ def test_the_prompt_speaks_german() -> None:
     assert "Rätsel 1 von 1" in out and "Blockieren" in out
     assert "Gib die Nummer eines Stapels ein" in out  # "1 2" is not one pile
     assert "Richtig:" in out and "1 von 1 Rätsel gelöst." in out
+
+
+def test_long_sentences_break_between_words(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "40")
+    sentence = "Finish now: take the top tile of one discard pile and put it on one day."
+    puzzles_cmd.say_wrapped(sentence)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 1 and all(len(line) <= 40 for line in lines)
+    assert " ".join(line.strip() for line in lines) == sentence

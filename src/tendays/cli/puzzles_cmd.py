@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable
 
 from tendays.engine import EditionError, available_editions, load_edition
@@ -54,7 +56,13 @@ def run(args: argparse.Namespace) -> int:
         for puzzle in puzzles:
             print(json.dumps(puzzle.to_json(), ensure_ascii=False))
         return 0
-    return solve(puzzles, input, print)
+    return solve(puzzles, input, say_wrapped)
+
+
+def say_wrapped(text: str = "") -> None:
+    """Print ``text``, its long sentences broken between words at the terminal's width (not mid-word)."""
+    width = shutil.get_terminal_size().columns
+    print(textwrap.fill(text, width=width, subsequent_indent="  ") if len(text) > width else text)
 
 
 def tile_text(puzzle: Puzzle, tile: int) -> str:
