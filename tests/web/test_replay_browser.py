@@ -57,8 +57,9 @@ def test_a_finished_game_is_stepped_through_downloaded_and_opened_again(browser:
 
     page.locator("#replay-analyse").click()  # the bot workers measure every move, one at a time
     page.wait_for_selector("#replay-analyse[disabled]", state="attached")
-    page.wait_for_function("() => !document.querySelector('#analysis-status').textContent.startsWith('Analysing')",
-                           timeout=120_000)
+    # Empty until the first answer comes, then "Analysing..." until it is ready.
+    page.wait_for_function("() => { const status = document.querySelector('#analysis-status').textContent; "
+                           "return status !== '' && !status.startsWith('Analysing'); }", timeout=120_000)
     status = page.inner_text("#analysis-status")
     assert re.match(r"No move made a journey longer\.|\d+ moves? made a journey longer: [\d ]+$", status), status
     page.keyboard.press("Home")
