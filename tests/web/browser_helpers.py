@@ -150,6 +150,26 @@ def click_move(page: Page, move: str) -> None:
     assert page.locator("#error").is_hidden(), f"{move}: {page.inner_text('#error-text')}"
 
 
+def sit(browser: Any, server: Server, ticket: dict[str, Any]) -> Page:
+    """Open the seat link of ``ticket`` (an answer of ``POST /api/games`` or a join) on a new page."""
+    page = new_page(browser)
+    page.goto(f"{server.url}{ticket['url']}")
+    page.wait_for_selector("#turn strong")
+    return page
+
+
+def chat_lines(page: Page) -> list[str]:
+    lines: list[str] = page.eval_on_selector_all("#chat .chat-line", "nodes => nodes.map(n => n.textContent)")
+    return lines
+
+
+def wait_for_chat(page: Page, words: str, times: int = 1, timeout: float | None = None) -> None:
+    """Wait until ``times`` chat lines hold ``words`` (``timeout`` in milliseconds: the page's own if None)."""
+    page.wait_for_function("([words, times]) => [...document.querySelectorAll('#chat .chat-line')]"
+                           ".filter(n => n.textContent.includes(words)).length >= times", arg=[words, times],
+                           timeout=timeout)
+
+
 def drag(page: Page, source: str, target: str) -> None:
     """Drag with the mouse from the middle of ``source`` to the middle of ``target``."""
     start = page.locator(source).first.bounding_box()

@@ -7,8 +7,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import browser_helpers
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, click_move, is_over, legal_buttons, new_page, post
+from browser_helpers import CHROMIUM, Page, Server, chat_lines, click_move, is_over, legal_buttons, post, sit
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
@@ -31,22 +32,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         running.kill()
 
 
-def sit(browser: Any, server: Server, ticket: dict[str, Any]) -> Page:
-    page = new_page(browser)
-    page.goto(f"{server.url}{ticket['url']}")
-    page.wait_for_selector("#turn strong")
-    return page
-
-
-def chat_lines(page: Page) -> list[str]:
-    lines: list[str] = page.eval_on_selector_all("#chat .chat-line", "nodes => nodes.map(n => n.textContent)")
-    return lines
-
-
 def wait_for_chat(page: Page, words: str, times: int = 1) -> None:
-    page.wait_for_function("([words, times]) => [...document.querySelectorAll('#chat .chat-line')]"
-                           ".filter(n => n.textContent.includes(words)).length >= times", arg=[words, times],
-                           timeout=GAME_SECONDS)
+    browser_helpers.wait_for_chat(page, words, times, timeout=GAME_SECONDS)
 
 
 def test_a_solo_game_on_a_live_clock_left_idle_is_played_to_the_end_by_the_bot(browser: Any,

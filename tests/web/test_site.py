@@ -8,7 +8,19 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, click_move, is_over, legal_buttons, new_page, post
+from browser_helpers import (
+    CHROMIUM,
+    Page,
+    Server,
+    chat_lines,
+    click_move,
+    is_over,
+    legal_buttons,
+    new_page,
+    post,
+    sit,
+    wait_for_chat,
+)
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
@@ -32,23 +44,6 @@ def game(server: Server, seats: list[dict[str, Any]], **body: Any) -> dict[str, 
 
 
 HUMAN = {"kind": "human"}
-
-
-def sit(browser: Any, server: Server, ticket: dict[str, Any]) -> Page:
-    page = new_page(browser)
-    page.goto(f"{server.url}{ticket['url']}")
-    page.wait_for_selector("#turn strong")
-    return page
-
-
-def chat_lines(page: Page) -> list[str]:
-    lines: list[str] = page.eval_on_selector_all("#chat .chat-line", "nodes => nodes.map(n => n.textContent)")
-    return lines
-
-
-def wait_for_chat(page: Page, words: str) -> None:
-    page.wait_for_function("(words) => [...document.querySelectorAll('#chat .chat-line')]"
-                           ".some(n => n.textContent.includes(words))", arg=words)
 
 
 def play_while(pages: list[Page], keep_going: Any, seconds: float = 30) -> None:
