@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from arrows import next_arrow_keys
 
-from tendays.bots import GreedyBot, make_bot
+from tendays.bots import Bot, GreedyBot, make_bot
 from tendays.cli.tui.input_model import InputModel
 from tendays.cli.tui.words import status_text, turn_prompt
 from tendays.engine import Game, MoveKind, Options, Phase, next_decision, view
@@ -68,6 +68,17 @@ class Terminal:
         subprocess.run([*self.base, "kill-server"], capture_output=True)
 
 
+
+def bots_play_until_my_turn(game: Game, bot: Bot) -> bool:
+    """The bots' seats move (as the terminal's bots do, from the same seeded decisions) until seat 1 is to
+    move; False once the game is over."""
+    while not game.state.is_over and game.state.current != 0:
+        decision = next_decision(game)
+        assert decision is not None
+        game.play(bot.choose(decision.view, decision.rng), decision.seat)
+    return not game.state.is_over
+
+
 def test_a_whole_game_in_tmux_at_80x24_with_the_arrow_keys_alone(tmp_path: Path) -> None:
     seed, days = 8, 10
     terminal = Terminal(tmp_path)
@@ -79,11 +90,7 @@ def test_a_whole_game_in_tmux_at_80x24_with_the_arrow_keys_alone(tmp_path: Path)
         model = InputModel()
         presses = 0
         while True:
-            while not game.state.is_over and game.state.current != 0:
-                decision = next_decision(game)
-                assert decision is not None
-                game.play(bot.choose(decision.view, decision.rng), decision.seat)
-            if game.state.is_over:
+            if not bots_play_until_my_turn(game, bot):
                 break
             pv = view(game.state, 0)
             model.reset(pv)
@@ -194,11 +201,7 @@ def test_a_three_seat_game_following_the_instructions_on_screen_literally(tmp_pa
         game = Game("usa", Options(players=3, days=days), seed, ("You", "Bot 2", "Bot 3"))
         bot, me, rng = make_bot("random"), GreedyBot(), random.Random(2)
         while True:
-            while not game.state.is_over and game.state.current != 0:
-                decision = next_decision(game)
-                assert decision is not None
-                game.play(bot.choose(decision.view, decision.rng), decision.seat)
-            if game.state.is_over:
+            if not bots_play_until_my_turn(game, bot):
                 break
             pv = view(game.state, 0)
             terminal.wait_for(status_text(pv, game.names).plain, turn_prompt(pv, None).plain[:30])
