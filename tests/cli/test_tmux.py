@@ -64,9 +64,15 @@ class Terminal:
     def alive(self) -> bool:
         return subprocess.run([*self.base, "has-session", "-t", "game"], capture_output=True).returncode == 0
 
+    def exits(self, timeout: float = 10.0) -> bool:
+        """Whether the program in the window ends (and with it the session) within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while self.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return not self.alive()
+
     def close(self) -> None:
         subprocess.run([*self.base, "kill-server"], capture_output=True)
-
 
 
 def bots_play_until_my_turn(game: Game, bot: Bot) -> bool:
@@ -118,10 +124,7 @@ def test_a_whole_game_in_tmux_at_80x24_with_the_arrow_keys_alone(tmp_path: Path)
         terminal.press("q")
         terminal.wait_for("The finished game is not saved")
         terminal.press("q")
-        deadline = time.monotonic() + 10
-        while terminal.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not terminal.alive()
+        assert terminal.exits()
     finally:
         terminal.close()
 
