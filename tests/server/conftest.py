@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +52,13 @@ def client(db_url: str) -> Iterator[TestClient]:
                        connections_at_once=0)
     with TestClient(create_app(db_url, settings(), unlimited)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def nodes() -> Iterator[list[Any]]:
+    """The ``tendays serve`` processes a test starts (cluster_nodes.Node), killed at its end."""
+    started: list[Any] = []
+    yield started
+    for node in started:
+        node.kill()
+        node.output()

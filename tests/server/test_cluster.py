@@ -13,7 +13,6 @@ import random
 import signal
 import time
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
@@ -74,15 +73,6 @@ def lease_owner(url: str, game_id: str) -> tuple[str | None, int]:
         row = db.execute("SELECT lease_owner, lease_epoch FROM games WHERE id = %s", (game_id,)).fetchone()
     assert row is not None
     return row[0], row[1]
-
-
-@pytest.fixture
-def nodes() -> Any:
-    started: list[Node] = []
-    yield started
-    for node in started:
-        node.kill()
-        node.output()
 
 
 def test_three_servers_play_one_game_through_a_kill_and_a_rolling_restart(postgres_url: str,

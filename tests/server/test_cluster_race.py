@@ -13,7 +13,6 @@ import json
 import random
 import threading
 import time
-from typing import Any
 
 import pytest
 
@@ -27,15 +26,6 @@ BUDGET = 40.0  # seconds: on a slow machine the trials stop early, after at leas
 MIN_TRIALS = 200
 UNLIMITED = {"CREATES_PER_MINUTE": "0", "JOINS_PER_MINUTE": "0", "CONNECTIONS_PER_MINUTE": "0",
              "CONNECTIONS_AT_ONCE": "0"}
-
-
-@pytest.fixture
-def nodes() -> Any:
-    started: list[Node] = []
-    yield started
-    for node in started:
-        node.kill()
-        node.output()
 
 
 def _until(player: Player, version: int, seconds: float) -> bool:
