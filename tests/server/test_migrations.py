@@ -26,7 +26,7 @@ def test_the_migrations_make_exactly_the_declared_tables(db_url: str) -> None:
     try:
         with store.engine.connect() as db:
             assert compare_metadata(MigrationContext.configure(db), Base.metadata) == []
-            assert db.scalar(text("SELECT version_num FROM alembic_version")) == "0003"
+            assert db.scalar(text("SELECT version_num FROM alembic_version")) == "0004"
     finally:
         store.close()
 

@@ -27,7 +27,21 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["MIGRATIONS", "Base", "ChatTable", "GameTable", "MoveTable", "SeatTable", "upgrade"]
+__all__ = [
+    "MIGRATIONS",
+    "AccountTable",
+    "Base",
+    "ChatTable",
+    "GameTable",
+    "MoveTable",
+    "RatingHistoryTable",
+    "RatingTable",
+    "SeatTable",
+    "SeekTable",
+    "SessionTable",
+    "SignInLimitTable",
+    "upgrade",
+]
 
 
 class Base(DeclarativeBase):
@@ -56,6 +70,8 @@ class GameTable(Base):
     lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     lease_expires: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Revision 0004: a rated game (only signed-in people sit at it; its result moves their ratings).
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class SeatTable(Base):
@@ -75,6 +91,10 @@ class SeatTable(Base):
     reserved: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # a rematch seat kept for its player
     # Revision 0003: the person asked to end the game (after someone left).
     end_vote: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # Revision 0004: the account that took the seat (null: anonymous, a bot, or a deleted account), and
+    # the seat's place once the game is over (1 for the winner; ties share a place).
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MoveTable(Base):
@@ -97,6 +117,88 @@ class ChatTable(Base):
     kind: Mapped[str] = mapped_column(String(8))  # "chat" or "notice"
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)  # Unix seconds
+
+
+class AccountTable(Base):
+    """A person's account (revision 0004). The name is shown as typed; ``name_key`` (its case-folded form)
+    keeps names unique regardless of case."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))  # Argon2id, PHC string: never leaves the server
+    created: Mapped[float] = mapped_column(Float)  # Unix seconds
+
+
+class SessionTable(Base):
+    """A signed-in browser (revision 0004). Only the SHA-256 of the session id is stored, so a copy of the
+    database signs nobody in."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class SignInLimitTable(Base):
+    """Failed sign-ins counted per account name and per address (revision 0004), in the database so that
+    every server process counts together."""
+
+    __tablename__ = "sign_in_limits"
+
+    key: Mapped[str] = mapped_column(String(160), primary_key=True)  # "name:<name_key>" or "address:<ip>"
+    failures: Mapped[int] = mapped_column(Integer)
+    window_start: Mapped[float] = mapped_column(Float)
+    blocked_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class RatingTable(Base):
+    """A person's rating in one edition (revision 0004)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    edition: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float, index=True)  # the shown rating, kept for the leaderboard's order
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatingHistoryTable(Base):
+    """Each rated game's effect on a person's rating (revision 0004): the profile's chart."""
+
+    __tablename__ = "rating_history"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    edition: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    rating: Mapped[float] = mapped_column(Float)  # after the game
+    deviation: Mapped[float] = mapped_column(Float)
+
+
+class SeekTable(Base):
+    """A wish to play someone now (revision 0004), paired with a compatible one into a rated game."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    edition: Mapped[str] = mapped_column(String(32))
+    pace: Mapped[str | None] = mapped_column(Text, nullable=True)  # the pace as JSON; null: no clock
+    rating_min: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rating_max: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created: Mapped[float] = mapped_column(Float, index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # "open", "paired", "cancelled"
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the paired seat's token, for its owner
 
 
 MIGRATIONS = Path(__file__).parent / "migrations"
