@@ -1,5 +1,5 @@
-"""The server's folders show its parts: the HTTP face, the matches and the database, each resting only on
-the ones below it (face → matches → storage → settings)."""
+"""The server's folders show its parts: the HTTP face, people (accounts, ratings, pairing), the matches and the database, each resting only on
+the ones below it (face → people → matches → storage → settings)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 SERVER = Path(str(resources.files("tendays.server")))
-ROOMS = ("face", "matches", "storage")  # each may import the rooms after it, never one before
+ROOMS = ("face", "people", "matches", "storage")  # each may import the rooms after it, never one before
 TOP = {"__init__.py", "settings.py"}
 
 

@@ -1,0 +1,1 @@
+"""People: accounts and their sessions, ratings, profiles and quick pairing, on the database."""
