@@ -66,8 +66,10 @@ class PostgresCluster:
             db.execute(sql)  # type: ignore[arg-type]
 
     def database(self) -> str:
-        """The database, with the newest schema and no games (whatever the last test left is removed)."""
-        self._admin("TRUNCATE games, seats, moves, chat", "tendays")
+        """The database, with the newest schema and no rows (whatever the last test left is removed)."""
+        from tendays.server.storage.schema import Base
+
+        self._admin(f"TRUNCATE {', '.join(Base.metadata.tables)} RESTART IDENTITY", "tendays")
         return self.shared
 
     def postmaster(self) -> int:

@@ -102,6 +102,12 @@ class MasterSettings:
     # taken over once its lease runs out, within ``lease_ttl`` plus one ``lease_renew``.
     lease_ttl: float = 10.0
     lease_batch: int = 1000  # games one process takes over at one look
+    # Quick pairing ("Play someone now"): after ``bot_offer_after`` seconds of waiting the page offers a game
+    # against a bot instead; an open seek lapses after ``seek_expiry``; each process looks for pairs missed
+    # in a race every ``pairing_sweep`` seconds.
+    bot_offer_after: float = 30.0
+    seek_expiry: float = 600.0
+    pairing_sweep: float = 0.5
 
     @property
     def lease_renew(self) -> float:

@@ -1,0 +1,119 @@
+"""The matchmaker: takes a person's seek, pairs it (at once, and again at every short sweep, which catches
+the pairs two server processes missed in a race), has the pair's game made, and tells each owner their seat.
+
+The game itself is made by a function the face gives it (``start``: a rated two-person game for the two
+accounts), so that pairing knows nothing of how a game is set up."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from tendays.engine import load_edition
+from tendays.engine.i18n import gettext as _
+
+from ..settings import MasterSettings, Pace
+from ..storage.journal import Journal
+from .seeks import Pairing, Seek, SeekBook, SeekStatus
+
+__all__ = ["GameForPair", "Matchmaker", "StartGame"]
+
+log = logging.getLogger("tendays.server")
+
+
+@dataclass(frozen=True, slots=True)
+class GameForPair:
+    """The game made for a pairing: its id, and each seek's seat token (by seek id)."""
+
+    game_id: str
+    tokens: dict[str, str]
+
+
+StartGame = Callable[[Pairing], Awaitable[GameForPair]]
+
+
+class Matchmaker:
+    """Quick pairing on one server process; any number of processes may share the database."""
+
+    def __init__(self, journal: Journal, settings: MasterSettings, start: StartGame, new_rating: float) -> None:
+        self.journal = journal
+        self.settings = settings
+        self.book = SeekBook(journal.store.engine, settings.seek_expiry, new_rating)
+        self._start = start
+        self._tasks: set[asyncio.Task[int]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Sweep for missed pairs and lapsed seeks (needs the running event loop)."""
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="pairing sweep")
+
+    async def close(self) -> None:
+        tasks: list[asyncio.Task[None] | asyncio.Task[int]] = [*self._tasks]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def seek(self, account_id: int, edition: str, pace: Pace | None,
+                   rating_range: tuple[float | None, float | None] = (None, None)) -> Seek:
+        """Store a seek and start pairing it; ``ValueError`` (in words) for an edition, pace or range that
+        cannot be played."""
+        load_edition(edition)
+        if pace is not None:
+            self.settings.paces.check(pace)
+        low, high = rating_range
+        if low is not None and high is not None and low > high:
+            raise ValueError(_("the lowest rating asked for ({low:g}) is above the highest ({high:g})").format(
+                low=low, high=high))
+        seek = await self.journal.run(self.book.post, account_id, edition, pace, low, high, time.time())
+        task = asyncio.create_task(self._pair(seek.id), name=f"pairing of seek {seek.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return seek
+
+    async def look(self, seek_id: str, account_id: int) -> Seek | None:
+        """The seek, if it is this person's (None for anyone else's, as for one that does not exist)."""
+        seek = await self.journal.run(self.book.get, seek_id)
+        return seek if seek is not None and seek.account_id == account_id else None
+
+    async def cancel(self, seek_id: str, account_id: int) -> Seek | None:
+        """Cancel the person's seek if it is still open; the seek as it stands after (None: not theirs)."""
+        seek = await self.look(seek_id, account_id)
+        if seek is None or seek.status != SeekStatus.OPEN:
+            return seek
+        await self.journal.run(self.book.cancel, seek_id)
+        return await self.look(seek_id, account_id)
+
+    async def sweep(self) -> int:
+        """Lapse old seeks and pair the open ones that can be; how many pairs were made."""
+        made = 0
+        for seek_id in await self.journal.run(self.book.sweep, time.time()):
+            made += await self._pair(seek_id)
+        return made
+
+    async def _pair(self, seek_id: str) -> int:
+        pairing = await self.journal.run(self.book.pair, seek_id, time.time())
+        if pairing is None:
+            return 0
+        try:
+            game = await self._start(pairing)
+        except Exception:
+            log.exception("the game of seeks %s and %s could not be made; they wait again",
+                          pairing.first.id, pairing.second.id)
+            await self.journal.run(self.book.reopen, pairing)
+            return 0
+        await self.journal.run(self.book.settle, pairing, game.game_id, game.tokens)
+        log.info("seeks %s and %s paired into game %s", pairing.first.id, pairing.second.id, game.game_id)
+        return 1
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.pairing_sweep)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the pairing sweep failed; trying again in %g s", self.settings.pairing_sweep)
