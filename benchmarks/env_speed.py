@@ -26,11 +26,11 @@ import time
 
 from engine_speed import decisions_per_second  # the same measurement as the engine benchmark
 
-from tendays.engine import available_editions, load_edition
+from tendays.engine import EventKind, available_editions, load_edition
 from tendays.rl import TenDaysEnv, env
 from tendays.rl.common import env_options
 
-_DECISIONS = {"draft", "draw", "take", "swap", "replace", "discard"}
+_DECISIONS = {EventKind.DRAFT, EventKind.DRAW, EventKind.TAKE, EventKind.SWAP, EventKind.REPLACE, EventKind.DISCARD}
 
 
 def engine_decisions(args: argparse.Namespace) -> tuple[float, int]:

@@ -20,6 +20,7 @@ from tendays.bots import (
 from tendays.bots.engine_client import EngineBot
 from tendays.bots.fallible import FallibleBot
 from tendays.engine import (
+    EventKind,
     Game,
     Move,
     MoveKind,
@@ -260,3 +261,13 @@ def test_views_survive_json() -> None:
 def test_bad_view_json_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         view_from_json({"edition": "usa"})
+
+
+def test_a_view_with_an_unknown_event_kind_is_refused() -> None:
+    state = new_game(load_edition("usa"), Options(players=2), 3)
+    state = apply(state, state.legal_moves()[0])
+    data = view_to_json(view(state, 0))
+    assert data["events"][0]["kind"] == "draft" and view_from_json(data).events[0].kind is EventKind.DRAFT
+    data["events"][0]["kind"] = "teleport"
+    with pytest.raises(ValueError, match="unknown event kind 'teleport'"):
+        view_from_json(data)

@@ -11,7 +11,7 @@ from tendays.bots import ExpertBot, GreedyBot, make_bot
 from tendays.bots.distance import analyze
 from tendays.bots.reading import table_facts
 from tendays.bots.rivals import distance_shares, plausible_days, sample_distance
-from tendays.engine import Game, Options, Phase, knowledge_of, load_edition, next_decision, view
+from tendays.engine import EventKind, Game, Options, Phase, knowledge_of, load_edition, next_decision, view
 
 
 def game_after(turns: int, seed: int, players: int = 2, edition: str = "usa") -> Game:
@@ -28,12 +28,13 @@ def test_the_facts_follow_each_players_replacements_and_what_they_turned_down() 
     game = game_after(30, seed=4)
     seen = view(game.state, 0)
     facts = table_facts(seen)
-    replaced = Counter(e.player for e in seen.events if e.kind == "replace")
+    replaced = Counter(e.player for e in seen.events if e.kind is EventKind.REPLACE)
     assert facts.replaced == tuple(replaced[p] for p in range(2))
-    assert facts.taken == tuple(sum(1 for e in seen.events if e.kind == "take" and e.player == p) for p in range(2))
+    taken = (sum(1 for e in seen.events if e.kind is EventKind.TAKE and e.player == p) for p in range(2))
+    assert facts.taken == tuple(taken)
     for p in range(2):
-        own = [e for e in seen.events if e.player == p and e.kind in ("replace", "discard")]
-        last_replace = max((i for i, e in enumerate(own) if e.kind == "replace"), default=-1)
+        own = [e for e in seen.events if e.player == p and e.kind in (EventKind.REPLACE, EventKind.DISCARD)]
+        last_replace = max((i for i, e in enumerate(own) if e.kind is EventKind.REPLACE), default=-1)
         assert facts.since_change[p] == len(own) - 1 - last_replace
         # every tile thrown away since the rack last changed is one the player turned down
         assert {e.tile for e in own[last_replace + 1:]} <= facts.passed_now[p]

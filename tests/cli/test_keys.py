@@ -21,7 +21,7 @@ from tendays.cli.tui.replay_app import ReplayApp, ReplayScreen
 from tendays.cli.tui.rules import keys_help
 from tendays.cli.tui.screens import HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from tendays.cli.tui.widgets import GameLog
-from tendays.engine import Game, Move, Options, Phase, play_bots
+from tendays.engine import EventKind, Game, Move, Options, Phase, play_bots
 
 DOCS = Path(__file__).parents[2] / "docs" / "terminal.md"
 KEY_NAMES = {"↑": "up", "↓": "down", "←": "left", "→": "right", "Enter": "enter", "Esc": "escape", ":": "colon",
@@ -81,7 +81,7 @@ async def test_every_day_key_drafts_onto_its_day_and_the_footer_offers_no_draw()
             await pilot.press(key)
             screen = await settle(pilot)
         pv = screen.table.view_for(0)
-        assert [e.day for e in pv.events if e.kind == "draft" and e.player == 0] == list(range(1, 11))
+        assert [e.day for e in pv.events if e.kind is EventKind.DRAFT and e.player == 0] == list(range(1, 11))
 
 
 async def test_every_key_of_the_game_screen(tmp_path: Path) -> None:

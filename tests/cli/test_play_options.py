@@ -15,7 +15,7 @@ from tendays.cli.main import build_parser, main
 from tendays.cli.tui.play_app import PlayApp
 from tendays.cli.tui.setup_screen import SetupScreen
 from tendays.cli.tui.table import PlayConfig, SeatError, Table, load_save, parse_seats
-from tendays.engine import Game, GameRecord, Options, available_editions, next_decision, play_bots
+from tendays.engine import EventKind, Game, GameRecord, Options, available_editions, next_decision, play_bots
 
 GERMANY_17_DAYS = ("10 Tage durch Deutschland has 54 tiles: 3 racks of 17 days and 3 discard piles would leave 0 in "
                    "the draw pile, too few for every player to draw once; with 3 players a rack has at most 16 days")
@@ -44,7 +44,7 @@ def test_first_seat_on_the_command_line_counts_from_one(monkeypatch: pytest.Monk
     table = app.first_table
     assert table is not None and table.options.first_seat == 2 and app.config.first_seat == 2
     play_the_draft(table)
-    assert table.current == 2 and table.view_for(0).events[-1].kind == "start"
+    assert table.current == 2 and table.view_for(0).events[-1].kind is EventKind.START
     app = started_app(monkeypatch, "--players", "me,random", "--first-seat", "random")
     assert app.first_table is not None and app.first_table.options.first_seat is None
 

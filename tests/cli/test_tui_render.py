@@ -6,7 +6,7 @@ from rich.text import Text
 
 from tendays.cli.tui.palettes import PaletteChoice, use_palette
 from tendays.cli.tui.render import day_marks, last_actions, swatch, tile_text
-from tendays.engine import Event, Move, Options, apply, load_edition, new_game, use_language, view
+from tendays.engine import Event, EventKind, Move, Options, apply, load_edition, new_game, use_language, view
 
 
 def test_swatches_show_each_colours_shape_and_word() -> None:
@@ -75,7 +75,7 @@ def test_last_actions_tell_what_a_seat_took_and_discarded() -> None:
     pv = view(state, 1 - mover)
     edition = state.edition
     replaced = state.events[-1]
-    assert replaced == Event("replace", mover, day=1, pile=2, tile=replaced.tile)
+    assert replaced == Event(EventKind.REPLACE, mover, day=1, pile=2, tile=replaced.tile)
     assert last_actions(pv, mover) == (f"took {edition.tiles[top].name} (pile 2); day 1: "
                                        f"{edition.tiles[replaced.tile].name} → pile 2")  # type: ignore[index]
     assert last_actions(pv, 1 - mover) == ""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pickle
 
-from tendays.engine import Event, EventLog
+from tendays.engine import Event, EventKind, EventLog
 
 
-def events(n: int, kind: str = "draw") -> list[Event]:
+def events(n: int, kind: EventKind = EventKind.DRAW) -> list[Event]:
     return [Event(kind, i % 4, day=i) for i in range(n)]
 
 
@@ -21,12 +21,12 @@ def test_a_log_reads_like_a_tuple() -> None:
 
 def test_appending_never_changes_an_older_log() -> None:
     base = EventLog().append(*events(3))
-    longer = base.append(Event("take", 0, pile=1))
-    other = base.append(Event("swap", 1, day=2, day2=3))  # a branch from the same point (search, undo)
+    longer = base.append(Event(EventKind.TAKE, 0, pile=1))
+    other = base.append(Event(EventKind.SWAP, 1, day=2, day2=3))  # a branch from the same point (search, undo)
     assert len(base) == 3 and list(base) == events(3)
-    assert longer[-1].kind == "take" and other[-1].kind == "swap"
+    assert longer[-1].kind is EventKind.TAKE and other[-1].kind is EventKind.SWAP
     assert longer[:3] == other[:3] == tuple(base)
-    assert longer.append(Event("win", 0))[-2].kind == "take"
+    assert longer.append(Event(EventKind.WIN, 0))[-2].kind is EventKind.TAKE
     assert base != longer and hash(base) == hash(EventLog(events(3)))
 
 

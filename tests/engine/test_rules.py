@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from tendays.engine import (
+    EventKind,
     IllegalMoveError,
     InvalidMoveError,
     Move,
@@ -70,7 +71,7 @@ def test_setup_deals_a_seeded_shuffle_and_drafts_round_robin() -> None:
     assert [len(p) for p in state.piles] == [1, 1, 1]
     assert len(state.draw_pile) == 66 - 30 - 3
     assert all_tiles(state) == sorted(USA.all_tiles())
-    assert [e.kind for e in state.events[-4:]] == ["reveal", "reveal", "reveal", "start"]
+    assert [e.kind for e in state.events[-4:]] == [EventKind.REVEAL] * 3 + [EventKind.START]
 
 
 def test_drafted_tiles_never_move() -> None:
@@ -126,7 +127,7 @@ def test_replace_discards_the_replaced_tile_face_up() -> None:
     after = apply(drawn, Move.replace(3, 2))
     assert after.racks[player][2] == drawn.in_hand
     assert after.piles[1][-1] == old
-    assert after.events[-1].kind == "replace" and after.events[-1].tile == old
+    assert after.events[-1].kind is EventKind.REPLACE and after.events[-1].tile == old
     assert after.current == (player + 1) % 2 and after.phase is Phase.DRAW and after.turn == 1
 
 
@@ -178,7 +179,7 @@ def test_drawing_the_last_tile_reshuffles_before_placing() -> None:
     assert drawn.in_hand == last[0] and drawn.phase is Phase.PLACE
     assert sorted(drawn.draw_pile) == sorted(piles[0][:-1] + piles[1][:-1])
     assert drawn.piles == (piles[0][-1:], piles[1][-1:], piles[2])
-    assert drawn.reshuffles == 1 and drawn.events[-1].kind == "reshuffle" and drawn.events[-1].count == 3
+    assert drawn.reshuffles == 1 and drawn.events[-1].kind is EventKind.RESHUFFLE and drawn.events[-1].count == 3
     # The tile discarded afterwards stays on top: it was never part of the reshuffle.
     after = apply(drawn, Move.discard(3))
     assert after.piles[2][-1] == last[0] and sorted(after.draw_pile) == sorted(drawn.draw_pile)
@@ -230,7 +231,7 @@ def test_a_complete_journey_wins_at_the_end_of_the_own_turn() -> None:
     state = replace(state, racks=racks, draw_pile=draw_pile)
     won = apply(apply(state, Move.draw()), Move.replace(10, 1))
     assert won.phase is Phase.OVER and won.winner == player
-    assert won.events[-1].kind == "win"
+    assert won.events[-1].kind is EventKind.WIN
     assert legal_moves(won) == ()
     with pytest.raises(IllegalMoveError, match="the game is over"):
         apply(won, Move.draw())
@@ -247,7 +248,7 @@ def test_turn_limit_ends_without_a_winner() -> None:
     for _ in range(3):
         state = apply(apply(state, Move.take(1)), Move.discard(1))
     assert state.phase is Phase.OVER and state.winner is None and state.turn == 3
-    assert state.events[-1].kind == "limit"
+    assert state.events[-1].kind is EventKind.LIMIT
 
 
 def test_swap_variant_swaps_two_days_and_ends_the_turn() -> None:
@@ -293,7 +294,7 @@ def test_the_largest_playable_racks_are_accepted(edition, players: int, days: in
 def test_the_first_seat_can_be_chosen() -> None:
     for seat in range(3):
         state = drafted(Options(players=3, first_seat=seat))
-        assert state.current == seat and state.events[-1].kind == "start" and state.events[-1].player == seat
+        assert state.current == seat and state.events[-1].kind is EventKind.START and state.events[-1].player == seat
     chosen_by_chance = {drafted(Options(players=3), seed=seed).current for seed in range(12)}
     assert chosen_by_chance == {0, 1, 2}
 

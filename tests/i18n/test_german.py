@@ -10,6 +10,7 @@ import pytest
 from tendays.bots.hint import hint
 from tendays.engine import (
     Event,
+    EventKind,
     Game,
     GameRecord,
     IllegalMoveError,
@@ -87,13 +88,13 @@ def test_plural_forms() -> None:
         "Tag 5: das Plättchen „Berlin“ gibt es nur 2-mal, und dieser Reiseplan hat alle schon an den Tagen 1 und 3"]
     germany = load_edition("germany")
     with use_language("de"):
-        one, many = (describe_event(germany, Event("limit", count=n)) for n in (1, 12))
+        one, many = (describe_event(germany, Event(EventKind.LIMIT, count=n)) for n in (1, 12))
         with pytest.raises(ValueError) as short:
             Options(days=1).validate(germany)
     assert one == "die Höchstzahl von 1 Spielzug ist erreicht: niemand gewinnt"
     assert many == "die Höchstzahl von 12 Spielzügen ist erreicht: niemand gewinnt"
     assert str(short.value) == "ein Reiseplan hat 2 bis 20 Tage, nicht 1"
-    assert describe_event(germany, Event("limit", count=1)) == "the turn limit (1 turn) is reached: nobody wins"
+    assert describe_event(germany, Event(EventKind.LIMIT, count=1)) == "the turn limit (1 turn) is reached: nobody wins"
 
 
 def test_illegal_moves_in_german() -> None:
@@ -120,13 +121,13 @@ def test_the_game_log_in_german() -> None:
     germany, usa = load_edition("germany"), load_edition("usa")
     names = ("Anna", "Ben")
     blue_train, car = germany.tile("train-blue").index, usa.tile("car").index
-    assert describe_event(germany, Event("replace", 0, day=5, pile=2, tile=blue_train), names, lang="de") == \
+    assert describe_event(germany, Event(EventKind.REPLACE, 0, day=5, pile=2, tile=blue_train), names, lang="de") == \
         "Anna ersetzt Tag 5 und legt auf Stapel 2 ab: blauer Zug"
-    assert describe_event(usa, Event("reveal", pile=1, tile=car), lang="de") == \
+    assert describe_event(usa, Event(EventKind.REVEAL, pile=1, tile=car), lang="de") == \
         "Das Auto wird als Ablagestapel 1 aufgedeckt"
-    assert describe_event(usa, Event("take", 1, pile=3, tile=usa.tile("CA").index), lang="de") == \
+    assert describe_event(usa, Event(EventKind.TAKE, 1, pile=3, tile=usa.tile("CA").index), lang="de") == \
         "Spieler 2 nimmt von Ablagestapel 3: Kalifornien"
-    assert describe_event(usa, Event("take", 1, pile=3, tile=usa.tile("CA").index)) == \
+    assert describe_event(usa, Event(EventKind.TAKE, 1, pile=3, tile=usa.tile("CA").index)) == \
         "Player 2 took California from discard pile 3"
     assert tile_name(usa, car, lang="de") == "Auto" and tile_name(usa, None, lang="de") == "?"
 
@@ -147,7 +148,7 @@ def test_a_language_belongs_to_its_context() -> None:
     def render(lang: str) -> None:
         with use_language(lang):
             for _ in range(200):
-                seen[lang].append(describe_event(germany, Event("start", 0)))
+                seen[lang].append(describe_event(germany, Event(EventKind.START, 0)))
 
     threads = [threading.Thread(target=render, args=(lang,)) for lang in ("de", "en")]
     for thread in threads:
@@ -161,7 +162,7 @@ def test_a_language_belongs_to_its_context() -> None:
             lines = []
             for _ in range(20):
                 await asyncio.sleep(0)
-                lines.append(describe_event(germany, Event("start", 1)))
+                lines.append(describe_event(germany, Event(EventKind.START, 1)))
             return lines
 
     async def both() -> list[list[str]]:

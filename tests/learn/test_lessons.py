@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tendays.bots import make_bot
-from tendays.engine import Game, MoveKind, available_editions, decision_rng, view
+from tendays.engine import EventKind, Game, MoveKind, available_editions, decision_rng, view
 from tendays.learn import LessonError, Topic, Tutor, available_lessons, find_moments, load_lesson
 from tendays.learn.script import Lesson
 
@@ -46,7 +46,7 @@ def test_the_guided_game_is_short_and_the_draw_pile_runs_out(edition: str) -> No
     turns = [tutor.step(n).expected for n in range(tutor.total)]
     assert tutor.total <= 40
     assert sum(1 for m in turns if m is not None and m.kind is MoveKind.DRAFT) == tutor.lesson.options.days
-    assert tutor.step(tutor.total).view.events[-1].kind == "win"
+    assert tutor.step(tutor.total).view.events[-1].kind is EventKind.WIN
 
 
 def test_moments_are_found_in_any_game() -> None:

@@ -9,7 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from tendays.bots import GreedyBot, RandomBot
-from tendays.engine import Game, Move, play_bots, view
+from tendays.engine import EventKind, Game, Move, play_bots, view
 from tendays.rl import GYM_ID, Rewards, TenDaysEnv
 
 
@@ -50,7 +50,7 @@ def test_reset_with_a_seed_replays_the_same_game() -> None:
     first = _play_out(env, seed=11)
     second = _play_out(env, seed=11)
     assert first[0] == second[0] and first[1] == second[1]
-    assert [e.kind for e in env.state.events][-1] in ("win", "limit")
+    assert env.state.events[-1].kind in (EventKind.WIN, EventKind.LIMIT)
     other = TenDaysEnv(players=3, opponents=["greedy", "random"], turn_limit=90)
     assert _play_out(other, seed=11)[0] == first[0]
     assert _play_out(other, seed=12)[0] != first[0]

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tendays.engine import (
+    EventKind,
     Move,
     Options,
     Phase,
@@ -34,8 +35,8 @@ def _hidden_days(state: State, seat: int) -> list[int]:
     """0-based days of ``seat``'s rack whose tile nobody else can know: drafted and never replaced or swapped."""
     touched = set()
     for event in state.events:
-        if event.player == seat and event.kind in ("replace", "swap"):
-            touched.update({event.day - 1, event.day2 - 1} if event.kind == "swap" else {event.day - 1})
+        if event.player == seat and event.kind in (EventKind.REPLACE, EventKind.SWAP):
+            touched.update({event.day - 1, event.day2 - 1} if event.kind is EventKind.SWAP else {event.day - 1})
     return [d for d in range(state.options.days) if d not in touched and state.racks[seat][d] is not None]
 
 

@@ -20,7 +20,7 @@ import pytest
 from server_helpers import HUMAN, SEED, TestClient, Ticker, bot, join, open_table, settings
 from starlette.testclient import WebSocketTestSession
 
-from tendays.engine import GameRecord, Move, Options, Phase, State, apply, checker_for, load_edition
+from tendays.engine import EventKind, GameRecord, Move, Options, Phase, State, apply, checker_for, load_edition
 from tendays.engine import new_game as deal
 from tendays.server.face.app import Limits, create_app
 from tendays.server.matches.lobby import Lobby
@@ -28,7 +28,8 @@ from tendays.server.settings import PaceLimits
 
 Message = dict[str, Any]
 EDITION = load_edition("usa")
-PUBLIC_TILE_EVENTS = {"reveal", "take", "replace", "discard"}  # the events that name a face-up tile
+# the events that name a face-up tile
+PUBLIC_TILE_EVENTS = {EventKind.REVEAL, EventKind.TAKE, EventKind.REPLACE, EventKind.DISCARD}
 
 
 def ids(tiles: Any) -> list[str]:
@@ -127,7 +128,7 @@ def check_message(text: str, truth: Truth, seat: int | None, log: list[Message] 
             assert entry["tile"] is None, entry  # a draft or a draw from the pile names no tile
             continue
         before, after = truth.event_states[number]
-        face_up = before.piles if event.kind == "take" else after.piles
+        face_up = before.piles if event.kind is EventKind.TAKE else after.piles
         assert event.tile is not None and entry["tile"] == EDITION.tiles[event.tile].id
         assert event.tile in (t for pile in face_up for t in pile), f"{entry} names a tile that was not face up"
     # Belt and braces: no tile the seat may not see shows anywhere outside the history of face-up tiles.

@@ -33,7 +33,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from tendays.engine import Knowledge, Move, MoveKind, Phase, PlayerView, State, apply, knowledge_of
+from tendays.engine import EventKind, Knowledge, Move, MoveKind, Phase, PlayerView, State, apply, knowledge_of
 
 from .distance import analyze
 from .draft import DRAFT_WORK, draft_move
@@ -291,7 +291,7 @@ def _rival_turns(view: PlayerView) -> list[float]:
     """For each other player, a guess at the turns they still need, from how many tiles they replaced."""
     replaced = [0] * view.options.players
     for event in view.events:
-        if event.kind == "replace" and event.player is not None:
+        if event.kind is EventKind.REPLACE and event.player is not None:
             replaced[event.player] += 1
     return [_TURNS_PER_DAY * max(1.0, _START_DISTANCE - _PER_REPLACE * replaced[p])
             for p in range(view.options.players) if p != view.player]

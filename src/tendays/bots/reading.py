@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tendays.engine import PILES, PlayerView
+from tendays.engine import PILES, EventKind, PlayerView
 
 __all__ = ["TableFacts", "table_facts"]
 
@@ -43,11 +43,11 @@ def table_facts(view: PlayerView) -> TableFacts:
     piles: list[list[int]] = [[] for _ in range(PILES)]
     for event in view.events:
         kind, p = event.kind, event.player
-        if kind == "reveal" and event.tile is not None:
+        if kind is EventKind.REVEAL and event.tile is not None:
             piles[event.pile - 1].append(event.tile)
-        elif kind in ("draw", "take") and p is not None:
+        elif kind in (EventKind.DRAW, EventKind.TAKE) and p is not None:
             tops = {pile[-1] for pile in piles if pile}
-            if kind == "take":
+            if kind is EventKind.TAKE:
                 piles[event.pile - 1].pop()
                 taken[p] += 1
                 tops.discard(event.tile if event.tile is not None else -1)
@@ -55,21 +55,21 @@ def table_facts(view: PlayerView) -> TableFacts:
                 passed[p][t] += 1
             on_offer[p] = tops
             turns[p] += 1
-        elif kind in ("replace", "discard") and event.tile is not None:
+        elif kind in (EventKind.REPLACE, EventKind.DISCARD) and event.tile is not None:
             piles[event.pile - 1].append(event.tile)
             if p is not None:
                 discarded[p][event.tile] += 1
-                if kind == "replace":
+                if kind is EventKind.REPLACE:
                     replaced[p] += 1
                     since[p] = 0
                     passed_now[p] = set()
                 else:  # the rack stayed as it was: neither the tops nor the drawn tile brought it closer
                     since[p] += 1
                     passed_now[p] |= on_offer[p] | {event.tile}
-        elif kind == "swap" and p is not None:
+        elif kind is EventKind.SWAP and p is not None:
             since[p] = 0
             passed_now[p] = set()
-        elif kind == "reshuffle":
+        elif kind is EventKind.RESHUFFLE:
             piles = [pile[-1:] for pile in piles]
     return TableFacts(tuple(replaced), tuple(taken), tuple(turns), tuple(since),
                       tuple(frozenset(s) for s in passed_now), tuple(map(tuple, passed)), tuple(map(tuple, discarded)))

@@ -8,7 +8,7 @@ environments use it. Its sentences come in the reader's language: see :mod:`tend
 
 from .actions import ActionCodec
 from .edition import Edition, EditionError, Region, Role, Tile, available_editions, default_edition, load_edition
-from .history import Event, EventLog
+from .history import Event, EventKind, EventLog
 from .i18n import Term, available_languages, current_language, match_language, use_language
 from .journey import JourneyChecker, Link, Problem, Verdict, checker_for
 from .knowledge import Knowledge, knowledge_of, known_racks
@@ -47,6 +47,7 @@ __all__ = [
     "EditionError",
     "EditionTables",
     "Event",
+    "EventKind",
     "EventLog",
     "Game",
     "GameRecord",

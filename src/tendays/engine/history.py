@@ -11,10 +11,27 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import islice
 from typing import Any, overload
 
-__all__ = ["Event", "EventLog"]
+__all__ = ["Event", "EventKind", "EventLog"]
+
+
+class EventKind(StrEnum):
+    """What happened. The values are the names records, logs and the wire have always used."""
+
+    DRAFT = "draft"  # a player put a tile on a day before play
+    REVEAL = "reveal"  # a tile was turned up to start a discard pile
+    START = "start"  # play begins with this player
+    DRAW = "draw"
+    TAKE = "take"
+    SWAP = "swap"
+    REPLACE = "replace"
+    DISCARD = "discard"
+    RESHUFFLE = "reshuffle"  # the discard piles became the new draw pile
+    WIN = "win"
+    LIMIT = "limit"  # the turn limit ended the game without a winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +42,7 @@ class Event:
     tile is face up and so is named.
     """
 
-    kind: str  # draft, reveal, start, draw, take, swap, replace, discard, reshuffle, win, limit
+    kind: EventKind
     player: int | None = None
     day: int = 0
     day2: int = 0

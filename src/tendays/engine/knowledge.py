@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .history import Event, EventLog
+from .history import Event, EventKind, EventLog
 from .state import Phase, State
 from .view import PlayerView
 
@@ -139,16 +139,16 @@ def _revealed(events: Sequence[Event], players: int, days: int) -> _Revealed:
         if p is None:
             continue
         kind = event.kind
-        if kind == "draft":
+        if kind is EventKind.DRAFT:
             filled[p][event.day - 1] = True
-        elif kind == "take":
+        elif kind is EventKind.TAKE:
             held_by[p] = event.tile
-        elif kind == "draw" or kind == "discard":
+        elif kind is EventKind.DRAW or kind is EventKind.DISCARD:
             held_by[p] = None
-        elif kind == "replace":
+        elif kind is EventKind.REPLACE:
             known[p][event.day - 1] = held_by[p]
             held_by[p] = None
-        elif kind == "swap":
+        elif kind is EventKind.SWAP:
             row = known[p]
             row[event.day - 1], row[event.day2 - 1] = row[event.day2 - 1], row[event.day - 1]
     revealed = _Revealed(items, length, tuple(map(tuple, known)), tuple(map(tuple, filled)), tuple(held_by))

@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import Any
 
 from .edition import Edition
-from .history import Event, EventLog
+from .history import Event, EventKind, EventLog
 from .i18n import gettext as _
 from .journey import checker_for
 from .moves import Move, MoveKind
@@ -229,7 +229,7 @@ def _draft(state: State, day: int) -> State:
                                .format(day=day))
     new_rack = rack[: day - 1] + (state.in_hand,) + rack[day:]
     racks = state.racks[: state.current] + (new_rack,) + state.racks[state.current + 1:]
-    drafted = Event("draft", state.current, day=day)
+    drafted = Event(EventKind.DRAFT, state.current, day=day)
     players = state.options.players
     nxt = (state.current + 1) % players
     pile = state.draw_pile
@@ -240,7 +240,10 @@ def _draft(state: State, day: int) -> State:
         if first is None:
             first = _rng(state.seed, "first").randrange(players)
         events = state.events.append(
-            drafted, *(Event("reveal", pile=p + 1, tile=piles[p][0]) for p in range(PILES)), Event("start", first))
+            drafted,
+            *(Event(EventKind.REVEAL, pile=p + 1, tile=piles[p][0]) for p in range(PILES)),
+            Event(EventKind.START, first),
+        )
         return replace(state, phase=Phase.DRAW, current=first, racks=racks, draw_pile=pile[:-3], piles=piles,
                        in_hand=None, taken_from=-1, events=events)
     return replace(state, current=nxt, racks=racks, draw_pile=pile[:-1], in_hand=pile[-1],
@@ -251,7 +254,7 @@ def _draw(state: State) -> State:
     pile = state.draw_pile
     if not pile:
         raise IllegalMoveError(_("the draw pile is empty; take the top tile of a discard pile"))
-    events = state.events.append(Event("draw", state.current))
+    events = state.events.append(Event(EventKind.DRAW, state.current))
     piles, rest, reshuffles = state.piles, pile[:-1], state.reshuffles
     if not rest and state.options.rules >= 2:
         # Printed: "If the player depletes the draw pile, all tiles in the three discard piles, EXCEPT the
@@ -270,7 +273,7 @@ def _take(state: State, pile: int) -> State:
     piles = tuple(p[:-1] if i == pile - 1 else p for i, p in enumerate(state.piles))
     return State(state.edition, state.options, state.seed, Phase.PLACE, state.current, state.racks, state.draw_pile,
                  piles, tile, pile, state.turn, None, state.reshuffles,
-                 state.events.append(Event("take", state.current, pile=pile, tile=tile)))
+                 state.events.append(Event(EventKind.TAKE, state.current, pile=pile, tile=tile)))
 
 
 def _swap(state: State, day: int, other: int) -> State:
@@ -283,7 +286,7 @@ def _swap(state: State, day: int, other: int) -> State:
     rack = list(state.racks[state.current])
     rack[day - 1], rack[other - 1] = rack[other - 1], rack[day - 1]
     racks = state.racks[: state.current] + (tuple(rack),) + state.racks[state.current + 1:]
-    event = Event("swap", state.current, day=min(day, other), day2=max(day, other))
+    event = Event(EventKind.SWAP, state.current, day=min(day, other), day2=max(day, other))
     return _end_turn(state, racks, state.piles, event)
 
 
@@ -304,10 +307,10 @@ def _place(state: State, day: int, pile: int) -> State:
         assert discarded is not None
         new_rack = rack[: day - 1] + (held,) + rack[day:]
         racks = racks[: state.current] + (new_rack,) + racks[state.current + 1:]
-        event = Event("replace", state.current, day=day, pile=pile, tile=discarded)
+        event = Event(EventKind.REPLACE, state.current, day=day, pile=pile, tile=discarded)
     else:
         discarded = held
-        event = Event("discard", state.current, pile=pile, tile=discarded)
+        event = Event(EventKind.DISCARD, state.current, pile=pile, tile=discarded)
     piles = tuple(p + (discarded,) if i == pile - 1 else p for i, p in enumerate(state.piles))
     return _end_turn(state, racks, piles, event)
 
@@ -318,10 +321,10 @@ def _end_turn(state: State, racks: tuple[Rack, ...], piles: tuple[tuple[int, ...
     events = state.events.append(event)
     if checker_for(state.edition).is_complete(racks[player]):
         return State(state.edition, state.options, state.seed, Phase.OVER, player, racks, state.draw_pile, piles,
-                     None, -1, turn, player, state.reshuffles, events.append(Event("win", player)))
+                     None, -1, turn, player, state.reshuffles, events.append(Event(EventKind.WIN, player)))
     if state.options.turn_limit is not None and turn >= state.options.turn_limit:
         return State(state.edition, state.options, state.seed, Phase.OVER, player, racks, state.draw_pile, piles,
-                     None, -1, turn, None, state.reshuffles, events.append(Event("limit", count=turn)))
+                     None, -1, turn, None, state.reshuffles, events.append(Event(EventKind.LIMIT, count=turn)))
     draw_pile = state.draw_pile
     reshuffles = state.reshuffles
     if not draw_pile:
@@ -340,4 +343,4 @@ def _reshuffle(seed: int, piles: tuple[tuple[int, ...], ...], reshuffles: int, e
         return piles, (), reshuffles, events
     _rng(seed, f"reshuffle/{reshuffles}").shuffle(rest)
     return (tuple(p[-1:] for p in piles), tuple(rest), reshuffles + 1,
-            events.append(Event("reshuffle", count=len(rest))))
+            events.append(Event(EventKind.RESHUFFLE, count=len(rest))))

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .edition import Edition
+from .history import Event, EventKind
 from .i18n import Term, ngettext, use_language
 from .i18n import gettext as _
-from .state import Event
 
 __all__ = ["describe_event", "tile_name"]
 
@@ -36,30 +36,30 @@ def _describe(edition: Edition, event: Event, names: Sequence[str]) -> str:
     # TRANSLATORS: lines of the game log. {who} is a player's name, {tile} a tile's name ("Ohio", "pink
     # airplane"); "{tile:the}" is the name with its article ("the car", "das Auto"), "{tile:The}" the same at
     # the start of a sentence.
-    if kind == "draft":
+    if kind is EventKind.DRAFT:
         return _("{who} put a tile on day {day}").format(who=who, day=day)
-    if kind == "reveal":
+    if kind is EventKind.REVEAL:
         return _("{tile} is turned up as discard pile {pile}").format(tile=tile, pile=pile)
-    if kind == "start":
+    if kind is EventKind.START:
         return _("{who} begins").format(who=who)
-    if kind == "draw":
+    if kind is EventKind.DRAW:
         return _("{who} drew from the draw pile").format(who=who)
-    if kind == "take":
+    if kind is EventKind.TAKE:
         return _("{who} took {tile} from discard pile {pile}").format(who=who, tile=tile, pile=pile)
-    if kind == "swap":
+    if kind is EventKind.SWAP:
         return _("{who} swapped days {day} and {day2}").format(who=who, day=day, day2=day2)
-    if kind == "replace":
+    if kind is EventKind.REPLACE:
         return _("{who} replaced day {day}, discarding {tile} onto pile {pile}").format(who=who, day=day, tile=tile,
                                                                                        pile=pile)
-    if kind == "discard":
+    if kind is EventKind.DISCARD:
         return _("{who} discarded {tile} onto pile {pile}").format(who=who, tile=tile, pile=pile)
-    if kind == "reshuffle":
+    if kind is EventKind.RESHUFFLE:
         return ngettext("the discard piles ({count} tile below the tops) are shuffled into a new draw pile",
                         "the discard piles ({count} tiles below the tops) are shuffled into a new draw pile",
                         count).format(count=count)
-    if kind == "win":
+    if kind is EventKind.WIN:
         return _("{who} completes the journey and wins").format(who=who)
-    if kind == "limit":
+    if kind is EventKind.LIMIT:
         return ngettext("the turn limit ({count} turn) is reached: nobody wins",
                         "the turn limit ({count} turns) is reached: nobody wins", count).format(count=count)
     return kind

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .edition import Edition, load_edition
-from .history import Event
+from .history import Event, EventKind
 from .i18n import gettext as _
 from .moves import InvalidMoveError, Move
 from .state import Options, Phase
@@ -25,6 +25,7 @@ PHASE_NAMES = {Phase.DRAFT: "draft", Phase.DRAW: "draw", Phase.PLACE: "place", P
 _PHASE_OF = {name: phase for phase, name in PHASE_NAMES.items()}
 
 Rack = tuple[int | None, ...]
+_EVENT_KINDS = frozenset(kind.value for kind in EventKind)
 
 
 def _tile_id(edition: Edition, tile: int | None) -> str | None:
@@ -37,12 +38,14 @@ def _tile_index(edition: Edition, tile_id: str | None) -> int | None:
 
 def event_to_json(edition: Edition, event: Event) -> dict[str, Any]:
     """An event with its tile as an id; absent days and piles are ``None``."""
-    return {"kind": event.kind, "player": event.player, "day": event.day or None, "day2": event.day2 or None,
+    return {"kind": event.kind.value, "player": event.player, "day": event.day or None, "day2": event.day2 or None,
             "pile": event.pile or None, "tile": _tile_id(edition, event.tile), "count": event.count}
 
 
 def event_from_json(edition: Edition, data: dict[str, Any]) -> Event:
-    return Event(str(data["kind"]), data["player"], int(data["day"] or 0), int(data["day2"] or 0),
+    if data["kind"] not in _EVENT_KINDS:
+        raise ValueError(_("not a tendays view: unknown event kind '{kind}'").format(kind=data["kind"]))
+    return Event(EventKind(data["kind"]), data["player"], int(data["day"] or 0), int(data["day2"] or 0),
                  int(data["pile"] or 0), _tile_index(edition, data["tile"]), int(data["count"]))
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tendays.engine import (
     Event,
+    EventKind,
     IllegalMoveError,
     Move,
     MoveKind,
@@ -109,7 +110,7 @@ class Tutor:
         state = self._states[at]
         names = self.names()
         news = tuple(describe_event(state.edition, e, names) for e in self._events(since, at)
-                     if e.player != seat or e.kind == "win")
+                     if e.player != seat or e.kind is EventKind.WIN)
         expected = self.lesson.moves[at] if number < self.total else None
         # The topics of the others' moves since the last decision (a reshuffle), then those of this move.
         topics = [t for m in range(since + (number > 0), at + (expected is not None))

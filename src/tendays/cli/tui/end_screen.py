@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from tendays.engine import checker_for
+from tendays.engine import EventKind, checker_for
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
@@ -81,7 +81,7 @@ def end_text(table: Table) -> tuple[str, Group]:
         days = Text("\n").join(rack_line(edition, day, tile, marks.get(day), name_width(edition))
                                for day, tile in enumerate(rack, 1))
         parts += [heading, days, bullets(problems, "✗", "red"), Text("")]
-    reshuffles = sum(1 for e in pv.events if e.kind == "reshuffle")
+    reshuffles = sum(1 for e in pv.events if e.kind is EventKind.RESHUFFLE)
     length, turns = table.options.days, pv.turn
     summary = [", ".join((edition.name, ngettext("{count} day", "{count} days", length).format(count=length),
                           ngettext("{count} turn", "{count} turns", turns).format(count=turns),

@@ -18,6 +18,7 @@ from rich.text import Text
 from tendays.engine import (
     Edition,
     Event,
+    EventKind,
     Move,
     MoveKind,
     PlayerView,
@@ -288,7 +289,7 @@ def move_words(move: Move) -> str:
     return pgettext("move", "swap days {day} and {day2}").format(day=move.a, day2=move.b)
 
 
-_TURN_KINDS = ("draw", "take", "swap", "replace", "discard")
+_TURN_KINDS = (EventKind.DRAW, EventKind.TAKE, EventKind.SWAP, EventKind.REPLACE, EventKind.DISCARD)
 
 
 def last_actions(pv: PlayerView, seat: int) -> str:
@@ -300,7 +301,7 @@ def last_actions(pv: PlayerView, seat: int) -> str:
                 break  # another player's turn: the seat's latest turn is complete
             continue
         parts.append(_short(pv.edition, event))
-        if event.kind in ("draw", "take", "swap"):
+        if event.kind in (EventKind.DRAW, EventKind.TAKE, EventKind.SWAP):
             break
     return "; ".join(reversed(parts))
 
@@ -308,13 +309,13 @@ def last_actions(pv: PlayerView, seat: int) -> str:
 def _short(edition: Edition, event: Event) -> str:
     tile = edition.tiles[event.tile].name_in(current_language()) if event.tile is not None else ""
     # TRANSLATORS: what another seat did on its latest turn, in a few words under its name.
-    if event.kind == "draw":
+    if event.kind is EventKind.DRAW:
         return _("drew")
-    if event.kind == "take":
+    if event.kind is EventKind.TAKE:
         return _("took {tile} (pile {pile})").format(tile=tile, pile=event.pile)
-    if event.kind == "swap":
+    if event.kind is EventKind.SWAP:
         return _("swapped days {day} and {day2}").format(day=event.day, day2=event.day2)
-    if event.kind == "replace":
+    if event.kind is EventKind.REPLACE:
         return _("day {day}: {tile} → pile {pile}").format(day=event.day, tile=tile, pile=event.pile)
     return _("discarded {tile} → pile {pile}").format(tile=tile, pile=event.pile)
 
@@ -326,20 +327,20 @@ def log_line(edition: Edition, event: Event, names: Sequence[str]) -> str:
     tile = edition.words(current_language()).tile(event.tile) if event.tile is not None else None
     day, day2, pile = event.day, event.day2, event.pile
     # TRANSLATORS: lines of the game log about the one person at a table of bots, spoken to ("you").
-    if event.kind == "draft":
+    if event.kind is EventKind.DRAFT:
         return _("You put a tile on day {day}").format(day=day)
-    if event.kind == "start":
+    if event.kind is EventKind.START:
         return _("You begin")
-    if event.kind == "draw":
+    if event.kind is EventKind.DRAW:
         return _("You drew from the draw pile")
-    if event.kind == "take":
+    if event.kind is EventKind.TAKE:
         return _("You took {tile} from discard pile {pile}").format(tile=tile, pile=pile)
-    if event.kind == "swap":
+    if event.kind is EventKind.SWAP:
         return _("You swapped days {day} and {day2}").format(day=day, day2=day2)
-    if event.kind == "replace":
+    if event.kind is EventKind.REPLACE:
         return _("You replaced day {day}, discarding {tile} onto pile {pile}").format(day=day, tile=tile, pile=pile)
-    if event.kind == "discard":
+    if event.kind is EventKind.DISCARD:
         return _("You discarded {tile} onto pile {pile}").format(tile=tile, pile=pile)
-    if event.kind == "win":
+    if event.kind is EventKind.WIN:
         return _("You complete the journey and win")
     return describe_event(edition, event, names)
