@@ -220,7 +220,7 @@ async def _answer(lobby: Lobby, match: Match, subscriber: Subscriber, message: M
     kind, seat = request.get("type"), subscriber.seat
     try:
         if kind == "move":
-            await match.play(seat, request.get("move"), request.get("version"))
+            await match.submit(seat, request.get("move"), request.get("version"))
             return []
         if kind == "ping":
             return [Outgoing.of({"type": "pong"})]

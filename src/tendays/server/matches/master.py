@@ -241,7 +241,7 @@ class Match:
 
     # -- moves -------------------------------------------------------------------------------
 
-    async def play(self, seat: int | None, move: Any, version: Any) -> None:
+    async def submit(self, seat: int | None, move: Any, version: Any) -> None:
         """Play ``move`` (its text) for ``seat`` if the mover saw ``version``; raise :class:`Rejected` if not.
 
         The move is stored before anyone hears of it. Once storing has begun it completes even if
