@@ -364,7 +364,7 @@ async def master_alone(args: argparse.Namespace, folder: Path) -> dict[str, Any]
     async def play(match: Any, subscribers: list[Any]) -> None:
         while match.status != "over":
             seat = match.state.current
-            await match.play(seat, str(rng.choice(match.state.legal_moves())), match.version)
+            await match.submit(seat, str(rng.choice(match.state.legal_moves())), match.version)
             tally["moves"] += 1
             if args.chat and match.version % (2 * args.chat) == 0:
                 await match.say(seat, rng.choice(PHRASES))

@@ -358,9 +358,9 @@ class BrokenBot:
 
 
 async def test_a_failing_bot_is_reported_and_the_game_can_still_be_saved(tmp_path: Path) -> None:
-    from tendays.cli.tui.table import Seat
+    from tendays.cli.tui.table import TerminalSeat
 
-    seats = [Seat("You", "human"), Seat("Bot 2", "cmd:./engine", BrokenBot())]
+    seats = [TerminalSeat("You", "human"), TerminalSeat("Bot 2", "cmd:./engine", BrokenBot())]
     table = Table("usa", Options(players=2, days=5), 1, seats)
     save = tmp_path / "broken.json"
     app = PlayApp(PlayConfig(players="me,random", days=5, bot_delay=0, save_path=save), table=table)

@@ -21,8 +21,8 @@ import pytest
 from arrows import next_arrow_keys
 
 from tendays.bots import Bot, GreedyBot, make_bot
+from tendays.cli.tui.captions import status_text, turn_prompt
 from tendays.cli.tui.input_model import InputModel
-from tendays.cli.tui.words import status_text, turn_prompt
 from tendays.engine import Game, MoveKind, Options, Phase, next_decision, view
 
 pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"), pytest.mark.slow]

@@ -110,7 +110,7 @@ def test_the_marks_of_the_board_are_no_colours_shape() -> None:
 
 def test_the_turn_on_the_status_line_at_the_end_is_the_end_screens_count() -> None:
     from tendays.bots import GreedyBot
-    from tendays.cli.tui.words import status_text
+    from tendays.cli.tui.captions import status_text
     from tendays.engine import Game, play_bots
 
     game = Game("usa", Options(players=2, days=5), 3, ("You", "Bot 2"))

@@ -21,7 +21,7 @@ PACKAGE = ROOT / "src" / "tendays"
 # Modules whose sentences players read. Their messages must all go through the catalogues; the rest of the
 # engine raises only for programmers (broken edition files, misuse of the API).
 USER_FACING = ["engine/state.py", "engine/options.py", "engine/moves.py", "engine/record.py", "engine/view.py",
-               "engine/wire.py", "engine/journey.py", "engine/text.py", "bots/hint.py"]
+               "engine/wire.py", "engine/journey.py", "engine/describe.py", "bots/hint.py"]
 GETTEXT = {"_", "gettext", "ngettext", "pgettext"}
 SENTENCE = re.compile(r"[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}")
 NOTATION = re.compile(r"^'[a-z]+( [A-Z]+)*'$")  # the move notation ('replace DAY PILE') is the same in every language

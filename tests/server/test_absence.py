@@ -88,14 +88,14 @@ async def test_timeouts_are_played_by_the_bot_then_the_seat_is_handed_over_and_t
     async def alice_plays() -> None:
         while match.status == "playing" and not match.seats[1].away:
             if match.state.current == 0:
-                await match.play(0, str(match.state.legal_moves()[0]), match.version)
+                await match.submit(0, str(match.state.legal_moves()[0]), match.version)
             await asyncio.sleep(0.01)
 
     await asyncio.wait_for(alice_plays(), 20)
     bob = match.seats[1]
     assert bob.away and bob.timeouts == 2 and bob.played_by_bot
     with pytest.raises(Rejected, match="while you are away; take your seat back"):  # the bot plays it now
-        await match.play(1, "draw", match.version)
+        await match.submit(1, "draw", match.version)
     await until(lambda: len(chat_texts(lobby, match)) >= 3)
     lines = chat_texts(lobby, match)
     assert lines[:2] == ["Bob ran out of time: the normal bot played the turn"] * 2
@@ -118,7 +118,7 @@ async def test_a_game_whose_only_person_times_out_ends_as_abandoned(tmp_path: Pa
     await until(lambda: match.status == "over" and chat_texts(lobby, match)[-1:] == [abandoned])
     assert match.ended == "abandoned" and not match.state.is_over
     with pytest.raises(Rejected, match="ended before it was played out"):
-        await match.play(0, "draft 1", match.version)
+        await match.submit(0, "draft 1", match.version)
     stored = lobby.journal.store.load_game(match.id)
     assert stored is not None and stored.finished and stored.ended == "abandoned" and stored.finished_at
     await close(lobby)
@@ -131,7 +131,7 @@ async def test_the_deadline_is_stored_not_counted(tmp_path: Path) -> None:
     assert match.clock is not None
     deadline = match.clock.deadline
     assert deadline is not None and abs(deadline - (time.time() + 90)) < 5
-    await match.play(0, "draft 1", 0)
+    await match.submit(0, "draft 1", 0)
     next_deadline = match.clock.deadline
     await close(lobby)
     await asyncio.sleep(0.2)
@@ -149,12 +149,12 @@ async def test_a_player_leaves_the_game_goes_on_and_the_others_may_end_it(tmp_pa
     await match.join("Carol")
     with pytest.raises(Rejected, match="only after a player has left"):
         await match.vote_end(0)
-    await match.play(0, "draft 1", 0)
+    await match.submit(0, "draft 1", 0)
     await match.leave(1)  # Bob, whose turn it is
     await until(lambda: match.version >= 2)  # the bot plays Bob's seat at once
     assert match.seats[1].left and match.status == "playing"
     with pytest.raises(Rejected, match="you left this game"):
-        await match.play(1, "draft 2", match.version)
+        await match.submit(1, "draft 2", match.version)
     await match.vote_end(0)
     assert match.status == "playing" and match.end_votes == {0}
     await match.vote_end(2)
@@ -180,7 +180,7 @@ async def finished_game(lobby: Lobby) -> Match:
     while match.status != "over":
         current = match.state.current
         if match.seats[current].kind == "human":
-            await match.play(current, str(match.state.legal_moves()[0]), match.version)
+            await match.submit(current, str(match.state.legal_moves()[0]), match.version)
         await asyncio.sleep(0.01)
     return match
 
@@ -260,7 +260,7 @@ async def test_a_seat_that_left_is_sent_no_moves_and_is_not_shown_online(tmp_pat
     await match.leave(1)
     while match.status == "playing":  # Alice plays on; the bot plays Bob's old seat
         if match.state.current == 0:
-            await match.play(0, str(match.state.legal_moves()[0]), match.version)
+            await match.submit(0, str(match.state.legal_moves()[0]), match.version)
         await asyncio.sleep(0.01)
     await asyncio.sleep(0.05)
     reader.cancel()

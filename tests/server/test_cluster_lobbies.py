@@ -55,10 +55,10 @@ async def test_a_move_through_either_process_reaches_the_other(lobbies: list[Lob
     assert follower is not None and not follower.driving and match.driving
     watcher = follower.subscribe(None)
     watcher.drain()
-    await match.play(0, str(match.state.legal_moves()[0]), 0)  # on the driving process
+    await match.submit(0, str(match.state.legal_moves()[0]), 0)  # on the driving process
     await until(lambda: follower.version == 1)
     assert watcher.drain()  # its connection got the new table
-    await follower.play(1, str(follower.state.legal_moves()[0]), 1)  # a person's move through the other one
+    await follower.submit(1, str(follower.state.legal_moves()[0]), 1)  # a person's move through the other one
     await until(lambda: match.version == 2)
     assert follower.game.moves == match.game.moves
 
@@ -90,6 +90,6 @@ async def test_a_stopped_driver_hands_its_game_over_with_its_bots(lobbies: list[
     await until(lambda: follower.driving, 5)
     for _ in range(3):  # Ann moves through the second process; the bot answers there
         await until(lambda: follower.state.current == 0)
-        await follower.play(0, str(follower.state.legal_moves()[0]), follower.version)
+        await follower.submit(0, str(follower.state.legal_moves()[0]), follower.version)
     await until(lambda: follower.state.current == 0)
     assert follower.version >= 4

@@ -32,7 +32,7 @@ async def test_a_bot_move_refused_after_its_driver_stopped_is_taken_back(tmp_pat
     try:
         match, _ = await lobby.create("usa", [("human", None), ("bot", "easy")], {}, "Alice")
         while match.state.current == 0:  # Alice's draft moves, until the bot's turn
-            await match.play(0, str(match.state.legal_moves()[0]), match.version)
+            await match.submit(0, str(match.state.legal_moves()[0]), match.version)
         before = match.version
         await asyncio.wait_for(storing.wait(), 10)
         match.drive(None)  # as the lease renewal does when another process took the game

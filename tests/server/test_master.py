@@ -56,7 +56,7 @@ async def test_moves_are_stored_before_anyone_hears_of_them(tmp_path: Path) -> N
         stored_when_sent.append(len(watcher.drain()))  # nothing was sent while the move was being stored
 
     lobby.journal.store.append_moves = append_and_note  # type: ignore[method-assign]
-    await match.play(0, "draft 3", 0)
+    await match.submit(0, "draft 3", 0)
     assert stored_when_sent == [0]
     assert watcher.pending() == 1 and match.version == 1
     stored = lobby.journal.store.load_game(match.id)
@@ -75,7 +75,7 @@ async def test_a_move_that_cannot_be_stored_is_not_played(tmp_path: Path) -> Non
 
     lobby.journal.store.append_moves = broken  # type: ignore[method-assign]
     with pytest.raises(Rejected) as rejected:
-        await match.play(0, "draft 3", 0)
+        await match.submit(0, "draft 3", 0)
     assert rejected.value.code == "unavailable" and "not played" in rejected.value.message
     assert match.version == 0 and match.state is before
     await close(lobby)
@@ -96,11 +96,11 @@ async def test_concurrent_moves_of_many_games_share_commits(tmp_path: Path) -> N
         original(rows)
 
     lobby.journal.store.append_moves = counting  # type: ignore[method-assign]
-    await asyncio.gather(*(m.play(0, "draft 1", 0) for m in matches))
+    await asyncio.gather(*(m.submit(0, "draft 1", 0) for m in matches))
     assert sum(batches) == 8 and len(batches) < 8  # group commit
     assert all(m.version == 1 for m in matches)
     # The same move sent twice at once: one is played, the other is stale.
-    outcomes = await asyncio.gather(matches[0].play(1, "draft 1", 1), matches[0].play(1, "draft 2", 1),
+    outcomes = await asyncio.gather(matches[0].submit(1, "draft 1", 1), matches[0].submit(1, "draft 2", 1),
                                     return_exceptions=True)
     assert outcomes[0] is None and isinstance(outcomes[1], Rejected) and outcomes[1].code == "stale"
     await close(lobby)
@@ -113,12 +113,12 @@ async def test_restart_rebuilds_every_unfinished_game_from_its_record(tmp_path: 
     waiting, _ = await lobby.create("germany", [("human", None), ("human", None)], {}, "Carol")
     finished, _ = await lobby.create("usa", [("human", None)], {"turn_limit": 1, "days": 5}, "Dan")
     for day in range(1, 6):
-        await playing.play(0, f"draft {day}", playing.version)
-        await playing.play(1, f"draft {day}", playing.version)
-        await finished.play(0, f"draft {day}", finished.version)
-    await playing.play(playing.state.current, "draw", playing.version)
-    await finished.play(0, "draw", finished.version)
-    await finished.play(0, "discard 1", finished.version)
+        await playing.submit(0, f"draft {day}", playing.version)
+        await playing.submit(1, f"draft {day}", playing.version)
+        await finished.submit(0, f"draft {day}", finished.version)
+    await playing.submit(playing.state.current, "draw", playing.version)
+    await finished.submit(0, "draw", finished.version)
+    await finished.submit(0, "discard 1", finished.version)
     assert finished.status == "over"
     record = playing.record
     await close(lobby)
@@ -132,7 +132,7 @@ async def test_restart_rebuilds_every_unfinished_game_from_its_record(tmp_path: 
     assert again.matches[waiting.id].status == "waiting"
     loaded = await again.get(finished.id)
     assert loaded is not None and loaded.status == "over"
-    await restored.play(restored.state.current, "discard 2", restored.version)
+    await restored.submit(restored.state.current, "discard 2", restored.version)
     assert restored.version == len(record.moves) + 1
     await close(again)
 
@@ -141,7 +141,7 @@ async def test_bots_play_on_the_server_and_carry_on_after_a_restart(tmp_path: Pa
     lobby = open_lobby(tmp_path, bot_delay=60.0, draft_delay=60.0)
     match, _ = await lobby.create("usa", [("human", None), ("bot", "easy"), ("bot", "normal")],
                                   {"turn_limit": 30}, "Alice")
-    await match.play(0, "draft 1", 0)
+    await match.submit(0, "draft 1", 0)
     assert match.state.current == 1 and match.version == 1
     await close(lobby)  # the server stops while a bot is about to move...
 
@@ -154,7 +154,7 @@ async def test_bots_play_on_the_server_and_carry_on_after_a_restart(tmp_path: Pa
             break
         if restored.state.current == 0:
             moves = restored.state.legal_moves()
-            await restored.play(0, str(moves[-1]), restored.version)
+            await restored.submit(0, str(moves[-1]), restored.version)
         else:
             await asyncio.sleep(0.001)
     assert restored.status == "over"
@@ -194,7 +194,7 @@ async def test_the_first_seat_begins_and_new_games_are_stored_with_their_rules(t
     match, _ = await lobby.create("usa", [("human", None), ("human", None)], {"days": 2, "first_seat": 1}, "Alice")
     await match.join("Bob")
     for move in ("draft 1", "draft 1", "draft 2", "draft 2"):
-        await match.play(match.state.current, move, match.version)
+        await match.submit(match.state.current, move, match.version)
     assert match.state.phase is Phase.DRAW and match.state.current == 1
     with lobby.journal.store.engine.connect() as db:
         stored = json.loads(db.execute(select(GameTable.options)).scalar_one())
@@ -229,7 +229,7 @@ async def test_a_row_from_before_rules_versions_replays_under_rules_1(tmp_path: 
     under_rules_2 = GameRecord("usa", Options(players=2, days=5), SEED, game.moves)
     assert under_rules_2.replay() != game.state  # so the rules version read back is what made it the same game
     move = restored.state.legal_moves()[0]
-    await restored.play(restored.state.current, str(move), restored.version)
+    await restored.submit(restored.state.current, str(move), restored.version)
     game.play(move)
     await close(lobby)
     again = open_lobby(tmp_path)
@@ -254,14 +254,14 @@ async def test_a_row_under_unknown_rules_is_refused_and_the_rest_is_served(
     with pytest.raises(LobbyError, match="rules version 99") as refused:
         await lobby.get("future")
     assert refused.value.status == 409 and "future" not in lobby.matches
-    await lobby.matches["today"].play(1, "draft 1", 1)
+    await lobby.matches["today"].submit(1, "draft 1", 1)
     await close(lobby)
 
 
 async def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
     lobby = open_lobby(tmp_path, bot_processes=1)
     match, _ = await lobby.create("germany", [("human", None), ("bot", "normal")], {"days": 5}, "Alice")
-    await match.play(0, "draft 1", 0)
+    await match.submit(0, "draft 1", 0)
     await wait_for(match, 2)
     assert match.state.current == 0 and match.state.racks[1].count(None) == 4
     await close(lobby)
@@ -281,7 +281,7 @@ async def test_a_bot_still_thinking_when_its_game_is_closed_plays_nothing_and_lo
     monkeypatch.setattr(SeatBots, "_move", slow_move)
     lobby = open_lobby(tmp_path, bot_delay=0.0, draft_delay=0.0)
     match, _ = await lobby.create("usa", [("human", None), ("bot", "normal")], {}, "Alice")
-    await match.play(0, "draft 1", 0)
+    await match.submit(0, "draft 1", 0)
     await asyncio.wait_for(thinking.wait(), 30)
     version = match.version
     with caplog.at_level(logging.WARNING, logger="tendays"):

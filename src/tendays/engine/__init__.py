@@ -7,12 +7,13 @@ environments use it. Its sentences come in the reader's language: see :mod:`tend
 """
 
 from .actions import ActionCodec
+from .connections import EditionTables
+from .describe import describe_event, tile_name
 from .edition import Edition, EditionError, Region, Role, Tile, available_editions, default_edition, load_edition
 from .history import Event, EventKind, EventLog
 from .i18n import Term, available_languages, current_language, match_language, use_language
 from .journey import JourneyChecker, Link, Problem, Verdict, checker_for
 from .knowledge import Knowledge, knowledge_of, known_racks
-from .match import Decision, Player, decision_rng, next_decision, play_bots
 from .moves import InvalidMoveError, Move, MoveKind
 from .record import Game, GameRecord, RecordError
 from .state import (
@@ -30,8 +31,7 @@ from .state import (
     legal_moves,
     new_game,
 )
-from .tables import EditionTables
-from .text import describe_event, tile_name
+from .turns import Decision, Player, decision_rng, next_decision, play_bots
 from .view import PlayerView, view
 from .words import Words
 

@@ -14,8 +14,8 @@ from functools import cached_property
 from importlib import resources
 from typing import Any
 
+from .connections import EditionTables, build_tables
 from .i18n import DEFAULT_LANGUAGE, Term, current_language
-from .tables import EditionTables, build_tables
 from .words import Words, WordsError, words_from_dict
 
 __all__ = ["Edition", "EditionError", "Region", "Role", "Tile", "available_editions", "default_edition", "load_edition"]
@@ -96,7 +96,7 @@ class Edition:
 
     @cached_property
     def tables(self) -> EditionTables:
-        """The edition's connection tables (:mod:`tendays.engine.tables`), built on first use."""
+        """The edition's connection tables (:mod:`tendays.engine.connections`), built on first use."""
         neighbors = [frozenset(self.by_id[r.upper()].index for r in self.regions[t.index].neighbors)
                      if t.is_region else frozenset() for t in self.tiles]
         return build_tables(self.tiles, self.colors, neighbors)

@@ -25,7 +25,7 @@ from tendays.engine import (
 from tendays.engine.i18n import gettext as _
 
 from .script import Lesson, Topic, link_kinds
-from .words import bot_name, instruction, topic_text
+from .sentences import bot_name, instruction, topic_text
 
 __all__ = ["Check", "Pointer", "Step", "Tutor"]
 

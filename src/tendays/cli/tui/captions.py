@@ -13,7 +13,7 @@ from tendays.engine.i18n import ngettext
 
 from .input_model import Pending
 from .render import YOU, last_actions, person, tile_text
-from .table import Seat
+from .table import TerminalSeat
 
 __all__ = ["day_keys", "hand_text", "instruction", "journey_of", "rack_on_board", "seats_text", "status_text",
            "turn_prompt"]
@@ -68,7 +68,7 @@ def hand_text(pv: PlayerView, holder: str) -> Text:
     return Text(_("{name} is about to take a tile").format(name=person(holder)), style="dim")
 
 
-def seats_text(pv: PlayerView, seats: Sequence[Seat]) -> Table:
+def seats_text(pv: PlayerView, seats: Sequence[TerminalSeat]) -> Table:
     """Every other seat: its name and level (and, while drafting, how many tiles it placed), and under it
     its latest turn; a long line wraps under its own start."""
     grid = Table.grid(padding=0)
@@ -131,7 +131,7 @@ def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
     return _with_tile(what, held, pile=forced)
 
 
-def instruction(over: bool, seat: Seat, pv: PlayerView | None, pending: Pending | None, bot_busy: bool,
+def instruction(over: bool, seat: TerminalSeat, pv: PlayerView | None, pending: Pending | None, bot_busy: bool,
                 bot_failed: bool) -> Text:
     """What the person at the keyboard can do now, with the keys for it: ``seat`` is the seat to move,
     ``pv`` the view of the person at the keyboard when it is their turn."""

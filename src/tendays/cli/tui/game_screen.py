@@ -25,6 +25,7 @@ from tendays.bots.hint import hand_advice
 from tendays.engine import IllegalMoveError, Phase, PlayerView
 from tendays.engine.i18n import gettext as _
 
+from .captions import instruction, journey_of, rack_on_board, status_text
 from .end_screen import EndScreen, save_game, unsaved_warning
 from .input_model import InputModel, Reply, move_verbs, typed_example
 from .render import YOU, journey_report, move_words, name_width, palette_choice, person
@@ -32,7 +33,6 @@ from .rules import rules_markdown
 from .screens import FittedScreen, HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from .table import PlayConfig, Table
 from .widgets import DayRow, LinksPane, PileRow, RackPane, SidePane, show_text
-from .words import instruction, journey_of, rack_on_board, status_text
 
 __all__ = ["WIDE", "GameScreen"]
 

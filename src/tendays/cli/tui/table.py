@@ -36,7 +36,7 @@ from tendays.engine.wire import view_to_json
 from .palettes import PALETTES
 from .render import YOU
 
-__all__ = ["HUMAN_WORDS", "PERSON_PREFIX", "PlayConfig", "Seat", "SeatError", "Table", "load_save",
+__all__ = ["HUMAN_WORDS", "PERSON_PREFIX", "PlayConfig", "TerminalSeat", "SeatError", "Table", "load_save",
            "make_seat_bot", "parse_seats", "position_digest", "saved_palette"]
 
 HUMAN_WORDS = ("me", "human", "you")
@@ -56,7 +56,7 @@ def make_seat_bot(spec: str) -> Bot:
 
 
 @dataclass
-class Seat:
+class TerminalSeat:
     """One seat at the table: a person at the keyboard or a bot."""
 
     name: str
@@ -133,7 +133,7 @@ def _person(word: str, number: int, people: int) -> str:
     return word
 
 
-def parse_seats(text: str, names: Sequence[str] = ()) -> list[Seat]:
+def parse_seats(text: str, names: Sequence[str] = ()) -> list[TerminalSeat]:
     """Seats from a ``--players`` list such as ``"me,hard,normal"`` or ``"Ann,Bob,easy"``.
 
     Bot specs are bots (in any case: ``Hard`` is the level); ``me``/``human``/``you``, ``human:NAME`` and
@@ -146,18 +146,18 @@ def parse_seats(text: str, names: Sequence[str] = ()) -> list[Seat]:
         raise SeatError(_("--players {text!r}: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'").format(
             text=text))
     people = sum(1 for w in words if not _is_bot_spec(w))
-    seats: list[Seat] = []
+    seats: list[TerminalSeat] = []
     used: set[str] = set()
     for number, word in enumerate(words, 1):
         if _is_bot_spec(word):
             spec = word if word.lower().startswith("cmd:") else word.lower()
-            seat = Seat(_("Bot {number}").format(number=number), spec, make_seat_bot(spec))
+            seat = TerminalSeat(_("Bot {number}").format(number=number), spec, make_seat_bot(spec))
         else:
             name = _person(word, number, people)
             if name in used:
                 raise SeatError(_("two seats are called {name!r}; give each person a different name").format(
                     name=name))
-            seat = Seat(name, "human")
+            seat = TerminalSeat(name, "human")
         used.add(seat.name)
         seats.append(seat)
     for seat, name in zip(seats, names, strict=False):
@@ -179,7 +179,7 @@ class PlayConfig:
     save_path: Path = Path("tendays-save.json")
     palette: str = "normal"  # the tile colours: the edition's palette, or "cb" for colour-blind players
 
-    def seat_list(self, names: Sequence[str] = ()) -> list[Seat]:
+    def seat_list(self, names: Sequence[str] = ()) -> list[TerminalSeat]:
         return parse_seats(self.players, names)
 
     def options(self) -> Options:
@@ -190,7 +190,7 @@ class PlayConfig:
 class Table:
     """A game in progress with its seats. Everything shown on screen comes from :meth:`view_for`."""
 
-    def __init__(self, edition: str, options: Options, seed: int, seats: Sequence[Seat],
+    def __init__(self, edition: str, options: Options, seed: int, seats: Sequence[TerminalSeat],
                  moves: Sequence[Move] = ()) -> None:
         if len(seats) != options.players:
             raise SeatError(_("the game has {seats} seats, but {players} players were given").format(
@@ -209,7 +209,7 @@ class Table:
         self.saved_to: Path | None = None
 
     @classmethod
-    def from_record(cls, record: GameRecord, seats: Sequence[Seat]) -> Table:
+    def from_record(cls, record: GameRecord, seats: Sequence[TerminalSeat]) -> Table:
         try:
             return cls(record.edition, record.options, record.seed, seats, record.moves)
         except ValueError as error:  # IllegalMoveError included: a move that does not replay

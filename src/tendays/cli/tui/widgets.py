@@ -20,9 +20,9 @@ from tendays.engine import PILES, Edition, PlayerView
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
+from .captions import hand_text, seats_text
 from .render import SWATCH_WIDTH, day_marks, journey_report, log_line, name_width, pile_text, rack_line
-from .table import Seat
-from .words import hand_text, seats_text
+from .table import TerminalSeat
 
 __all__ = ["HINT_MARK", "DayRow", "GameLog", "LinksPane", "PileRow", "RackPane", "SidePane", "rack_pane_width",
            "show_text"]
@@ -196,7 +196,7 @@ class SidePane(Vertical):
         yield Static(id="seats")
         yield GameLog()
 
-    def show(self, pv: PlayerView, seats: Sequence[Seat], pile_cursor: int | None) -> None:
+    def show(self, pv: PlayerView, seats: Sequence[TerminalSeat], pile_cursor: int | None) -> None:
         """The side of the table from ``pv``; ``pile_cursor`` is the pile the cursor stands on, if any."""
         edition = pv.edition
         show_text(self.query_one("#hand", Static), hand_text(pv, seats[pv.current].name))

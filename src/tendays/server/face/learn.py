@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tendays.engine import InvalidMoveError, Move, load_edition
 from tendays.engine.i18n import gettext as _
 from tendays.learn import Step, Tutor, available_lessons, load_lesson
-from tendays.learn.words import bot_name
+from tendays.learn.sentences import bot_name
 
 from ..matches.wire import SeatInfo, TableEncoder
 from .routing import page
