@@ -1,5 +1,5 @@
 """The browser client's logic that needs no page, run in Node: the legal moves as the server lists them
-decide every click and drop, and the store and panels redraw only on a change.
+decide every click and drop, and the table's state and panels redraw only on a change.
 
 Each case is a small ES module that imports the client's modules and prints JSON; the test compares it.
 """
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is
 def run(script: str) -> Any:
     """Run ``script`` as an ES module beside the client's modules; returns what it printed, as JSON."""
     prelude = "\n".join(f'import * as {name} from "{(JS / "table" / f"{name}.js").as_uri()}";'
-                        for name in ("legal", "drag", "store", "panel"))
+                        for name in ("legal", "drag", "state", "panel"))
     result = subprocess.run(["node", "--input-type=module", "-e", f"{prelude}\n{script}"],
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
@@ -95,7 +95,7 @@ def test_the_draft_drops_on_an_empty_day_only() -> None:
 
 def test_a_selected_day_is_dropped_when_no_move_may_be_made() -> None:
     found = run(f"""
-        const s = store.createStore();
+        const s = state.createTableState();
         const game = {{legal_moves: {moves("replace 1 1", "discard 1")}}};
         s.update({{game, selectedDay: 1}});
         const kept = s.state.selectedDay;

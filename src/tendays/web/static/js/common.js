@@ -51,13 +51,15 @@ function detailText(detail) {
   return detail ? JSON.stringify(detail) : "";
 }
 
-/** Call the REST API; returns the decoded JSON or throws an ApiError whose message is the server's. */
-export async function api(path, { method = "GET", body } = {}) {
+/** Call the REST API; returns the decoded JSON (null for an empty answer) or throws an ApiError whose message
+ * is the server's. `headers`: more request headers (a signed-in session's X-CSRF-Token). */
+export async function api(path, { method = "GET", body, headers = {} } = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: { "Accept-Language": currentLanguage(), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: { "Accept-Language": currentLanguage(), ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

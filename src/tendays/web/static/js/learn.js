@@ -13,14 +13,14 @@ import { installDrag } from "./table/drag.js";
 import { mapPanel } from "./table/journey.js";
 import { pilesPanel } from "./table/piles.js";
 import { rackPanel } from "./table/rack.js";
-import { createStore } from "./table/store.js";
+import { createTableState } from "./table/state.js";
 
 const $ = (id) => document.getElementById(id);
 
 await startLanguage();
 $("preferences").replaceWith(preferences());
 
-const store = createStore();
+const store = createTableState();
 let lesson = null; // the step on screen, less its game
 let edition = null; // the edition id of the lesson on screen
 let wrong = "";

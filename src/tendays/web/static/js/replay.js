@@ -14,7 +14,7 @@ import { errorPanel } from "./table/banner.js";
 import { mapPanel } from "./table/journey.js";
 import { logPanel } from "./table/log.js";
 import { pilesPanel } from "./table/piles.js";
-import { createStore } from "./table/store.js";
+import { createTableState } from "./table/state.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -22,7 +22,7 @@ const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1
 await startLanguage();
 $("preferences").replaceWith(preferences());
 
-const store = createStore();
+const store = createTableState();
 let replay = null; // the server's replay of the game on screen
 let chosenSeat = null; // the seat whose journey the reader put on the map (null: the mover's)
 let analysis = null;

@@ -21,7 +21,7 @@ import { presencePanel } from "./table/presence.js";
 import { promptPanel } from "./table/prompt.js";
 import { rackPanel } from "./table/rack.js";
 import { createSession } from "./table/session.js";
-import { createStore } from "./table/store.js";
+import { createTableState } from "./table/state.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -29,7 +29,7 @@ const $ = (id) => document.getElementById(id);
 await startLanguage(); // the reader's language, as on every page: chosen here, else the browser's
 $("preferences").replaceWith(preferences());
 
-const store = createStore();
+const store = createTableState();
 store.update({ muted: remembered.muted(gameId) });
 let session = null;
 const actions = createActions(store, (message) => session.send(message), gameId);

@@ -6,7 +6,7 @@ import { t } from "../i18n.js";
 const ERROR_SHOWN_MS = 12000;
 
 /**
- * @param {ReturnType<import("./store.js").createStore>} store
+ * @param {ReturnType<import("./state.js").createTableState>} store
  * @param {(message: object) => boolean} send sends a message to the server; false when not connected
  */
 export function createActions(store, send, gameId = "") {

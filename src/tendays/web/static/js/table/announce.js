@@ -2,7 +2,7 @@
 // turn changes, and what the other players did (the log's sentences), as it happens.
 
 import { t } from "../i18n.js";
-import { isOver } from "./store.js";
+import { isOver } from "./state.js";
 import { people } from "./tiles.js";
 
 const MOST = 3; // at most this many of the others' moves are read out at once

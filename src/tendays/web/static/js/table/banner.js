@@ -2,7 +2,7 @@
 
 import { el, playPath, sentence } from "../common.js";
 import { t, tn } from "../i18n.js";
-import { handedOver, isOver, isSpectator, movesOf } from "./store.js";
+import { handedOver, isOver, isSpectator, movesOf } from "./state.js";
 import { panel } from "./panel.js";
 import { people } from "./tiles.js";
 

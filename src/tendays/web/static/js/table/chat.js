@@ -5,7 +5,7 @@
 import { api, el } from "../common.js";
 import { t, tn } from "../i18n.js";
 import { panel } from "./panel.js";
-import { isSpectator } from "./store.js";
+import { isSpectator } from "./state.js";
 import { people } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);

@@ -2,7 +2,7 @@
 // What a drop does is looked up in the server's legal moves, as a click's is.
 
 import { legalOf, replaceMove, swapMove } from "./legal.js";
-import { movesOf } from "./store.js";
+import { movesOf } from "./state.js";
 
 const TARGETS = "[data-drop-day], [data-drop-pile]";
 const THRESHOLD_PX = 6;

@@ -4,7 +4,7 @@ import { el } from "../common.js";
 import { t, tn } from "../i18n.js";
 import { MapView } from "../map.js";
 import { panel } from "./panel.js";
-import { isOver, mapSeatOf } from "./store.js";
+import { isOver, mapSeatOf } from "./state.js";
 import { miniRack, people, problemText } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);

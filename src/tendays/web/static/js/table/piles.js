@@ -4,7 +4,7 @@ import { el } from "../common.js";
 import { t, tn } from "../i18n.js";
 import { legalOf, replaceMove } from "./legal.js";
 import { panel } from "./panel.js";
-import { isSpectator, movesOf } from "./store.js";
+import { isSpectator, movesOf } from "./state.js";
 import { people, tileCard } from "./tiles.js";
 
 const PILE_KEYS = ["q", "w", "e"]; // the keys of discard piles 1, 2 and 3 (table.js)

@@ -3,7 +3,7 @@
 import { el } from "../common.js";
 import { levelWord, t } from "../i18n.js";
 import { panel } from "./panel.js";
-import { isOver } from "./store.js";
+import { isOver } from "./state.js";
 import { bankNode } from "./clock.js";
 import { miniRack, people } from "./tiles.js";
 

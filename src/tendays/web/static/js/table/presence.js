@@ -4,7 +4,7 @@
 import { el } from "../common.js";
 import { list, t, tn } from "../i18n.js";
 import { panel } from "./panel.js";
-import { isOver, isSpectator } from "./store.js";
+import { isOver, isSpectator } from "./state.js";
 import { people } from "./tiles.js";
 
 export function presencePanel(actions) {

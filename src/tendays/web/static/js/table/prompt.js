@@ -4,7 +4,7 @@ import { sentence } from "../common.js";
 import { list, t } from "../i18n.js";
 import { legalOf } from "./legal.js";
 import { panel } from "./panel.js";
-import { handedOver, isOver, isSpectator, movesOf } from "./store.js";
+import { handedOver, isOver, isSpectator, movesOf } from "./state.js";
 import { people } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);

@@ -4,7 +4,7 @@ import { el, sentence } from "../common.js";
 import { t, tn } from "../i18n.js";
 import { legalOf, swapMove } from "./legal.js";
 import { panel } from "./panel.js";
-import { isOver, isSpectator, movesOf } from "./store.js";
+import { isOver, isSpectator, movesOf } from "./state.js";
 import { problemText, stepStatus, tileCard } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);

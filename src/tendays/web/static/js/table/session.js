@@ -9,11 +9,11 @@ import { loadEdition } from "../edition.js";
 import { t } from "../i18n.js";
 import { colourBlindPalette } from "../preferences.js";
 import { sameData } from "./panel.js";
-import { isSpectator } from "./store.js";
+import { isSpectator } from "./state.js";
 
 /**
  * @param {string} gameId
- * @param {ReturnType<import("./store.js").createStore>} store
+ * @param {ReturnType<import("./state.js").createTableState>} store
  * @param {ReturnType<import("./actions.js").createActions>} actions
  * @param {{onRefused: Function}} handlers onRefused: the seat link was refused (it was forgotten here)
  */

@@ -54,7 +54,7 @@ function settle(state) {
 }
 
 /** A store: `state` (frozen), `update(patch or state => patch)`, `subscribe(listener)`. */
-export function createStore(initial = INITIAL) {
+export function createTableState(initial = INITIAL) {
   let state = Object.freeze(settle({ ...initial }));
   const listeners = [];
   return {
