@@ -51,15 +51,13 @@ function detailText(detail) {
   return detail ? JSON.stringify(detail) : "";
 }
 
-/** Call the REST API; returns the decoded JSON (null for an empty answer) or throws an ApiError whose message
- * is the server's. `headers`: more request headers (a signed-in session's X-CSRF-Token). */
-export async function api(path, { method = "GET", body, headers = {} } = {}) {
+/** Call the REST API; returns the decoded JSON or throws an ApiError whose message is the server's. */
+export async function api(path, { method = "GET", body } = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: { "Accept-Language": currentLanguage(), ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        ...headers },
+      headers: { "Accept-Language": currentLanguage(), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

@@ -3,7 +3,6 @@
 import { api, el, fillIfEmpty, markReady, paceText, playPath, remembered, timeAgo } from "./common.js";
 import { botAbout, currentLanguage, levelWord, startLanguage, t, tn } from "./i18n.js";
 import { learnMemory } from "./learn_memory.js";
-import { startPairing } from "./pairing.js";
 import { preferences } from "./preferences.js";
 
 // The page is on screen (and may be typed into) while its words and choices load: nothing set below
@@ -290,9 +289,8 @@ function renderMyGames(listed) {
 }
 
 renderSeats();
-Promise.all([loadBots(), loadEditions()]).then(async () => {
+Promise.all([loadBots(), loadEditions()]).then(() => {
   document.getElementById("create-button").disabled = false; // disabled in the page until the form is wired
-  await startPairing(editionNames, form.elements.edition ? form.elements.edition.value : "", botChoices.levels);
   markReady();
   refreshGames();
 });
