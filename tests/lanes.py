@@ -51,6 +51,9 @@ SLOW_HELPERS = {
 # CPU seconds of each test (its own and its subprocesses'), which a loaded machine does not inflate.
 SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_migrations.py::test_a_missing_postgresql_driver_is_named_in_one_line",  # tendays serve
+    # Accounts: every sign-up and sign-in hashes a password with Argon2id (64 MiB, on purpose slow).
+    "tests/server/test_accounts.py",
+    "tests/server/test_account_security.py",
     # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer.
     "tests/batch/",
     "tests/rl/test_vector_env.py",

@@ -1,10 +1,12 @@
 """The schema's migrations (Alembic): they make exactly the tables the code declares, on SQLite and
-PostgreSQL; a database made before migrations existed upgrades in place; a missing driver is named."""
+PostgreSQL; a database made before migrations existed upgrades in place, and one at revision 0003 (before
+accounts) reaches 0004 with its games intact; a missing driver is named."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,8 +17,9 @@ from alembic.autogenerate import compare_metadata  # noqa: E402
 from alembic.config import Config  # noqa: E402
 from alembic.runtime.migration import MigrationContext  # noqa: E402
 from server_helpers import write_game_row  # noqa: E402
-from sqlalchemy import inspect, text  # noqa: E402
+from sqlalchemy import MetaData, Table, inspect, text  # noqa: E402
 
+from tendays.server.matches.seats import hash_token  # noqa: E402
 from tendays.server.storage.schema import MIGRATIONS, Base  # noqa: E402
 from tendays.server.storage.store import Store  # noqa: E402
 
@@ -61,3 +64,36 @@ def test_a_missing_postgresql_driver_is_named_in_one_line(tmp_path: Path) -> Non
     assert done.returncode == 2
     assert "pip install 'tendays[postgres]'" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_database_at_revision_0003_upgrades_to_0004_with_its_games_intact(db_url: str) -> None:
+    store = Store(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with store.engine.begin() as db:  # the database as the server before accounts left it
+        config.attributes["connection"] = db
+        command.downgrade(config, "0003")
+    engine = store.engine
+    assert "accounts" not in inspect(engine).get_table_names()
+    tables = MetaData()
+    games, seats, moves = (Table(name, tables, autoload_with=engine) for name in ("games", "seats", "moves"))
+    with engine.begin() as db:  # rows written through the tables of 0003 as they are, not this code's
+        db.execute(games.insert().values(id="kept", edition="usa", options='{"players": 2, "rules": 2}', seed=7,
+                                         created=datetime.now(UTC), finished=False, last_move_at=1.0, lease_epoch=0))
+        db.execute(seats.insert(), [{"game_id": "kept", "seat": seat, "kind": "human", "name": name,
+                                     "token_hash": hash_token(f"token-{seat}"), "left": False}
+                                    for seat, name in enumerate(("Ann", "Ben"))])
+        db.execute(moves.insert(), [{"game_id": "kept", "number": 1, "seat": 0, "move": "draft 3"}])
+    store.close()
+    store = Store(db_url)  # upgrades to 0004
+    try:
+        with store.engine.connect() as db:
+            assert db.scalar(text("SELECT version_num FROM alembic_version")) == "0004"
+        game = store.load_game("kept")
+        assert game is not None and game.moves == ["draft 3"]
+        assert [(s.name, s.token_hash, s.account_id) for s in game.seats] == [
+            ("Ann", hash_token("token-0"), None), ("Ben", hash_token("token-1"), None)]
+        assert {"accounts", "sessions", "sign_in_limits", "ratings", "rating_history", "seeks"} <= set(
+            inspect(store.engine).get_table_names())
+    finally:
+        store.close()

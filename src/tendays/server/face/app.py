@@ -21,9 +21,11 @@ from fastapi.staticfiles import StaticFiles
 from tendays import __version__
 
 from ..matches.lobby import Lobby
+from ..people.accounts import Accounts
 from ..settings import MasterSettings
 from ..storage.journal import Journal
 from ..storage.store import DatabaseLock, Store
+from .accounts_api import accounts_router
 from .admin import admin_router
 from .docs import docs_router
 from .guard import LimitBook, Limits, RequestGuard, RequestLanguage
@@ -60,6 +62,7 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
                 log.info("restored %d unfinished game(s) from the database", restored)
             lobby.start()
             app.state.lobby = lobby
+            app.state.accounts = Accounts(lobby)
             try:
                 yield
             finally:
@@ -88,5 +91,6 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
     app.include_router(lobby_router())
+    app.include_router(accounts_router())
     app.include_router(table_router(limits))
     return app

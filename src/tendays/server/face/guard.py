@@ -36,7 +36,8 @@ from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import match_language, use_language
 from tendays.engine.json_text import check_depth
 
-__all__ = ["ForwardedError", "LimitBook", "Limits", "RequestGuard", "RequestLanguage", "client_address", "client_key"]
+__all__ = ["ForwardedError", "LimitBook", "Limits", "RequestGuard", "RequestLanguage", "client_address", "client_key",
+           "over_tls"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -87,6 +88,18 @@ def client_address(scope: Scope, trusted: list[Network]) -> str:
         if not _within(hop, trusted):
             return client_key(hop)
     return client_key(hops[0] if hops else peer)
+
+
+def over_tls(scope: Scope, trusted: list[Network]) -> bool:
+    """Whether the request came over TLS: to this server, or (from a trusted proxy) to the proxy, as its
+    last ``X-Forwarded-Proto`` says."""
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    peer = str((scope.get("client") or ("unknown", 0))[0])
+    if not trusted or not _within(peer, trusted):
+        return False
+    said = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"x-forwarded-proto"]
+    return bool(said) and said[-1].split(",")[-1].strip().lower() in ("https", "wss")
 
 
 def client_key(address: str) -> str:
@@ -233,7 +246,9 @@ class RequestGuard:
             await self.app(scope, receive, send)
 
     def _client(self, scope: Scope) -> str:
-        """The client's address as the limits count it, also put where the access log reads it."""
+        """The client's address as the limits count it, also put where the access log reads it; and whether
+        the request came over TLS (``tendays.tls``: what a session cookie's ``Secure`` follows)."""
+        scope["tendays.tls"] = over_tls(scope, self.trusted)
         address = scope["tendays.client"] = client_address(scope, self.trusted)
         if scope.get("client"):
             scope["client"] = (address, scope["client"][1])

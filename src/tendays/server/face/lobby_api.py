@@ -30,6 +30,7 @@ from .models import (
     SeatTicket,
 )
 from .routing import GameId, lobby_of
+from .session import signed_in
 
 __all__ = ["lobby_router"]
 
@@ -80,16 +81,20 @@ def lobby_router() -> APIRouter:
     @router.post("/api/games", summary="Create a game and take seat 1", status_code=201,
                  response_model=SeatTicket, responses={k: ERRORS[k] for k in (413, 422, 429, 503)})
     async def create_game(request: Request, body: CreateGame) -> SeatTicket:
+        account = await signed_in(request)  # a signed-in person's seat belongs to the account, under its name
         match, token = await lobby_of(request).create(
             body.edition, [(s.kind, s.bot) for s in body.seats], body.options.model_dump(),
-            body.name, body.pace.to_pace() if body.pace else None)
+            account.name if account else body.name, body.pace.to_pace() if body.pace else None,
+            account_id=account.id if account else None)
         return _ticket(match, 0, token)
 
     @router.post("/api/games/{game_id}/join", summary="Take the first free human seat",
                  response_model=SeatTicket,
                  responses={k: ERRORS[k] for k in (404, 409, 413, 422, 429)})
     async def join_game(request: Request, game_id: GameId, body: JoinGame) -> SeatTicket:
-        match, seat, token = await lobby_of(request).join(game_id, body.name)
+        account = await signed_in(request)
+        match, seat, token = await lobby_of(request).join(game_id, account.name if account else body.name,
+                                                          account.id if account else None)
         return _ticket(match, seat, token)
 
     @router.get("/api/games/{game_id}", summary="A game's public summary",

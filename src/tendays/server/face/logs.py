@@ -3,7 +3,9 @@
 Seat tokens travel in WebSocket messages (the hello, the ``seat`` message of a rematch) and, from an old or
 hostile client, in an address (``?token=``, or ``?tok%65n=`` spelt with escapes). At ``--log-level debug``
 uvicorn logs every WebSocket frame: those lines are dropped whole (they are the tables and moves, and may
-hold tokens). In every other line a token, in an address (decoded first) or in JSON, is replaced by ``…``.
+hold tokens). In every other line a secret in an address (decoded first) or in JSON is replaced by ``…``:
+a token, a password, a CSRF token, a session id (``tendays_session=`` as a cookie is written too), and
+an Argon2 password hash wherever it stands.
 """
 
 from __future__ import annotations
@@ -16,21 +18,31 @@ __all__ = ["RedactSecrets", "redact"]
 
 # A query string's parameters: "?name=value" or "&name=value", up to white space, a quote or the next one.
 _PARAMETER = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;\s\"'#]*)=(?P<value>[^&;\s\"'#]*)")
-# "token": "..." in JSON (perhaps cut short, as a frame's log line is); also escaped quotes.
-_JSON_TOKEN = re.compile(r"(\\?\"token\\?\"\s*:\s*\\?\")[^\"\\]*")
+# "token": "..." in JSON (perhaps cut short, as a frame's log line is); also escaped quotes; and the other
+# secrets' names.
+_SECRETS = ("token", "password", "csrf", "session")
+_JSON_TOKEN = re.compile(r"(\\?\"[a-z_]*(?:token|password|csrf|session)[a-z_]*\\?\"\s*:\s*\\?\")[^\"\\]*",
+                         re.IGNORECASE)
+_COOKIE = re.compile(r"(tendays_session=)[^;\s\"',]*")  # a Cookie or Set-Cookie header's session id
+_HASH = re.compile(r"\$argon2(?:id|i|d)\$[^\s\"']*")  # a password hash (PHC string), should one ever be logged
 _FRAME = re.compile(r"^[<>] ")  # the websockets library's frame lines: "< TEXT '...'", "> TEXT '...'"
 
 
 def _secret(name: str) -> bool:
-    return "token" in unquote_plus(name).strip().lower()
+    name = unquote_plus(name).strip().lower()
+    return any(secret in name for secret in _SECRETS)
 
 
 def redact(text: str) -> str:
-    """``text`` with every token in it replaced by ``…``."""
+    """``text`` with every secret in it replaced by ``…``."""
     if "=" in text:
         text = _PARAMETER.sub(lambda m: f"{m['lead']}{m['name']}=…" if _secret(m["name"]) else m[0], text)
-    if "token" in text:
+        text = _COOKIE.sub(r"\1…", text)
+    lowered = text.lower()
+    if any(secret in lowered for secret in _SECRETS):
         text = _JSON_TOKEN.sub(r"\1…", text)
+    if "$argon2" in text:
+        text = _HASH.sub("$argon2…", text)
     return text
 
 

@@ -216,7 +216,7 @@ def errors_in_words(errors: Sequence[Any]) -> str:
         message = problem(dict(error.get("ctx") or {})) if problem else str(error.get("msg", ""))
         message = message.removeprefix("Value error, ")
         given = error.get("input")
-        if not (isinstance(given, dict | list) or given is None):
+        if not (isinstance(given, dict | list) or given is None or "password" in where):  # never echo a password
             message = _("{problem} (not {given})").format(problem=message, given=repr(str(given)[:40]))
         parts.append(_("{where}: {problem}").format(where=where, problem=message) if where else message)
     return "; ".join(parts) or _("the request is not valid")

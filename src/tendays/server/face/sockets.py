@@ -7,6 +7,7 @@ from fastapi import APIRouter, WebSocket
 
 from .guard import Limits
 from .routing import lobby_of
+from .session import socket_account
 from .table import serve_table
 
 __all__ = ["table_router"]
@@ -17,6 +18,7 @@ def table_router(limits: Limits) -> APIRouter:
 
     @router.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: str) -> None:
-        await serve_table(websocket, lobby_of(websocket), limits, game_id)
+        account = await socket_account(websocket)  # a signed-in person's hello may ask for their seat
+        await serve_table(websocket, lobby_of(websocket), limits, game_id, account.id if account else None)
 
     return router

@@ -53,11 +53,12 @@ class RateLimiter:
         return True
 
 
-async def serve_table(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str) -> None:
-    """One connection to one table, from hello to goodbye."""
+async def serve_table(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str,
+                      account_id: int | None = None) -> None:
+    """One connection to one table, from hello to goodbye; ``account_id``: the connection is signed in."""
     await websocket.accept()
     with use_language(_language_asked(websocket)):
-        await _serve(websocket, lobby, limits, game_id)
+        await _serve(websocket, lobby, limits, game_id, account_id)
 
 
 def _language_asked(websocket: WebSocket) -> str:
@@ -66,7 +67,7 @@ def _language_asked(websocket: WebSocket) -> str:
     return match_language(asked[:200] if asked else None)
 
 
-async def _serve(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str) -> None:
+async def _serve(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str, account_id: int | None) -> None:
     if "token" in websocket.query_params:
         await _refuse(websocket, "malformed", _("the seat token goes in the first message "
                                                 "({hello}), never in the address").format(hello=HELLO), 4400)
@@ -80,7 +81,7 @@ async def _serve(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: st
         await _refuse(websocket, "not_found", _("there is no game '{game}'").format(game=game_id[:32]), 4404)
         return
     try:
-        seat, lang = await _hello(websocket, match, limits)
+        seat, lang = await _hello(websocket, match, limits, account_id)
     except Rejected as refusal:
         await _refuse(websocket, refusal.code, refusal.message, 4403 if refusal.code == "forbidden" else 4400)
         lobby.release(match)
@@ -129,9 +130,11 @@ async def _play(websocket: WebSocket, lobby: Lobby, limits: Limits, match: Match
 HELLO = '{"type": "hello", "token": ..., "lang": "en"}'
 
 
-async def _hello(websocket: WebSocket, match: Match, limits: Limits) -> tuple[int | None, str | None]:
+async def _hello(websocket: WebSocket, match: Match, limits: Limits,
+                 account_id: int | None) -> tuple[int | None, str | None]:
     """The seat the first message opens (None: a spectator) and the language it asks for (None: as the
-    address or browser asked); :class:`Rejected` for anything else."""
+    address or browser asked); :class:`Rejected` for anything else. ``"account": true`` instead of a token
+    opens the seat of the account the connection is signed in to."""
     try:
         message = await asyncio.wait_for(websocket.receive(), limits.hello_seconds)
     except TimeoutError:
@@ -146,6 +149,12 @@ async def _hello(websocket: WebSocket, match: Match, limits: Limits) -> tuple[in
             hello=HELLO))
     lang = _language(request)
     token = request.get("token")
+    if token is None and request.get("account") is True:
+        seat = match.seat_of_account(account_id) if account_id is not None else None
+        if seat is None:
+            with use_language(lang):
+                raise Rejected("forbidden", _("you have no seat at this game in the account you are signed in to"))
+        return seat, lang
     if token is None:
         return None, lang
     with use_language(lang):

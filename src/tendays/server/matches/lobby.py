@@ -237,9 +237,11 @@ class Lobby:
 
     async def create(self, edition: str, seats: Sequence[tuple[str, str | None]], options: dict[str, Any],
                      name: str, pace: Pace | None = None, seat: int = 0,
-                     reserved: Sequence[int] = (), names: Sequence[str | None] = ()) -> tuple[Match, str]:
+                     reserved: Sequence[int] = (), names: Sequence[str | None] = (),
+                     account_id: int | None = None) -> tuple[Match, str]:
         """A new game; ``seats`` are (kind, bot level) pairs and ``seat`` (0 unless a rematch) goes to
-        ``name``. ``reserved``: human seats kept for named players (a rematch). Returns (match, token)."""
+        ``name`` (signed in to ``account_id``, or anonymous). ``reserved``: human seats kept for named players
+        (a rematch). Returns (match, token)."""
         if len(self.active()) >= self.settings.max_games:
             raise LobbyError(503, _("the server holds as many games as it may; try again later"))
         try:
@@ -279,7 +281,8 @@ class Lobby:
             id=self._new_id(), edition=loaded.id, options=game_options, seed=self.settings.seed_source(),
             created=datetime.now(UTC), last_move_at=now, pace=pace,
             seats=[StoredSeat(i, kind, level if kind == "bot" else None, seat_name(i, kind, level),
-                              hash_token(token) if i == seat else None, reserved=i in reserved and i != seat)
+                              hash_token(token) if i == seat else None, reserved=i in reserved and i != seat,
+                              account_id=account_id if i == seat else None)
                    for i, (kind, level) in enumerate(seats)],
         )
         match = self._match(stored)
@@ -305,13 +308,15 @@ class Lobby:
             if game_id not in self.matches:
                 return game_id
 
-    async def join(self, game_id: str, name: str) -> tuple[Match, int, str]:
+    async def join(self, game_id: str, name: str, account_id: int | None = None) -> tuple[Match, int, str]:
+        """Take the first free seat of a game for ``name``, signed in to ``account_id`` or anonymous: (match,
+        seat, token)."""
         match = await self.get(game_id)
         if match is None:
             raise LobbyError(404, _("there is no game '{game}'").format(game=game_id))
         try:
             _check_distinct(match, name)
-            seat, token = await match.join(name)
+            seat, token = await match.join(name, account_id=account_id)
         finally:
             self.release(match)  # held here only while watched, unless this process drives it
         log.info("game %s: seat %d taken", match.id, seat + 1)
@@ -332,7 +337,7 @@ class Lobby:
             try:
                 if again.status != "waiting" or again.seats[seat].taken:
                     raise Rejected("illegal", _("the rematch has already started or ended without you"))
-                taken, token = await again.join(name, seat)
+                taken, token = await again.join(name, seat, match.seats[seat].account_id)
             finally:
                 self.release(again)
             return again, token
@@ -342,7 +347,7 @@ class Lobby:
         pace = match.clock.pace if match.clock is not None else None
         try:
             again, token = await self.create(match.edition.id, kinds, options, name, pace, seat, kept,
-                                             [s.name for s in match.seats])
+                                             [s.name for s in match.seats], account_id=match.seats[seat].account_id)
         except LobbyError as error:
             raise Rejected("unavailable", error.message) from None
         await match.offer_rematch(again.id, name)
@@ -374,6 +379,18 @@ class Lobby:
         if (match.status == "over" or not match.driving) and not match.watchers and not self._holds[match.id] \
                 and self.matches.get(match.id) is match:
             del self.matches[match.id]
+
+    def forget_account(self, account_id: int, name: str) -> None:
+        """An account was deleted: its seats in the games held here read as ``name`` from now on (the
+        database already says so)."""
+        for match in self.matches.values():
+            seats = [s for s in match.seats if s.account_id == account_id]
+            for seat in seats:
+                seat.account_id, seat.name = None, name
+            if seats:
+                for subscriber in match.subscribers:
+                    subscriber.resync()  # the log's names changed
+                match.publish()
 
     # -- expiry ------------------------------------------------------------------------------
 

@@ -73,8 +73,8 @@ class Match:
         self.created: datetime = stored.created
         self.edition: Edition = load_edition(stored.edition)
         self.options: Options = stored.options
-        self.seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.timeouts, s.away, s.left, s.reserved)
-                      for s in stored.seats]
+        self.seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.timeouts, s.away, s.left, s.reserved,
+                           s.account_id) for s in stored.seats]
         self._journal = journal
         self._thinker = thinker
         self._encoder = TableEncoder(self.id, self.edition)
@@ -176,6 +176,10 @@ class Match:
                 found = seat.index
         return found
 
+    def seat_of_account(self, account_id: int) -> int | None:
+        """The seat the account took here (and has not left), or None."""
+        return next((s.index for s in self.seats if s.account_id == account_id and not s.left), None)
+
     def connected(self, seat: int) -> bool:
         """Whether someone is at the seat: always for a bot seat; for a person's, while a table of theirs is open
         here (away or not), and never after they left."""
@@ -200,12 +204,13 @@ class Match:
 
     # -- seats -------------------------------------------------------------------------------
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None = None, account_id: int | None = None) -> tuple[int, str]:
         """Give a free human seat to ``name`` (the first one not kept for a rematch, or ``seat``, which may be
-        kept): returns (seat, token). Like a move, a join completes once begun."""
-        return await asyncio.shield(self._join(name, seat))
+        kept), signed in to ``account_id`` or anonymous: returns (seat, token). Like a move, a join completes
+        once begun."""
+        return await asyncio.shield(self._join(name, seat, account_id))
 
-    async def _join(self, name: str, wanted: int | None) -> tuple[int, str]:
+    async def _join(self, name: str, wanted: int | None, account_id: int | None) -> tuple[int, str]:
         async with self.lock:
             free = [s for s in self.seats if not s.taken and (s.index == wanted if wanted is not None
                                                               else not s.reserved)]
@@ -222,7 +227,7 @@ class Match:
                 deadline = self.clock.deadline
             try:
                 await self._journal.run(self._journal.store.take_seat, self.id, seat.index, name, token_hash, now,
-                                        deadline)
+                                        deadline, account_id)
             except Exception as error:
                 if self.clock is not None and deadline is not None:
                     self.clock.stop()
@@ -230,7 +235,7 @@ class Match:
                     await self.follower.catch_up()
                     raise LobbyError(409, _("every seat of this game is taken")) from None
                 raise
-            seat.name, seat.token_hash, seat.reserved = name, token_hash, False
+            seat.name, seat.token_hash, seat.reserved, seat.account_id = name, token_hash, False, account_id
             self.last_move_at = now
             for subscriber in self.subscribers:
                 subscriber.resync()  # the log's names may have changed
@@ -443,6 +448,7 @@ class Match:
         for seat, row in zip(self.seats, stored.seats, strict=False):
             seat.kind, seat.bot, seat.name, seat.token_hash = row.kind, row.bot, row.name, row.token_hash
             seat.timeouts, seat.away, seat.left, seat.reserved = row.timeouts, row.away, row.left, row.reserved
+            seat.account_id = row.account_id
         seats_changed = before != [(s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts)
                                    for s in self.seats]
         if self.clock is not None:

@@ -60,6 +60,7 @@ class Seat:
     away: bool = False
     left: bool = False
     reserved: bool = False  # a rematch seat, kept for the player who held it in the last game
+    account_id: int | None = None  # the account that took it: opening the game signed in to it resumes the seat
 
     @property
     def taken(self) -> bool:

@@ -26,9 +26,9 @@ from tendays.engine.i18n import current_language, use_language
 from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import event_to_json, view_to_json
 
-from .notices import render_notice
+from .notices import N_, render_notice
 
-__all__ = ["Outgoing", "SeatInfo", "TableEncoder", "dumps", "seat_name", "stored_bot_name"]
+__all__ = ["DELETED_PLAYER", "Outgoing", "SeatInfo", "TableEncoder", "dumps", "seat_name", "stored_bot_name"]
 
 Rack = Sequence[int | None]
 Json = dict[str, Any]
@@ -63,6 +63,10 @@ class Outgoing:
         return cls(dumps(message))
 
 
+# The name stored for the seats of a deleted account: the same in every language; readers see it in theirs.
+DELETED_PLAYER = N_("deleted player")
+
+
 def stored_bot_name(level: str | None) -> str:
     """The name stored for a bot seat ("Easy bot"): the same in every language; readers see :func:`seat_name`."""
     return f"{(level or 'normal').capitalize()} bot"
@@ -77,6 +81,8 @@ def seat_name(seat: int, kind: str, name: str | None, bot: str | None) -> str:
         level = LEVELS.get(bot or "normal")  # a level is said in the reader's language; a bot's name as it is
         words = _("{level} bot").format(level=bot if level is None else level.said)
         return words[:1].upper() + words[1:]
+    if name == DELETED_PLAYER:
+        return _(DELETED_PLAYER)
     return name or _("Player {number}").format(number=seat + 1)
 
 

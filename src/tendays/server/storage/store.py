@@ -55,6 +55,7 @@ class StoredSeat:
     left: bool = False
     reserved: bool = False
     end_vote: bool = False  # asked to end the game (after someone left)
+    account_id: int | None = None  # the account that took the seat (null: anonymous, a bot, a deleted account)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,19 +198,20 @@ class Store:
             db.execute(insert(SeatTable), [
                 {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "token_hash": s.token_hash, "bank": s.bank, "timeouts": 0, "away": False, "left": False,
-                 "reserved": s.reserved}
+                 "reserved": s.reserved, "account_id": s.account_id}
                 for s in game.seats
             ])
 
     def take_seat(self, game_id: str, seat: int, name: str, token_hash: str, at: float,
-                  deadline: float | None = None) -> None:
-        """A person takes a free seat; ``deadline``: the game starts now, and its first turn ends then.
+                  deadline: float | None = None, account_id: int | None = None) -> None:
+        """A person (signed in to ``account_id``, or anonymous) takes a free seat; ``deadline``: the game starts
+        now, and its first turn ends then.
 
         :class:`SeatTaken` if the seat was taken meanwhile (through another server process)."""
         with self.engine.begin() as db:
             taken = db.execute(update(SeatTable).where(SeatTable.game_id == game_id, SeatTable.seat == seat,
                                                        SeatTable.token_hash.is_(None))
-                               .values(name=name, token_hash=token_hash, reserved=False))
+                               .values(name=name, token_hash=token_hash, reserved=False, account_id=account_id))
             if taken.rowcount != 1:
                 raise SeatTaken(f"seat {seat + 1} of game {game_id} was taken meanwhile")
             values: dict[str, Any] = {"last_move_at": at}
@@ -278,6 +280,15 @@ class Store:
                 self._announce(db, game_id, "chat")
         except IntegrityError as error:
             raise MoveConflict(f"chat line {row.number} of game {game_id} is already stored") from error
+
+    def forget_account_seats(self, db: Connection, account_id: int, name: str) -> list[str]:
+        """An account is being deleted (in ``db``'s transaction): its seats keep their games but no longer name
+        it, and read as ``name``. The ids of those games (their other processes hear of it)."""
+        games = list(db.scalars(select(SeatTable.game_id).where(SeatTable.account_id == account_id).distinct()))
+        db.execute(update(SeatTable).where(SeatTable.account_id == account_id).values(account_id=None, name=name))
+        for game_id in games:
+            self._announce(db, game_id, "seat")
+        return games
 
     # -- expiry ----------------------------------------------------------------------------
 
@@ -370,7 +381,7 @@ class Store:
                                        .order_by(SeatTable.game_id, SeatTable.seat)):
                     games[seat.game_id].seats.append(StoredSeat(
                         seat.seat, seat.kind, seat.bot, seat.name, seat.token_hash, seat.bank, seat.timeouts or 0,
-                        bool(seat.away), bool(seat.left), bool(seat.reserved), bool(seat.end_vote)))
+                        bool(seat.away), bool(seat.left), bool(seat.reserved), bool(seat.end_vote), seat.account_id))
                 for move in db.execute(select(MoveTable.game_id, MoveTable.move)
                                        .where(MoveTable.game_id.in_(chunk), MoveTable.number > moves_known)
                                        .order_by(MoveTable.game_id, MoveTable.number)):
