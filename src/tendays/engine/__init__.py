@@ -1,15 +1,25 @@
 """The pure rules engine: editions and their tables, journeys, game state, moves, views, what a view
 reveals, the action numbering, the turn loop, the wire forms and records.
 
-It imports only the standard library and does no I/O beyond reading its own edition files and message
-catalogues. Every rule and every table lives here once; the bots, the terminal, the server and the RL
-environments use it. Its sentences come in the reader's language: see :mod:`tendays.engine.i18n`.
+It imports only the standard library and does no I/O beyond reading its own edition files and
+message catalogues. Every rule and every table lives here once; the bots, the terminal, the server
+and the RL environments use it. Its sentences come in the reader's language: see
+:mod:`tendays.engine.i18n`.
 """
 
 from .actions import ActionCodec
 from .connections import EditionTables
 from .describe import describe_event, tile_name
-from .edition import Edition, EditionError, Region, Role, Tile, available_editions, default_edition, load_edition
+from .edition import (
+    Edition,
+    EditionError,
+    Region,
+    Role,
+    Tile,
+    available_editions,
+    default_edition,
+    load_edition,
+)
 from .history import Event, EventKind, EventLog
 from .i18n import Term, available_languages, current_language, match_language, use_language
 from .journey import JourneyChecker, Link, Problem, Verdict, checker_for

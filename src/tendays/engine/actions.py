@@ -12,9 +12,10 @@ With ``D`` days per rack the layout is (indices count from 0, days and piles fro
     [4D+4, 4D+7)           discard p         4D + 3 + p
     [4D+7, 4D+7+D(D-1)/2)  swap a b (a < b)  4D + 7 + (pairs before a) + (b - a - 1)
 
-The swap block is present even when the swap variant is off (it is then always masked), so the index of
-every other action depends only on the number of days. With 10 days there are 92 actions, with 5 days 37.
-Masks are ``bytes`` of 0 and 1 (``numpy.frombuffer(mask, numpy.int8)`` views one as an array).
+The swap block is present even when the swap variant is off (it is then always masked), so the index
+of every other action depends only on the number of days. With 10 days there are 92 actions, with 5
+days 37. Masks are ``bytes`` of 0 and 1 (``numpy.frombuffer(mask, numpy.int8)`` views one as an
+array).
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ class ActionCodec:
         moves += [Move.swap(a, b) for a, b in pairs]
         self._moves: tuple[Move, ...] = tuple(moves)
         self._index: dict[Move, int] = {move: i for i, move in enumerate(moves)}
-        # The engine hands out the same tuple of legal moves for the same situation; remembering the mask
-        # of each such tuple (held here, so its id stays unique) saves hashing every move each step.
+        # The engine hands out the same tuple of legal moves for the same situation; remembering the
+        # mask of each such tuple (held here, so its id stays unique) saves hashing every move each
+        # step.
         self._masks: dict[int, tuple[tuple[Move, ...], bytes]] = {}
         assert len(self._moves) == self.size
 

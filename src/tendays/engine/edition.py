@@ -18,7 +18,16 @@ from .connections import EditionTables, build_tables
 from .i18n import DEFAULT_LANGUAGE, Term, current_language
 from .words import Words, WordsError, words_from_dict
 
-__all__ = ["Edition", "EditionError", "Region", "Role", "Tile", "available_editions", "default_edition", "load_edition"]
+__all__ = [
+    "Edition",
+    "EditionError",
+    "Region",
+    "Role",
+    "Tile",
+    "available_editions",
+    "default_edition",
+    "load_edition",
+]
 
 
 class EditionError(ValueError):
@@ -46,7 +55,8 @@ class Region:
 
 @dataclass(frozen=True, slots=True)
 class Tile:
-    """A kind of tile. ``index`` is its position in ``Edition.tiles``; the engine works with indices."""
+    """A kind of tile. ``index`` is its position in ``Edition.tiles``; the engine works with
+    indices."""
 
     index: int
     id: str
@@ -56,19 +66,24 @@ class Tile:
     color: str | None
     count: int
     icon: str = ""  # transport tiles: an SVG path drawn in a 24x24 box, for screens that draw icons
-    terms: Mapping[str, Term] = field(default_factory=dict, compare=False, repr=False)  # its name per language
+    # its name per language
+    terms: Mapping[str, Term] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def is_region(self) -> bool:
         return self.role is Role.REGION
 
     def term(self, lang: str | None = None) -> Term:
-        """The tile's name in ``lang`` (default: the current language), in every form a sentence needs."""
+        """The tile's name in ``lang`` (default: the current language), in every form a sentence
+        needs."""
         terms = self.terms
-        return terms.get(lang or current_language()) or terms.get(DEFAULT_LANGUAGE) or Term(self.name)
+        return (
+            terms.get(lang or current_language()) or terms.get(DEFAULT_LANGUAGE) or Term(self.name)
+        )
 
     def name_in(self, lang: str | None = None) -> str:
-        """The tile's name in ``lang`` (default: the current language): "Kalifornien", "blaues Flugzeug"."""
+        """The tile's name in ``lang`` (default: the current language): "Kalifornien", "blaues
+        Flugzeug"."""
         return self.term(lang).name
 
 
@@ -85,20 +100,30 @@ class Edition:
     tiles: tuple[Tile, ...]
     contacts: dict[frozenset[str], str]  # non-border contacts: pair -> "corner" | "water"
     credit: str
-    palette: dict[str, str]  # screen colour (CSS) of each colour, and of "any" for any-colour regions
+    # screen colour (CSS) of each colour, and of "any" for any-colour regions
+    palette: dict[str, str]
     default: bool  # the edition played when none is named (exactly one shipped edition says so)
     by_id: dict[str, Tile] = field(repr=False)  # keyed by upper-case id
-    language: str = DEFAULT_LANGUAGE  # the language the edition is played in unless a player chooses another
+    # the language the edition is played in unless a player chooses another
+    language: str = DEFAULT_LANGUAGE
     vocabulary: dict[str, Words] = field(default_factory=dict, repr=False)  # its words, by language
-    palette_cb: dict[str, str] = field(default_factory=dict)  # a palette whose colours colour-blind players tell apart
-    symbols: dict[str, str] = field(default_factory=dict)  # a shape per colour ("blue": "●"), "any" included
-    shapes: dict[str, str] = field(default_factory=dict, repr=False)  # the same shapes as SVG paths, 24x24 box
+    # a palette whose colours colour-blind players tell apart
+    palette_cb: dict[str, str] = field(default_factory=dict)
+    # a shape per colour ("blue": "●"), "any" included
+    symbols: dict[str, str] = field(default_factory=dict)
+    # the same shapes as SVG paths, 24x24 box
+    shapes: dict[str, str] = field(default_factory=dict, repr=False)
 
     @cached_property
     def tables(self) -> EditionTables:
-        """The edition's connection tables (:mod:`tendays.engine.connections`), built on first use."""
-        neighbors = [frozenset(self.by_id[r.upper()].index for r in self.regions[t.index].neighbors)
-                     if t.is_region else frozenset() for t in self.tiles]
+        """The edition's connection tables (:mod:`tendays.engine.connections`), built on first
+        use."""
+        neighbors = [
+            frozenset(self.by_id[r.upper()].index for r in self.regions[t.index].neighbors)
+            if t.is_region
+            else frozenset()
+            for t in self.tiles
+        ]
         return build_tables(self.tiles, self.colors, neighbors)
 
     @property
@@ -112,7 +137,8 @@ class Edition:
         return tuple(self.vocabulary)
 
     def words(self, lang: str | None = None) -> Words:
-        """The edition's words in ``lang`` (default: the current language), or English where it has none."""
+        """The edition's words in ``lang`` (default: the current language), or English where it has
+        none."""
         vocabulary = self.vocabulary
         return vocabulary.get(lang or current_language()) or vocabulary[DEFAULT_LANGUAGE]
 
@@ -151,9 +177,17 @@ class Edition:
                 for r in self.regions
             ],
             "tiles": [
-                {"id": t.id, "name": t.name, "kind": t.kind, "role": t.role.value, "color": t.color, "count": t.count,
-                 "icon": t.icon or None, "names": {lang: t.term(lang).name for lang in languages},
-                 "definite": {lang: t.term(lang).definite for lang in languages}}
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "kind": t.kind,
+                    "role": t.role.value,
+                    "color": t.color,
+                    "count": t.count,
+                    "icon": t.icon or None,
+                    "names": {lang: t.term(lang).name for lang in languages},
+                    "definite": {lang: t.term(lang).definite for lang in languages},
+                }
                 for t in self.tiles
             ],
         }
@@ -169,10 +203,13 @@ _CACHE: dict[str, Edition] = {}
 
 
 def default_edition() -> str:
-    """The id of the edition played when none is named: the one whose data file says ``"default": true``."""
+    """The id of the edition played when none is named: the one whose data file says ``"default":
+    true``."""
     chosen = [e for e in available_editions() if load_edition(e).default]
     if len(chosen) != 1:
-        raise EditionError(f"exactly one edition must be the default, not {len(chosen)} ({', '.join(chosen)})")
+        raise EditionError(
+            f"exactly one edition must be the default, not {len(chosen)} ({', '.join(chosen)})"
+        )
     return chosen[0]
 
 
@@ -221,7 +258,9 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
     for r in regions:
         for n in r.neighbors:
             if r.id not in by_region[n].neighbors:
-                raise EditionError(f"{where}: asymmetric border: {r.id} lists {n}, but {n} does not list {r.id}")
+                raise EditionError(
+                    f"{where}: asymmetric border: {r.id} lists {n}, but {n} does not list {r.id}"
+                )
 
     copies = data.get("region_copies", {})
     for rid in copies:
@@ -229,7 +268,9 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
             raise EditionError(f"{where}: region_copies names unknown region {rid!r}")
     tiles: list[Tile] = []
     for r in regions:
-        tiles.append(Tile(len(tiles), r.id, "region", Role.REGION, r.name, r.color, int(copies.get(r.id, 1))))
+        tiles.append(
+            Tile(len(tiles), r.id, "region", Role.REGION, r.name, r.color, int(copies.get(r.id, 1)))
+        )
     for transport in _require(data, "transports", where):
         kind, name, role = transport["kind"], transport["name"], Role(transport["role"])
         icon = str(transport.get("icon", ""))
@@ -238,10 +279,22 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
                 if color not in colors:
                     raise EditionError(f"{where}: {name} in unknown colour {color!r}")
                 tile_id = f"{kind}-{color}"
-                tiles.append(Tile(len(tiles), tile_id, kind, role, f"{color} {name}", color,
-                                  int(transport["count_per_color"]), icon))
+                tiles.append(
+                    Tile(
+                        len(tiles),
+                        tile_id,
+                        kind,
+                        role,
+                        f"{color} {name}",
+                        color,
+                        int(transport["count_per_color"]),
+                        icon,
+                    )
+                )
         elif role is Role.SKIP:
-            tiles.append(Tile(len(tiles), kind, kind, role, name, None, int(transport["count"]), icon))
+            tiles.append(
+                Tile(len(tiles), kind, kind, role, name, None, int(transport["count"]), icon)
+            )
         else:
             raise EditionError(f"{where}: transport {name!r} cannot have role {role.value!r}")
 
@@ -252,40 +305,57 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
             raise EditionError(f"{where}: contact between unknown regions {contact['between']}")
         a, b = sorted(pair)
         if b in by_region[a].neighbors:
-            raise EditionError(f"{where}: {a} and {b} are listed both as a border and as a {contact['kind']} contact")
+            raise EditionError(
+                f"{where}: {a} and {b} are listed both as a border and as a {contact['kind']} "
+                f"contact"
+            )
         contacts[pair] = contact["kind"]
 
     palette = _colour_table(data, "palette", colors, where)
     palette_cb = _colour_table(data, "palette_cb", colors, where)
     if palette_cb and set(palette_cb) != set(palette):
-        raise EditionError(f"{where}: palette_cb must give the colours of palette, {sorted(palette)}")
+        raise EditionError(
+            f"{where}: palette_cb must give the colours of palette, {sorted(palette)}"
+        )
     any_used = any(r.color is None for r in regions)
     symbols = _colour_table(data, "symbols", colors, where)
     shapes = _colour_table(data, "shapes", colors, where)
     for key, table in (("symbols", symbols), ("shapes", shapes)):
         if table and set(table) != set(colors) | ({"any"} if any_used else set()):
-            raise EditionError(f"{where}: {key} must give every colour{' and any' if any_used else ''}")
+            raise EditionError(
+                f"{where}: {key} must give every colour{' and any' if any_used else ''}"
+            )
     if len(set(symbols.values())) != len(symbols):
         raise EditionError(f"{where}: two colours share a symbol: {symbols}")
 
     region_noun = str(data.get("region_noun", "region"))
     any_color_name = str(data.get("any_color_name", "any colour"))
-    raw_words = data.get("words") or {DEFAULT_LANGUAGE: _english_words(tiles, colors, region_noun, any_color_name)}
+    raw_words = data.get("words") or {
+        DEFAULT_LANGUAGE: _english_words(tiles, colors, region_noun, any_color_name)
+    }
     if DEFAULT_LANGUAGE not in raw_words:
-        raise EditionError(f"{where}: words must include {DEFAULT_LANGUAGE!r}, the language of the engine's source")
+        raise EditionError(
+            f"{where}: words must include {DEFAULT_LANGUAGE!r}, the language of the engine's source"
+        )
     try:
-        vocabulary = {str(lang): words_from_dict(str(lang), block, tuple(tiles), colors, any_used)
-                      for lang, block in raw_words.items()}
+        vocabulary = {
+            str(lang): words_from_dict(str(lang), block, tuple(tiles), colors, any_used)
+            for lang, block in raw_words.items()
+        }
     except WordsError as error:
         raise EditionError(f"{where}: {error}") from None
     english = vocabulary[DEFAULT_LANGUAGE]
-    if (english.region_noun, english.any_color_name) != (region_noun, any_color_name) or \
-            [term.name for term in english.terms] != [t.name for t in tiles]:
+    if (english.region_noun, english.any_color_name) != (region_noun, any_color_name) or [
+        term.name for term in english.terms
+    ] != [t.name for t in tiles]:
         raise EditionError(f"{where}: the English words differ from the edition's own names")
     language = str(data.get("language", DEFAULT_LANGUAGE))
     if language not in vocabulary:
         raise EditionError(f"{where}: the edition's language {language!r} has no words")
-    tiles = [replace(t, terms={lang: words.terms[t.index] for lang, words in vocabulary.items()}) for t in tiles]
+    tiles = [
+        replace(t, terms={lang: words.terms[t.index] for lang, words in vocabulary.items()})
+        for t in tiles
+    ]
 
     edition = Edition(
         id=edition_id,
@@ -308,12 +378,18 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
     )
     expected = data.get("tile_count")
     if expected is not None and edition.tile_count != expected:
-        raise EditionError(f"{where}: the tiles add up to {edition.tile_count}, but the edition declares {expected}")
+        raise EditionError(
+            f"{where}: the tiles add up to {edition.tile_count}, but the edition declares "
+            f"{expected}"
+        )
     return edition
 
 
-def _colour_table(data: dict[str, Any], key: str, colors: tuple[str, ...], where: str) -> dict[str, str]:
-    """A table keyed by colour (and "any"), such as the palette: empty when absent, complete when present."""
+def _colour_table(
+    data: dict[str, Any], key: str, colors: tuple[str, ...], where: str
+) -> dict[str, str]:
+    """A table keyed by colour (and "any"), such as the palette: empty when absent, complete when
+    present."""
     table = {str(k): str(v) for k, v in data.get(key, {}).items()}
     strange = sorted(set(table) - set(colors) - {"any"})
     if strange:
@@ -323,9 +399,11 @@ def _colour_table(data: dict[str, Any], key: str, colors: tuple[str, ...], where
     return table
 
 
-def _english_words(tiles: list[Tile], colors: tuple[str, ...], region_noun: str, any_color_name: str
-                   ) -> dict[str, Any]:
-    """The English words of an edition file that gives none: its own names, "the" before transport tiles."""
+def _english_words(
+    tiles: list[Tile], colors: tuple[str, ...], region_noun: str, any_color_name: str
+) -> dict[str, Any]:
+    """The English words of an edition file that gives none: its own names, "the" before transport
+    tiles."""
     return {
         "region_noun": region_noun,
         "region_noun_plural": f"{region_noun}s",

@@ -2,8 +2,8 @@
 
 States are immutable values, so each state needs its own history; copying a growing tuple on every
 move would make move 10,000 cost far more than move 10. An :class:`EventLog` is a window of a shared
-list instead: appending to the newest log extends the list in place, and only a log that branches from
-an older state (search, undo) copies the part it shares.
+list instead: appending to the newest log extends the list in place, and only a log that branches
+from an older state (search, undo) copies the part it shares.
 """
 
 from __future__ import annotations
@@ -83,8 +83,9 @@ class EventLog(Sequence[Event]):
         return EventLog._window(items, length + len(events))
 
     def lineage(self) -> object:
-        """The list this log is a window of: logs of one line of play share it, and the events it holds up
-        to any log's length never change (a branch copies). Caches of what a history implies key on it."""
+        """The list this log is a window of: logs of one line of play share it, and the events it
+        holds up to any log's length never change (a branch copies). Caches of what a history
+        implies key on it."""
         return self._items
 
     def __len__(self) -> int:
@@ -118,7 +119,9 @@ class EventLog(Sequence[Event]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, EventLog):
             return self._length == other._length and (
-                self._items is other._items or self._items[: self._length] == other._items[: other._length])
+                self._items is other._items
+                or self._items[: self._length] == other._items[: other._length]
+            )
         if isinstance(other, tuple):
             return tuple(self) == other
         return NotImplemented

@@ -1,18 +1,21 @@
 """Languages: every sentence the engine writes, in the reader's language.
 
-The sentences are gettext messages. Their catalogues are ``tendays/locale/<lang>/LC_MESSAGES/tendays.mo``,
-compiled from the ``.po`` files beside them (docs/i18n.md says how to extract, update and compile them).
-English is the language of the source, so English needs no catalogue and its sentences are the source's.
+The sentences are gettext messages. Their catalogues are
+``tendays/locale/<lang>/LC_MESSAGES/tendays.mo``, compiled from the ``.po`` files beside them
+(docs/i18n.md says how to extract, update and compile them). English is the language of the source,
+so English needs no catalogue and its sentences are the source's.
 
-The language is chosen per context, not per process: :func:`use_language` sets it for the code that runs
-inside the ``with`` block, in this thread or asyncio task only. A server that renders one table for two
-seats in two languages renders each seat inside its own ``use_language`` block, and the two never mix::
+The language is chosen per context, not per process: :func:`use_language` sets it for the code that
+runs inside the ``with`` block, in this thread or asyncio task only. A server that renders one table
+for two seats in two languages renders each seat inside its own ``use_language`` block, and the two
+never mix::
 
     with use_language("de"):
         game.play(move)              # an illegal move is refused in German
         verdict = checker.check(rack)  # "Oberfranken und Niederbayern grenzen nicht aneinander"
 
-Functions that write sentences also take ``lang=`` for a single call (``describe_event(..., lang="de")``).
+Functions that write sentences also take ``lang=`` for a single call (``describe_event(...,
+lang="de")``).
 """
 
 from __future__ import annotations
@@ -51,17 +54,25 @@ _LANGUAGE: ContextVar[str] = ContextVar("tendays_language", default=DEFAULT_LANG
 def available_languages() -> tuple[str, ...]:
     """The languages with a catalogue, English first: ``("en", "de")``."""
     root = resources.files("tendays").joinpath("locale")
-    found = sorted(entry.name for entry in root.iterdir()
-                   if entry.joinpath("LC_MESSAGES", f"{DOMAIN}.mo").is_file()) if root.is_dir() else []
+    found = (
+        sorted(
+            entry.name
+            for entry in root.iterdir()
+            if entry.joinpath("LC_MESSAGES", f"{DOMAIN}.mo").is_file()
+        )
+        if root.is_dir()
+        else []
+    )
     return (DEFAULT_LANGUAGE, *(lang for lang in found if lang != DEFAULT_LANGUAGE))
 
 
 def match_language(preferred: str | Iterable[str] | None) -> str:
     """The best language with a catalogue for what a person asked for; English when none fits.
 
-    ``preferred`` is a language tag (``"de"``, ``"de-AT"``), a POSIX locale (``"de_DE.UTF-8"``, ``$LANG``)
-    or list of them (``"fr:de"``, ``$LANGUAGE``), an HTTP ``Accept-Language`` value (``"fr-CH, de;q=0.9,
-    en;q=0.8"``), or tags in order of preference (a browser's ``navigator.languages``).
+    ``preferred`` is a language tag (``"de"``, ``"de-AT"``), a POSIX locale (``"de_DE.UTF-8"``,
+    ``$LANG``) or list of them (``"fr:de"``, ``$LANGUAGE``), an HTTP ``Accept-Language`` value
+    (``"fr-CH, de;q=0.9, en;q=0.8"``), or tags in order of preference (a browser's
+    ``navigator.languages``).
     """
     if preferred is None:
         return DEFAULT_LANGUAGE
@@ -76,7 +87,8 @@ def match_language(preferred: str | Iterable[str] | None) -> str:
 
 def _ranked(header: str) -> list[str]:
     ranked: list[tuple[float, int, str]] = []
-    for position, part in enumerate(re.split(r"[,:]", header)):  # ":" separates the tags of $LANGUAGE
+    # ":" separates the tags of $LANGUAGE
+    for position, part in enumerate(re.split(r"[,:]", header)):
         tag, _sep, params = part.partition(";")
         quality = 1.0
         match = re.search(r"q\s*=\s*([0-9.]+)", params)
@@ -92,7 +104,8 @@ def _ranked(header: str) -> list[str]:
 
 @cache
 def translation(lang: str) -> _gettext.NullTranslations:
-    """The catalogue of a language (English: the source's own sentences). Unknown languages read as English."""
+    """The catalogue of a language (English: the source's own sentences). Unknown languages read as
+    English."""
     if lang == DEFAULT_LANGUAGE or lang not in available_languages():
         return _gettext.NullTranslations()
     path = resources.files("tendays").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.mo")
@@ -101,7 +114,8 @@ def translation(lang: str) -> _gettext.NullTranslations:
 
 
 def current_language() -> str:
-    """The language of sentences written here and now (``"en"`` unless :func:`use_language` says otherwise)."""
+    """The language of sentences written here and now (``"en"`` unless :func:`use_language` says
+    otherwise)."""
     return _LANGUAGE.get()
 
 
@@ -109,8 +123,8 @@ def current_language() -> str:
 def use_language(lang: str | None) -> Iterator[str]:
     """Write the engine's sentences in ``lang`` inside the block (this thread or task only).
 
-    ``lang`` is matched like :func:`match_language` (``"de_DE.UTF-8"`` gives German); ``None`` keeps the
-    current language. Yields the language chosen.
+    ``lang`` is matched like :func:`match_language` (``"de_DE.UTF-8"`` gives German); ``None`` keeps
+    the current language. Yields the language chosen.
     """
     chosen = current_language() if lang is None else match_language(lang)
     token = _LANGUAGE.set(chosen)
@@ -126,12 +140,14 @@ def gettext(message: str) -> str:
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of a message for the number ``n`` in the current language ("1 Karte", "2 Karten")."""
+    """The form of a message for the number ``n`` in the current language ("1 Karte", "2
+    Karten")."""
     return translation(_LANGUAGE.get()).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
-    """``message`` in the current language, told apart from the same English words in another ``context``."""
+    """``message`` in the current language, told apart from the same English words in another
+    ``context``."""
     return translation(_LANGUAGE.get()).pgettext(context, message)
 
 
@@ -144,14 +160,16 @@ def join_list(items: Sequence[object]) -> str:
     return gettext("{head} and {last}").format(head=", ".join(words[:-1]), last=words[-1])
 
 
-FORMS = ("", "the", "The", "Name")  # the forms of a name a sentence may ask for: "{tile}", "{tile:the}", ...
+# the forms of a name a sentence may ask for: "{tile}", "{tile:the}", ...
+FORMS = ("", "the", "The", "Name")
 
 
 class Term:
-    """A name that a sentence can put in the form it needs: ``"{tile}"`` is the name as printed on the tile
-    ("blauer Zug", "pink airplane"), ``"{tile:the}"`` the name with its definite article ("der blaue Zug",
-    "the pink airplane") and ``"{tile:The}"`` the same at the start of a sentence. Each language's forms
-    come from the edition data, so translations choose the form their grammar needs."""
+    """A name that a sentence can put in the form it needs: ``"{tile}"`` is the name as printed on
+    the tile ("blauer Zug", "pink airplane"), ``"{tile:the}"`` the name with its definite article
+    ("der blaue Zug", "the pink airplane") and ``"{tile:The}"`` the same at the start of a sentence.
+    Each language's forms come from the edition data, so translations choose the form their grammar
+    needs."""
 
     __slots__ = ("definite", "name")
 
@@ -177,8 +195,10 @@ class Term:
         return f"Term({self.name!r}, {self.definite!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Term) and (self.name, self.definite) == (other.name, other.definite)
+        return isinstance(other, Term) and (self.name, self.definite) == (
+            other.name,
+            other.definite,
+        )
 
     def __hash__(self) -> int:
         return hash((self.name, self.definite))
-

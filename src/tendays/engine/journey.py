@@ -23,7 +23,8 @@ __all__ = ["JourneyChecker", "Link", "Problem", "Verdict", "checker_for"]
 class Problem:
     """Why a journey is not complete, at a day or across a step between two days.
 
-    ``message`` is in the language ``lang`` it was checked in, and ``str(problem)`` says where in the same one.
+    ``message`` is in the language ``lang`` it was checked in, and ``str(problem)`` says where in
+    the same one.
     """
 
     day: int
@@ -35,7 +36,9 @@ class Problem:
         with use_language(self.lang):
             if self.to_day is None:
                 return _("day {day}: {message}").format(day=self.day, message=self.message)
-            return _("day {day} → {to_day}: {message}").format(day=self.day, to_day=self.to_day, message=self.message)
+            return _("day {day} → {to_day}: {message}").format(
+                day=self.day, to_day=self.to_day, message=self.message
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,17 +64,29 @@ class Verdict:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
-        """The one JSON form of a verdict (``tendays check --json``, the server, the engine protocol)."""
+        """The one JSON form of a verdict (``tendays check --json``, the server, the engine
+        protocol)."""
         return {
             "valid": self.valid,
-            "problems": [{"day": p.day, "to_day": p.to_day, "message": str(p)} for p in self.problems],
-            "links": [{"from_day": link.from_day, "to_day": link.to_day, "via_day": link.via_day, "ok": link.ok,
-                       "message": link.message} for link in self.links],
+            "problems": [
+                {"day": p.day, "to_day": p.to_day, "message": str(p)} for p in self.problems
+            ],
+            "links": [
+                {
+                    "from_day": link.from_day,
+                    "to_day": link.to_day,
+                    "via_day": link.via_day,
+                    "ok": link.ok,
+                    "message": link.message,
+                }
+                for link in self.links
+            ],
         }
 
 
 class JourneyChecker:
-    """Checks racks of one edition against its connection tables. Get one with :func:`checker_for`."""
+    """Checks racks of one edition against its connection tables. Get one with
+    :func:`checker_for`."""
 
     def __init__(self, edition: Edition) -> None:
         self.edition = edition
@@ -82,13 +97,15 @@ class JourneyChecker:
         self.neighbors: tuple[frozenset[int], ...] = tables.neighbors
 
     def connects(self, a: int, b: int, via: int | None = None) -> bool:
-        """Whether region ``a`` connects to region ``b`` on foot (``via`` None) or through transport ``via``."""
+        """Whether region ``a`` connects to region ``b`` on foot (``via`` None) or through transport
+        ``via``."""
         return self.tables.connects(a, b, via)
 
     def is_complete(self, rack: Sequence[int | None]) -> bool:
         """Fast check: is this rack (tile indices, day 1 first) a complete journey?
 
-        Only the journey is checked; a rack built in play never holds more copies of a tile than exist.
+        Only the journey is checked; a rack built in play never holds more copies of a tile than
+        exist.
         """
         is_region, n = self.is_region, self._n
         steps, hops = self.tables.step, self.tables.hop
@@ -118,10 +135,11 @@ class JourneyChecker:
     # -- the full verdict, in words ---------------------------------------------------------
 
     def check(self, rack: Sequence[int | None], *, lang: str | None = None) -> Verdict:
-        """Check a rack and explain every broken step, in the game's words, in the current language or ``lang``.
+        """Check a rack and explain every broken step, in the game's words, in the current language
+        or ``lang``.
 
-        The verdict also knows the box: a rack that holds a tile more often than the edition has copies
-        of it cannot be built, and each surplus copy is a problem.
+        The verdict also knows the box: a rack that holds a tile more often than the edition has
+        copies of it cannot be built, and each surplus copy is a problem.
         """
         with use_language(lang):
             return self._check(rack)
@@ -136,36 +154,56 @@ class JourneyChecker:
         seen: dict[int, list[int]] = {}
         for day, t in enumerate(rack, 1):
             if t is None:
-                # TRANSLATORS: a verdict names what breaks a journey, after "day 3: " or "day 3 → 5: ". A rack is
-                # a player's row of days. In these sentences {tile}, {a}, {b}, {region}, {link}, {skip} and
-                # {transport} are tile names ("Ohio", "pink airplane"); "{tile:the}" is the name with its
-                # article ("the car", "das Auto") and "{tile:The}" the same at the start of a sentence. {noun}
-                # is the edition's word for a region ("state"); a translation may leave out any placeholder.
+                # TRANSLATORS: a verdict names what breaks a journey, after "day 3: " or
+                # "day 3 → 5: ". A rack is a player's row of days. In these sentences {tile}, {a},
+                # {b}, {region}, {link}, {skip} and {transport} are tile names ("Ohio",
+                # "pink airplane"); "{tile:the}" is the name with its article ("the car",
+                # "das Auto") and "{tile:The}" the same at the start of a sentence. {noun} is the
+                # edition's word for a region ("state"); a translation may leave out any
+                # placeholder.
                 problems.append(Problem(day, _("this day is still empty"), lang=lang))
             else:
                 seen.setdefault(t, []).append(day)
         for t, on_days in seen.items():
             count = tiles[t].count
             for day in on_days[count:]:
-                message = ngettext("there is only one {tile} tile, and this rack already holds it on day {days}",
-                                   "there are only {count} {tile} tiles, and this rack already holds them on days "
-                                   "{days}", count)
-                problems.append(Problem(day, message.format(tile=words.tile(t), count=count,
-                                                            days=join_list(on_days[:count])), lang=lang))
+                message = ngettext(
+                    "there is only one {tile} tile, and this rack already holds it on day {days}",
+                    "there are only {count} {tile} tiles, and this rack already holds them on days "
+                    "{days}",
+                    count,
+                )
+                problems.append(
+                    Problem(
+                        day,
+                        message.format(
+                            tile=words.tile(t), count=count, days=join_list(on_days[:count])
+                        ),
+                        lang=lang,
+                    )
+                )
         for day, at_start in ((1, True), (days, False)):
             t = rack[day - 1]
             if t is not None and not self.is_region[t]:
-                message = _("the journey must start in a {noun}, not with {tile:the}") if at_start else \
-                    _("the journey must end in a {noun}, not with {tile:the}")
-                problems.append(Problem(day, message.format(noun=words.region_noun, tile=words.tile(t)), lang=lang))
+                message = (
+                    _("the journey must start in a {noun}, not with {tile:the}")
+                    if at_start
+                    else _("the journey must end in a {noun}, not with {tile:the}")
+                )
+                problems.append(
+                    Problem(
+                        day, message.format(noun=words.region_noun, tile=words.tile(t)), lang=lang
+                    )
+                )
         for i in range(days - 1):
             a, b = rack[i], rack[i + 1]
             if a is None or b is None:
                 continue
             if not self.is_region[a]:
                 if not self.is_region[b]:
-                    message = _("two transport tiles in a row ({first:the}, then {second:the})").format(
-                        first=words.tile(a), second=words.tile(b))
+                    message = _(
+                        "two transport tiles in a row ({first:the}, then {second:the})"
+                    ).format(first=words.tile(a), second=words.tile(b))
                     problems.append(Problem(i + 1, message, i + 2, lang=lang))
                 continue
             if self.is_region[b]:
@@ -173,9 +211,7 @@ class JourneyChecker:
                 links.append(Link(i + 1, i + 2, ok, message))
                 if not ok:
                     problems.append(Problem(i + 1, message, i + 2, lang=lang))
-            elif i + 2 < days and rack[i + 2] is not None and self.is_region[rack[i + 2]]:  # type: ignore[index]
-                c = rack[i + 2]
-                assert c is not None
+            elif i + 2 < days and (c := rack[i + 2]) is not None and self.is_region[c]:
                 ok, message = self._explain_hop(a, b, c)
                 links.append(Link(i + 1, i + 3, ok, message, via_day=i + 2))
                 if not ok:
@@ -203,27 +239,42 @@ class JourneyChecker:
         words = edition.words()
         ta, tv, tb = words.tile(a), words.tile(via), words.tile(b)
         if a == b:
-            return False, _("{region} on both sides of {transport:the}").format(region=ta, transport=tv)
+            return False, _("{region} on both sides of {transport:the}").format(
+                region=ta, transport=tv
+            )
         if edition.tiles[via].role is Role.LINK:
             color = edition.tiles[via].color
             wrong = [i for i in (a, b) if edition.tiles[i].color not in (None, color)]
             if wrong:
-                facts = {"link": tv, "color": words.color(color), "region": words.tile(wrong[0]),
-                         "region_color": words.color(edition.tiles[wrong[0]].color)}
+                facts = {
+                    "link": tv,
+                    "color": words.color(color),
+                    "region": words.tile(wrong[0]),
+                    "region_color": words.color(edition.tiles[wrong[0]].color),
+                }
                 if len(wrong) == 1:
-                    return False, _("{link:the} needs both ends {color}; {region} is {region_color}").format(**facts)
-                return False, _("{link:the} needs both ends {color}; {region} is {region_color} and {other} is "
-                                "{other_color}").format(other=words.tile(wrong[1]),
-                                                        other_color=words.color(edition.tiles[wrong[1]].color),
-                                                        **facts)
+                    return False, _(
+                        "{link:the} needs both ends {color}; {region} is {region_color}"
+                    ).format(**facts)
+                return False, _(
+                    "{link:the} needs both ends {color}; {region} is {region_color} and {other} is "
+                    "{other_color}"
+                ).format(
+                    other=words.tile(wrong[1]),
+                    other_color=words.color(edition.tiles[wrong[1]].color),
+                    **facts,
+                )
             return True, _("{link:the} joins {a} and {b}").format(link=tv, a=ta, b=tb)
-        # The region a skip stands for is the first by its edition name, so every language names the same one.
+        # The region a skip stands for is the first by its edition name, so every language names the
+        # same one.
         common = sorted(self.neighbors[a] & self.neighbors[b], key=lambda i: edition.tiles[i].name)
         if common:
             return True, _("{skip:the} stands for {region}, which borders {a} and {b}").format(
-                skip=tv, region=words.tile(common[0]), a=ta, b=tb)
-        return False, _("no {noun} borders both {a} and {b}, so {skip:the} has nothing to stand for").format(
-            noun=words.region_noun, a=ta, b=tb, skip=tv)
+                skip=tv, region=words.tile(common[0]), a=ta, b=tb
+            )
+        return False, _(
+            "no {noun} borders both {a} and {b}, so {skip:the} has nothing to stand for"
+        ).format(noun=words.region_noun, a=ta, b=tb, skip=tv)
 
 
 _CHECKERS: dict[str, JourneyChecker] = {}

@@ -1,11 +1,11 @@
 """What one player knows about where every tile is, worked out from their view alone.
 
-Tiles are in the viewer's rack, face up on the discard piles, in another rack at a day the public history
-reveals (a tile taken from a discard pile and put on a day stays known until it is discarded again), or
-unseen: in the draw pile or on a day of another rack that nobody saw. This is the one place that reads
-the public history for it: bots weigh tiles by these places, search deals the unseen tiles at random
-to build complete states consistent with the view (:meth:`Knowledge.deal`), and the RL observation
-encodes it.
+Tiles are in the viewer's rack, face up on the discard piles, in another rack at a day the public
+history reveals (a tile taken from a discard pile and put on a day stays known until it is discarded
+again), or unseen: in the draw pile or on a day of another rack that nobody saw. This is the one
+place that reads the public history for it: bots weigh tiles by these places, search deals the
+unseen tiles at random to build complete states consistent with the view (:meth:`Knowledge.deal`),
+and the RL observation encodes it.
 """
 
 from __future__ import annotations
@@ -40,19 +40,23 @@ class Knowledge:
         """Every copy whose place the viewer does not know, one entry per copy (sorted)."""
         return tuple(t for t, n in enumerate(self.unseen_counts) for _ in range(n))
 
-    def deal(self, view: PlayerView, rng: random.Random,
-             weights: Mapping[int, Sequence[float]] | None = None,
-             preset: Mapping[int, Mapping[int, int]] | None = None) -> State:
+    def deal(
+        self,
+        view: PlayerView,
+        rng: random.Random,
+        weights: Mapping[int, Sequence[float]] | None = None,
+        preset: Mapping[int, Mapping[int, int]] | None = None,
+    ) -> State:
         """A complete state consistent with the view: the unseen tiles dealt at random.
 
-        ``weights`` may give, for another player, a weight per kind of tile: that player's hidden days
-        are then dealt by weighted sampling without replacement (a tile of weight 2 is twice as likely
-        as one of weight 1 to be drawn first); the others' days, uniformly. The state has no history (its
-        events are empty) and a fresh seed for later reshuffles; it is a sample of what the table may
-        look like, for search.
+        ``weights`` may give, for another player, a weight per kind of tile: that player's hidden
+        days are then dealt by weighted sampling without replacement (a tile of weight 2 is twice as
+        likely as one of weight 1 to be drawn first); the others' days, uniformly. The state has no
+        history (its events are empty) and a fresh seed for later reshuffles; it is a sample of what
+        the table may look like, for search.
 
-        ``preset`` may fix, for another player, the tiles of some hidden days (day index 0-based to tile),
-        each an unseen copy; the other unseen tiles are dealt around them.
+        ``preset`` may fix, for another player, the tiles of some hidden days (day index 0-based to
+        tile), each an unseen copy; the other unseen tiles are dealt around them.
         """
         tiles = list(self.unseen)
         for days in (preset or {}).values():
@@ -62,13 +66,19 @@ class Knowledge:
         racks = []
         for player, (rack, filled) in enumerate(zip(self.racks, self.filled, strict=True)):
             fixed = preset.get(player, {}) if preset is not None else {}
-            hidden = sum(1 for tile, has in zip(rack, filled, strict=True) if tile is None and has) - len(fixed)
+            hidden = sum(
+                1 for tile, has in zip(rack, filled, strict=True) if tile is None and has
+            ) - len(fixed)
             chosen: list[int] = []
             if hidden and weights is not None and player in weights:
-                # Efraimidis-Spirakis: the copies with the largest random keys u ** (1 / weight) win.
+                # Efraimidis-Spirakis: the copies with the largest random keys u ** (1 / weight)
+                # win.
                 weight = weights[player]
-                keyed = sorted(range(len(tiles)), reverse=True,
-                               key=lambda i: rng.random() ** (1.0 / max(weight[tiles[i]], 1e-9)))
+                keyed = sorted(
+                    range(len(tiles)),
+                    reverse=True,
+                    key=lambda i: rng.random() ** (1.0 / max(weight[tiles[i]], 1e-9)),
+                )
                 picked = set(keyed[:hidden])
                 chosen = [tiles[i] for i in keyed[:hidden]]
                 tiles = [t for i, t in enumerate(tiles) if i not in picked]
@@ -82,7 +92,10 @@ class Knowledge:
         if self.held_hidden:
             in_hand = tiles.pop()
         if len(tiles) != view.draw_pile_size:
-            raise ValueError(f"inconsistent view: {len(tiles)} unseen tiles for a draw pile of {view.draw_pile_size}")
+            raise ValueError(
+                f"inconsistent view: {len(tiles)} unseen tiles for a draw pile of "
+                f"{view.draw_pile_size}"
+            )
         return State(
             edition=view.edition,
             options=view.options,
@@ -112,8 +125,8 @@ class _Revealed:
     held_by: tuple[int | None, ...]  # the face-up tile each player took this turn
 
 
-# The last fold of each recent game, keyed by its shared event list, so the next view of the same game
-# reads only the events added since: the cost of a view stays flat over a long game.
+# The last fold of each recent game, keyed by its shared event list, so the next view of the same
+# game reads only the events added since: the cost of a view stays flat over a long game.
 _REVEALED: dict[int, _Revealed] = {}
 _REVEALED_LIMIT = 256
 
@@ -122,7 +135,12 @@ def _revealed(events: Sequence[Event], players: int, days: int) -> _Revealed:
     items = events.lineage() if isinstance(events, EventLog) else None
     length = len(events)
     start = _REVEALED.get(id(items)) if items is not None else None
-    if start is None or start.items is not items or start.length > length or len(start.known) != players:
+    if (
+        start is None
+        or start.items is not items
+        or start.length > length
+        or len(start.known) != players
+    ):
         known: list[list[int | None]] = [[None] * days for _ in range(players)]
         filled = [[False] * days for _ in range(players)]
         held_by: list[int | None] = [None] * players
@@ -134,7 +152,7 @@ def _revealed(events: Sequence[Event], players: int, days: int) -> _Revealed:
         filled = [list(row) for row in start.filled]
         held_by = list(start.held_by)
         begin = start.length
-    for event in (events[begin:length] if begin else events):
+    for event in events[begin:length] if begin else events:
         p = event.player
         if p is None:
             continue
@@ -151,7 +169,9 @@ def _revealed(events: Sequence[Event], players: int, days: int) -> _Revealed:
         elif kind is EventKind.SWAP:
             row = known[p]
             row[event.day - 1], row[event.day2 - 1] = row[event.day2 - 1], row[event.day - 1]
-    revealed = _Revealed(items, length, tuple(map(tuple, known)), tuple(map(tuple, filled)), tuple(held_by))
+    revealed = _Revealed(
+        items, length, tuple(map(tuple, known)), tuple(map(tuple, filled)), tuple(held_by)
+    )
     if items is not None:
         if len(_REVEALED) >= _REVEALED_LIMIT:
             _REVEALED.clear()
@@ -168,7 +188,7 @@ def known_racks(view: PlayerView) -> tuple[tuple[int | None, ...], ...]:
         return tuple(tuple(r) for r in view.racks)
     known = _revealed(view.events, view.options.players, view.options.days).known
     me = view.player
-    return (*known[:me], tuple(view.rack), *known[me + 1:])
+    return (*known[:me], tuple(view.rack), *known[me + 1 :])
 
 
 def knowledge_of(view: PlayerView) -> Knowledge:

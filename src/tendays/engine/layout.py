@@ -1,13 +1,13 @@
-"""The layouts of the observation vectors: which named stretch (block) of a flat vector says what, as
-:class:`~tendays.engine.ActionCodec` numbers the actions. Plain data, so the numpy encoders (the RL
-environments, the learned bot) and the JAX one (the batched engine) read the same table.
+"""The layouts of the observation vectors: which named stretch (block) of a flat vector says what,
+as :class:`~tendays.engine.ActionCodec` numbers the actions. Plain data, so the numpy encoders (the
+RL environments, the learned bot) and the JAX one (the batched engine) read the same table.
 
 Two vectors are laid out here, each documented with its encoder:
 
-- :func:`env_layout`, the Gymnasium and PettingZoo environments' (``tendays.rl.observation``): the view
-  with the own rack's journey progress worked in;
-- :func:`array_layout`, the batched engine's (``tendays.batch.observe``), which the learned bot encodes from
-  a scalar view (``tendays.bots.learned.encode``): the view alone.
+- :func:`env_layout`, the Gymnasium and PettingZoo environments' (``tendays.rl.observation``): the
+  view with the own rack's journey progress worked in;
+- :func:`array_layout`, the batched engine's (``tendays.batch.observe``), which the learned bot
+  encodes from a scalar view (``tendays.bots.learned.encode``): the view alone.
 """
 
 from __future__ import annotations
@@ -46,22 +46,51 @@ def contiguous_blocks(sizes: Iterable[tuple[str, int]]) -> dict[str, Block]:
 
 
 def env_layout(tiles: int, days: int) -> dict[str, Block]:
-    """The blocks of the environments' observation, for ``tiles`` kinds of tile and racks of ``days``."""
+    """The blocks of the environments' observation, for ``tiles`` kinds of tile and racks of
+    ``days``."""
     t, d = tiles, days
-    return contiguous_blocks([
-        ("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d),
-        ("rack_sound", d + 1), ("held", t), ("held_source", PILES + 1), ("held_gain", d),
-        ("pile_top", PILES * t), ("pile_contents", PILES * t), ("pile_size", PILES), ("pile_top_gain", PILES),
-        ("draw_pile_size", 1), ("unseen", t), ("opponents", OPPONENT_SLOTS * (2 + d * t)),
-    ])
+    return contiguous_blocks(
+        [
+            ("phase", 4),
+            ("to_move", MAX_PLAYERS),
+            ("progress", 1),
+            ("rack", d * t),
+            ("rack_empty", d),
+            ("rack_sound", d + 1),
+            ("held", t),
+            ("held_source", PILES + 1),
+            ("held_gain", d),
+            ("pile_top", PILES * t),
+            ("pile_contents", PILES * t),
+            ("pile_size", PILES),
+            ("pile_top_gain", PILES),
+            ("draw_pile_size", 1),
+            ("unseen", t),
+            ("opponents", OPPONENT_SLOTS * (2 + d * t)),
+        ]
+    )
 
 
 def array_layout(tiles: int, days: int) -> dict[str, Block]:
-    """The blocks of the batched engine's observation, for ``tiles`` kinds of tile and racks of ``days``."""
+    """The blocks of the batched engine's observation, for ``tiles`` kinds of tile and racks of
+    ``days``."""
     t, d = tiles, days
-    return contiguous_blocks([
-        ("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", d * t), ("rack_empty", d),
-        ("held", t), ("held_hidden", 1), ("held_source", PILES + 1), ("forced_pile", PILES),
-        ("pile_top", PILES * t), ("pile_contents", PILES * t), ("pile_size", PILES), ("draw_size", 1),
-        ("unseen", t), ("opponents", OPPONENT_SLOTS * (2 + d * t)),
-    ])
+    return contiguous_blocks(
+        [
+            ("phase", 4),
+            ("to_move", MAX_PLAYERS),
+            ("progress", 1),
+            ("rack", d * t),
+            ("rack_empty", d),
+            ("held", t),
+            ("held_hidden", 1),
+            ("held_source", PILES + 1),
+            ("forced_pile", PILES),
+            ("pile_top", PILES * t),
+            ("pile_contents", PILES * t),
+            ("pile_size", PILES),
+            ("draw_size", 1),
+            ("unseen", t),
+            ("opponents", OPPONENT_SLOTS * (2 + d * t)),
+        ]
+    )

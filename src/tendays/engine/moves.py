@@ -96,11 +96,16 @@ class Move:
             kind = MoveKind(parts[0])
         except ValueError:
             kinds = ", ".join(k.value for k in MoveKind)
-            raise InvalidMoveError(_("unknown move {word}; moves are: {kinds}").format(word=repr(parts[0]),
-                                                                                      kinds=kinds)) from None
+            raise InvalidMoveError(
+                _("unknown move {word}; moves are: {kinds}").format(
+                    word=repr(parts[0]), kinds=kinds
+                )
+            ) from None
         arity = _ARITY[kind]
         if len(parts) != arity + 1 or not all(p.isdigit() for p in parts[1:]):
-            raise InvalidMoveError(_("{text}: expected {form}").format(text=repr(text.strip()), form=cls._form(kind)))
+            raise InvalidMoveError(
+                _("{text}: expected {form}").format(text=repr(text.strip()), form=cls._form(kind))
+            )
         numbers = [int(p) for p in parts[1:]] + [0, 0]
         return cls(kind, numbers[0], numbers[1])
 
@@ -116,9 +121,9 @@ class Move:
         }[kind]
 
     def to_json(self) -> dict[str, Any]:
-        """The move as structured data, with its notation: ``{"kind": "replace", "day": 5, "pile": 1,
-        "text": "replace 5 1"}``. Days and piles appear only where the kind has them (a swap has ``day``
-        and ``day2``)."""
+        """The move as structured data, with its notation: ``{"kind": "replace", "day": 5, "pile":
+        1, "text": "replace 5 1"}``. Days and piles appear only where the kind has them (a swap has
+        ``day`` and ``day2``)."""
         data: dict[str, Any] = {"kind": self.kind.value}
         kind = self.kind
         if kind in (MoveKind.DRAFT, MoveKind.SWAP, MoveKind.REPLACE):

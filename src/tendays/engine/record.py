@@ -42,13 +42,18 @@ class GameRecord:
         try:
             state = new_game(load_edition(self.edition), self.options, self.seed)
         except ValueError as error:
-            raise RecordError(_("this record cannot be replayed: {error}").format(error=error)) from error
+            raise RecordError(
+                _("this record cannot be replayed: {error}").format(error=error)
+            ) from error
         for number, move in enumerate(self.moves[:upto], 1):
             try:
                 state = apply(state, move)
             except IllegalMoveError as error:
-                raise RecordError(_("move {number} ({move}) does not replay: {error}").format(
-                    number=number, move=move, error=error)) from error
+                raise RecordError(
+                    _("move {number} ({move}) does not replay: {error}").format(
+                        number=number, move=move, error=error
+                    )
+                ) from error
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -70,12 +75,18 @@ class GameRecord:
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         try:
             if data.get("format", FORMAT) != FORMAT:
-                raise RecordError(_("unsupported record format {format}").format(format=repr(data.get("format"))))
+                raise RecordError(
+                    _("unsupported record format {format}").format(format=repr(data.get("format")))
+                )
             # Records written before rules versions existed were played under rules 1.
             options = Options.from_json(dict(data["options"]), rules_if_missing=1)
             if options.rules not in KNOWN_RULES:
-                raise RecordError(_("this game was played under rules version {rules}, which this version of "
-                                    "tendays does not know; update tendays to replay it").format(rules=options.rules))
+                raise RecordError(
+                    _(
+                        "this game was played under rules version {rules}, which this version of "
+                        "tendays does not know; update tendays to replay it"
+                    ).format(rules=options.rules)
+                )
             return cls(
                 edition=str(data["edition"]),
                 options=options,
@@ -86,25 +97,36 @@ class GameRecord:
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, RecordError):
                 raise
-            raise RecordError(_("not a tendays game record: {error}").format(error=error)) from error
+            raise RecordError(
+                _("not a tendays game record: {error}").format(error=error)
+            ) from error
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         try:
             return cls.from_json(json_loads(text))
         except json.JSONDecodeError as error:
-            raise RecordError(_("not a tendays game record: {error}").format(error=error)) from error
+            raise RecordError(
+                _("not a tendays game record: {error}").format(error=error)
+            ) from error
 
 
 class Game:
     """A game with its history: ``play`` pushes a move, ``undo`` pops it. Good for search and UIs.
 
-    With ``keep_states=False`` only the current state is kept (a long-running server holding many games
-    needs no more); ``undo`` then replays the game from its start.
+    With ``keep_states=False`` only the current state is kept (a long-running server holding many
+    games needs no more); ``undo`` then replays the game from its start.
     """
 
-    def __init__(self, edition: str | Edition, options: Options, seed: int, names: tuple[str, ...] = (),
-                 *, keep_states: bool = True) -> None:
+    def __init__(
+        self,
+        edition: str | Edition,
+        options: Options,
+        seed: int,
+        names: tuple[str, ...] = (),
+        *,
+        keep_states: bool = True,
+    ) -> None:
         loaded = load_edition(edition) if isinstance(edition, str) else edition
         self.edition_id = loaded.id
         self.options = options

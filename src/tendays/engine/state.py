@@ -1,4 +1,5 @@
-"""The rules of play: the game state as a value, legal moves, and applying a move (options: options.py).
+"""The rules of play: the game state as a value, legal moves, and applying a move (options:
+options.py).
 
 ``new_game`` deals a seeded game; ``apply`` turns a state and a move into the next state and
 raises :class:`IllegalMoveError` naming the broken rule. States are immutable values, so search
@@ -154,17 +155,28 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         can_draw = bool(state.draw_pile)
         takeable = tuple(p + 1 for p in range(PILES) if state.piles[p])
         swap = state.options.swap
-        return _cached(("draw", can_draw, takeable, swap, days), lambda: (
-            ([_DRAW] if can_draw else [])
-            + [_TAKE[p] for p in takeable]
-            + ([Move.swap(d, e) for d in range(1, days + 1) for e in range(d + 1, days + 1)] if swap else [])
-        ))
+        return _cached(
+            ("draw", can_draw, takeable, swap, days),
+            lambda: (
+                ([_DRAW] if can_draw else [])
+                + [_TAKE[p] for p in takeable]
+                + (
+                    [Move.swap(d, e) for d in range(1, days + 1) for e in range(d + 1, days + 1)]
+                    if swap
+                    else []
+                )
+            ),
+        )
     if phase is Phase.PLACE:
         forced = state.forced_pile
         piles = (forced,) if forced else tuple(range(1, PILES + 1))
-        return _cached(("place", piles, days), lambda: (
-            [Move.replace(d, p) for d in range(1, days + 1) for p in piles] + [_DISCARD[p] for p in piles]
-        ))
+        return _cached(
+            ("place", piles, days),
+            lambda: (
+                [Move.replace(d, p) for d in range(1, days + 1) for p in piles]
+                + [_DISCARD[p] for p in piles]
+            ),
+        )
     if phase is Phase.DRAFT:
         rack = state.racks[state.current]
         return tuple(_DRAFT[d + 1] for d in range(days) if rack[d] is None)
@@ -173,16 +185,23 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 # -- applying a move -----------------------------------------------------------------------
 
+
 def _check_day(state: State, day: int) -> None:
     if not 1 <= day <= state.options.days:
-        raise IllegalMoveError(_("there is no day {day}; the rack has days 1-{days}").format(day=day,
-                                                                                           days=state.options.days))
+        raise IllegalMoveError(
+            _("there is no day {day}; the rack has days 1-{days}").format(
+                day=day, days=state.options.days
+            )
+        )
 
 
 def _check_pile(pile: int) -> None:
     if not 1 <= pile <= PILES:
-        raise IllegalMoveError(_("there is no discard pile {pile}; the piles are 1-{piles}").format(pile=pile,
-                                                                                                  piles=PILES))
+        raise IllegalMoveError(
+            _("there is no discard pile {pile}; the piles are 1-{piles}").format(
+                pile=pile, piles=PILES
+            )
+        )
 
 
 def apply(state: State, move: Move, player: int | None = None) -> State:
@@ -190,11 +209,14 @@ def apply(state: State, move: Move, player: int | None = None) -> State:
     phase = state.phase
     if phase is Phase.OVER:
         raise IllegalMoveError(_("the game is over"))
-    # TRANSLATORS: refusals of a move. Text in single quotes ('draw', 'take PILE') is the move notation, which
-    # players type as it is: keep it untranslated.
+    # TRANSLATORS: refusals of a move. Text in single quotes ('draw', 'take PILE') is the move
+    # notation, which players type as it is: keep it untranslated.
     if player is not None and player != state.current:
-        raise OutOfTurnError(_("it is player {current}'s turn, not player {player}'s").format(
-            current=state.current + 1, player=player + 1))
+        raise OutOfTurnError(
+            _("it is player {current}'s turn, not player {player}'s").format(
+                current=state.current + 1, player=player + 1
+            )
+        )
     kind = move.kind
     if phase is Phase.DRAW:
         if kind is MoveKind.DRAW:
@@ -204,20 +226,35 @@ def apply(state: State, move: Move, player: int | None = None) -> State:
         if kind is MoveKind.SWAP:
             return _swap(state, move.a, move.b)
         if state.options.swap:
-            raise IllegalMoveError(_("first take a tile ('draw' or 'take PILE', or swap); '{move}' comes after "
-                                     "drawing").format(move=move))
-        raise IllegalMoveError(_("first take a tile ('draw' or 'take PILE'); '{move}' comes after drawing")
-                               .format(move=move))
+            raise IllegalMoveError(
+                _(
+                    "first take a tile ('draw' or 'take PILE', or swap); '{move}' comes after "
+                    "drawing"
+                ).format(move=move)
+            )
+        raise IllegalMoveError(
+            _("first take a tile ('draw' or 'take PILE'); '{move}' comes after drawing").format(
+                move=move
+            )
+        )
     if phase is Phase.PLACE:
         if kind is MoveKind.REPLACE:
             return _place(state, move.a, move.b)
         if kind is MoveKind.DISCARD:
             return _place(state, 0, move.a)
-        raise IllegalMoveError(_("you already hold a tile: place it ('replace DAY PILE') or discard it "
-                                 "('discard PILE'), not '{move}'").format(move=move))
+        raise IllegalMoveError(
+            _(
+                "you already hold a tile: place it ('replace DAY PILE') or discard it "
+                "('discard PILE'), not '{move}'"
+            ).format(move=move)
+        )
     if kind is not MoveKind.DRAFT:
-        raise IllegalMoveError(_("the racks are still being filled: put the drawn tile on an empty day "
-                                 "('draft DAY'), not '{move}'").format(move=move))
+        raise IllegalMoveError(
+            _(
+                "the racks are still being filled: put the drawn tile on an empty day "
+                "('draft DAY'), not '{move}'"
+            ).format(move=move)
+        )
     return _draft(state, move.a)
 
 
@@ -225,10 +262,13 @@ def _draft(state: State, day: int) -> State:
     _check_day(state, day)
     rack = state.racks[state.current]
     if rack[day - 1] is not None:
-        raise IllegalMoveError(_("day {day} already holds a tile; drafted tiles go on empty days and never move")
-                               .format(day=day))
+        raise IllegalMoveError(
+            _(
+                "day {day} already holds a tile; drafted tiles go on empty days and never move"
+            ).format(day=day)
+        )
     new_rack = rack[: day - 1] + (state.in_hand,) + rack[day:]
-    racks = state.racks[: state.current] + (new_rack,) + state.racks[state.current + 1:]
+    racks = state.racks[: state.current] + (new_rack,) + state.racks[state.current + 1 :]
     drafted = Event(EventKind.DRAFT, state.current, day=day)
     players = state.options.players
     nxt = (state.current + 1) % players
@@ -244,10 +284,25 @@ def _draft(state: State, day: int) -> State:
             *(Event(EventKind.REVEAL, pile=p + 1, tile=piles[p][0]) for p in range(PILES)),
             Event(EventKind.START, first),
         )
-        return replace(state, phase=Phase.DRAW, current=first, racks=racks, draw_pile=pile[:-3], piles=piles,
-                       in_hand=None, taken_from=-1, events=events)
-    return replace(state, current=nxt, racks=racks, draw_pile=pile[:-1], in_hand=pile[-1],
-                   events=state.events.append(drafted))
+        return replace(
+            state,
+            phase=Phase.DRAW,
+            current=first,
+            racks=racks,
+            draw_pile=pile[:-3],
+            piles=piles,
+            in_hand=None,
+            taken_from=-1,
+            events=events,
+        )
+    return replace(
+        state,
+        current=nxt,
+        racks=racks,
+        draw_pile=pile[:-1],
+        in_hand=pile[-1],
+        events=state.events.append(drafted),
+    )
 
 
 def _draw(state: State) -> State:
@@ -257,11 +312,26 @@ def _draw(state: State) -> State:
     events = state.events.append(Event(EventKind.DRAW, state.current))
     piles, rest, reshuffles = state.piles, pile[:-1], state.reshuffles
     if not rest and state.options.rules >= 2:
-        # Printed: "If the player depletes the draw pile, all tiles in the three discard piles, EXCEPT the
-        # top tile on each pile, are shuffled together to form a new draw pile", before the tile is placed.
+        # Printed: "If the player depletes the draw pile, all tiles in the three discard piles,
+        # EXCEPT the top tile on each pile, are shuffled together to form a new draw pile", before
+        # the tile is placed.
         piles, rest, reshuffles, events = _reshuffle(state.seed, piles, reshuffles, events)
-    return State(state.edition, state.options, state.seed, Phase.PLACE, state.current, state.racks, rest,
-                 piles, pile[-1], 0, state.turn, None, reshuffles, events)
+    return State(
+        state.edition,
+        state.options,
+        state.seed,
+        Phase.PLACE,
+        state.current,
+        state.racks,
+        rest,
+        piles,
+        pile[-1],
+        0,
+        state.turn,
+        None,
+        reshuffles,
+        events,
+    )
 
 
 def _take(state: State, pile: int) -> State:
@@ -271,21 +341,36 @@ def _take(state: State, pile: int) -> State:
         raise IllegalMoveError(_("discard pile {pile} is empty").format(pile=pile))
     tile = chosen[-1]
     piles = tuple(p[:-1] if i == pile - 1 else p for i, p in enumerate(state.piles))
-    return State(state.edition, state.options, state.seed, Phase.PLACE, state.current, state.racks, state.draw_pile,
-                 piles, tile, pile, state.turn, None, state.reshuffles,
-                 state.events.append(Event(EventKind.TAKE, state.current, pile=pile, tile=tile)))
+    return State(
+        state.edition,
+        state.options,
+        state.seed,
+        Phase.PLACE,
+        state.current,
+        state.racks,
+        state.draw_pile,
+        piles,
+        tile,
+        pile,
+        state.turn,
+        None,
+        state.reshuffles,
+        state.events.append(Event(EventKind.TAKE, state.current, pile=pile, tile=tile)),
+    )
 
 
 def _swap(state: State, day: int, other: int) -> State:
     if not state.options.swap:
-        raise IllegalMoveError(_("tiles in a rack never move: swapping is only allowed with the swap variant"))
+        raise IllegalMoveError(
+            _("tiles in a rack never move: swapping is only allowed with the swap variant")
+        )
     _check_day(state, day)
     _check_day(state, other)
     if day == other:
         raise IllegalMoveError(_("a swap needs two different days"))
     rack = list(state.racks[state.current])
     rack[day - 1], rack[other - 1] = rack[other - 1], rack[day - 1]
-    racks = state.racks[: state.current] + (tuple(rack),) + state.racks[state.current + 1:]
+    racks = state.racks[: state.current] + (tuple(rack),) + state.racks[state.current + 1 :]
     event = Event(EventKind.SWAP, state.current, day=min(day, other), day2=max(day, other))
     return _end_turn(state, racks, state.piles, event)
 
@@ -295,8 +380,12 @@ def _place(state: State, day: int, pile: int) -> State:
     _check_pile(pile)
     forced = state.forced_pile
     if forced and pile != forced:
-        raise IllegalMoveError(_("you took the last tile of discard pile {pile}, so your discard must go onto pile "
-                                 "{pile}: there are always three discard piles").format(pile=forced))
+        raise IllegalMoveError(
+            _(
+                "you took the last tile of discard pile {pile}, so your discard must go onto pile "
+                "{pile}: there are always three discard piles"
+            ).format(pile=forced)
+        )
     held = state.in_hand
     assert held is not None
     racks = state.racks
@@ -306,7 +395,7 @@ def _place(state: State, day: int, pile: int) -> State:
         discarded = rack[day - 1]
         assert discarded is not None
         new_rack = rack[: day - 1] + (held,) + rack[day:]
-        racks = racks[: state.current] + (new_rack,) + racks[state.current + 1:]
+        racks = racks[: state.current] + (new_rack,) + racks[state.current + 1 :]
         event = Event(EventKind.REPLACE, state.current, day=day, pile=pile, tile=discarded)
     else:
         discarded = held
@@ -315,32 +404,83 @@ def _place(state: State, day: int, pile: int) -> State:
     return _end_turn(state, racks, piles, event)
 
 
-def _end_turn(state: State, racks: tuple[Rack, ...], piles: tuple[tuple[int, ...], ...], event: Event) -> State:
+def _end_turn(
+    state: State, racks: tuple[Rack, ...], piles: tuple[tuple[int, ...], ...], event: Event
+) -> State:
     player = state.current
     turn = state.turn + 1
     events = state.events.append(event)
     if checker_for(state.edition).is_complete(racks[player]):
-        return State(state.edition, state.options, state.seed, Phase.OVER, player, racks, state.draw_pile, piles,
-                     None, -1, turn, player, state.reshuffles, events.append(Event(EventKind.WIN, player)))
+        return State(
+            state.edition,
+            state.options,
+            state.seed,
+            Phase.OVER,
+            player,
+            racks,
+            state.draw_pile,
+            piles,
+            None,
+            -1,
+            turn,
+            player,
+            state.reshuffles,
+            events.append(Event(EventKind.WIN, player)),
+        )
     if state.options.turn_limit is not None and turn >= state.options.turn_limit:
-        return State(state.edition, state.options, state.seed, Phase.OVER, player, racks, state.draw_pile, piles,
-                     None, -1, turn, None, state.reshuffles, events.append(Event(EventKind.LIMIT, count=turn)))
+        return State(
+            state.edition,
+            state.options,
+            state.seed,
+            Phase.OVER,
+            player,
+            racks,
+            state.draw_pile,
+            piles,
+            None,
+            -1,
+            turn,
+            None,
+            state.reshuffles,
+            events.append(Event(EventKind.LIMIT, count=turn)),
+        )
     draw_pile = state.draw_pile
     reshuffles = state.reshuffles
     if not draw_pile:
-        # Rules 1 reshuffled here; under rules 2 the draw pile is empty here only when there was nothing to
-        # shuffle when it ran out, and the next turn starts with a new draw pile if there is now.
+        # Rules 1 reshuffled here; under rules 2 the draw pile is empty here only when there was
+        # nothing to shuffle when it ran out, and the next turn starts with a new draw pile if there
+        # is now.
         piles, draw_pile, reshuffles, events = _reshuffle(state.seed, piles, reshuffles, events)
-    return State(state.edition, state.options, state.seed, Phase.DRAW, (player + 1) % state.options.players, racks,
-                 draw_pile, piles, None, -1, turn, None, reshuffles, events)
+    return State(
+        state.edition,
+        state.options,
+        state.seed,
+        Phase.DRAW,
+        (player + 1) % state.options.players,
+        racks,
+        draw_pile,
+        piles,
+        None,
+        -1,
+        turn,
+        None,
+        reshuffles,
+        events,
+    )
 
 
-def _reshuffle(seed: int, piles: tuple[tuple[int, ...], ...], reshuffles: int, events: EventLog
-               ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, EventLog]:
-    """Shuffle every discard-pile tile but the tops into a new draw pile (nothing happens if none are buried)."""
+def _reshuffle(
+    seed: int, piles: tuple[tuple[int, ...], ...], reshuffles: int, events: EventLog
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, EventLog]:
+    """Shuffle every discard-pile tile but the tops into a new draw pile (nothing happens if none
+    are buried)."""
     rest = [t for p in piles for t in p[:-1]]
     if not rest:
         return piles, (), reshuffles, events
     _rng(seed, f"reshuffle/{reshuffles}").shuffle(rest)
-    return (tuple(p[-1:] for p in piles), tuple(rest), reshuffles + 1,
-            events.append(Event(EventKind.RESHUFFLE, count=len(rest))))
+    return (
+        tuple(p[-1:] for p in piles),
+        tuple(rest),
+        reshuffles + 1,
+        events.append(Event(EventKind.RESHUFFLE, count=len(rest))),
+    )

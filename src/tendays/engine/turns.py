@@ -4,9 +4,10 @@ Every front end drives games through this module: the simulator and the RL envir
 :func:`play_bots`; the terminal and the server, which wait for people and think in the background,
 ask :func:`next_decision` for what a computer seat must decide and :meth:`Game.play` its answer.
 
-Each decision of a computer player gets its own random stream, derived from the game's seed, the seat
-and the number of moves made so far (:func:`decision_rng`). So a game with bots is reproducible from
-its record alone, whichever front end played it and however often it was interrupted and resumed.
+Each decision of a computer player gets its own random stream, derived from the game's seed, the
+seat and the number of moves made so far (:func:`decision_rng`). So a game with bots is reproducible
+from its record alone, whichever front end played it and however often it was interrupted and
+resumed.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class Player(Protocol):
 
 
 def decision_rng(seed: int, seat: int, number: int) -> random.Random:
-    """The random stream of the computer player at ``seat`` for the game's move ``number`` (0-based).
+    """The random stream of the computer player at ``seat`` for the game's move ``number``
+    (0-based).
 
     The seed is secret, so the stream is too; it depends on nothing else, so a restart, a replay or
     another front end gives the bot the same dice.
@@ -58,13 +60,14 @@ def next_decision(game: Game) -> Decision | None:
     return Decision(seat, view(state, seat), decision_rng(game.seed, seat, game.move_count))
 
 
-def play_bots(game: Game, players: Sequence[Player | None],
-              on_move: Callable[[int, Move], None] | None = None) -> None:
+def play_bots(
+    game: Game, players: Sequence[Player | None], on_move: Callable[[int, Move], None] | None = None
+) -> None:
     """Let the computer players move until the game ends or a person (``None``) is to move.
 
     ``players`` has one entry per seat. A player's exception propagates with the game unchanged by
-    that decision; an illegal choice raises the engine's ``IllegalMoveError``. ``on_move(seat, move)``
-    is called after each move is applied.
+    that decision; an illegal choice raises the engine's ``IllegalMoveError``. ``on_move(seat,
+    move)`` is called after each move is applied.
     """
     while not game.state.is_over:
         player = players[game.state.current]

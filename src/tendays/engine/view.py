@@ -32,7 +32,8 @@ class PlayerView:
     turn: int
     rack: Rack | None  # the viewer's own rack
     in_hand: int | None  # the tile the viewer is placing, if it is the viewer's to see
-    taken_from: int  # where the current player's held tile came from (0: draw pile, 1..3: a discard pile)
+    # where the current player's held tile came from (0: draw pile, 1..3: a discard pile)
+    taken_from: int
     forced_pile: int  # the pile the current player must discard onto (emptied-pile rule), or 0
     piles: tuple[tuple[int, ...], ...]
     draw_pile_size: int
@@ -59,13 +60,22 @@ def view(state: State, player: int | None) -> PlayerView:
     """The part of ``state`` that ``player`` may know (``None`` for a spectator)."""
     if player is not None and not 0 <= player < state.options.players:
         players = state.options.players
-        raise ValueError(ngettext("there is no player {player} in a game of {players}",
-                                  "there is no player {player} in a game of {players}", players
-                                  ).format(player=player + 1, players=players))
+        raise ValueError(
+            ngettext(
+                "there is no player {player} in a game of {players}",
+                "there is no player {player} in a game of {players}",
+                players,
+            ).format(player=player + 1, players=players)
+        )
     phase = state.phase
     in_hand = state.in_hand
-    if in_hand is not None and player != state.current and not (phase is Phase.PLACE and state.taken_from > 0):
-        in_hand = None  # a tile from the draw pile is seen only by its drawer; one taken from a pile is public
+    if (
+        in_hand is not None
+        and player != state.current
+        and not (phase is Phase.PLACE and state.taken_from > 0)
+    ):
+        # a tile from the draw pile is seen only by its drawer; one taken from a pile is public
+        in_hand = None
     reveal = state.options.open_hands or phase is Phase.OVER
     return PlayerView(
         edition=state.edition,

@@ -1,8 +1,9 @@
-"""The one JSON form of each thing a player may be told: views, events, moves (and, in ``journey``, verdicts).
+"""The one JSON form of each thing a player may be told: views, events, moves (and, in ``journey``,
+verdicts).
 
-Tiles travel as their ids, moves as structured data with their notation (:meth:`Move.to_json`), phases
-as lower-case words. The engine protocol sends these objects as they are; the server sends the same
-view inside its table message, with the seats and the log's sentences around it.
+Tiles travel as their ids, moves as structured data with their notation (:meth:`Move.to_json`),
+phases as lower-case words. The engine protocol sends these objects as they are; the server sends
+the same view inside its table message, with the seats and the log's sentences around it.
 ``view_from_json(view_to_json(v))`` gives back an equal view, so a bot behind the protocol decides
 exactly as it would in process.
 """
@@ -18,7 +19,14 @@ from .moves import InvalidMoveError, Move
 from .state import Options, Phase
 from .view import PlayerView
 
-__all__ = ["PHASE_NAMES", "event_from_json", "event_to_json", "move_from_json", "view_from_json", "view_to_json"]
+__all__ = [
+    "PHASE_NAMES",
+    "event_from_json",
+    "event_to_json",
+    "move_from_json",
+    "view_from_json",
+    "view_to_json",
+]
 
 #: The word for each phase on the wire.
 PHASE_NAMES = {Phase.DRAFT: "draft", Phase.DRAW: "draw", Phase.PLACE: "place", Phase.OVER: "over"}
@@ -38,15 +46,31 @@ def _tile_index(edition: Edition, tile_id: str | None) -> int | None:
 
 def event_to_json(edition: Edition, event: Event) -> dict[str, Any]:
     """An event with its tile as an id; absent days and piles are ``None``."""
-    return {"kind": event.kind.value, "player": event.player, "day": event.day or None, "day2": event.day2 or None,
-            "pile": event.pile or None, "tile": _tile_id(edition, event.tile), "count": event.count}
+    return {
+        "kind": event.kind.value,
+        "player": event.player,
+        "day": event.day or None,
+        "day2": event.day2 or None,
+        "pile": event.pile or None,
+        "tile": _tile_id(edition, event.tile),
+        "count": event.count,
+    }
 
 
 def event_from_json(edition: Edition, data: dict[str, Any]) -> Event:
     if data["kind"] not in _EVENT_KINDS:
-        raise ValueError(_("not a tendays view: unknown event kind '{kind}'").format(kind=data["kind"]))
-    return Event(EventKind(data["kind"]), data["player"], int(data["day"] or 0), int(data["day2"] or 0),
-                 int(data["pile"] or 0), _tile_index(edition, data["tile"]), int(data["count"]))
+        raise ValueError(
+            _("not a tendays view: unknown event kind '{kind}'").format(kind=data["kind"])
+        )
+    return Event(
+        EventKind(data["kind"]),
+        data["player"],
+        int(data["day"] or 0),
+        int(data["day2"] or 0),
+        int(data["pile"] or 0),
+        _tile_index(edition, data["tile"]),
+        int(data["count"]),
+    )
 
 
 def move_from_json(data: dict[str, Any] | str) -> Move:
@@ -92,7 +116,8 @@ def view_to_json(view: PlayerView, *, events: bool = True) -> dict[str, Any]:
 
 
 def view_from_json(data: dict[str, Any]) -> PlayerView:
-    """Rebuild a view from :func:`view_to_json`'s object; raises ``ValueError`` if it is malformed."""
+    """Rebuild a view from :func:`view_to_json`'s object; raises ``ValueError`` if it is
+    malformed."""
     try:
         edition = load_edition(str(data["edition"]))
 
@@ -114,10 +139,14 @@ def view_from_json(data: dict[str, Any]) -> PlayerView:
             in_hand=tile(data["in_hand"]),
             taken_from=int(data["taken_from"]),
             forced_pile=int(data["forced_pile"]),
-            piles=tuple(tuple(t for t in (tile(x) for x in pile) if t is not None) for pile in data["piles"]),
+            piles=tuple(
+                tuple(t for t in (tile(x) for x in pile) if t is not None) for pile in data["piles"]
+            ),
             draw_pile_size=int(data["draw_pile"]),
             rack_counts=tuple(int(c) for c in data["rack_counts"]),
-            racks=None if racks is None else tuple(r for r in (rack(x) for x in racks) if r is not None),
+            racks=None
+            if racks is None
+            else tuple(r for r in (rack(x) for x in racks) if r is not None),
             winner=data["winner"],
             events=tuple(event_from_json(edition, e) for e in data["events"] or ()),
             legal=tuple(move_from_json(m) for m in data["legal_moves"]),
