@@ -1,48 +1,34 @@
 """The matchmaker: takes a person's seek, pairs it (at once, and again at every short sweep, which catches
-the pairs two server processes missed in a race), has the pair's game made, and tells each owner their seat.
-
-The game itself is made by a function the face gives it (``start``: a rated two-person game for the two
-accounts), so that pairing knows nothing of how a game is set up."""
+the pairs two server processes missed in a race), makes the pair's rated game in the lobby, and tells each
+owner their seat."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 from tendays.engine import load_edition
 from tendays.engine.i18n import gettext as _
 
-from ..settings import MasterSettings, Pace
-from ..storage.journal import Journal
+from ..matches.lobby import Lobby
+from ..settings import Pace
+from .ratings import START
 from .seeks import Pairing, Seek, SeekBook, SeekStatus
 
-__all__ = ["GameForPair", "Matchmaker", "StartGame"]
+__all__ = ["Matchmaker"]
 
 log = logging.getLogger("tendays.server")
-
-
-@dataclass(frozen=True, slots=True)
-class GameForPair:
-    """The game made for a pairing: its id, and each seek's seat token (by seek id)."""
-
-    game_id: str
-    tokens: dict[str, str]
-
-
-StartGame = Callable[[Pairing], Awaitable[GameForPair]]
 
 
 class Matchmaker:
     """Quick pairing on one server process; any number of processes may share the database."""
 
-    def __init__(self, journal: Journal, settings: MasterSettings, start: StartGame, new_rating: float) -> None:
-        self.journal = journal
-        self.settings = settings
-        self.book = SeekBook(journal.store.engine, settings.seek_expiry, new_rating)
-        self._start = start
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.journal = lobby.journal
+        self.settings = lobby.settings
+        self.book = SeekBook(self.journal.store.engine, self.settings.seek_expiry, START.mu)
         self._tasks: set[asyncio.Task[int]] = set()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -100,15 +86,26 @@ class Matchmaker:
         if pairing is None:
             return 0
         try:
-            game = await self._start(pairing)
+            game_id, tokens = await self._start(pairing)
         except Exception:
             log.exception("the game of seeks %s and %s could not be made; they wait again",
                           pairing.first.id, pairing.second.id)
             await self.journal.run(self.book.reopen, pairing)
             return 0
-        await self.journal.run(self.book.settle, pairing, game.game_id, game.tokens)
-        log.info("seeks %s and %s paired into game %s", pairing.first.id, pairing.second.id, game.game_id)
+        await self.journal.run(self.book.settle, pairing, game_id, tokens)
+        log.info("seeks %s and %s paired into game %s", pairing.first.id, pairing.second.id, game_id)
         return 1
+
+    async def _start(self, pairing: Pairing) -> tuple[str, dict[str, str]]:
+        """The pair's rated game, the older seek's owner in seat 1: (game id, seat token by seek id)."""
+        first, second = pairing.seeks
+        names = await self.journal.run(self.book.names, [first.account_id, second.account_id])
+        match, token = await self.lobby.create(first.edition, [("human", None), ("human", None)], {},
+                                               names[first.account_id], first.pace, rated=True,
+                                               account_id=first.account_id)
+        _match, _seat, other_token = await self.lobby.join(match.id, names[second.account_id],
+                                                           account_id=second.account_id)
+        return match.id, {first.id: token, second.id: other_token}
 
     async def _sweep_forever(self) -> None:
         while True:

@@ -21,7 +21,7 @@ from sqlalchemy import Row, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from ..settings import Pace
-from ..storage.schema import RatingTable, SeekTable
+from ..storage.schema import AccountTable, RatingTable, SeekTable
 
 __all__ = ["Pairing", "Seek", "SeekBook", "SeekStatus"]
 
@@ -176,6 +176,12 @@ class SeekBook:
                        .values(status=SeekStatus.EXPIRED))
             return list(db.scalars(select(SeekTable.id).where(SeekTable.status == SeekStatus.OPEN)
                                    .order_by(SeekTable.created, SeekTable.id)))
+
+    def names(self, accounts: Iterable[int]) -> dict[int, str]:
+        """The accounts' names, by id."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(AccountTable.id, AccountTable.name).where(AccountTable.id.in_(list(accounts))))
+            return {int(row[0]): str(row[1]) for row in rows}
 
     @staticmethod
     def _ratings(db: Connection, edition: str, accounts: Iterable[int]) -> dict[int, float]:

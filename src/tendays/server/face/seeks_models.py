@@ -1,0 +1,40 @@
+"""The requests and answers of quick pairing (``/api/seeks``), as the API page describes them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .models import STRICT, PaceRequest
+
+__all__ = ["RatingRange", "SeekAnswer", "SeekRequest"]
+
+
+class RatingRange(BaseModel):
+    model_config = STRICT
+
+    min: float | None = Field(None, ge=-1000, le=1000, description="the lowest rating of an opponent; null: any")
+    max: float | None = Field(None, ge=-1000, le=1000, description="the highest rating of an opponent; null: any")
+
+
+class SeekRequest(BaseModel):
+    model_config = STRICT
+
+    edition: str = Field(max_length=32, description="the edition's id", examples=["usa"])
+    pace: PaceRequest | None = Field(None, description="the clock: null (the default) for none; only the same "
+                                                       "pace is paired")
+    rating_range: RatingRange | None = Field(None, description="the opponents' ratings (in this edition) "
+                                                               "to be paired with; null: anyone")
+
+
+class SeekAnswer(BaseModel):
+    id: str = Field(description="the seek's id")
+    status: Literal["open", "paired", "cancelled", "expired"] = Field(
+        description="open: waiting; paired: a game was made (its id follows once it exists); cancelled: by its "
+                    "owner or a newer seek of theirs; expired: nobody compatible came in time")
+    game: str | None = Field(description="the paired game's id; null while waiting")
+    token: str | None = Field(None, description="your seat's secret token in the paired game")
+    url: str | None = Field(None, description="your seat link, /play/{id}#token={token}")
+    waited: float = Field(description="seconds since the seek was made")
+    offer_bot_after: float = Field(description="seconds of waiting after which the page offers a bot instead")
