@@ -1,4 +1,4 @@
-"""The browser client's pages: the lobby, a table and the operator's view (their scripts and styles
+"""The browser client's pages: the lobby, a table, one's account and the operator's view (their scripts and styles
 are under ``/static``, mounted by :func:`~tendays.server.face.app.create_app`)."""
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ def pages_router() -> APIRouter:
     @router.get("/play/{game_id}")
     async def table_page(game_id: GameId) -> FileResponse:
         return page("play.html")
+
+    @router.get("/account")
+    async def account_page() -> FileResponse:
+        return page("account.html")
 
     @router.get("/admin")
     async def admin_page() -> FileResponse:

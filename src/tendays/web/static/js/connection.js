@@ -5,13 +5,17 @@
 import { currentLanguage } from "./i18n.js";
 
 const PING_EVERY_MS = 25000;
+
+/** In place of a seat token: the seat of the account this browser is signed in to (its session cookie). */
+export const SIGNED_IN = Object.freeze({ account: true });
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 10000;
 
 export class TableConnection {
   /**
    * @param {string} gameId
-   * @param {string|null} token the seat token (null: watch as a spectator)
+   * @param {string|null|typeof SIGNED_IN} token the seat token (null: watch as a spectator; SIGNED_IN: the
+   *   signed-in account's seat)
    * @param {{onMessage: Function, onStatus: Function}} handlers onStatus gets
    *   {state: "connecting"|"open"|"waiting"|"closed", retryIn?: ms, reason?: string}
    */
@@ -53,7 +57,8 @@ export class TableConnection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       // The reader's language: the table's sentences (log, verdicts, notices, refusals) come in it.
-      socket.send(JSON.stringify({ type: "hello", token: this.token, lang: currentLanguage() }));
+      const seat = this.token === SIGNED_IN ? { account: true } : { token: this.token };
+      socket.send(JSON.stringify({ type: "hello", ...seat, lang: currentLanguage() }));
       this.onStatus({ state: "open" });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);

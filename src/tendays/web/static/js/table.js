@@ -2,7 +2,9 @@
 // the players and the log. Every change comes from the server's state messages into one store; each
 // panel draws itself from the store when what it shows has changed. The page only asks the server.
 
-import { markReady, playPath, remembered } from "./common.js";
+import { signedIn } from "./account_session.js";
+import { api, markReady, playPath, remembered } from "./common.js";
+import { SIGNED_IN } from "./connection.js";
 import { startLanguage } from "./i18n.js";
 import { preferences } from "./preferences.js";
 import { createActions } from "./table/actions.js";
@@ -94,6 +96,17 @@ function sit(token) {
   session.start(token);
 }
 
+/** A browser signed in to the account that holds a seat here sits at it, on any device (no seat link needed). */
+async function resumeSignedIn() {
+  if (!(await signedIn())) return;
+  try {
+    await api(`/api/games/${encodeURIComponent(gameId)}/seat`);
+  } catch {
+    return; // no seat of this account here: the offer to join or watch stays
+  }
+  sit(SIGNED_IN);
+}
+
 /** Offer to join or to watch instead of sitting at the table. */
 function offer() {
   session.stop();
@@ -124,5 +137,6 @@ if (fromLink) {
   sit(token);
 } else {
   offer();
+  resumeSignedIn();
 }
 markReady();

@@ -1,5 +1,6 @@
 // Joining a game from its link: the player's name for a free seat, or watching without playing.
 
+import { signedIn } from "../account_session.js";
 import { api, fillIfEmpty, playPath, remembered } from "../common.js";
 import { levelWord, t } from "../i18n.js";
 
@@ -9,6 +10,11 @@ const $ = (id) => document.getElementById(id);
 export async function offerJoin(gameId) {
   $("join").hidden = false;
   fillIfEmpty($("join-name"), remembered.name());
+  signedIn().then((session) => {
+    if (!session) return;
+    $("join-name").value = session.name; // a signed-in person joins under the account's name
+    $("join-name").readOnly = true;
+  });
   const summary = $("join-summary");
   const joinButton = $("join-button");
   joinButton.disabled = false;

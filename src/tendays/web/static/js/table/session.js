@@ -69,7 +69,9 @@ export function createSession(gameId, store, actions, { onRefused }) {
     // A hint is about the rack; it holds until the rack changes.
     if (!sameData(game.rack, state.game ? state.game.rack : null)) patch.hint = null;
     if (state.selectAfterTake !== null && game.phase === "place") patch.selectedDay = state.selectAfterTake;
-    if (!isSpectator(game)) remembered.setSeat(gameId, state.token, { seat: game.you, edition: game.edition });
+    if (!isSpectator(game) && typeof state.token === "string") {  // an account's seat needs no token kept here
+      remembered.setSeat(gameId, state.token, { seat: game.you, edition: game.edition });
+    }
     store.update(patch);
     loadEditionOf(game.edition);
   }

@@ -1,0 +1,116 @@
+// The account page: sign in or sign up when nobody is signed in; otherwise the account's name, a new
+// password, signing out (here or everywhere), downloading one's data and deleting the account. Every
+// refusal is the server's sentence, in the reader's language. `?next=/play/...` returns there after signing in.
+
+import { rememberSession, signedIn } from "./account_session.js";
+import { api, markReady, sentence } from "./common.js";
+import { startLanguage, t } from "./i18n.js";
+import { preferences } from "./preferences.js";
+import { whoBar } from "./who.js";
+
+await startLanguage();
+document.title = t("account.page_title");
+document.getElementById("preferences").replaceWith(preferences());
+
+const $ = (id) => document.getElementById(id);
+
+/** Where to go once signed in: a path of this site given as ?next=, else the lobby. */
+function nextPage() {
+  const next = new URLSearchParams(location.search).get("next") || "/";
+  return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+}
+
+function say(id, error) {
+  $(id).textContent = error ? sentence(error.message || String(error)) : "";
+}
+
+/** Run a form's request with its button disabled; the error goes under the form. */
+async function submitting(form, errorId, work) {
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  say(errorId, null);
+  try {
+    await work();
+  } catch (error) {
+    say(errorId, error);
+    const field = form.querySelector("input[type=password]");
+    if (field) field.focus();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function enter(path, form, errorId, nameId, passwordId) {
+  await submitting(form, errorId, async () => {
+    const session = await api(path, { method: "POST", body: { name: $(nameId).value, password: $(passwordId).value } });
+    rememberSession(session);
+    location.assign(nextPage());
+  });
+}
+
+function showSignedOut() {
+  $("signed-out").hidden = false;
+  $("sign-in-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    enter("/api/session", event.currentTarget, "sign-in-error", "sign-in-name", "sign-in-password");
+  });
+  $("sign-up-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    enter("/api/accounts", event.currentTarget, "sign-up-error", "sign-up-name", "sign-up-password");
+  });
+  (location.hash === "#sign-up" ? $("sign-up-name") : $("sign-in-name")).focus();
+}
+
+function showSignedIn(session) {
+  $("signed-in").hidden = false;
+  $("account-who").textContent = t("account.signed_in_as", { name: session.name });
+  $("profile-link").href = `/players/${encodeURIComponent(session.name)}`;
+  for (const hidden of document.querySelectorAll("input[name=username]")) hidden.value = session.name;
+  $("sign-out").addEventListener("click", async () => {
+    await api("/api/session", { method: "DELETE" }).catch(() => null);
+    rememberSession(null);
+    location.assign("/");
+  });
+  $("sign-out-everywhere").addEventListener("click", async (event) => {
+    event.currentTarget.disabled = true;
+    try {
+      await api("/api/account/sessions", { method: "DELETE" });
+      rememberSession(null);
+      location.assign("/account");
+    } catch (error) {
+      say("account-status", error);
+      event.currentTarget.disabled = false;
+    }
+  });
+  $("password-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    submitting(form, "password-error", async () => {
+      await api("/api/account/password", { method: "POST",
+        body: { password: $("current-password").value, new_password: $("new-password").value } });
+      form.reset();
+      $("account-status").textContent = t("account.password_changed");
+    });
+  });
+  $("delete-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    if (!$("delete-sure").checked) {
+      say("delete-error", new Error(t("account.delete_tick")));
+      $("delete-sure").focus();
+      return;
+    }
+    if (!window.confirm(t("account.delete_confirm", { name: session.name }))) return;
+    submitting(form, "delete-error", async () => {
+      await api("/api/account", { method: "DELETE", body: { password: $("delete-password").value } });
+      rememberSession(null);
+      location.assign("/");
+    });
+  });
+}
+
+const session = await signedIn();
+$("who").replaceWith(await whoBar());
+if (session) showSignedIn(session);
+else showSignedOut();
+markReady();
