@@ -54,6 +54,8 @@ SLOW_TESTS: tuple[str, ...] = (
     # Accounts: every sign-up and sign-in hashes a password with Argon2id (64 MiB, on purpose slow).
     "tests/server/test_accounts.py",
     "tests/server/test_account_security.py",
+    "tests/server/test_seeks_api.py",
+    "tests/cli/test_accounts_cmd.py",
     # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer.
     "tests/batch/",
     "tests/rl/test_vector_env.py",

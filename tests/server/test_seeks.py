@@ -1,9 +1,10 @@
 """Quick pairing's seeks in the database, on SQLite and PostgreSQL: who is paired with whom (edition, pace,
-ratings, never oneself), one open seek a person, lapsing, cancelling, and, with many threads on two
-connections pools at once, no seek paired twice."""
+ratings, never oneself), one open seek a person, lapsing, cancelling, with many threads on two connection
+pools at once no seek paired twice; and the matchmaker, whose pair waits again when its game cannot be made."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -11,10 +12,14 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 pytest.importorskip("sqlalchemy")
+from server_helpers import settings  # noqa: E402
 from sqlalchemy import insert  # noqa: E402
 
+from tendays.server.matches.lobby import Lobby  # noqa: E402
+from tendays.server.people.matchmaker import Matchmaker  # noqa: E402
 from tendays.server.people.seeks import Pairing, SeekBook, SeekStatus  # noqa: E402
 from tendays.server.settings import Pace  # noqa: E402
+from tendays.server.storage.journal import Journal  # noqa: E402
 from tendays.server.storage.schema import AccountTable, RatingTable  # noqa: E402
 from tendays.server.storage.store import Store  # noqa: E402
 
@@ -150,3 +155,25 @@ def test_many_seeks_paired_at_once_through_two_pools_are_each_paired_at_most_onc
     paired = [books[0].get(s) for s in seeks]
     assert all(s is not None and s.status == SeekStatus.PAIRED for s in paired)
     assert len(pairings) == 20
+
+
+async def test_a_pair_whose_game_cannot_be_made_waits_again_and_the_sweep_pairs_it(db_url: str) -> None:
+    lobby = Lobby(Journal(Store(db_url)), settings(max_games=0))  # full: no game can be made
+    lobby.start()
+    matchmaker = Matchmaker(lobby)
+    try:
+        ann, ben = accounts(lobby.journal.store, 2)
+        seeks = [await matchmaker.seek(person, "usa", None) for person in (ann, ben)]
+        await asyncio.gather(*matchmaker._tasks)
+        waiting = [await matchmaker.look(s.id, s.account_id) for s in seeks]
+        assert all(s is not None and s.status == SeekStatus.OPEN for s in waiting)
+        lobby.settings.max_games = 10
+        assert await matchmaker.sweep() == 1
+        paired = [await matchmaker.look(s.id, s.account_id) for s in seeks]
+        assert all(s is not None and s.status == SeekStatus.PAIRED and s.token for s in paired)
+        assert paired[0] is not None and paired[1] is not None and paired[0].game_id == paired[1].game_id
+        assert await matchmaker.look(seeks[0].id, ben) is None  # someone else's seek is nobody's to read
+    finally:
+        await matchmaker.close()
+        await lobby.close()
+        await lobby.journal.close()
