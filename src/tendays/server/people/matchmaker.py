@@ -12,6 +12,7 @@ from tendays.engine import load_edition
 from tendays.engine.i18n import gettext as _
 
 from ..matches.lobby import Lobby
+from ..matches.seats import LobbyError
 from ..settings import Pace
 from .ratings import START
 from .seeks import Pairing, Seek, SeekBook, SeekStatus
@@ -87,6 +88,11 @@ class Matchmaker:
             return 0
         try:
             game_id, tokens = await self._start(pairing)
+        except LobbyError as error:  # the server is full, say: the next sweep tries again
+            log.warning("the game of seeks %s and %s could not be made (%s); they wait again",
+                        pairing.first.id, pairing.second.id, error.message)
+            await self.journal.run(self.book.reopen, pairing)
+            return 0
         except Exception:
             log.exception("the game of seeks %s and %s could not be made; they wait again",
                           pairing.first.id, pairing.second.id)
