@@ -11,7 +11,17 @@ from .distance import Analysis, analyze, journey_distance
 from .expert import DEFAULT_ITERATIONS, ExpertBot
 from .greedy import GreedyBot
 from .hint import Hint, hint
-from .registry import BOTS, LEVELS, BotEntry, Level, bot_names, ladder_ratings, level_names, make_bot, refusal
+from .registry import (
+    BOTS,
+    LEVELS,
+    BotEntry,
+    Level,
+    bot_names,
+    ladder_ratings,
+    level_names,
+    make_bot,
+    refusal,
+)
 
 __all__ = [
     "BOTS",

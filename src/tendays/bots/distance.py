@@ -2,8 +2,8 @@
 
 A journey is a walk over *walk states*: "at region r" or "on transport t, having left region r" (the
 region before a transport matters: a car needs a region bordering both ends, a plane or train needs
-the colour of both ends). Sets of walk states are bitmasks (Python ints), so one step of the walk for
-a whole set costs a few dozen integer operations.
+the colour of both ends). Sets of walk states are bitmasks (Python ints), so one step of the walk
+for a whole set costs a few dozen integer operations.
 
 For a rack, a forward pass computes, for every day and every budget ``c`` of changed days, the walk
 states reachable on that day with at most ``c`` changes so far; a backward pass computes the states
@@ -12,9 +12,9 @@ distance (which ignores that each tile exists only a few times), and for every d
 distance after putting that tile there: the *outs* that bring a rack one step closer.
 
 The exact distance respects the tile counts: each region tile exists once (Berlin twice) and each
-transport as often as the edition says; a completion keeps some of the rack's tiles in place and fills
-the other days with tiles from outside the rack. A depth-first search, pruned by the backward pass,
-finds such a completion, starting at the relaxed distance.
+transport as often as the edition says; a completion keeps some of the rack's tiles in place and
+fills the other days with tiles from outside the rack. A depth-first search, pruned by the backward
+pass, finds such a completion, starting at the relaxed distance.
 """
 
 from __future__ import annotations
@@ -24,7 +24,15 @@ from dataclasses import dataclass
 
 from tendays.engine import Edition
 
-__all__ = ["Analysis", "JourneyGraph", "analyze", "bit_indices", "graph_for", "journey_distance", "relaxed_distance"]
+__all__ = [
+    "Analysis",
+    "JourneyGraph",
+    "analyze",
+    "bit_indices",
+    "graph_for",
+    "journey_distance",
+    "relaxed_distance",
+]
 
 Rack = Sequence[int | None]
 
@@ -37,7 +45,8 @@ _SPARSE = 24  # below this many states, stepping state by state beats testing ev
 
 
 def bit_indices(mask: int) -> Iterator[int]:
-    """The indices of the set bits of ``mask``, lowest first (the states of a set of walk states)."""
+    """The indices of the set bits of ``mask``, lowest first (the states of a set of walk
+    states)."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -45,7 +54,8 @@ def bit_indices(mask: int) -> Iterator[int]:
 
 
 class JourneyGraph:
-    """The walk-state graph of one edition, built from its connection tables. Get one with :func:`graph_for`."""
+    """The walk-state graph of one edition, built from its connection tables. Get one with
+    :func:`graph_for`."""
 
     def __init__(self, edition: Edition) -> None:
         tables = edition.tables
@@ -61,9 +71,12 @@ class JourneyGraph:
         self.all_regions = (1 << n_regions) - 1
         # State bits: region k -> bit k; (region k, transport j) -> bit offset[j] + k.
         self.offsets = [n_regions * (1 + j) for j in range(len(transports))]
-        self.state_tile: list[int] = list(regions) + [t for t in transports for _ in range(n_regions)]
+        self.state_tile: list[int] = list(regions) + [
+            t for t in transports for _ in range(n_regions)
+        ]
         self.state_region: list[int] = list(range(n_regions)) * (1 + len(transports))
-        hop_targets: list[list[int]] = []  # [j][k] -> mask of regions reachable from region k over transport j
+        # [j][k] -> mask of regions reachable from region k over transport j
+        hop_targets: list[list[int]] = []
         left_ok: list[int] = []  # [j] -> mask of regions that can start transport j
         for t in transports:
             targets = []
@@ -77,13 +90,17 @@ class JourneyGraph:
             hop_targets.append(targets)
             left_ok.append(ok)
         self.left_ok = left_ok
-        neighbors = [sum(1 << k2 for k2, b in enumerate(regions) if step[a * n + b]) for a in regions]
+        neighbors = [
+            sum(1 << k2 for k2, b in enumerate(regions) if step[a * n + b]) for a in regions
+        ]
         # pred[k2]: every state with a step to region k2.
         self.pred = [0] * n_regions
         for k2 in range(n_regions):
             mask = sum(1 << k for k in range(n_regions) if neighbors[k] >> k2 & 1)
             for j, offset in enumerate(self.offsets):
-                mask |= sum(1 << (offset + k) for k in range(n_regions) if hop_targets[j][k] >> k2 & 1)
+                mask |= sum(
+                    1 << (offset + k) for k in range(n_regions) if hop_targets[j][k] >> k2 & 1
+                )
             self.pred[k2] = mask
         # succ[s]: every state one step after state s.
         n_states = len(self.state_tile)
@@ -178,16 +195,20 @@ class Analysis:
     distance: int  # exact: fewest days to change, respecting tile counts
     relaxed: int  # a lower bound that ignores tile counts
     completion: tuple[int, ...]  # a complete journey that changes ``distance`` days of the rack
-    outs: tuple[tuple[int, ...], ...]  # per day (index 0 = day 1): tiles that bring the rack one change closer
+    # per day (index 0 = day 1): tiles that bring the rack one change closer
+    outs: tuple[tuple[int, ...], ...]
 
     @property
     def days_to_change(self) -> tuple[int, ...]:
         """The 1-based days where ``completion`` differs from the rack."""
-        return tuple(d + 1 for d, (a, b) in enumerate(zip(self.rack, self.completion, strict=True)) if a != b)
+        return tuple(
+            d + 1 for d, (a, b) in enumerate(zip(self.rack, self.completion, strict=True)) if a != b
+        )
 
 
 class _Passes:
-    """Forward and backward reachability of one rack, computed level by level of changes as needed."""
+    """Forward and backward reachability of one rack, computed level by level of changes as
+    needed."""
 
     def __init__(self, graph: JourneyGraph, rack: Rack) -> None:
         self.graph = graph
@@ -244,7 +265,8 @@ class _Passes:
         return self.graph.step(self.forward[day - 1][c])
 
     def through(self, day: int, c: int) -> int:
-        """States on day ``day`` that lie on a completion with at most ``c`` changes on the other days."""
+        """States on day ``day`` that lie on a completion with at most ``c`` changes on the other
+        days."""
         self.extend(c)
         backward = self.backward[day]
         result = 0
@@ -253,7 +275,8 @@ class _Passes:
         return result
 
     def complete(self, budget: int) -> tuple[int, ...] | None:
-        """A completion with at most ``budget`` changes that respects tile counts, if one is found."""
+        """A completion with at most ``budget`` changes that respects tile counts, if one is
+        found."""
         self.extend(budget)
         graph = self.graph
         rack, masks, backward = self.rack, self.masks, self.backward
@@ -319,7 +342,9 @@ def analyze(edition: Edition, rack: Rack) -> Analysis:
     if completion is None:  # pragma: no cover - a full rack of fresh tiles always completes
         raise ValueError("no complete journey of this length exists")
     if relaxed:
-        outs = tuple(tuple(graph.tiles_of(passes.through(d, relaxed - 1))) for d in range(len(rack)))
+        outs = tuple(
+            tuple(graph.tiles_of(passes.through(d, relaxed - 1))) for d in range(len(rack))
+        )
     else:
         outs = tuple(() for _ in rack)
     analysis = Analysis(tuple(rack), distance, relaxed, completion, outs)
@@ -335,7 +360,8 @@ def journey_distance(edition: Edition, rack: Rack) -> int:
 
 
 def relaxed_distance(edition: Edition, rack: Rack) -> int:
-    """A lower bound of the distance that ignores how often each tile exists (no outs, no completion).
+    """A lower bound of the distance that ignores how often each tile exists (no outs, no
+    completion).
 
     It is the exact distance for nearly every rack and costs a fraction of :func:`analyze`, which is
     what a search that judges thousands of final racks needs.

@@ -2,8 +2,8 @@
 
 See ``docs/engine-protocol.md``. The program is started on its first move of a game and stopped with
 ``close()``. Anything wrong with it (it does not start, crashes, sends something that is not an
-answer, or is too slow) raises :class:`EngineError` naming what happened; the caller decides what that
-costs (in ``tendays simulate``, the game).
+answer, or is too slow) raises :class:`EngineError` naming what happened; the caller decides what
+that costs (in ``tendays simulate``, the game).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from tendays.engine.wire import view_to_json
 
 __all__ = ["PROTOCOL_VERSION", "EngineBot", "EngineError"]
 
-#: The protocol this host and ``tendays engine`` speak. 2: views carry ``forced_pile``, legal moves as
-#: objects with their notation in ``"text"``, absent days and piles of events as ``null`` (see the docs).
+#: The protocol this host and ``tendays engine`` speak. 2: views carry ``forced_pile``, legal moves
+#: as objects with their notation in ``"text"``, absent days and piles of events as ``null`` (see
+#: the docs).
 PROTOCOL_VERSION = 2
 START_TIMEOUT = 10.0  # seconds for the program to start and answer the greeting
 MOVE_TIMEOUT = 5.0  # seconds for each answer during a game
@@ -46,7 +47,9 @@ def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
 class EngineBot:
     """A bot whose moves come from an external program over stdin/stdout."""
 
-    def __init__(self, command: str, start_timeout: float | None = None, move_timeout: float | None = None) -> None:
+    def __init__(
+        self, command: str, start_timeout: float | None = None, move_timeout: float | None = None
+    ) -> None:
         if not command:
             raise ValueError("cmd: needs a command line, e.g. cmd:tendays engine --bot greedy")
         self.command = command
@@ -65,18 +68,29 @@ class EngineBot:
     def _start(self) -> None:
         try:
             self._process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                text=True, encoding="utf-8", bufsize=1,
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                encoding="utf-8",
+                bufsize=1,
             )
         except OSError as error:
-            raise EngineError(f"the engine '{self.command}' could not be started: {error}") from None
+            raise EngineError(
+                f"the engine '{self.command}' could not be started: {error}"
+            ) from None
         assert self._process.stdout is not None
-        threading.Thread(target=_read_lines, args=(self._process.stdout, self._lines), daemon=True).start()
+        threading.Thread(
+            target=_read_lines, args=(self._process.stdout, self._lines), daemon=True
+        ).start()
         self._send(f"tendays {PROTOCOL_VERSION}")
         answer = self._answer(self.start_timeout, f"the greeting 'tendays {PROTOCOL_VERSION}'")
         word, _, rest = answer.partition(" ")
         if word != "ready":
-            raise EngineError(f"the engine answered the greeting with {answer[:80]!r} instead of 'ready NAME'")
+            raise EngineError(
+                f"the engine answered the greeting with {answer[:80]!r} instead of 'ready NAME'"
+            )
         self.engine_name = rest.strip()
 
     def _send(self, line: str) -> None:
@@ -99,17 +113,22 @@ class EngineBot:
         return f" (exit status {code})"
 
     def _answer(self, timeout: float, what: str) -> str:
-        """The next line that is not a comment ('info ...' or '# ...'), within ``timeout`` seconds."""
+        """The next line that is not a comment ('info ...' or '# ...'), within ``timeout``
+        seconds."""
         while True:
             try:
                 line = self._lines.get(timeout=timeout)
             except queue.Empty:
                 self._hung = True
-                raise EngineError(f"the engine took longer than {timeout:g} s to answer {what}") from None
+                raise EngineError(
+                    f"the engine took longer than {timeout:g} s to answer {what}"
+                ) from None
             if line is None:
                 raise EngineError(f"the engine stopped without answering {what}{self._exit_note()}")
             if len(line) > MAX_LINE:
-                raise EngineError(f"the engine sent a line of {len(line)} characters answering {what}")
+                raise EngineError(
+                    f"the engine sent a line of {len(line)} characters answering {what}"
+                )
             text = line.strip()
             if not text or text.startswith("#") or text == "info" or text.startswith("info "):
                 continue
@@ -127,8 +146,12 @@ class EngineBot:
             self._start()
         game = (view.edition.id, view.player, view.options)
         if self._game != game:
-            setup = {"edition": view.edition.id, "options": view.options.to_json(), "player": view.player,
-                     "move_timeout": self.move_timeout}
+            setup = {
+                "edition": view.edition.id,
+                "options": view.options.to_json(),
+                "player": view.player,
+                "move_timeout": self.move_timeout,
+            }
             self._send("newgame " + json.dumps(setup, separators=(",", ":")))
             self._expect_ok("'newgame'")
             self._game = game
@@ -136,11 +159,15 @@ class EngineBot:
         answer = self._answer(self.move_timeout, f"'go' (turn {view.turn + 1})")
         word, _, rest = answer.partition(" ")
         if word != "move":
-            raise EngineError(f"the engine answered 'go' with {answer[:80]!r} instead of 'move MOVE'")
+            raise EngineError(
+                f"the engine answered 'go' with {answer[:80]!r} instead of 'move MOVE'"
+            )
         try:
             return Move.from_text(rest)
         except InvalidMoveError as error:
-            raise EngineError(f"the engine sent a move that is not in the notation: {error}") from None
+            raise EngineError(
+                f"the engine sent a move that is not in the notation: {error}"
+            ) from None
 
     def close(self) -> None:
         """Say goodbye and make sure the program has stopped."""
@@ -166,5 +193,6 @@ class EngineBot:
             process.stdout.close()
 
     def __del__(self) -> None:
-        with contextlib.suppress(Exception):  # at interpreter shutdown there may be nothing left to clean up with
+        # at interpreter shutdown there may be nothing left to clean up with
+        with contextlib.suppress(Exception):
             self.close()

@@ -2,12 +2,12 @@
 
 A rack is judged by its distance from a complete journey, then by its *outs*: the (day, tile) pairs
 that would bring it one change closer, each weighted by how likely that tile is to come (on top of a
-discard pile: at hand; unseen: perhaps in the draw pile; buried or in another rack: hardly). So among
-equally short completions it prefers racks with more ways to finish and likelier missing tiles, and
-when no move lowers the distance it still improves its chances, so it never stalls.
+discard pile: at hand; unseen: perhaps in the draw pile; buried or in another rack: hardly). So
+among equally short completions it prefers racks with more ways to finish and likelier missing
+tiles, and when no move lowers the distance it still improves its chances, so it never stalls.
 
-The decisions are plain functions of the rack, the held tile, the discard piles and the tile odds, so
-the expert can run them inside its search on sampled states without building views.
+The decisions are plain functions of the rack, the held tile, the discard piles and the tile odds,
+so the expert can run them inside its search on sampled states without building views.
 """
 
 from __future__ import annotations
@@ -16,11 +16,28 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tendays.engine import Edition, Knowledge, Move, MoveKind, Phase, PlayerView, State, knowledge_of
+from tendays.engine import (
+    Edition,
+    Knowledge,
+    Move,
+    MoveKind,
+    Phase,
+    PlayerView,
+    State,
+    knowledge_of,
+)
 
 from .distance import Analysis, analyze
 
-__all__ = ["GreedyBot", "TileOdds", "greedy_move", "playout_move", "rack_score", "swapped", "with_tile"]
+__all__ = [
+    "GreedyBot",
+    "TileOdds",
+    "greedy_move",
+    "playout_move",
+    "rack_score",
+    "swapped",
+    "with_tile",
+]
 
 Rack = tuple[int | None, ...]
 Piles = tuple[tuple[int, ...], ...]
@@ -40,23 +57,39 @@ class TileOdds:
     weight: tuple[float, ...]
 
     @classmethod
-    def build(cls, unseen: Sequence[int], visible: Sequence[int], buried: Sequence[int], elsewhere: Sequence[int],
-              draw_pile_size: int) -> TileOdds:
+    def build(
+        cls,
+        unseen: Sequence[int],
+        visible: Sequence[int],
+        buried: Sequence[int],
+        elsewhere: Sequence[int],
+        draw_pile_size: int,
+    ) -> TileOdds:
         total_unseen = max(1, sum(unseen))
-        in_draw = _UNSEEN * min(1.0, draw_pile_size / total_unseen) if draw_pile_size else _UNSEEN * 0.5
-        return cls(tuple(
-            min(1.0, v * _ON_TOP + u * in_draw + b * _BURIED + e * _ELSEWHERE)
-            for u, v, b, e in zip(unseen, visible, buried, elsewhere, strict=True)
-        ))
+        in_draw = (
+            _UNSEEN * min(1.0, draw_pile_size / total_unseen) if draw_pile_size else _UNSEEN * 0.5
+        )
+        return cls(
+            tuple(
+                min(1.0, v * _ON_TOP + u * in_draw + b * _BURIED + e * _ELSEWHERE)
+                for u, v, b, e in zip(unseen, visible, buried, elsewhere, strict=True)
+            )
+        )
 
     @classmethod
     def from_knowledge(cls, knowledge: Knowledge, draw_pile_size: int) -> TileOdds:
-        return cls.build(list(knowledge.unseen_counts), knowledge.visible_count, knowledge.buried_count,
-                         knowledge.opponent_count, draw_pile_size)
+        return cls.build(
+            list(knowledge.unseen_counts),
+            knowledge.visible_count,
+            knowledge.buried_count,
+            knowledge.opponent_count,
+            draw_pile_size,
+        )
 
     @classmethod
     def from_state(cls, state: State, player: int) -> TileOdds:
-        """The odds as ``player`` would judge them, counting every other rack as unseen (for search)."""
+        """The odds as ``player`` would judge them, counting every other rack as unseen (for
+        search)."""
         unseen = [t.count for t in state.edition.tiles]
         visible = [0] * len(unseen)
         buried = [0] * len(unseen)
@@ -99,13 +132,16 @@ def _best(scored: list[tuple[Score, Move]], rng: random.Random) -> Move:
     return rng.choice([m for s, m in scored if s == best])
 
 
-def draft_scores(edition: Edition, rack: Rack, tile: int, moves: Sequence[Move], odds: TileOdds
-                 ) -> list[tuple[Score, Move]]:
+def draft_scores(
+    edition: Edition, rack: Rack, tile: int, moves: Sequence[Move], odds: TileOdds
+) -> list[tuple[Score, Move]]:
     """Each legal draft move with the score of the rack it leaves."""
     return [(rack_score(analyze(edition, with_tile(rack, m.day, tile)), odds), m) for m in moves]
 
 
-def placement_scores(edition: Edition, rack: Rack, tile: int, odds: TileOdds) -> list[tuple[Score, int]]:
+def placement_scores(
+    edition: Edition, rack: Rack, tile: int, odds: TileOdds
+) -> list[tuple[Score, int]]:
     """The promising places for ``tile`` (day 0: discard it) with the score of the rack each leaves.
 
     Days where the tile shortens the journey beat everything else, so when there are any, only those
@@ -120,7 +156,9 @@ def placement_scores(edition: Edition, rack: Rack, tile: int, odds: TileOdds) ->
     else:
         days = [d + 1 for d in range(len(rack)) if rack[d] != tile]
         scored = [(rack_score(current, odds), 0)]
-    scored += [(rack_score(analyze(edition, with_tile(rack, day, tile)), odds), day) for day in days]
+    scored += [
+        (rack_score(analyze(edition, with_tile(rack, day, tile)), odds), day) for day in days
+    ]
     return scored
 
 
@@ -137,8 +175,16 @@ def pile_to_cover(edition: Edition, rack: Rack, piles: Piles, allowed: Sequence[
     return min(allowed, key=usefulness)
 
 
-def greedy_move(edition: Edition, phase: Phase, rack: Rack, held: int | None, piles: Piles,
-                moves: Sequence[Move], odds: TileOdds, rng: random.Random) -> Move:
+def greedy_move(
+    edition: Edition,
+    phase: Phase,
+    rack: Rack,
+    held: int | None,
+    piles: Piles,
+    moves: Sequence[Move],
+    odds: TileOdds,
+    rng: random.Random,
+) -> Move:
     """The greedy decision for the player to move, from what that player sees."""
     if len(moves) == 1:
         return moves[0]
@@ -159,8 +205,14 @@ def greedy_move(edition: Edition, phase: Phase, rack: Rack, held: int | None, pi
     return Move.discard(pile) if day == 0 else Move.replace(day, pile)
 
 
-def _draw(edition: Edition, rack: Rack, piles: Piles, moves: Sequence[Move], odds: TileOdds,
-          rng: random.Random) -> Move:
+def _draw(
+    edition: Edition,
+    rack: Rack,
+    piles: Piles,
+    moves: Sequence[Move],
+    odds: TileOdds,
+    rng: random.Random,
+) -> Move:
     current = analyze(edition, rack)
     distance = current.distance
     improving: list[tuple[Score, Move]] = []
@@ -182,16 +234,21 @@ def _draw(edition: Edition, rack: Rack, piles: Piles, moves: Sequence[Move], odd
     if draw in moves:
         return draw
     if takes:  # the draw pile is empty: take the most useful face-up tile
-        return _best([(min(s for s, _ in placement_scores(edition, rack, piles[m.pile - 1][-1], odds)), m)
-                      for m in takes], rng)
+        return _best(
+            [
+                (min(s for s, _ in placement_scores(edition, rack, piles[m.pile - 1][-1], odds)), m)
+                for m in takes
+            ],
+            rng,
+        )
     return rng.choice(list(moves))
 
 
 def playout_move(state: State, rng: random.Random) -> Move:
     """The greedy rule at its plainest, for playouts inside search: one journey analysis per turn.
 
-    Take a face-up tile or place the held tile only where it shortens the journey; otherwise draw, or
-    discard onto a pile whose top tile does not help.
+    Take a face-up tile or place the held tile only where it shortens the journey; otherwise draw,
+    or discard onto a pile whose top tile does not help.
     """
     edition = state.edition
     rack = state.racks[state.current]
@@ -214,12 +271,20 @@ def playout_move(state: State, rng: random.Random) -> Move:
     pile = state.forced_pile
     if not pile:
         useful = {t for day_outs in outs for t in day_outs}
-        pile = next((p for p, contents in enumerate(state.piles, 1) if not contents or contents[-1] not in useful), 1)
+        pile = next(
+            (
+                p
+                for p, contents in enumerate(state.piles, 1)
+                if not contents or contents[-1] not in useful
+            ),
+            1,
+        )
     return Move.replace(rng.choice(days), pile) if days else Move.discard(pile)
 
 
 class GreedyBot:
-    """Takes a face-up tile only when it shortens the journey; places each tile where it helps most."""
+    """Takes a face-up tile only when it shortens the journey; places each tile where it helps
+    most."""
 
     name = "greedy"
 
@@ -229,4 +294,6 @@ class GreedyBot:
             return moves[0]
         assert view.rack is not None
         odds = TileOdds.from_knowledge(knowledge_of(view), view.draw_pile_size)
-        return greedy_move(view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds, rng)
+        return greedy_move(
+            view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds, rng
+        )

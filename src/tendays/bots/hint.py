@@ -18,7 +18,8 @@ __all__ = ["HandAdvice", "Hint", "hand_advice", "hint"]
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The viewer's journey distance, the days to change for one shortest completion, and a sentence."""
+    """The viewer's journey distance, the days to change for one shortest completion, and a
+    sentence."""
 
     distance: int
     days: tuple[int, ...]
@@ -34,62 +35,100 @@ def hint(view: PlayerView, *, lang: str | None = None) -> Hint:
         days = analysis.days_to_change
         if analysis.distance == 0:
             return Hint(0, (), _("Your journey is complete."))
-        return Hint(analysis.distance, days, _advice(analysis.distance,
-                                                     [d for d in days if view.rack[d - 1] is None],
-                                                     [d for d in days if view.rack[d - 1] is not None]))
+        return Hint(
+            analysis.distance,
+            days,
+            _advice(
+                analysis.distance,
+                [d for d in days if view.rack[d - 1] is None],
+                [d for d in days if view.rack[d - 1] is not None],
+            ),
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class HandAdvice:
-    """Where the tile in hand does the most good: ``day`` (0: nowhere, discard it) and a sentence."""
+    """Where the tile in hand does the most good: ``day`` (0: nowhere, discard it) and a
+    sentence."""
 
     day: int
     message: str
 
 
 def hand_advice(view: PlayerView, *, lang: str | None = None) -> HandAdvice | None:
-    """For the viewer placing a tile in hand: the day where it brings the journey closest to complete, or
-    the advice to discard it when it brings it no closer; None when the viewer holds no tile to place."""
+    """For the viewer placing a tile in hand: the day where it brings the journey closest to
+    complete, or the advice to discard it when it brings it no closer; None when the viewer holds no
+    tile to place."""
     with use_language(lang):
-        if view.rack is None or view.in_hand is None or view.phase is not Phase.PLACE or not view.is_my_turn:
+        if (
+            view.rack is None
+            or view.in_hand is None
+            or view.phase is not Phase.PLACE
+            or not view.is_my_turn
+        ):
             return None
         rack = view.rack
         now = analyze(view.edition, rack).distance
-        placed = [(analyze(view.edition, rack[:day - 1] + (view.in_hand,) + rack[day:]).distance, day)
-                  for day in range(1, len(rack) + 1)]
+        placed = [
+            (analyze(view.edition, rack[: day - 1] + (view.in_hand,) + rack[day:]).distance, day)
+            for day in range(1, len(rack) + 1)
+        ]
         distance, day = min(placed)
         if distance >= now:
             return HandAdvice(0, _("the tile in hand brings the journey no closer: discard it"))
         if distance == 0:
-            return HandAdvice(day, _("the tile in hand completes the journey on day {day}").format(day=day))
-        return HandAdvice(day, ngettext("the tile in hand goes best on day {day} ({count} tile from complete then)",
-                                        "the tile in hand goes best on day {day} ({count} tiles from complete then)",
-                                        distance).format(day=day, count=distance))
+            return HandAdvice(
+                day, _("the tile in hand completes the journey on day {day}").format(day=day)
+            )
+        return HandAdvice(
+            day,
+            ngettext(
+                "the tile in hand goes best on day {day} ({count} tile from complete then)",
+                "the tile in hand goes best on day {day} ({count} tiles from complete then)",
+                distance,
+            ).format(day=day, count=distance),
+        )
 
 
 def _advice(distance: int, empty: list[int], change: list[int]) -> str:
-    """The sentence for ``distance`` tiles: days to fill and days to change (``distance`` days in all)."""
+    """The sentence for ``distance`` tiles: days to fill and days to change (``distance`` days in
+    all)."""
     facts = {"count": distance, "fill": join_list(empty), "change": join_list(change)}
     if not change:
-        return ngettext("{count} tile from a complete journey: fill day {fill}",
-                        "{count} tiles from a complete journey: fill days {fill}", distance).format(**facts)
+        return ngettext(
+            "{count} tile from a complete journey: fill day {fill}",
+            "{count} tiles from a complete journey: fill days {fill}",
+            distance,
+        ).format(**facts)
     if not empty:
-        return ngettext("{count} tile from a complete journey: change day {change}",
-                        "{count} tiles from a complete journey: change days {change}", distance).format(**facts)
+        return ngettext(
+            "{count} tile from a complete journey: change day {change}",
+            "{count} tiles from a complete journey: change days {change}",
+            distance,
+        ).format(**facts)
     # Both: at least two tiles. Each list may hold one day or several.
     if len(empty) == 1 and len(change) == 1:
-        message = ngettext("{count} tile from a complete journey: fill day {fill} and change day {change}",
-                           "{count} tiles from a complete journey: fill day {fill} and change day {change}", distance)
+        message = ngettext(
+            "{count} tile from a complete journey: fill day {fill} and change day {change}",
+            "{count} tiles from a complete journey: fill day {fill} and change day {change}",
+            distance,
+        )
     elif len(empty) == 1:
-        message = ngettext("{count} tile from a complete journey: fill day {fill} and change days {change}",
-                           "{count} tiles from a complete journey: fill day {fill} and change days {change}",
-                           distance)
+        message = ngettext(
+            "{count} tile from a complete journey: fill day {fill} and change days {change}",
+            "{count} tiles from a complete journey: fill day {fill} and change days {change}",
+            distance,
+        )
     elif len(change) == 1:
-        message = ngettext("{count} tile from a complete journey: fill days {fill} and change day {change}",
-                           "{count} tiles from a complete journey: fill days {fill} and change day {change}",
-                           distance)
+        message = ngettext(
+            "{count} tile from a complete journey: fill days {fill} and change day {change}",
+            "{count} tiles from a complete journey: fill days {fill} and change day {change}",
+            distance,
+        )
     else:
-        message = ngettext("{count} tile from a complete journey: fill days {fill} and change days {change}",
-                           "{count} tiles from a complete journey: fill days {fill} and change days {change}",
-                           distance)
+        message = ngettext(
+            "{count} tile from a complete journey: fill days {fill} and change days {change}",
+            "{count} tiles from a complete journey: fill days {fill} and change days {change}",
+            distance,
+        )
     return message.format(**facts)

@@ -1,20 +1,21 @@
-"""The learned bot: a small neural network, trained by imitating the greedy bot and then by self-play on the
-batched engine, played in numpy.
+"""The learned bot: a small neural network, trained by imitating the greedy bot and then by
+self-play on the batched engine, played in numpy.
 
-The network reads the observation of the batched engine (``tendays.batch.observe``), encoded here from the
-player's view alone (:func:`encode`, tested equal to the batched encoder), plus *journey features* worked out
-from that observation: for every day and tile, how many of the journey's conditions (day 1 a region, every
-neighbouring pair sound, by the edition's connection tables) putting that tile on that day would gain or
-lose; and the rack's *journey distance* (the fewest days to change for a complete journey, ignoring how often
-each tile exists) with, for every day and tile, how much putting that tile there would shorten it (both in
-:mod:`tendays.bots.policy_inputs`). Each action's logit is the network's output plus learned multiples of
-its own gain and of its own shortening (a draft or a placement: the held tile's on that day; a take: the
-best of that pile's top), so the policy starts near "bring the journey closer" and learns the rest.
+The network reads the observation of the batched engine (``tendays.batch.observe``), encoded here
+from the player's view alone (:func:`encode`, tested equal to the batched encoder), plus *journey
+features* worked out from that observation: for every day and tile, how many of the journey's
+conditions (day 1 a region, every neighbouring pair sound, by the edition's connection tables)
+putting that tile on that day would gain or lose; and the rack's *journey distance* (the fewest days
+to change for a complete journey, ignoring how often each tile exists) with, for every day and tile,
+how much putting that tile there would shorten it (both in :mod:`tendays.bots.policy_inputs`). Each
+action's logit is the network's output plus learned multiples of its own gain and of its own
+shortening (a draft or a placement: the held tile's on that day; a take: the best of that pile's
+top), so the policy starts near "bring the journey closer" and learns the rest.
 
-The same functions serve training and play: they take the array module (``numpy`` here, ``jax.numpy`` in
-``tools/clone_policy.py`` and ``tools/train_policy.py``), so the trained network is exactly the one that plays.
-Playing needs numpy only.
-The shipped weights (``policy.npz``) were trained for 2-player, 10-day games of the USA edition.
+The same functions serve training and play: they take the array module (``numpy`` here,
+``jax.numpy`` in ``tools/clone_policy.py`` and ``tools/train_policy.py``), so the trained network is
+exactly the one that plays. Playing needs numpy only. The shipped weights (``policy.npz``) were
+trained for 2-player, 10-day games of the USA edition.
 """
 
 from __future__ import annotations
@@ -32,15 +33,27 @@ from tendays.engine.i18n import gettext as _
 
 from .policy_inputs import OPPONENT_SLOTS, PolicySpec, features, journey_distances
 
-__all__ = ["LearnedBot", "PolicySpec", "encode", "features", "forward", "head", "init_params", "journey_distances",
-           "load_policy", "refusal", "save_policy"]
+__all__ = [
+    "LearnedBot",
+    "PolicySpec",
+    "encode",
+    "features",
+    "forward",
+    "head",
+    "init_params",
+    "journey_distances",
+    "load_policy",
+    "refusal",
+    "save_policy",
+]
 
 POLICY_FILE = "policy.npz"
 _PARAMS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "gain_scale", "distance_scale")
 
 
 def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
-    """float32[observation_size]: the batched engine's observation of ``view.player``, from the view alone."""
+    """float32[observation_size]: the batched engine's observation of ``view.player``, from the view
+    alone."""
     assert view.player is not None and view.rack is not None
     t, d, players, player = spec.tiles, spec.days, spec.players, view.player
     edition, options = view.edition, view.options
@@ -79,7 +92,8 @@ def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
     block("pile_contents")[:] = (contents / copies).reshape(-1)
     at("draw_size", 0, view.draw_pile_size / box)
 
-    # Racks as the viewer knows them: its own, and the public history's (every rack when they are shown).
+    # Racks as the viewer knows them: its own, and the public history's (every rack when they are
+    # shown).
     if view.racks is not None:
         known = [list(rack) for rack in view.racks]
     else:
@@ -102,30 +116,40 @@ def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
         start = spec.blocks["opponents"][0] + (slot - 1) * slot_size
         obs[start] = 1.0
         obs[start + 1] = view.rack_counts[seat] / d
-        obs[start + 2:start + slot_size] = placed[seat].reshape(-1)
+        obs[start + 2 : start + slot_size] = placed[seat].reshape(-1)
     return obs
 
 
-def head(params: dict[str, Any], prepared: tuple[Any, Any, Any], mask: Any, xp: Any) -> tuple[Any, Any]:
-    """The network on :func:`features`' output: masked action logits (``[N, actions]``, a large negative
-    number where illegal) and state values (``[N]``)."""
+def head(
+    params: dict[str, Any], prepared: tuple[Any, Any, Any], mask: Any, xp: Any
+) -> tuple[Any, Any]:
+    """The network on :func:`features`' output: masked action logits (``[N, actions]``, a large
+    negative number where illegal) and state values (``[N]``)."""
     inputs, action_gain, action_closer = prepared
     hidden = xp.tanh(inputs @ params["w1"] + params["b1"])
     hidden = xp.tanh(hidden @ params["w2"] + params["b2"])
-    logits = (hidden @ params["wp"] + params["bp"] + params["gain_scale"] * action_gain
-              + params["distance_scale"] * action_closer)
+    logits = (
+        hidden @ params["wp"]
+        + params["bp"]
+        + params["gain_scale"] * action_gain
+        + params["distance_scale"] * action_closer
+    )
     value = (hidden @ params["wv"] + params["bv"])[:, 0]
     return xp.where(mask, logits, -1e9), value
 
 
-def forward(spec: PolicySpec, params: dict[str, Any], obs: Any, mask: Any, xp: Any) -> tuple[Any, Any]:
-    """Masked action logits (``[N, actions]``, a large negative number where illegal) and state values
-    (``[N]``) for observations ``obs`` and legal-action masks ``mask``, with the array module ``xp``."""
+def forward(
+    spec: PolicySpec, params: dict[str, Any], obs: Any, mask: Any, xp: Any
+) -> tuple[Any, Any]:
+    """Masked action logits (``[N, actions]``, a large negative number where illegal) and state
+    values (``[N]``) for observations ``obs`` and legal-action masks ``mask``, with the array module
+    ``xp``."""
     return head(params, features(spec, obs, xp), mask, xp)
 
 
-def init_params(spec: PolicySpec, hidden: int, seed: int, gain_scale: float = 2.0,
-                distance_scale: float = 2.0) -> dict[str, np.ndarray]:
+def init_params(
+    spec: PolicySpec, hidden: int, seed: int, gain_scale: float = 2.0, distance_scale: float = 2.0
+) -> dict[str, np.ndarray]:
     """New network weights (float32), drawn from ``seed``."""
     rng = np.random.default_rng(seed)
 
@@ -133,31 +157,48 @@ def init_params(spec: PolicySpec, hidden: int, seed: int, gain_scale: float = 2.
         weights: np.ndarray = rng.standard_normal((fan_in, fan_out)) * scale / np.sqrt(fan_in)
         return weights.astype(np.float32)
 
-    return {"w1": dense(spec.input_size, hidden, 1.0), "b1": np.zeros(hidden, np.float32),
-            "w2": dense(hidden, hidden, 1.0), "b2": np.zeros(hidden, np.float32),
-            "wp": dense(hidden, spec.actions, 0.01), "bp": np.zeros(spec.actions, np.float32),
-            "wv": dense(hidden, 1, 1.0), "bv": np.zeros(1, np.float32),
-            "gain_scale": np.full(spec.actions, gain_scale, np.float32),
-            "distance_scale": np.full(spec.actions, distance_scale, np.float32)}
+    return {
+        "w1": dense(spec.input_size, hidden, 1.0),
+        "b1": np.zeros(hidden, np.float32),
+        "w2": dense(hidden, hidden, 1.0),
+        "b2": np.zeros(hidden, np.float32),
+        "wp": dense(hidden, spec.actions, 0.01),
+        "bp": np.zeros(spec.actions, np.float32),
+        "wv": dense(hidden, 1, 1.0),
+        "bv": np.zeros(1, np.float32),
+        "gain_scale": np.full(spec.actions, gain_scale, np.float32),
+        "distance_scale": np.full(spec.actions, distance_scale, np.float32),
+    }
 
 
 def save_policy(path: Any, params: dict[str, Any], edition: str, options: Options) -> None:
-    """Write weights (as float16, to stay small) and the game they were trained for to ``path`` (.npz)."""
+    """Write weights (as float16, to stay small) and the game they were trained for to ``path``
+    (.npz)."""
     arrays: dict[str, Any] = {name: np.asarray(params[name], np.float16) for name in _PARAMS}
-    np.savez_compressed(path, edition=np.array(edition), players=np.array(options.players),
-                        days=np.array(options.days), **arrays)
+    np.savez_compressed(
+        path,
+        edition=np.array(edition),
+        players=np.array(options.players),
+        days=np.array(options.days),
+        **arrays,
+    )
 
 
 def load_policy(path: str | None = None) -> tuple[dict[str, np.ndarray], str, int, int]:
-    """Weights (float32), edition id, players and days from an .npz file (default: the shipped policy).
+    """Weights (float32), edition id, players and days from an .npz file (default: the shipped
+    policy).
 
-    Raises ValueError, saying why, for a file that is not the learned bot's weights or whose network reads
-    other inputs than this version of the bot gives it (weights trained before a change of its inputs).
+    Raises ValueError, saying why, for a file that is not the learned bot's weights or whose network
+    reads other inputs than this version of the bot gives it (weights trained before a change of its
+    inputs).
     """
     source = resources.files("tendays.bots").joinpath(POLICY_FILE) if path is None else None
     name = path or POLICY_FILE
     try:
-        with (source.open("rb") if source is not None else open(path, "rb")) as file, np.load(file) as data:  # type: ignore[arg-type]
+        with (
+            source.open("rb") if source is not None else open(path, "rb") as file,
+            np.load(file) as data,
+        ):  # type: ignore[arg-type]
             params = {name: data[name].astype(np.float32) for name in _PARAMS}
             edition, players, days = str(data["edition"]), int(data["players"]), int(data["days"])
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
@@ -165,11 +206,16 @@ def load_policy(path: str | None = None) -> tuple[dict[str, np.ndarray], str, in
     try:
         spec = PolicySpec.of(load_edition(edition), Options(players=players, days=days))
     except (KeyError, ValueError) as error:
-        raise ValueError(f"{name} was trained for a game this version cannot set up ({error})") from error
+        raise ValueError(
+            f"{name} was trained for a game this version cannot set up ({error})"
+        ) from error
     if params["w1"].shape[0] != spec.input_size or params["wp"].shape[1] != spec.actions:
-        raise ValueError(f"{name} has a network for {params['w1'].shape[0]} inputs and "
-                         f"{params['wp'].shape[1]} actions; this version of the learned bot gives it "
-                         f"{spec.input_size} inputs and {spec.actions} actions (retrain it: docs/rl.md)")
+        raise ValueError(
+            f"{name} has a network for {params['w1'].shape[0]} inputs and "
+            f"{params['wp'].shape[1]} actions; this version of the learned bot gives "
+            f"it "
+            f"{spec.input_size} inputs and {spec.actions} actions (retrain it: docs/rl.md)"
+        )
     return params, edition, players, days
 
 
@@ -179,26 +225,34 @@ def _shipped() -> tuple[dict[str, np.ndarray], str, int, int]:
 
 
 def refusal(edition: str, options: Options) -> str | None:
-    """Why the shipped policy cannot play a game of ``edition`` (an id) with ``options``, or None if it can."""
+    """Why the shipped policy cannot play a game of ``edition`` (an id) with ``options``, or None if
+    it can."""
     trained_edition, days = _shipped()[1], _shipped()[3]
     if (edition, options.days) == (trained_edition, days):
         return None
-    return _("the learned bot plays only games of {days} days with the {trained} edition, not games of "
-             "{asked_days} days with the {edition} edition").format(
-        days=days, trained=trained_edition, asked_days=options.days, edition=edition)
+    return _(
+        "the learned bot plays only games of {days} days with the {trained} edition, not games of "
+        "{asked_days} days with the {edition} edition"
+    ).format(days=days, trained=trained_edition, asked_days=options.days, edition=edition)
 
 
 class LearnedBot:
     """Plays the legal move the network rates highest (ties, rare, broken by the seeded RNG).
 
-    It plays games of the edition and number of days it was trained for, with any number of players (it
-    was trained in 2-player games, and reads only the next seat's rack); for any other game it says so.
+    It plays games of the edition and number of days it was trained for, with any number of players
+    (it was trained in 2-player games, and reads only the next seat's rack); for any other game it
+    says so.
     """
 
     name = "learned"
 
-    def __init__(self, params: dict[str, np.ndarray] | None = None, edition: str = "usa", players: int = 2,
-                 days: int = 10) -> None:
+    def __init__(
+        self,
+        params: dict[str, np.ndarray] | None = None,
+        edition: str = "usa",
+        players: int = 2,
+        days: int = 10,
+    ) -> None:
         if params is None:
             params, edition, players, days = _shipped()
         self.params, self.edition, self.players, self.days = params, edition, players, days
@@ -210,8 +264,10 @@ class LearnedBot:
             return moves[0]
         options = view.options
         if (view.edition.id, options.days) != (self.edition, self.days):
-            raise ValueError(f"the learned bot plays games of {self.days} days with the {self.edition} edition "
-                             f"only, not games of {options.days} days with the {view.edition.id} edition")
+            raise ValueError(
+                f"the learned bot plays games of {self.days} days with the {self.edition} edition "
+                f"only, not games of {options.days} days with the {view.edition.id} edition"
+            )
         spec = self._specs.get(options.days)
         if spec is None:
             spec = self._specs[options.days] = PolicySpec.of(view.edition, options)

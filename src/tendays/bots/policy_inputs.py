@@ -1,11 +1,12 @@
 """What the learned bot's network reads: the batched engine's observation (laid out by the engine,
-:func:`tendays.engine.layout.array_layout`), the edition's constant arrays (:class:`PolicySpec`, from the
-engine's tables), and the *journey features* worked out from an observation (:func:`features`): each day and
-tile's gain of journey conditions (:func:`journey_conditions` counts them), and the journey distance
-(:func:`journey_distances`) with each day and tile's shortening of it.
+:func:`tendays.engine.layout.array_layout`), the edition's constant arrays (:class:`PolicySpec`,
+from the engine's tables), and the *journey features* worked out from an observation
+(:func:`features`): each day and tile's gain of journey conditions (:func:`journey_conditions`
+counts them), and the journey distance (:func:`journey_distances`) with each day and tile's
+shortening of it.
 
-Every function takes the array module (``numpy`` for play, ``jax.numpy`` for training), so the network
-trains on exactly the numbers it plays with.
+Every function takes the array module (``numpy`` for play, ``jax.numpy`` for training), so the
+network trains on exactly the numbers it plays with.
 """
 
 from __future__ import annotations
@@ -18,9 +19,17 @@ import numpy as np
 from tendays.engine import ActionCodec, Edition, MoveKind, Options
 from tendays.engine.layout import OPPONENT_SLOTS, array_layout
 
-__all__ = ["OPPONENT_SLOTS", "PolicySpec", "features", "journey_conditions", "journey_distances", "sound_days"]
+__all__ = [
+    "OPPONENT_SLOTS",
+    "PolicySpec",
+    "features",
+    "journey_conditions",
+    "journey_distances",
+    "sound_days",
+]
 
-_BASE = 64.0  # > the number of regions: a sum of BASE ** -cost over them still rounds to the least cost
+# > the number of regions: a sum of BASE ** -cost over them still rounds to the least cost
+_BASE = 64.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,17 +42,20 @@ class PolicySpec:
     actions: int
     blocks: dict[str, tuple[int, int]]  # name: (start, stop) in the observation
     observation_size: int
-    keep: np.ndarray  # int[inputs]: observation columns fed to the network: not the turn progress (the bot
-    # plays with any turn limit, or none), and of the other seats only the next one (so one network plays
-    # any number of players)
+    # int[inputs]: observation columns fed to the network: not the turn progress (the bot
+    keep: np.ndarray
+    # plays with any turn limit, or none), and of the other seats only the next one (so one network
+    # plays any number of players)
     link: np.ndarray  # bool[(tiles + 1) ** 3]
     is_region: np.ndarray  # float32[tiles + 1]; 0 for "no tile"
-    action_kind: np.ndarray  # int[actions]: 0 gains nothing, 1 the held tile's gain on a day, 2 a pile top's
+    # int[actions]: 0 gains nothing, 1 the held tile's gain on a day, 2 a pile top's
+    action_kind: np.ndarray
     action_day: np.ndarray  # int[actions]
     action_pile: np.ndarray  # int[actions]
     region_tiles: np.ndarray  # int[regions]
     transport_tiles: np.ndarray  # int[transports]
-    spread: np.ndarray  # float32[2, regions, (1 + transports) * regions]: [0] region r to r' by a border,
+    # float32[2, regions, (1 + transports) * regions]: [0] region r to r' by a border,
+    spread: np.ndarray
     # then r to r' over each transport (day r, transport, r'); [1] the same read backward (r' to r)
     tile_order: np.ndarray  # int[tiles]: the tiles' columns among regions-then-transports
 
@@ -53,7 +65,8 @@ class PolicySpec:
         layout = array_layout(t, d)
         blocks = {name: (block.start, block.stop) for name, block in layout.items()}
         start = max(stop for _, stop in blocks.values())
-        present = blocks["opponents"][0] + 2 + d * t  # through the next seat's block: the same in every game
+        # through the next seat's block: the same in every game
+        present = blocks["opponents"][0] + 2 + d * t
         codec = ActionCodec(d)
         kind, day, pile = (np.zeros(codec.size, np.int64) for _ in range(3))
         for index in range(codec.size):
@@ -65,16 +78,35 @@ class PolicySpec:
         link = np.frombuffer(edition.tables.link, np.uint8).astype(bool)
         cube = link.reshape(t + 1, t + 1, t + 1)
         regions, transports = np.array(edition.tables.regions), np.array(edition.tables.transports)
-        border = cube[regions[:, None], regions[None, :], t]  # a region's soundness ignores the day after next
+        # a region's soundness ignores the day after next
+        border = cube[regions[:, None], regions[None, :], t]
         hops = cube[np.ix_(regions, transports, regions)]  # [r, x, r']
-        spread = np.stack([np.concatenate([border, hops.reshape(len(regions), -1)], axis=1),
-                           np.concatenate([border.T, hops.transpose(2, 1, 0).reshape(len(regions), -1)], axis=1)])
-        return cls(tiles=t, days=d, players=options.players, actions=codec.size, blocks=blocks,
-                   observation_size=start, keep=np.setdiff1d(np.arange(present), blocks["progress"][0]),
-                   link=link, region_tiles=regions, transport_tiles=transports, spread=spread.astype(np.float32),
-                   tile_order=np.argsort(np.concatenate([regions, transports])),
-                   is_region=np.array([*edition.tables.is_region, False], np.float32), action_kind=kind,
-                   action_day=day, action_pile=pile)
+        spread = np.stack(
+            [
+                np.concatenate([border, hops.reshape(len(regions), -1)], axis=1),
+                np.concatenate(
+                    [border.T, hops.transpose(2, 1, 0).reshape(len(regions), -1)], axis=1
+                ),
+            ]
+        )
+        return cls(
+            tiles=t,
+            days=d,
+            players=options.players,
+            actions=codec.size,
+            blocks=blocks,
+            observation_size=start,
+            keep=np.setdiff1d(np.arange(present), blocks["progress"][0]),
+            link=link,
+            region_tiles=regions,
+            transport_tiles=transports,
+            spread=spread.astype(np.float32),
+            tile_order=np.argsort(np.concatenate([regions, transports])),
+            is_region=np.array([*edition.tables.is_region, False], np.float32),
+            action_kind=kind,
+            action_day=day,
+            action_pile=pile,
+        )
 
     @property
     def input_size(self) -> int:
@@ -82,88 +114,108 @@ class PolicySpec:
 
 
 def sound_days(link: Any, rack: Any, xp: Any) -> Any:
-    """float32[N, days - 1]: 1 where a day of the racks ``rack`` (``int[N, days]`` of ``tiles`` kinds, ``tiles``
-    for an empty day) but the last is sound with the days after it, by the engine's link table ``link``
-    (``bool[(tiles + 1) ** 3]``, ``edition.tables.link``)."""
+    """float32[N, days - 1]: 1 where a day of the racks ``rack`` (``int[N, days]`` of ``tiles``
+    kinds, ``tiles`` for an empty day) but the last is sound with the days after it, by the engine's
+    link table ``link`` (``bool[(tiles + 1) ** 3]``, ``edition.tables.link``)."""
     m = round(link.shape[0] ** (1 / 3))  # tiles + 1
     after = xp.concatenate([rack[:, 2:], xp.full_like(rack[:, :1], m - 1)], axis=1)
     return xp.asarray(link)[(rack[:, :-1] * m + rack[:, 1:]) * m + after].astype(xp.float32)
 
 
 def journey_conditions(link: Any, is_region: Any, rack: Any, xp: Any, sound: Any = None) -> Any:
-    """float32[N]: how many of a journey's ``days`` conditions the racks ``rack`` (as :func:`sound_days`) meet:
-    day 1 a region (``is_region``, ``[tiles + 1]``, false for "no tile"), and each day but the last sound
-    (``sound``, :func:`sound_days` unless given). All of them: a complete journey."""
+    """float32[N]: how many of a journey's ``days`` conditions the racks ``rack`` (as
+    :func:`sound_days`) meet: day 1 a region (``is_region``, ``[tiles + 1]``, false for "no tile"),
+    and each day but the last sound (``sound``, :func:`sound_days` unless given). All of them: a
+    complete journey."""
     if sound is None:
         sound = sound_days(link, rack, xp)
     return xp.asarray(is_region, xp.float32)[rack[:, 0]] + sound.sum(axis=1)
 
 
 def journey_distances(spec: PolicySpec, rack: Any, xp: Any) -> tuple[Any, Any]:
-    """Each rack's journey distance (``int[N]``) and, for every day and tile, the distance with that tile put
-    on that day (``int[N, days, tiles]``), for racks ``rack`` (``int[N, days]``, ``tiles`` for an empty day).
+    """Each rack's journey distance (``int[N]``) and, for every day and tile, the distance with that
+    tile put on that day (``int[N, days, tiles]``), for racks ``rack`` (``int[N, days]``, ``tiles``
+    for an empty day).
 
-    The distance is the fewest days whose tile must change (an empty day always) so that the rack becomes a
-    complete journey by the link table, ignoring how often each tile exists (``tendays.bots.distance``'s
-    relaxed distance). A journey is a walk over regions where a transport day may sit between two regions, so
-    a dynamic programme over days needs only the region of each day: the cost to reach region ``r'`` on a day
-    is the least, over the regions before it, of the cost so far plus that day's change (a border from
-    yesterday's region, or a hop over a transport tile on yesterday from the region the day before). A forward
-    and a backward pass give, for every day and tile, the cheapest journey through it. Each least-over-
-    neighbours is one matrix product on ``BASE ** -cost`` (the sum is the least cost's term within a factor
-    of the number of regions, under ``BASE``), rounded back to the integer cost: fast on a batch."""
+    The distance is the fewest days whose tile must change (an empty day always) so that the rack
+    becomes a complete journey by the link table, ignoring how often each tile exists
+    (``tendays.bots.distance``'s relaxed distance). A journey is a walk over regions where a
+    transport day may sit between two regions, so a dynamic programme over days needs only the
+    region of each day: the cost to reach region ``r'`` on a day is the least, over the regions
+    before it, of the cost so far plus that day's change (a border from yesterday's region, or a hop
+    over a transport tile on yesterday from the region the day before). A forward and a backward
+    pass give, for every day and tile, the cheapest journey through it. Each least-over- neighbours
+    is one matrix product on ``BASE ** -cost`` (the sum is the least cost's term within a factor of
+    the number of regions, under ``BASE``), rounded back to the integer cost: fast on a batch."""
     n, d = rack.shape
     regions, transports = len(spec.region_tiles), len(spec.transport_tiles)
     cap = d + 1  # more than any distance: costs are clipped there
-    cost = (rack[:, :, None] != xp.asarray(spec.region_tiles)[None, None, :]).astype(xp.int32)  # [N, d, R]
-    transport_cost = (rack[:, :, None] != xp.asarray(spec.transport_tiles)[None, None, :]).astype(xp.int32)
+    # [N, d, R]
+    cost = (rack[:, :, None] != xp.asarray(spec.region_tiles)[None, None, :]).astype(xp.int32)
+    transport_cost = (rack[:, :, None] != xp.asarray(spec.transport_tiles)[None, None, :]).astype(
+        xp.int32
+    )
     spread = xp.asarray(spec.spread)
     log_base = np.float32(np.log(_BASE))
 
     def least(costs: Any, direction: int) -> Any:
-        """``int[N, 1 + transports, R]``: the least of ``costs`` (``int[N, R]``) over each region's neighbours
-        by a border, then over each transport."""
-        total = (xp.exp(-log_base * costs.astype(xp.float32)) @ spread[direction]).reshape(n, 1 + transports,
-                                                                                          regions)
+        """``int[N, 1 + transports, R]``: the least of ``costs`` (``int[N, R]``) over each region's
+        neighbours by a border, then over each transport."""
+        total = (xp.exp(-log_base * costs.astype(xp.float32)) @ spread[direction]).reshape(
+            n, 1 + transports, regions
+        )
         rounded = xp.ceil(-xp.log(xp.maximum(total, 1e-30)) / log_base - 0.05)
         return xp.where(total > 0, xp.minimum(rounded, cap), cap).astype(xp.int32)
 
-    arriving = [xp.zeros((n, regions), xp.int32)]  # [i]: least cost of days before i, region r on day i
+    # [i]: least cost of days before i, region r on day i
+    arriving = [xp.zeros((n, regions), xp.int32)]
     upto = [cost[:, 0]]  # [i]: the same, day i included
-    hop_in: dict[int, Any] = {}  # [i]: [N, X, R'] least cost of days before i, transport x on day i, then r'
+    # [i]: [N, X, R'] least cost of days before i, transport x on day i, then r'
+    hop_in: dict[int, Any] = {}
     for i in range(1, d):
         spread_i = least(upto[i - 1], 0)
         hop_in[i] = spread_i[:, 1:]
         reach = spread_i[:, 0]
         if i >= 2:
-            reach = xp.minimum(reach, (transport_cost[:, i - 1, :, None] + hop_in[i - 1]).min(axis=1))
+            reach = xp.minimum(
+                reach, (transport_cost[:, i - 1, :, None] + hop_in[i - 1]).min(axis=1)
+            )
         arriving.append(reach)
         upto.append(xp.minimum(reach + cost[:, i], cap))
     after: list[Any] = [None] * d  # [i]: least cost of the days after i, region r on day i
     fromhere: list[Any] = [None] * d  # [i]: the same, day i included
-    hop_out: dict[int, Any] = {}  # [i]: [N, X, R] least cost of days after i, region r on day i - 1, x on i
+    # [i]: [N, X, R] least cost of days after i, region r on day i - 1, x on i
+    hop_out: dict[int, Any] = {}
     after[d - 1], fromhere[d - 1] = xp.zeros((n, regions), xp.int32), cost[:, d - 1]
     for i in range(d - 2, -1, -1):
         spread_i = least(fromhere[i + 1], 1)
         hop_out[i] = spread_i[:, 1:]
         rest = spread_i[:, 0]
         if i + 2 < d:
-            rest = xp.minimum(rest, (transport_cost[:, i + 1, :, None] + hop_out[i + 1]).min(axis=1))
+            rest = xp.minimum(
+                rest, (transport_cost[:, i + 1, :, None] + hop_out[i + 1]).min(axis=1)
+            )
         after[i] = rest
         fromhere[i] = xp.minimum(rest + cost[:, i], cap)
-    no_transport = xp.full((n, transports), cap, xp.int32)  # a transport on the first or last day: never
-    through = []  # [i]: [N, R + X] least cost of the other days of a journey with that tile on day i
+    # a transport on the first or last day: never
+    no_transport = xp.full((n, transports), cap, xp.int32)
+    # [i]: [N, R + X] least cost of the other days of a journey with that tile on day i
+    through = []
     for i in range(d):
-        by_transport = (upto[i - 1][:, None, :] + hop_out[i]).min(axis=2) if 0 < i < d - 1 else no_transport
+        by_transport = (
+            (upto[i - 1][:, None, :] + hop_out[i]).min(axis=2) if 0 < i < d - 1 else no_transport
+        )
         through.append(xp.concatenate([arriving[i] + after[i], by_transport], axis=1))
-    cheapest = xp.minimum(xp.stack(through, axis=1)[:, :, xp.asarray(spec.tile_order)], cap)  # [N, d, t]
-    with_tile = xp.minimum(cheapest, cheapest.min(axis=2, keepdims=True) + 1)  # or change that day after all
+    # [N, d, t]
+    cheapest = xp.minimum(xp.stack(through, axis=1)[:, :, xp.asarray(spec.tile_order)], cap)
+    # or change that day after all
+    with_tile = xp.minimum(cheapest, cheapest.min(axis=2, keepdims=True) + 1)
     return upto[d - 1].min(axis=1), with_tile
 
 
 def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any, Any]:
-    """The network's inputs (``float32[N, input_size]``), each action's journey gain and each action's
-    shortening of the journey distance (``[N, actions]`` each) for observations ``obs``
+    """The network's inputs (``float32[N, input_size]``), each action's journey gain and each
+    action's shortening of the journey distance (``[N, actions]`` each) for observations ``obs``
     (``float32[N, observation_size]``), computed with the array module ``xp``."""
     n, t, d = obs.shape[0], spec.tiles, spec.days
 
@@ -184,15 +236,16 @@ def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any, Any]:
     now = sound_days(link, rack, xp)  # [N, d - 1]: days 0 .. d - 2 sound
     zero2 = xp.zeros((n, 2), xp.float32)
     now_padded = xp.concatenate([zero2, now, zero2], axis=1)
-    before = now_padded[:, 0:d] + now_padded[:, 1:d + 1] + now_padded[:, 2:d + 2]  # the links touching day k
+    # the links touching day k
+    before = now_padded[:, 0:d] + now_padded[:, 1 : d + 1] + now_padded[:, 2 : d + 2]
     tile = xp.arange(t)[None, None, :]
 
     def day(offset: int) -> Any:
-        return padded[:, offset:offset + d][:, :, None]
+        return padded[:, offset : offset + d][:, :, None]
 
     # Day k holding tile x changes the links of days k - 2, k - 1 and k (an absent day never links).
     after = sound(day(0), day(1), tile) + sound(day(1), tile, day(3)) + sound(tile, day(3), day(4))
-    first = (region[:t][None, :] - region[rack[:, 0]][:, None])  # day 1 must be a region
+    first = region[:t][None, :] - region[rack[:, 0]][:, None]  # day 1 must be a region
     gain = after - before[:, :, None]
     gain = xp.concatenate([gain[:, :1] + first[:, None, :], gain[:, 1:]], axis=1)  # [N, d, t]
     distance, with_tile = journey_distances(spec, rack, xp)
@@ -201,19 +254,40 @@ def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any, Any]:
     def per_action(values: Any) -> tuple[Any, Any, Any]:
         """The held tile's value per day, each pile top's best over days, and each action's."""
         padded_values = xp.concatenate([values, xp.zeros((n, d, 1), xp.float32)], axis=2)
-        held_value = xp.take_along_axis(padded_values, xp.broadcast_to(held[:, None, None], (n, d, 1)),
-                                        axis=2)[:, :, 0]
-        top_value = xp.take_along_axis(padded_values, xp.broadcast_to(tops[:, None, :], (n, d, 3)),
-                                       axis=2).max(axis=1)
+        held_value = xp.take_along_axis(
+            padded_values, xp.broadcast_to(held[:, None, None], (n, d, 1)), axis=2
+        )[:, :, 0]
+        top_value = xp.take_along_axis(
+            padded_values, xp.broadcast_to(tops[:, None, :], (n, d, 3)), axis=2
+        ).max(axis=1)
         kind = xp.asarray(spec.action_kind)[None, :]
-        action = xp.where(kind == 1, held_value[:, xp.asarray(spec.action_day)],
-                          xp.where(kind == 2, top_value[:, xp.asarray(spec.action_pile)], 0.0))
+        action = xp.where(
+            kind == 1,
+            held_value[:, xp.asarray(spec.action_day)],
+            xp.where(kind == 2, top_value[:, xp.asarray(spec.action_pile)], 0.0),
+        )
         return held_value, top_value, action
 
     held_gain, top_gain, action_gain = per_action(gain)
     held_closer, top_closer, action_closer = per_action(closer)
     progress = journey_conditions(link, region, rack, xp, now)
-    inputs = xp.concatenate([obs[:, xp.asarray(spec.keep)], gain.reshape(n, d * t) / 2, held_gain / 2,
-                             top_gain / 2, (progress / d)[:, None], closer.reshape(n, d * t), held_closer,
-                             top_closer, (distance / d)[:, None].astype(xp.float32), closer.max(axis=1)], axis=1)
-    return inputs.astype(xp.float32), action_gain.astype(xp.float32), action_closer.astype(xp.float32)
+    inputs = xp.concatenate(
+        [
+            obs[:, xp.asarray(spec.keep)],
+            gain.reshape(n, d * t) / 2,
+            held_gain / 2,
+            top_gain / 2,
+            (progress / d)[:, None],
+            closer.reshape(n, d * t),
+            held_closer,
+            top_closer,
+            (distance / d)[:, None].astype(xp.float32),
+            closer.max(axis=1),
+        ],
+        axis=1,
+    )
+    return (
+        inputs.astype(xp.float32),
+        action_gain.astype(xp.float32),
+        action_closer.astype(xp.float32),
+    )

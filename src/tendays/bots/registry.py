@@ -1,10 +1,10 @@
 """The bot registry: every computer player a person can choose, registered once.
 
-The terminal, ``tendays simulate``, the server and (over ``GET /api/bots``) the browser all read this
-list, so a new bot or level is added here and nowhere else. A *level* is what a person picks at the
-table (easy, normal, hard); each names a bot. Bots may also be named directly (``greedy``), with a budget
-where they take one (``expert:48`` rollouts, ``expert:0.5s`` seconds), or as ``cmd:<command line>`` for
-an external program speaking the engine protocol (``docs/engine-protocol.md``).
+The terminal, ``tendays simulate``, the server and (over ``GET /api/bots``) the browser all read
+this list, so a new bot or level is added here and nowhere else. A *level* is what a person picks at
+the table (easy, normal, hard); each names a bot. Bots may also be named directly (``greedy``), with
+a budget where they take one (``expert:48`` rollouts, ``expert:0.5s`` seconds), or as ``cmd:<command
+line>`` for an external program speaking the engine protocol (``docs/engine-protocol.md``).
 """
 
 from __future__ import annotations
@@ -29,11 +29,22 @@ if TYPE_CHECKING:
 
 
 def N_(message: str) -> str:  # noqa: N802 (gettext's name for a message marked for the catalogues)
-    """Mark a description for the catalogues; it is translated where it is shown (the setup screen)."""
+    """Mark a description for the catalogues; it is translated where it is shown (the setup
+    screen)."""
     return message
 
 
-__all__ = ["BOTS", "LEVELS", "BotEntry", "Level", "bot_names", "ladder_ratings", "level_names", "make_bot", "refusal"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "BotEntry",
+    "Level",
+    "bot_names",
+    "ladder_ratings",
+    "level_names",
+    "make_bot",
+    "refusal",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +55,9 @@ class BotEntry:
     description: str
     build: Callable[[str], Bot]  # called with the budget text ("" for none)
     budget: str = ""  # the form of the budget, e.g. "ROLLOUTS or SECONDSs"; "" if it takes none
-    # Why it cannot play a game of this edition id and these options (a sentence), or None: for a bot made
-    # for some games only, so a front end refuses the game before it starts instead of the bot failing in it.
+    # Why it cannot play a game of this edition id and these options (a sentence), or None: for a
+    # bot made for some games only, so a front end refuses the game before it starts instead of the
+    # bot failing in it.
     refuses: Callable[[str, Options], str | None] | None = None
 
 
@@ -56,7 +68,8 @@ class Level:
     name: str
     bot: str
     description: str
-    word: str = ""  # the level's name as players read it, marked for the catalogues; "" for the name itself
+    # the level's name as players read it, marked for the catalogues; "" for the name itself
+    word: str = ""
 
     @property
     def said(self) -> str:
@@ -75,6 +88,7 @@ def _plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
         if budget:
             raise ValueError(f"the {name} bot takes no budget, so {name}:{budget} means nothing")
         return make()
+
     return build
 
 
@@ -92,22 +106,45 @@ def _expert_reading(budget: str) -> Bot:
     return _expert(budget, "expert+rivals", read_rivals=True)
 
 
-def _expert(budget: str, name: str = "expert", model: OpponentModel | None = None, draft_search: bool = False,
-            read_rivals: bool = False) -> Bot:
+def _expert(
+    budget: str,
+    name: str = "expert",
+    model: OpponentModel | None = None,
+    draft_search: bool = False,
+    read_rivals: bool = False,
+) -> Bot:
     if not budget:
-        return ExpertBot(READING_ITERATIONS if read_rivals else DEFAULT_ITERATIONS, name=name, opponent_model=model,
-                         draft_search=draft_search, read_rivals=read_rivals)
+        return ExpertBot(
+            READING_ITERATIONS if read_rivals else DEFAULT_ITERATIONS,
+            name=name,
+            opponent_model=model,
+            draft_search=draft_search,
+            read_rivals=read_rivals,
+        )
     seconds = budget.endswith("s")
     try:
         amount = float(budget[:-1]) if seconds else int(budget)
     except ValueError:
-        raise ValueError(f"bad expert budget {budget!r}: give rollouts per decision (expert:48) "
-                         f"or seconds per decision (expert:0.5s)") from None
+        raise ValueError(
+            f"bad expert budget {budget!r}: give rollouts per decision (expert:48) "
+            f"or seconds per decision (expert:0.5s)"
+        ) from None
     if seconds:
-        return ExpertBot(iterations=None, think=amount, name=f"{name}:{budget}", opponent_model=model,
-                         draft_search=draft_search, read_rivals=read_rivals)
-    return ExpertBot(iterations=int(amount), name=f"{name}:{budget}", opponent_model=model,
-                     draft_search=draft_search, read_rivals=read_rivals)
+        return ExpertBot(
+            iterations=None,
+            think=amount,
+            name=f"{name}:{budget}",
+            opponent_model=model,
+            draft_search=draft_search,
+            read_rivals=read_rivals,
+        )
+    return ExpertBot(
+        iterations=int(amount),
+        name=f"{name}:{budget}",
+        opponent_model=model,
+        draft_search=draft_search,
+        read_rivals=read_rivals,
+    )
 
 
 def _learned(budget: str) -> Bot:
@@ -132,48 +169,108 @@ def _fallible(budget: str) -> Bot:
     try:
         miss = float(budget) if budget else 0.5
     except ValueError:
-        raise ValueError(f"bad share of overlooked moves {budget!r}: give a number from 0 to 1 (fallible:0.3)") \
-            from None
+        raise ValueError(
+            f"bad share of overlooked moves {budget!r}: give a number from 0 to 1 (fallible:0.3)"
+        ) from None
     return FallibleBot(miss, name=f"fallible:{budget}" if budget else "fallible")
 
 
 #: Every bot, by name.
-BOTS: dict[str, BotEntry] = {entry.name: entry for entry in (
-    BotEntry("random", "plays a random legal move", _plain("random", RandomBot)),
-    BotEntry("greedy", "takes and places the tile that brings its journey closest to complete, "
-                       "weighing which tiles may still come", _plain("greedy", GreedyBot)),
-    BotEntry("fallible", "plays like greedy but overlooks its best move in a share of its decisions, playing "
-                         "another plausible one", _fallible, budget="MISS (a share from 0 to 1)"),
-    BotEntry("expert", "the greedy bot with a look-ahead: plays many possible futures of each promising move",
-             _expert, budget="ROLLOUTS or SECONDSs"),
-    BotEntry("learned", "a small neural network trained by self-play in 2-player games (10-day USA games only)",
-             _learned, refuses=_learned_refuses),
-    BotEntry("expert+model", "the expert, dealing the other players' hidden days of its sampled worlds by the "
-                             "learned opponent model", _expert_modelled, budget="ROLLOUTS or SECONDSs"),
-    BotEntry("expert+rivals", "the expert, imagining the other players' racks as near-journeys their public "
-                              "history allows, which play back in its look-ahead", _expert_reading,
-             budget="ROLLOUTS or SECONDSs"),
-    BotEntry("expert+draft", "the expert, placing each drafted tile where sampled futures of the draft end "
-                             "closest to a journey", _expert_drafting, budget="ROLLOUTS or SECONDSs"),
-)}
+BOTS: dict[str, BotEntry] = {
+    entry.name: entry
+    for entry in (
+        BotEntry("random", "plays a random legal move", _plain("random", RandomBot)),
+        BotEntry(
+            "greedy",
+            "takes and places the tile that brings its journey closest to complete, "
+            "weighing which tiles may still come",
+            _plain("greedy", GreedyBot),
+        ),
+        BotEntry(
+            "fallible",
+            "plays like greedy but overlooks its best move in a share of its decisions, playing "
+            "another plausible one",
+            _fallible,
+            budget="MISS (a share from 0 to 1)",
+        ),
+        BotEntry(
+            "expert",
+            "the greedy bot with a look-ahead: plays many possible futures of each promising move",
+            _expert,
+            budget="ROLLOUTS or SECONDSs",
+        ),
+        BotEntry(
+            "learned",
+            "a small neural network trained by self-play in 2-player games (10-day USA games only)",
+            _learned,
+            refuses=_learned_refuses,
+        ),
+        BotEntry(
+            "expert+model",
+            "the expert, dealing the other players' hidden days of its sampled worlds by the "
+            "learned opponent model",
+            _expert_modelled,
+            budget="ROLLOUTS or SECONDSs",
+        ),
+        BotEntry(
+            "expert+rivals",
+            "the expert, imagining the other players' racks as near-journeys their public "
+            "history allows, which play back in its look-ahead",
+            _expert_reading,
+            budget="ROLLOUTS or SECONDSs",
+        ),
+        BotEntry(
+            "expert+draft",
+            "the expert, placing each drafted tile where sampled futures of the draft end "
+            "closest to a journey",
+            _expert_drafting,
+            budget="ROLLOUTS or SECONDSs",
+        ),
+    )
+}
 
-#: The difficulty levels offered to people, easiest first. Their miss rates were chosen on one range of
-#: deals and their ratings measured on others (``benchmarks/ladder.py``, docs/bots.md).
-LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("beginner", "fallible:0.5", N_("knows the rules and never spoils its own journey, but overlooks half of "
-                                         "its best moves"), N_("beginner")),
-    Level("easy", "fallible:0.25", N_("plays sensibly but overlooks a quarter of its best moves"), N_("easy")),
-    Level("normal", "greedy", N_("builds its journey steadily and watches the piles"), N_("normal")),
-    Level("hard", "expert+rivals", N_("looks ahead through many possible futures and reads what the others need"),
-          N_("hard")),
-)}
+#: The difficulty levels offered to people, easiest first. Their miss rates were chosen on one
+#: range of deals and their ratings measured on others (``benchmarks/ladder.py``, docs/bots.md).
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level(
+            "beginner",
+            "fallible:0.5",
+            N_(
+                "knows the rules and never spoils its own journey, but overlooks half of "
+                "its best moves"
+            ),
+            N_("beginner"),
+        ),
+        Level(
+            "easy",
+            "fallible:0.25",
+            N_("plays sensibly but overlooks a quarter of its best moves"),
+            N_("easy"),
+        ),
+        Level(
+            "normal",
+            "greedy",
+            N_("builds its journey steadily and watches the piles"),
+            N_("normal"),
+        ),
+        Level(
+            "hard",
+            "expert+rivals",
+            N_("looks ahead through many possible futures and reads what the others need"),
+            N_("hard"),
+        ),
+    )
+}
 
 
 _RATINGS: dict[str, Any] = {}
 
 
 def ladder_ratings() -> dict[str, Any]:
-    """The published ladder tournament (``bots/ratings.json``): how it was played, and each level's rating."""
+    """The published ladder tournament (``bots/ratings.json``): how it was played, and each level's
+    rating."""
     if not _RATINGS:
         text = resources.files("tendays.bots").joinpath("ratings.json").read_text("utf-8")
         _RATINGS.update(json.loads(text))
@@ -191,7 +288,10 @@ def bot_names() -> tuple[str, ...]:
 
 
 def _forms() -> str:
-    forms = [*LEVELS, *(f"{e.name}" + (f", {e.name}:{e.budget}" if e.budget else "") for e in BOTS.values())]
+    forms = [
+        *LEVELS,
+        *(f"{e.name}" + (f", {e.name}:{e.budget}" if e.budget else "") for e in BOTS.values()),
+    ]
     return ", ".join([*forms, "cmd:COMMAND LINE"])
 
 
@@ -206,7 +306,8 @@ def _entry(spec: str) -> tuple[BotEntry | None, str]:
 
 
 def refusal(spec: str, edition: str, options: Options) -> str | None:
-    """Why the bot ``spec`` cannot play a game of ``edition`` (an id) with ``options``, or None if it can."""
+    """Why the bot ``spec`` cannot play a game of ``edition`` (an id) with ``options``, or None if
+    it can."""
     if spec.strip().startswith("cmd:"):
         return None
     entry, _ = _entry(spec)
@@ -221,7 +322,7 @@ def make_bot(spec: str) -> Bot:
     if text.startswith("cmd:"):
         from .engine_client import EngineBot
 
-        return EngineBot(text[len("cmd:"):].strip())
+        return EngineBot(text[len("cmd:") :].strip())
     entry, budget = _entry(text)
     if entry is None:
         raise ValueError(f"unknown bot {spec!r}; choose one of: {_forms()}")

@@ -1,13 +1,15 @@
-"""Plausible racks for the other players: journeys the public history allows, a few days short of complete.
+"""Plausible racks for the other players: journeys the public history allows, a few days short of
+complete.
 
-A search that deals the other players' hidden days at random gives them racks far from any journey, so in
-its imagined futures nobody but the searcher ever finishes, and nothing it throws away can hurt it. Real
-racks are close to a journey for most of the game, and how close shows in how many tiles the player has
-replaced. So a plausible rack here is a complete journey through the days the table has seen (tiles taken
-from a pile stay known on their day), its hidden days filled with tiles whose place the viewer does not
-know, then as many of those days spoilt as the player's distance, drawn from what self-play shows for
-players who replaced as many tiles. A rack that a tile the player just passed over (or threw away) would
-have brought closer is dropped: a player who plays their best would have taken it.
+A search that deals the other players' hidden days at random gives them racks far from any journey,
+so in its imagined futures nobody but the searcher ever finishes, and nothing it throws away can
+hurt it. Real racks are close to a journey for most of the game, and how close shows in how many
+tiles the player has replaced. So a plausible rack here is a complete journey through the days the
+table has seen (tiles taken from a pile stay known on their day), its hidden days filled with tiles
+whose place the viewer does not know, then as many of those days spoilt as the player's distance,
+drawn from what self-play shows for players who replaced as many tiles. A rack that a tile the
+player just passed over (or threw away) would have brought closer is dropped: a player who plays
+their best would have taken it.
 """
 
 from __future__ import annotations
@@ -31,28 +33,38 @@ _TRIES = 12  # journeys tried for one rack before settling for an inconsistent o
 @cache
 def _shipped() -> dict[str, tuple[tuple[float, ...], ...]]:
     data = json.loads(resources.files("tendays.bots").joinpath("rivals.json").read_text("utf-8"))
-    return {edition: tuple(tuple(row) for row in rows) for edition, rows in data["distances"].items()}
+    return {
+        edition: tuple(tuple(row) for row in rows) for edition, rows in data["distances"].items()
+    }
 
 
 def distance_shares(edition: Edition) -> tuple[tuple[float, ...], ...]:
-    """The shipped table of distances by replaced tiles for ``edition`` (``tools/train_rivals.py``); an
-    edition the table does not know borrows the first one's."""
+    """The shipped table of distances by replaced tiles for ``edition`` (``tools/train_rivals.py``);
+    an edition the table does not know borrows the first one's."""
     tables = _shipped()
     return tables.get(edition.id) or next(iter(tables.values()))
 
 
 def sample_distance(table: Sequence[Sequence[float]], replaced: int, rng: random.Random) -> int:
-    """A distance for a player who replaced ``replaced`` tiles, from ``table`` (per count of replaced tiles,
-    the shares of distance 1, 2, ...; the last row stands for every larger count)."""
+    """A distance for a player who replaced ``replaced`` tiles, from ``table`` (per count of
+    replaced tiles, the shares of distance 1, 2, ...; the last row stands for every larger
+    count)."""
     row = table[min(replaced, len(table) - 1)]
     return 1 + rng.choices(range(len(row)), weights=row)[0]
 
 
-def plausible_days(edition: Edition, knowledge: Knowledge, facts: TableFacts, player: int, distance: int,
-                   rng: random.Random, spoken_for: Sequence[int] = ()) -> dict[int, int] | None:
-    """Tiles for ``player``'s hidden days (day index to tile) making a rack ``distance`` days from a journey,
-    or ``None`` when the seen days allow no journey (or a day is still empty). ``spoken_for``: unseen
-    copies already given to other racks of the same sample."""
+def plausible_days(
+    edition: Edition,
+    knowledge: Knowledge,
+    facts: TableFacts,
+    player: int,
+    distance: int,
+    rng: random.Random,
+    spoken_for: Sequence[int] = (),
+) -> dict[int, int] | None:
+    """Tiles for ``player``'s hidden days (day index to tile) making a rack ``distance`` days from a
+    journey, or ``None`` when the seen days allow no journey (or a day is still empty).
+    ``spoken_for``: unseen copies already given to other racks of the same sample."""
     graph = graph_for(edition)
     rack, filled = knowledge.racks[player], knowledge.filled[player]
     if not all(filled):
@@ -86,7 +98,11 @@ def plausible_days(edition: Edition, knowledge: Knowledge, facts: TableFacts, pl
         previous = -1
         for d in range(days):
             reachable = (graph.succ[previous] if d else graph.all_regions) & backward[d]
-            states = [s for s in bit_indices(reachable) if rack[d] is not None or counts[state_tile[s]] > 0]
+            states = [
+                s
+                for s in bit_indices(reachable)
+                if rack[d] is not None or counts[state_tile[s]] > 0
+            ]
             if not states:
                 break
             previous = rng.choice(states)
@@ -105,6 +121,8 @@ def plausible_days(edition: Edition, knowledge: Knowledge, facts: TableFacts, pl
             chosen = journey
             full = [journey.get(d, t) for d, t in enumerate(rack)]
             analysis = analyze(edition, full)
-            if analysis.distance == distance and not any(t in refused for outs in analysis.outs for t in outs):
+            if analysis.distance == distance and not any(
+                t in refused for outs in analysis.outs for t in outs
+            ):
                 return journey
     return chosen or None
