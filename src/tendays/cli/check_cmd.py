@@ -5,8 +5,8 @@ broken step and every tile held more often than the box has it. Exit status: 0 c
 complete, 2 bad input (an unknown edition or tile, or the wrong number of days).
 
 With no tiles, journeys are read from standard input, one per line, and one JSON verdict (or
-``{"error": ...}``) is printed per line; blank lines are skipped. The exit status is then 2 if any line
-was bad input, else 1 if any journey was not complete, else 0.
+``{"error": ...}``) is printed per line; blank lines are skipped. The exit status is then 2 if any
+line was bad input, else 1 if any journey was not complete, else 0.
 """
 
 from __future__ import annotations
@@ -41,11 +41,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = STDIN_HELP
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("edition", help=f"one of: {', '.join(available_editions())}")
-    parser.add_argument("tiles", nargs="*", metavar="TILE",
-                        help="tile ids, day 1 first (e.g. WA OR plane-blue HI); none: read journeys from standard "
-                             "input (below)")
+    parser.add_argument(
+        "tiles",
+        nargs="*",
+        metavar="TILE",
+        help="tile ids, day 1 first (e.g. WA OR plane-blue HI); none: read journeys from standard "
+        "input (below)",
+    )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    parser.add_argument("--days", type=int, default=None, help="number of days the journey must have (default 10)")
+    parser.add_argument(
+        "--days", type=int, default=None, help="number of days the journey must have (default 10)"
+    )
     add_language_argument(parser)
 
 
@@ -53,14 +59,21 @@ def parse_journey(edition: Edition, ids: Sequence[str], days: int | None) -> lis
     """Tile ids to tile indices, checking the ids and the length (the verdict judges the rest)."""
     unknown = [i for i in ids if i.upper() not in edition.by_id]
     if unknown:
-        raise BadJourney(ngettext("{edition} has no tile {tiles}", "{edition} has no tiles {tiles}", len(unknown))
-                         .format(edition=edition.name, tiles=", ".join(repr(u) for u in unknown)))
+        raise BadJourney(
+            ngettext(
+                "{edition} has no tile {tiles}", "{edition} has no tiles {tiles}", len(unknown)
+            ).format(edition=edition.name, tiles=", ".join(repr(u) for u in unknown))
+        )
     tiles = [edition.tile(i) for i in ids]
     expected = days if days is not None else 10
     if len(tiles) != expected:
-        raise BadJourney(ngettext("a journey has {days} days, but {count} tile was given",
-                                  "a journey has {days} days, but {count} tiles were given", len(tiles))
-                         .format(days=expected, count=len(tiles)))
+        raise BadJourney(
+            ngettext(
+                "a journey has {days} days, but {count} tile was given",
+                "a journey has {days} days, but {count} tiles were given",
+                len(tiles),
+            ).format(days=expected, count=len(tiles))
+        )
     return [t.index for t in tiles]
 
 
@@ -88,26 +101,39 @@ def run(args: argparse.Namespace) -> int:
         print(_("a complete {days}-day journey").format(days=len(journey)))
     else:
         count = len(verdict.problems)
-        print(ngettext("not a complete journey ({count} problem):", "not a complete journey ({count} problems):",
-                       count).format(count=count))
+        print(
+            ngettext(
+                "not a complete journey ({count} problem):",
+                "not a complete journey ({count} problems):",
+                count,
+            ).format(count=count)
+        )
         for problem in verdict.problems:
             print(f"  {problem}")
     return 0 if verdict.valid else 1
 
 
 def check_lines(edition: Edition, days: int | None) -> int:
-    """Standard input mode: a JSON verdict per journey line; the exit status sums up the worst line."""
+    """Standard input mode: a JSON verdict per journey line; the exit status sums up the worst
+    line."""
     checker = checker_for(edition)
     if sys.stdin.isatty():
-        print(_("Type a journey of {edition} per line, tile ids day 1 first (e.g. WA OR CA ...); Ctrl-D ends.")
-              .format(edition=edition.name), file=sys.stderr)
+        print(
+            _(
+                "Type a journey of {edition} per line, tile ids day 1 first (e.g. WA OR CA ...); "
+                "Ctrl-D ends."
+            ).format(edition=edition.name),
+            file=sys.stderr,
+        )
     worst = 0
     for number, raw in enumerate(sys.stdin.buffer, 1):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:
             worst = 2
-            message = _("line {number} is not UTF-8 text (byte {byte})").format(number=number, byte=error.start + 1)
+            message = _("line {number} is not UTF-8 text (byte {byte})").format(
+                number=number, byte=error.start + 1
+            )
             print(json.dumps({"error": message}, ensure_ascii=False), flush=True)
             continue
         ids = [part for part in re.split(r"[\s,]+", line.strip()) if part]

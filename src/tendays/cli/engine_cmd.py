@@ -1,6 +1,7 @@
 """``tendays engine``: serve a built-in bot over the line-based engine protocol (stdin/stdout).
 
-See ``docs/engine-protocol.md``. Example: ``tendays simulate --players "cmd:tendays engine --bot expert",greedy``.
+See ``docs/engine-protocol.md``. Example: ``tendays simulate --players "cmd:tendays engine --bot
+expert",greedy``.
 """
 
 from __future__ import annotations
@@ -16,37 +17,68 @@ from tendays.engine import json_text
 from tendays.engine.i18n import gettext as _
 
 # The fields of a view on the wire (docs/engine-protocol.md, "The view").
-VIEW_FIELDS = ("edition", "options", "player", "current", "phase", "turn", "rack", "in_hand", "taken_from",
-               "forced_pile", "piles", "draw_pile", "rack_counts", "racks", "winner", "events", "legal_moves")
+VIEW_FIELDS = (
+    "edition",
+    "options",
+    "player",
+    "current",
+    "phase",
+    "turn",
+    "rack",
+    "in_hand",
+    "taken_from",
+    "forced_pile",
+    "piles",
+    "draw_pile",
+    "rack_counts",
+    "racks",
+    "winner",
+    "events",
+    "legal_moves",
+)
 
 
 def servable_bots() -> list[str]:
-    """The bots ``--bot`` can serve: every name and level of the registry, with a budget where one is taken."""
+    """The bots ``--bot`` can serve: every name and level of the registry, with a budget where one
+    is taken."""
     from tendays.bots import BOTS, bot_names
 
-    return [*bot_names(), *(f"{entry.name}:{entry.budget}" for entry in BOTS.values() if entry.budget)]
+    return [
+        *bot_names(),
+        *(f"{entry.name}:{entry.budget}" for entry in BOTS.values() if entry.budget),
+    ]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bot", default="greedy",
-                        help=f"the bot to serve: {', '.join(servable_bots())} (default: greedy)")
+    parser.add_argument(
+        "--bot",
+        default="greedy",
+        help=f"the bot to serve: {', '.join(servable_bots())} (default: greedy)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot's dice (default: 0)")
 
 
-# The protocol's answers (``error ...``) are read by the program at the other end and, like the protocol's
-# commands, are always English (docs/engine-protocol.md); only what is printed to a person is translated.
+# The protocol's answers (``error ...``) are read by the program at the other end and, like the
+# protocol's commands, are always English (docs/engine-protocol.md); only what is printed to a
+# person is translated.
 
 
 ECHO_LIMIT = 40  # an answer quotes at most this many characters of what it was sent
 
 
 def _quote(text: str) -> str:
-    """``text`` as an answer quotes it: a long line (a stray paste of a megabyte) is cut, and says so."""
-    return repr(text) if len(text) <= ECHO_LIMIT else f"{text[:ECHO_LIMIT]!r}… ({len(text)} characters)"
+    """``text`` as an answer quotes it: a long line (a stray paste of a megabyte) is cut, and says
+    so."""
+    return (
+        repr(text)
+        if len(text) <= ECHO_LIMIT
+        else f"{text[:ECHO_LIMIT]!r}… ({len(text)} characters)"
+    )
 
 
 def _json_object(command: str, text: str, what: str) -> tuple[dict[str, Any] | None, str]:
-    """The JSON object after ``command``, or None and the protocol error naming what is wrong with it."""
+    """The JSON object after ``command``, or None and the protocol error naming what is wrong with
+    it."""
     try:
         data = json_text.loads(text)
     except ValueError as error:
@@ -57,7 +89,8 @@ def _json_object(command: str, text: str, what: str) -> tuple[dict[str, Any] | N
 
 
 def newgame_problem(text: str) -> str:
-    """What is wrong with a ``newgame`` line's JSON, or "" when it describes a game this engine can play."""
+    """What is wrong with a ``newgame`` line's JSON, or "" when it describes a game this engine can
+    play."""
     from tendays.engine import EditionError, Options, load_edition
 
     data, problem = _json_object("newgame", text, '{"edition", "options", "player"}')
@@ -76,7 +109,8 @@ def newgame_problem(text: str) -> str:
         return f"'newgame' describes no game: {error}"
     player = data["player"]
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < options.players:
-        return f"'player' must be a seat from 0 to {options.players - 1}, not {json.dumps(player)[:40]}"
+        shown = json.dumps(player)[:40]
+        return f"'player' must be a seat from 0 to {options.players - 1}, not {shown}"
     return ""
 
 
@@ -89,7 +123,11 @@ def read_view(text: str) -> tuple[Any, str]:
         return None, problem
     missing = [key for key in VIEW_FIELDS if key not in data]
     if missing:
-        return None, f"the view has no {', '.join(repr(key) for key in missing)} (see 'The view' in the protocol)"
+        return (
+            None,
+            f"the view has no {', '.join(repr(key) for key in missing)} (see 'The view' in the "
+            f"protocol)",
+        )
     try:
         return view_from_json(data), ""
     except ValueError as error:
@@ -117,7 +155,10 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
             return 0
         if command == "tendays":
             if rest.strip() != str(PROTOCOL_VERSION):
-                say(f"error this engine speaks protocol {PROTOCOL_VERSION}, not {_quote(rest.strip())}")
+                say(
+                    f"error this engine speaks protocol {PROTOCOL_VERSION}, not "
+                    f"{_quote(rest.strip())}"
+                )
                 continue
             say(f"ready {bot.name}")
         elif command == "newgame":
@@ -138,7 +179,8 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
                 continue
             try:
                 move = bot.choose(view, rng)
-            except Exception as error:  # a view that reads but is not a position the bot can play from
+            # a view that reads but is not a position the bot can play from
+            except Exception as error:
                 say(f"error the bot could not choose a move from this view: {error}")
                 continue
             say(f"move {move}")
@@ -155,8 +197,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     name = args.bot.partition(":")[0].lower()
     if name not in servable_bots():
-        print("tendays engine: " + _("unknown bot {bot!r}; serve one of: {bots}").format(
-            bot=args.bot, bots=", ".join(servable_bots())), file=sys.stderr)
+        print(
+            "tendays engine: "
+            + _("unknown bot {bot!r}; serve one of: {bots}").format(
+                bot=args.bot, bots=", ".join(servable_bots())
+            ),
+            file=sys.stderr,
+        )
         return 2
     try:
         make_bot(args.bot)
@@ -164,5 +211,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"tendays engine: {error}", file=sys.stderr)
         return 2
     if isinstance(sys.stdin, io.TextIOWrapper):
-        sys.stdin.reconfigure(errors="replace")  # a line that is not UTF-8 gets a protocol error, not a crash
+        # a line that is not UTF-8 gets a protocol error, not a crash
+        sys.stdin.reconfigure(errors="replace")
     return serve(args.bot, args.seed, sys.stdin, sys.stdout)

@@ -1,6 +1,6 @@
-"""The language of the ``tendays`` command: ``--lang``, else what ``LANGUAGE``/``LANG`` ask for, else English;
-a game (``tendays play``, ``tendays replay``) then speaks its edition's own language (``--edition germany``
-speaks German)."""
+"""The language of the ``tendays`` command: ``--lang``, else what ``LANGUAGE``/``LANG`` ask for,
+else English; a game (``tendays play``, ``tendays replay``) then speaks its edition's own language
+(``--edition germany`` speaks German)."""
 
 from __future__ import annotations
 
@@ -13,17 +13,25 @@ __all__ = ["add_language_argument", "choose_language", "command_language", "envi
 
 
 def add_language_argument(parser: argparse.ArgumentParser, games: bool = False) -> None:
-    """``--lang``: the language of everything the command says; a command that plays or replays ``games``
-    falls back on the edition's own language, the others on English (:func:`command_language`)."""
-    parser.add_argument("--lang", choices=available_languages(), default=None,
-                        help="the language of what the command says (default: from LANGUAGE/LANG, else the edition's "
-                             "own)" if games else "the language of what the command says (default: from LANGUAGE/LANG, "
-                                                  "else English)")
+    """``--lang``: the language of everything the command says; a command that plays or replays
+    ``games`` falls back on the edition's own language, the others on English
+    (:func:`command_language`)."""
+    parser.add_argument(
+        "--lang",
+        choices=available_languages(),
+        default=None,
+        help=(
+            "the language of what the command says (default: from LANGUAGE/LANG, else the "
+            "edition's own)"
+            if games
+            else "the language of what the command says (default: from LANGUAGE/LANG, else English)"
+        ),
+    )
 
 
 def environment_language() -> str | None:
-    """The language LANGUAGE or LANG asks for, if the catalogues have it; None when they ask for nothing
-    specific (unset, "C", "POSIX") or only for languages the game does not speak."""
+    """The language LANGUAGE or LANG asks for, if the catalogues have it; None when they ask for
+    nothing specific (unset, "C", "POSIX") or only for languages the game does not speak."""
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(variable, "").strip()
         if not value or value.split(".")[0] in ("C", "POSIX"):
@@ -36,7 +44,8 @@ def environment_language() -> str | None:
 
 
 def choose_language(requested: str | None, edition: str | None) -> str:
-    """``--lang``, else the environment's language, else the edition's own (English without an edition)."""
+    """``--lang``, else the environment's language, else the edition's own (English without an
+    edition)."""
     if requested:
         return requested
     chosen = environment_language()
@@ -49,7 +58,7 @@ def choose_language(requested: str | None, edition: str | None) -> str:
 
 
 def command_language(args: argparse.Namespace) -> str:
-    """The language of a parsed command line: its ``--lang``, else the environment's, else English (so a
-    script's output does not change with the edition it checks; ``tendays play`` and ``tendays replay``
-    then choose the language of the game itself with :func:`choose_language`)."""
+    """The language of a parsed command line: its ``--lang``, else the environment's, else English
+    (so a script's output does not change with the edition it checks; ``tendays play`` and ``tendays
+    replay`` then choose the language of the game itself with :func:`choose_language`)."""
     return choose_language(getattr(args, "lang", None), None)

@@ -1,7 +1,9 @@
-"""``tendays learn``: the guided first game, a short game where each rule is explained the first time it matters.
+"""``tendays learn``: the guided first game, a short game where each rule is explained the first
+time it matters.
 
 The place reached is kept in a progress file (``--progress``, else ``$TENDAYS_LEARN_FILE``, else
-``learn.json`` in the user's data folder), so the lesson goes on where it stopped; ``--restart`` starts over.
+``learn.json`` in the user's data folder), so the lesson goes on where it stopped; ``--restart``
+starts over.
 """
 
 from __future__ import annotations
@@ -27,12 +29,24 @@ def default_lesson() -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from tendays.learn import available_lessons
 
-    parser.add_argument("edition", nargs="?", choices=available_lessons(), default=None,
-                        help=f"which game to learn (default {default_lesson()})")
-    parser.add_argument("--restart", action="store_true", help="start the guided game again from its first step")
-    parser.add_argument("--progress", type=Path, default=None, metavar="FILE",
-                        help="the file that keeps the place reached (default $TENDAYS_LEARN_FILE, else "
-                             "learn.json in $XDG_DATA_HOME/tendays)")
+    parser.add_argument(
+        "edition",
+        nargs="?",
+        choices=available_lessons(),
+        default=None,
+        help=f"which game to learn (default {default_lesson()})",
+    )
+    parser.add_argument(
+        "--restart", action="store_true", help="start the guided game again from its first step"
+    )
+    parser.add_argument(
+        "--progress",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the file that keeps the place reached (default $TENDAYS_LEARN_FILE, else "
+        "learn.json in $XDG_DATA_HOME/tendays)",
+    )
     add_language_argument(parser, games=True)
 
 

@@ -7,8 +7,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-# name -> module under tendays.cli; each module defines ``add_arguments(parser)`` and ``run(args) -> int``.
-# Heavy dependencies (Textual, FastAPI, ...) are imported inside ``run`` so ``tendays check`` stays fast.
+# name -> module under tendays.cli; each module defines ``add_arguments(parser)`` and ``run(args) ->
+# int``. Heavy dependencies (Textual, FastAPI, ...) are imported inside ``run`` so ``tendays check``
+# stays fast.
 COMMANDS = {
     "map": ("map_cmd", "show an edition's regions, colours, borders and tiles"),
     "check": ("check_cmd", "check whether tiles form a complete journey"),
@@ -20,6 +21,7 @@ COMMANDS = {
     "engine": ("engine_cmd", "serve a built-in bot over the line-based engine protocol"),
     "serve": ("serve_cmd", "start the web server for browser games"),
     "admin": ("admin_cmd", "the operator's commands for a running server, and database backups"),
+    "accounts": ("accounts_cmd", "the operator's account commands: reset a forgotten password"),
 }
 
 
@@ -53,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .language import command_language
 
     try:
-        with use_language(command_language(args)):  # what the command says, in its reader's language
+        # what the command says, in its reader's language
+        with use_language(command_language(args)):
             return int(args.run(args) or 0)
     except KeyboardInterrupt:
         return 130

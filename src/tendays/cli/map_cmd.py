@@ -40,22 +40,50 @@ def run(args: argparse.Namespace) -> int:
         regions.add_column(column)
     for index, region in enumerate(edition.regions):
         symbol = edition.symbols.get(region.color or "any", "")
-        color = words.color(region.color) if region.color else _("any ({colour})").format(colour=words.color(None))
-        regions.add_row(region.id, edition.tiles[index].name_in(lang), f"{symbol} {color}".strip(),
-                        " ".join(sorted(region.neighbors)) or "—")
+        color = (
+            words.color(region.color)
+            if region.color
+            else _("any ({colour})").format(colour=words.color(None))
+        )
+        regions.add_row(
+            region.id,
+            edition.tiles[index].name_in(lang),
+            f"{symbol} {color}".strip(),
+            " ".join(sorted(region.neighbors)) or "—",
+        )
     console.print(regions)
-    tiles = Table(title=ngettext("{count} tile", "{count} tiles", edition.tile_count).format(count=edition.tile_count))
+    tiles = Table(
+        title=ngettext("{count} tile", "{count} tiles", edition.tile_count).format(
+            count=edition.tile_count
+        )
+    )
     for column in (_("id"), _("name"), _("role"), _("colour"), _("count")):
         tiles.add_column(column)
-    # TRANSLATORS: what a tile does in a journey: a region, a link of one colour (airplane, train), a skip (car, bus).
-    roles = {"region": pgettext("role", "region"), "link": pgettext("role", "link"), "skip": pgettext("role", "skip")}
+    # TRANSLATORS: what a tile does in a journey: a region, a link of one colour (airplane, train),
+    # a skip (car, bus).
+    roles = {
+        "region": pgettext("role", "region"),
+        "link": pgettext("role", "link"),
+        "skip": pgettext("role", "skip"),
+    }
     for tile in edition.tiles:
         if not tile.is_region or tile.count > 1:
-            colour = f"{edition.symbols.get(tile.color, '')} {words.color(tile.color)}".strip() if tile.color else "—"
-            tiles.add_row(tile.id, tile.name_in(lang), roles[tile.role.value], colour, str(tile.count))
+            colour = (
+                f"{edition.symbols.get(tile.color, '')} {words.color(tile.color)}".strip()
+                if tile.color
+                else "—"
+            )
+            tiles.add_row(
+                tile.id, tile.name_in(lang), roles[tile.role.value], colour, str(tile.count)
+            )
     regions_single = sum(1 for t in edition.tiles if t.is_region and t.count == 1)
-    tiles.add_row(_("(each other {region})").format(region=words.region_noun), "", roles["region"], _("its colour"),
-                  f"1 × {regions_single}")
+    tiles.add_row(
+        _("(each other {region})").format(region=words.region_noun),
+        "",
+        roles["region"],
+        _("its colour"),
+        f"1 × {regions_single}",
+    )
     console.print(tiles)
     console.print(f"[dim]{edition.credit}[/dim]")
     return 0

@@ -1,7 +1,7 @@
 """``tendays play``: a full-screen terminal game against bots or friends at one keyboard.
 
-With no options a setup screen asks for the edition, the seats, the days, who begins and the variant;
-``--resume FILE`` continues a saved game.
+With no options a setup screen asks for the edition, the seats, the days, who begins and the
+variant; ``--resume FILE`` continues a saved game.
 """
 
 from __future__ import annotations
@@ -14,7 +14,14 @@ from tendays.engine.i18n import gettext as _
 
 from .language import add_language_argument, choose_language
 
-__all__ = ["DEFAULT_PLAYERS", "DEFAULT_SAVE", "add_arguments", "choose_language", "first_seat_arg", "run"]
+__all__ = [
+    "DEFAULT_PLAYERS",
+    "DEFAULT_SAVE",
+    "add_arguments",
+    "choose_language",
+    "first_seat_arg",
+    "run",
+]
 
 DEFAULT_PLAYERS = "me,normal,normal"
 DEFAULT_SAVE = Path("tendays-save.json")
@@ -25,8 +32,11 @@ def first_seat_arg(text: str) -> int | str:
     if text.strip().lower() == "random":
         return "random"
     if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(_("give a seat number (1 for the first seat) or 'random', not {text!r}")
-                                         .format(text=text))
+        raise argparse.ArgumentTypeError(
+            _("give a seat number (1 for the first seat) or 'random', not {text!r}").format(
+                text=text
+            )
+        )
     return int(text)
 
 
@@ -36,30 +46,75 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     from .tui.palettes import PALETTES
 
-    parser.add_argument("--edition", choices=available_editions(), default=None, help="which game (default usa)")
-    parser.add_argument("--players", default=None, metavar="SEATS",
-                        help=f"comma-separated seats in turn order (default {DEFAULT_PLAYERS!r}): 'me', 'human', "
-                             f"a name or human:NAME for a person; {', '.join(bot_names())} or cmd:PROGRAM for a bot")
-    parser.add_argument("--days", type=int, default=None, metavar="N",
-                        help=f"days in a journey, {MIN_DAYS} to {MAX_DAYS} as the edition's tiles allow (default 10)")
-    parser.add_argument("--first-seat", type=first_seat_arg, default=None, metavar="N|random",
-                        help="the seat that takes the first turn after the draft, counted in --players from 1, "
-                             "or random (default random)")
-    parser.add_argument("--swap", action="store_true", default=None,
-                        help="swap variant: a turn may swap two days instead of drawing")
-    parser.add_argument("--seed", type=int, default=None, help="shuffle seed, for a game that can be dealt again")
-    parser.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
-                        help="pause before each bot move so it can be followed (default 0.6; 0 for none)")
-    parser.add_argument("--save", type=Path, default=DEFAULT_SAVE, metavar="FILE",
-                        help=f"where the 's' key saves the game (default {DEFAULT_SAVE})")
-    parser.add_argument("--resume", "--load", type=Path, default=None, metavar="FILE",
-                        help="continue a saved game: its edition, days, variant and seats (--players seats it "
-                             "differently)")
+    parser.add_argument(
+        "--edition", choices=available_editions(), default=None, help="which game (default usa)"
+    )
+    parser.add_argument(
+        "--players",
+        default=None,
+        metavar="SEATS",
+        help=f"comma-separated seats in turn order (default {DEFAULT_PLAYERS!r}): 'me', 'human', "
+        f"a name or human:NAME for a person; {', '.join(bot_names())} or cmd:PROGRAM for a bot",
+    )
+    parser.add_argument(
+        "--days",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"days in a journey, {MIN_DAYS} to {MAX_DAYS} as the edition's tiles allow "
+        "(default 10)",
+    )
+    parser.add_argument(
+        "--first-seat",
+        type=first_seat_arg,
+        default=None,
+        metavar="N|random",
+        help="the seat that takes the first turn after the draft, counted in --players from 1, "
+        "or random (default random)",
+    )
+    parser.add_argument(
+        "--swap",
+        action="store_true",
+        default=None,
+        help="swap variant: a turn may swap two days instead of drawing",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="shuffle seed, for a game that can be dealt again"
+    )
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot move so it can be followed (default 0.6; 0 for none)",
+    )
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=DEFAULT_SAVE,
+        metavar="FILE",
+        help=f"where the 's' key saves the game (default {DEFAULT_SAVE})",
+    )
+    parser.add_argument(
+        "--resume",
+        "--load",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="continue a saved game: its edition, days, variant and seats (--players seats it "
+        "differently)",
+    )
     add_language_argument(parser, games=True)
-    parser.add_argument("--palette", choices=PALETTES, default=None,
-                        help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
-                             "the c key switches them during the game (default normal, or the resumed game's)")
-    parser.add_argument("--setup", action="store_true", help="show the setup screen even when options are given")
+    parser.add_argument(
+        "--palette",
+        choices=PALETTES,
+        default=None,
+        help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
+        "the c key switches them during the game (default normal, or the resumed game's)",
+    )
+    parser.add_argument(
+        "--setup", action="store_true", help="show the setup screen even when options are given"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,22 +129,49 @@ def _run(args: argparse.Namespace) -> int:
     from tendays.engine import RecordError, default_edition
 
     from .tui.play_app import PlayApp, fresh_seed
-    from .tui.table import PERSON_PREFIX, PlayConfig, SeatError, Table, load_save, parse_seats, saved_palette
+    from .tui.table import (
+        PERSON_PREFIX,
+        PlayConfig,
+        SeatError,
+        Table,
+        load_save,
+        parse_seats,
+        saved_palette,
+    )
 
     if args.delay < 0:
         print("tendays play: " + _("--delay cannot be negative"), file=sys.stderr)
         return 2
-    fixed_by_the_save = [option for option, value in (
-        ("--edition", args.edition), ("--days", args.days), ("--first-seat", args.first_seat),
-        ("--swap", args.swap), ("--seed", args.seed), ("--setup", args.setup or None)) if value is not None]
+    fixed_by_the_save = [
+        option
+        for option, value in (
+            ("--edition", args.edition),
+            ("--days", args.days),
+            ("--first-seat", args.first_seat),
+            ("--swap", args.swap),
+            ("--seed", args.seed),
+            ("--setup", args.setup or None),
+        )
+        if value is not None
+    ]
     if args.resume is not None and fixed_by_the_save:
-        print("tendays play: " + _("a resumed game keeps the edition, days, first seat, variant and seed it was saved "
-                                   "with; leave out {options} (only --players, --save, --delay, --lang and --palette "
-                                   "go with --resume)").format(options=", ".join(fixed_by_the_save)), file=sys.stderr)
+        print(
+            "tendays play: "
+            + _(
+                "a resumed game keeps the edition, days, first seat, variant and seed it was saved "
+                "with; leave out {options} (only --players, --save, --delay, "
+                "--lang and --palette "
+                "go with --resume)"
+            ).format(options=", ".join(fixed_by_the_save)),
+            file=sys.stderr,
+        )
         return 2
     if args.players is not None and not args.players.strip():
-        print("tendays play: " + _("--players is empty: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'"),
-              file=sys.stderr)
+        print(
+            "tendays play: "
+            + _("--players is empty: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'"),
+            file=sys.stderr,
+        )
         return 2
     chosen = (args.edition, args.players, args.days, args.first_seat, args.swap, args.seed)
     config = PlayConfig(
@@ -101,7 +183,9 @@ def _run(args: argparse.Namespace) -> int:
         seed=args.seed,
         bot_delay=args.delay,
         save_path=args.save if args.resume is None or args.save != DEFAULT_SAVE else args.resume,
-        palette=args.palette or (args.resume is not None and saved_palette(args.resume)) or "normal",
+        palette=args.palette
+        or (args.resume is not None and saved_palette(args.resume))
+        or "normal",
     )
     table = None
     try:
@@ -110,17 +194,26 @@ def _run(args: argparse.Namespace) -> int:
             programs = [spec for spec in specs or () if spec.lower().startswith("cmd:")]
             if programs and args.players is None:
                 # A save file may come from anyone: it never starts a program by itself.
-                raise SeatError(_("the save file would start the program {program!r} for a seat; a save file never "
-                                  "starts programs by itself: give the seats with --players to resume it (e.g. "
-                                  "--players 'me,{seat}' if you trust that program)").format(
-                    program=programs[0][4:].strip(), seat=programs[0]))
-            players = args.players if args.players is not None else (
-                ",".join(specs) if specs else ",".join(["human"] * record.options.players))
+                raise SeatError(
+                    _(
+                        "the save file would start the program {program!r} for a seat; a save file "
+                        "never starts programs by itself: give the seats with --players to resume "
+                        "it (e.g. --players 'me,{seat}' if you trust that program)"
+                    ).format(program=programs[0][4:].strip(), seat=programs[0])
+                )
+            players = (
+                args.players
+                if args.players is not None
+                else (",".join(specs) if specs else ",".join(["human"] * record.options.players))
+            )
             table = Table.from_record(record, parse_seats(players, record.names))
-            table.own_files.add(args.resume.resolve())  # saving a resumed game may overwrite its own file
+            # saving a resumed game may overwrite its own file
+            table.own_files.add(args.resume.resolve())
             config = PlayConfig(
                 edition=record.edition,
-                players=",".join(f"{PERSON_PREFIX}{s.name}" if s.is_human else s.spec for s in table.seats),
+                players=",".join(
+                    f"{PERSON_PREFIX}{s.name}" if s.is_human else s.spec for s in table.seats
+                ),
                 days=record.options.days,
                 swap=record.options.swap,
                 first_seat=record.options.first_seat,
@@ -132,10 +225,17 @@ def _run(args: argparse.Namespace) -> int:
         elif not args.setup and any(value is not None for value in chosen):
             seed = config.seed if config.seed is not None else fresh_seed()
             table = Table(config.edition, config.options(), seed, config.seat_list())
-    except (RecordError, ValueError) as error:  # SeatError and options the engine refuses are ValueErrors
-        print(f"tendays play: {error}", file=sys.stderr)  # the engine's and the seats' words, translated
+    # SeatError and options the engine refuses are ValueErrors
+    except (RecordError, ValueError) as error:
+        # the engine's and the seats' words, translated
+        print(f"tendays play: {error}", file=sys.stderr)
         return 2
-    app = PlayApp(config, table=table, setup=table is None, language=choose_language(args.lang, config.edition))
+    app = PlayApp(
+        config,
+        table=table,
+        setup=table is None,
+        language=choose_language(args.lang, config.edition),
+    )
     try:
         app.run()
     finally:

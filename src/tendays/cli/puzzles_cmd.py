@@ -1,8 +1,9 @@
-"""``tendays puzzles EDITION [--count N] [--seed S] [--kind KIND] [--json]``: puzzles from real bot games.
+"""``tendays puzzles EDITION [--count N] [--seed S] [--kind KIND] [--json]``: puzzles from real bot
+games.
 
-With ``--json`` one puzzle a line, in the form :meth:`tendays.puzzles.Puzzle.to_json` writes (its solution
-included). Without it a person solves them at a prompt: each answer is judged, and explained, by the engine.
-Exit status: 0, or 2 for bad arguments.
+With ``--json`` one puzzle a line, in the form :meth:`tendays.puzzles.Puzzle.to_json` writes (its
+solution included). Without it a person solves them at a prompt: each answer is judged, and
+explained, by the engine. Exit status: 0, or 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -27,12 +28,22 @@ from .language import add_language_argument
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("edition", help=f"one of: {', '.join(available_editions())}")
     parser.add_argument("--count", type=int, default=5, help="how many puzzles (5)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="which puzzles: the same seed gives the same ones (default: new ones each time)")
-    parser.add_argument("--kind", choices=[kind.value for kind in Kind], default=None,
-                        help="only puzzles of this kind: finish (complete the journey now) or block (the discard "
-                             "that leaves the next player no finish); default: both")
-    parser.add_argument("--json", action="store_true", help="print the puzzles, one JSON object a line, and stop")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="which puzzles: the same seed gives the same ones (default: new ones each time)",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=[kind.value for kind in Kind],
+        default=None,
+        help="only puzzles of this kind: finish (complete the journey now) or block (the discard "
+        "that leaves the next player no finish); default: both",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the puzzles, one JSON object a line, and stop"
+    )
     add_language_argument(parser)
 
 
@@ -43,14 +54,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"tendays puzzles: {error}", file=sys.stderr)
         return 2
     if args.count < 1:
-        print("tendays puzzles: " + _("ask for at least one puzzle, not {count}").format(count=args.count),
-              file=sys.stderr)
+        print(
+            "tendays puzzles: "
+            + _("ask for at least one puzzle, not {count}").format(count=args.count),
+            file=sys.stderr,
+        )
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     puzzles = pick(edition.id, args.count, seed, Kind(args.kind) if args.kind else None)
     if not puzzles:
-        print("tendays puzzles: " + _("no puzzles are shipped for {edition}").format(edition=edition.name),
-              file=sys.stderr)
+        print(
+            "tendays puzzles: "
+            + _("no puzzles are shipped for {edition}").format(edition=edition.name),
+            file=sys.stderr,
+        )
         return 2
     if args.json:
         for puzzle in puzzles:
@@ -60,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def say_wrapped(text: str = "") -> None:
-    """Print ``text``, its long sentences broken between words at the terminal's width (not mid-word)."""
+    """Print ``text``, its long sentences broken between words at the terminal's width (not
+    mid-word)."""
     width = shutil.get_terminal_size().columns
     print(textwrap.fill(text, width=width, subsequent_indent="  ") if len(text) > width else text)
 
@@ -77,29 +95,47 @@ def tile_text(puzzle: Puzzle, tile: int) -> str:
 def show(puzzle: Puzzle, number: int, total: int) -> list[str]:
     """The puzzle as lines of text."""
     edition = puzzle.game_edition
-    lines = [_("Puzzle {number} of {total} ({id}, rated {rating})").format(number=number, total=total,
-                                                                          id=puzzle.id, rating=puzzle.rating)]
+    lines = [
+        _("Puzzle {number} of {total} ({id}, rated {rating})").format(
+            number=number, total=total, id=puzzle.id, rating=puzzle.rating
+        )
+    ]
     if puzzle.kind is Kind.FINISH:
-        lines.append(_("Finish now: take the top tile of one discard pile and put it on one day, so that your "
-                       "journey is complete."))
+        lines.append(
+            _(
+                "Finish now: take the top tile of one discard pile and put it on one day, so that "
+                "your journey is complete."
+            )
+        )
     else:
         assert puzzle.held is not None and puzzle.opponent is not None
-        lines.append(_("Block: you drew {tile}, which does not finish your journey. Discard it onto the pile that "
-                       "leaves the next player no pile top completing their journey.").format(
-            tile=tile_text(puzzle, puzzle.held)))
+        lines.append(
+            _(
+                "Block: you drew {tile}, which does not finish your journey. Discard it onto the "
+                "pile that leaves the next player no pile top completing their journey."
+            ).format(tile=tile_text(puzzle, puzzle.held))
+        )
         lines.append(_("The next player's journey:"))
-        lines += [f"  {day:>2}  {tile_text(puzzle, tile)}" for day, tile in enumerate(puzzle.opponent, 1)]
+        lines += [
+            f"  {day:>2}  {tile_text(puzzle, tile)}" for day, tile in enumerate(puzzle.opponent, 1)
+        ]
     lines.append(_("Your journey ({edition}):").format(edition=edition.name))
     lines += [f"  {day:>2}  {tile_text(puzzle, tile)}" for day, tile in enumerate(puzzle.rack, 1)]
     lines.append(_("The discard piles (top last):"))
     for number_, pile in enumerate(puzzle.piles, 1):
-        lines.append(_("  pile {pile}: {tiles}   top: {top}").format(
-            pile=number_, tiles=", ".join(tile_text(puzzle, t) for t in pile[:-1]) or "-",
-            top=tile_text(puzzle, pile[-1])))
+        lines.append(
+            _("  pile {pile}: {tiles}   top: {top}").format(
+                pile=number_,
+                tiles=", ".join(tile_text(puzzle, t) for t in pile[:-1]) or "-",
+                top=tile_text(puzzle, pile[-1]),
+            )
+        )
     return lines
 
 
-def read_answer(puzzle: Puzzle, ask: Callable[[str], str], say: Callable[..., None]) -> Answer | None:
+def read_answer(
+    puzzle: Puzzle, ask: Callable[[str], str], say: Callable[..., None]
+) -> Answer | None:
     """Ask until the answer is a pile (and day) of the puzzle; None when the person quits."""
     if puzzle.kind is Kind.FINISH:
         question = _("Your answer, a pile and a day (e.g. 2 7), or q to stop: ")
@@ -115,8 +151,11 @@ def read_answer(puzzle: Puzzle, ask: Callable[[str], str], say: Callable[..., No
         parts = text.replace(",", " ").split()
         wanted = 2 if puzzle.kind is Kind.FINISH else 1
         if len(parts) != wanted or not all(part.isdigit() for part in parts):
-            say(_("Type a pile and a day, as two numbers: 2 7") if wanted == 2 else
-                _("Type the number of a pile: 1, 2 or 3"))
+            say(
+                _("Type a pile and a day, as two numbers: 2 7")
+                if wanted == 2
+                else _("Type the number of a pile: 1, 2 or 3")
+            )
             continue
         try:
             return parse_answer(puzzle, *map(int, parts))
@@ -142,6 +181,9 @@ def solve(puzzles: list[Puzzle], ask: Callable[[str], str], say: Callable[..., N
         else:
             say(_("The answer: {why}").format(why=judgement.solution_explanation))
     say("")
-    say(ngettext("Solved {solved} of {count} puzzle.", "Solved {solved} of {count} puzzles.", tried).format(
-        solved=solved, count=tried))
+    say(
+        ngettext(
+            "Solved {solved} of {count} puzzle.", "Solved {solved} of {count} puzzles.", tried
+        ).format(solved=solved, count=tried)
+    )
     return 0

@@ -1,6 +1,8 @@
-"""``tendays replay FILE``: step through a saved game with the arrow keys, every rack and the log shown.
+"""``tendays replay FILE``: step through a saved game with the arrow keys, every rack and the log
+shown.
 
-``--text`` prints the game instead (the log, and every rack at the end), for a terminal without a screen.
+``--text`` prints the game instead (the log, and every rack at the end), for a terminal without a
+screen.
 """
 
 from __future__ import annotations
@@ -20,15 +22,31 @@ from .language import add_language_argument, choose_language
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from .tui.palettes import PALETTES
 
-    parser.add_argument("file", type=Path, help="a saved game (tendays play's save file, or any game record)")
-    parser.add_argument("--reveal", action="store_true",
-                        help="show the racks of an unfinished game too (a finished game always shows them)")
-    parser.add_argument("--step", type=float, default=0.8, metavar="SECONDS",
-                        help="seconds per move when playing the game back with the space key (default 0.8)")
-    parser.add_argument("--text", action="store_true", help="print the game's log and final racks instead")
-    parser.add_argument("--palette", choices=PALETTES, default=None,
-                        help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
-                             "the c key switches them (default: the save file's, else normal)")
+    parser.add_argument(
+        "file", type=Path, help="a saved game (tendays play's save file, or any game record)"
+    )
+    parser.add_argument(
+        "--reveal",
+        action="store_true",
+        help="show the racks of an unfinished game too (a finished game always shows them)",
+    )
+    parser.add_argument(
+        "--step",
+        type=float,
+        default=0.8,
+        metavar="SECONDS",
+        help="seconds per move when playing the game back with the space key (default 0.8)",
+    )
+    parser.add_argument(
+        "--text", action="store_true", help="print the game's log and final racks instead"
+    )
+    parser.add_argument(
+        "--palette",
+        choices=PALETTES,
+        default=None,
+        help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
+        "the c key switches them (default: the save file's, else normal)",
+    )
     add_language_argument(parser, games=True)
 
 
@@ -42,16 +60,21 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         print(f"tendays replay: {error}", file=sys.stderr)
         return 2
-    lang = choose_language(args.lang, record.edition)  # a German game replays in German unless asked otherwise
+    # a German game replays in German unless asked otherwise
+    lang = choose_language(args.lang, record.edition)
     if args.text:
         with use_language(lang):
             print_game(record, states, reveal=args.reveal or states[-1].is_over)
         return 0
     if args.step <= 0:
-        print("tendays replay: " + _("--step must be a positive number of seconds"), file=sys.stderr)
+        print(
+            "tendays replay: " + _("--step must be a positive number of seconds"), file=sys.stderr
+        )
         return 2
     palette = args.palette or saved_palette(args.file) or "normal"
-    ReplayApp(record, reveal=args.reveal, step_seconds=args.step, language=lang, palette=palette).run()
+    ReplayApp(
+        record, reveal=args.reveal, step_seconds=args.step, language=lang, palette=palette
+    ).run()
     return 0
 
 
@@ -62,7 +85,9 @@ def print_game(record: GameRecord, states: Sequence[State], reveal: bool) -> Non
     from .tui.render import log_line, person, tile_text
 
     final = states[-1]
-    names = record.names or tuple(_("Player {number}").format(number=i + 1) for i in range(record.options.players))
+    names = record.names or tuple(
+        _("Player {number}").format(number=i + 1) for i in range(record.options.players)
+    )
     console = Console(highlight=False)
     spectator = view(final, None)
     for event in spectator.events:
@@ -75,9 +100,17 @@ def print_game(record: GameRecord, states: Sequence[State], reveal: bool) -> Non
         rack = view(final, seat).rack or ()
         verdict = checker.check(rack)
         problems = len(verdict.problems)
-        console.print(f"\n{person(names[seat])}: " + (
-            _("a complete journey") if verdict.valid
-            else ngettext("{count} problem", "{count} problems", problems).format(count=problems)), style="bold")
+        console.print(
+            f"\n{person(names[seat])}: "
+            + (
+                _("a complete journey")
+                if verdict.valid
+                else ngettext("{count} problem", "{count} problems", problems).format(
+                    count=problems
+                )
+            ),
+            style="bold",
+        )
         for day, tile in enumerate(rack, 1):
             console.print(f"{day:>3} ", tile_text(final.edition, tile), sep="")
         for problem in verdict.problems:

@@ -24,7 +24,9 @@ def duration(text: str) -> float:
     """Seconds from '45s', '30m', '12h', '14d' or a plain number of seconds."""
     found = DURATION.match(text)
     if not found:
-        raise argparse.ArgumentTypeError(_("{text!r} is not a duration such as 45s, 30m, 12h or 14d").format(text=text))
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a duration such as 45s, 30m, 12h or 14d").format(text=text)
+        )
     return float(found.group(1)) * UNITS[found.group(2)]
 
 
@@ -38,50 +40,122 @@ def _env(name: str, default: Any) -> Any:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add = parser.add_argument
-    add("--host", default=_env("HOST", "127.0.0.1"),
-        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every network interface) [TENDAYS_HOST]")
-    add("--port", type=int, default=int(_env("PORT", 8000)), help="port to listen on (default 8000) [TENDAYS_PORT]")
-    add("--db", default=_env("DB", "sqlite:///tendays.db"), metavar="URL",
+    add(
+        "--host",
+        default=_env("HOST", "127.0.0.1"),
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every network interface) "
+        "[TENDAYS_HOST]",
+    )
+    add(
+        "--port",
+        type=int,
+        default=int(_env("PORT", 8000)),
+        help="port to listen on (default 8000) [TENDAYS_PORT]",
+    )
+    add(
+        "--db",
+        default=_env("DB", "sqlite:///tendays.db"),
+        metavar="URL",
         help="SQLAlchemy database URL (default sqlite:///tendays.db, a file in this directory; "
-             "postgresql://USER@HOST/DB lets several servers share it) [TENDAYS_DB]")
-    add("--lease", type=duration, default=duration(_env("LEASE", "10s")), metavar="DURATION",
-        help="with PostgreSQL: how long a game stays with a server that stopped answering before another "
-             "takes it over (default 10s) [TENDAYS_LEASE]")
-    add("--bot-delay", type=float, default=float(_env("BOT_DELAY", 0.8)), metavar="SECONDS",
-        help="pause before each bot turn so people can follow (default 0.8; draft moves wait a quarter of it)")
-    add("--bot-workers", type=int, default=_env("BOT_WORKERS", None), metavar="N",
-        help="worker processes where bots think (default: the CPU count less one, 1 to 4)")
-    add("--log-level", default=_env("LOG_LEVEL", "info"), choices=["critical", "error", "warning", "info", "debug"])
+        "postgresql://USER@HOST/DB lets several servers share it) [TENDAYS_DB]",
+    )
+    add(
+        "--lease",
+        type=duration,
+        default=duration(_env("LEASE", "10s")),
+        metavar="DURATION",
+        help="with PostgreSQL: how long a game stays with a server that stopped answering before "
+        "another takes it over (default 10s) [TENDAYS_LEASE]",
+    )
+    add(
+        "--bot-delay",
+        type=float,
+        default=float(_env("BOT_DELAY", 0.8)),
+        metavar="SECONDS",
+        help="pause before each bot turn so people can follow (default 0.8; draft moves wait a "
+        "quarter of it)",
+    )
+    add(
+        "--bot-workers",
+        type=int,
+        default=_env("BOT_WORKERS", None),
+        metavar="N",
+        help="worker processes where bots think (default: the CPU count less one, 1 to 4)",
+    )
+    add(
+        "--log-level",
+        default=_env("LOG_LEVEL", "info"),
+        choices=["critical", "error", "warning", "info", "debug"],
+    )
     limits = parser.add_argument_group("per-client limits (0: no limit)")
-    limits.add_argument("--trusted-proxies", default=_env("TRUSTED_PROXIES", ""), metavar="ADDRESSES",
-                        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
-                             "names the client (default: none) [TENDAYS_TRUSTED_PROXIES]")
-    for name, default, what in (("creates-per-minute", 10, "games a client may create a minute"),
-                                ("joins-per-minute", 30, "seats a client may join a minute"),
-                                ("connections-per-minute", 60, "table connections a client may open a minute"),
-                                ("connections-at-once", 40, "table connections a client may hold open"),
-                                ("open-connections", 100, "connections of any kind a client may hold open"),
-                                ("max-games", 10_000, "unfinished games the server holds")):
+    limits.add_argument(
+        "--trusted-proxies",
+        default=_env("TRUSTED_PROXIES", ""),
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
+        "names the client (default: none) [TENDAYS_TRUSTED_PROXIES]",
+    )
+    for name, default, what in (
+        ("creates-per-minute", 10, "games a client may create a minute"),
+        ("joins-per-minute", 30, "seats a client may join a minute"),
+        ("connections-per-minute", 60, "table connections a client may open a minute"),
+        ("connections-at-once", 40, "table connections a client may hold open"),
+        ("open-connections", 100, "connections of any kind a client may hold open"),
+        ("max-games", 10_000, "unfinished games the server holds"),
+    ):
         env = name.upper().replace("-", "_")
-        limits.add_argument(f"--{name}", type=int, default=int(_env(env, default)), metavar="N",
-                            help=f"{what} (default {default}) [TENDAYS_{env}]")
-    limits.add_argument("--header-timeout", type=duration, default=duration(_env("HEADER_TIMEOUT", "10s")),
-                        metavar="DURATION", help="time a request's headers may take to arrive (default 10s) "
-                                                 "[TENDAYS_HEADER_TIMEOUT]")
+        limits.add_argument(
+            f"--{name}",
+            type=int,
+            default=int(_env(env, default)),
+            metavar="N",
+            help=f"{what} (default {default}) [TENDAYS_{env}]",
+        )
+    limits.add_argument(
+        "--header-timeout",
+        type=duration,
+        default=duration(_env("HEADER_TIMEOUT", "10s")),
+        metavar="DURATION",
+        help="time a request's headers may take to arrive (default 10s) [TENDAYS_HEADER_TIMEOUT]",
+    )
     games = parser.add_argument_group("clocks, absent players and expiry")
-    games.add_argument("--live-min", type=duration, default=duration(_env("LIVE_MIN", "10s")), metavar="DURATION",
-                       help="the shortest time a move a live game may give (default 10s) [TENDAYS_LIVE_MIN]")
-    games.add_argument("--timeouts-to-bot", type=int, default=int(_env("TIMEOUTS_TO_BOT", 3)), metavar="N",
-                       help="turns in a row played on the clock before a bot takes the seat (default 3)")
-    games.add_argument("--idle-expiry", type=duration, default=duration(_env("IDLE_EXPIRY", "14d")),
-                       metavar="DURATION", help="close unfinished games with no move for this long as abandoned "
-                                                "(default 14d) [TENDAYS_IDLE_EXPIRY]")
-    games.add_argument("--retention", type=retention, default=retention(_env("RETENTION", "90d")),
-                       metavar="DURATION", help="delete ended games this long after they ended, or 'forever' "
-                                                "(default 90d) [TENDAYS_RETENTION]")
-    parser.add_argument("--admin-token-file", default=_env("ADMIN_TOKEN_FILE", None), metavar="PATH",
-                        help="a file holding the admin token (or set TENDAYS_ADMIN_TOKEN); without one the "
-                             "admin view is off")
+    games.add_argument(
+        "--live-min",
+        type=duration,
+        default=duration(_env("LIVE_MIN", "10s")),
+        metavar="DURATION",
+        help="the shortest time a move a live game may give (default 10s) [TENDAYS_LIVE_MIN]",
+    )
+    games.add_argument(
+        "--timeouts-to-bot",
+        type=int,
+        default=int(_env("TIMEOUTS_TO_BOT", 3)),
+        metavar="N",
+        help="turns in a row played on the clock before a bot takes the seat (default 3)",
+    )
+    games.add_argument(
+        "--idle-expiry",
+        type=duration,
+        default=duration(_env("IDLE_EXPIRY", "14d")),
+        metavar="DURATION",
+        help="close unfinished games with no move for this long as abandoned "
+        "(default 14d) [TENDAYS_IDLE_EXPIRY]",
+    )
+    games.add_argument(
+        "--retention",
+        type=retention,
+        default=retention(_env("RETENTION", "90d")),
+        metavar="DURATION",
+        help="delete ended games this long after they ended, or 'forever' "
+        "(default 90d) [TENDAYS_RETENTION]",
+    )
+    parser.add_argument(
+        "--admin-token-file",
+        default=_env("ADMIN_TOKEN_FILE", None),
+        metavar="PATH",
+        help="a file holding the admin token (or set TENDAYS_ADMIN_TOKEN); without one the "
+        "admin view is off",
+    )
 
 
 def _fail(message: str) -> int:
@@ -105,10 +179,20 @@ def run(args: argparse.Namespace) -> int:
         from tendays.server.face.connections import ConnectionLimits, guarded_http
         from tendays.server.face.logs import RedactSecrets
         from tendays.server.settings import MasterSettings, PaceLimits
-        from tendays.server.storage.store import DatabaseBusy, DatabaseLock, MissingDriver, Store, redact_url
+        from tendays.server.storage.store import (
+            DatabaseBusy,
+            DatabaseLock,
+            MissingDriver,
+            Store,
+            redact_url,
+        )
     except ModuleNotFoundError as error:
-        return _fail(_("{module} is missing; install the server extra: pip install -e '.[server]' in a clone of "
-                       "tendays").format(module=error.name))
+        return _fail(
+            _(
+                "{module} is missing; install the server extra: pip install -e '.[server]' in a "
+                "clone of tendays"
+            ).format(module=error.name)
+        )
     if args.bot_delay < 0:
         return _fail(_("--bot-delay cannot be negative"))
     if args.bot_workers is not None and int(args.bot_workers) < 0:
@@ -128,12 +212,17 @@ def run(args: argparse.Namespace) -> int:
     except (DatabaseBusy, MissingDriver) as error:
         return _fail(str(error))
     except Exception as error:
-        return _fail(_("cannot open the database {database}: {error}").format(database=shown_db, error=error))
+        return _fail(
+            _("cannot open the database {database}: {error}").format(database=shown_db, error=error)
+        )
     try:
-        limits = Limits(trusted_proxies=tuple(p.strip() for p in args.trusted_proxies.split(",") if p.strip()),
-                        creates_per_minute=args.creates_per_minute, joins_per_minute=args.joins_per_minute,
-                        connections_per_minute=args.connections_per_minute,
-                        connections_at_once=args.connections_at_once)
+        limits = Limits(
+            trusted_proxies=tuple(p.strip() for p in args.trusted_proxies.split(",") if p.strip()),
+            creates_per_minute=args.creates_per_minute,
+            joins_per_minute=args.joins_per_minute,
+            connections_per_minute=args.connections_per_minute,
+            connections_at_once=args.connections_at_once,
+        )
         limits.networks()
         admin_token = _admin_token(args)
     except (ValueError, OSError) as error:
@@ -141,10 +230,16 @@ def run(args: argparse.Namespace) -> int:
     weak = weak_token(admin_token) if admin_token else None
     if weak is not None:
         return _fail(weak)
-    settings = MasterSettings(bot_delay=args.bot_delay, draft_delay=args.bot_delay / 4, max_games=args.max_games,
-                              timeouts_to_bot=args.timeouts_to_bot, idle_expiry=args.idle_expiry,
-                              retention=args.retention, paces=PaceLimits(live_min=args.live_min),
-                              lease_ttl=args.lease)
+    settings = MasterSettings(
+        bot_delay=args.bot_delay,
+        draft_delay=args.bot_delay / 4,
+        max_games=args.max_games,
+        timeouts_to_bot=args.timeouts_to_bot,
+        idle_expiry=args.idle_expiry,
+        retention=args.retention,
+        paces=PaceLimits(live_min=args.live_min),
+        lease_ttl=args.lease,
+    )
     if args.bot_workers is not None:
         settings.bot_processes = int(args.bot_workers)
     app = create_app(args.db, settings, limits, admin_token)
@@ -161,14 +256,26 @@ def run(args: argparse.Namespace) -> int:
         # Forwarded headers are read by the server's own guard, from --trusted-proxies only.
         proxy_headers=False,
         server_header=False,
-        # Header size and time, and connections per address, are limited below HTTP (docs/deploy.md).
-        http=guarded_http(ConnectionLimits(header_seconds=args.header_timeout, per_client=args.open_connections,
-                                           trusted_proxies=limits.trusted_proxies)),
+        # Header size and time, and connections per address, are limited below HTTP
+        # (docs/deploy.md).
+        http=guarded_http(
+            ConnectionLimits(
+                header_seconds=args.header_timeout,
+                per_client=args.open_connections,
+                trusted_proxies=limits.trusted_proxies,
+            )
+        ),
     )
     server = uvicorn.Server(config)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print("tendays: " + _("open http://{host}:{port}/ in your browser (database: {database}; Ctrl+C stops the "
-                          "server)").format(host=shown, port=args.port, database=redact_url(args.db)), flush=True)
+    print(
+        "tendays: "
+        + _(
+            "open http://{host}:{port}/ in your browser (database: {database}; Ctrl+C stops the "
+            "server)"
+        ).format(host=shown, port=args.port, database=redact_url(args.db)),
+        flush=True,
+    )
     # The server's own messages (games created, restored, bots that failed) go beside uvicorn's.
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-9s %(name)s: %(message)s"))

@@ -1,4 +1,5 @@
-"""What the game screen says: the status line, the hand, the other seats and what to do next, from one view."""
+"""What the game screen says: the status line, the hand, the other seats and what to do next, from
+one view."""
 
 from __future__ import annotations
 
@@ -15,8 +16,16 @@ from .input_model import Pending
 from .render import YOU, last_actions, person, tile_text
 from .table import TerminalSeat
 
-__all__ = ["day_keys", "hand_text", "instruction", "journey_of", "rack_on_board", "seats_text", "status_text",
-           "turn_prompt"]
+__all__ = [
+    "day_keys",
+    "hand_text",
+    "instruction",
+    "journey_of",
+    "rack_on_board",
+    "seats_text",
+    "status_text",
+    "turn_prompt",
+]
 
 
 def journey_of(name: str) -> str:
@@ -25,7 +34,8 @@ def journey_of(name: str) -> str:
 
 
 def day_keys(days: int) -> str:
-    """The keys that choose a day, in words: "1-5", or "1-9, 0 = day 10" (a longer rack: arrows or a click)."""
+    """The keys that choose a day, in words: "1-5", or "1-9, 0 = day 10" (a longer rack: arrows or a
+    click)."""
     return f"1-{days}" if days < 10 else _("1-9, 0 = day 10")
 
 
@@ -35,14 +45,30 @@ def status_text(pv: PlayerView, names: Sequence[str]) -> Text:
         if pv.winner is None:
             whose = _("game over")
         else:
-            whose = _("you won") if names[pv.winner] == YOU else _("{name} won").format(name=names[pv.winner])
+            whose = (
+                _("you won")
+                if names[pv.winner] == YOU
+                else _("{name} won").format(name=names[pv.winner])
+            )
     elif pv.phase is Phase.DRAFT:
         whose = _("drafting: {name}").format(name=person(names[pv.current]))
     else:
-        whose = _("your turn") if pv.is_my_turn else _("{name}'s turn").format(name=person(names[pv.current]))
-    turn = pv.turn if pv.is_over else pv.turn + 1  # once over, the last turn played (the end screen's count)
-    return Text.assemble((pv.edition.name, "bold"), " · ", _("turn {turn}").format(turn=turn), " · ",
-                         (whose, "bold"), " · ", _("draw pile {size}").format(size=pv.draw_pile_size))
+        whose = (
+            _("your turn")
+            if pv.is_my_turn
+            else _("{name}'s turn").format(name=person(names[pv.current]))
+        )
+    # once over, the last turn played (the end screen's count)
+    turn = pv.turn if pv.is_over else pv.turn + 1
+    return Text.assemble(
+        (pv.edition.name, "bold"),
+        " · ",
+        _("turn {turn}").format(turn=turn),
+        " · ",
+        (whose, "bold"),
+        " · ",
+        _("draw pile {size}").format(size=pv.draw_pile_size),
+    )
 
 
 def hand_text(pv: PlayerView, holder: str) -> Text:
@@ -50,16 +76,28 @@ def hand_text(pv: PlayerView, holder: str) -> Text:
     if pv.phase is Phase.PLACE or pv.phase is Phase.DRAFT:
         if pv.in_hand is not None:
             if pv.is_my_turn:
-                what = (_("You hold {tile} (from the draw pile)") if pv.taken_from == 0
-                        else _("You hold {tile} (from discard pile {pile})"))
+                what = (
+                    _("You hold {tile} (from the draw pile)")
+                    if pv.taken_from == 0
+                    else _("You hold {tile} (from discard pile {pile})")
+                )
             else:
-                what = (_("{name} holds {tile} (from the draw pile)") if pv.taken_from == 0
-                        else _("{name} holds {tile} (from discard pile {pile})"))
+                what = (
+                    _("{name} holds {tile} (from the draw pile)")
+                    if pv.taken_from == 0
+                    else _("{name} holds {tile} (from discard pile {pile})")
+                )
             before, _tile, after = what.partition("{tile}")
-            return Text.assemble(before.format(name=person(holder)), tile_text(pv.edition, pv.in_hand),
-                                 after.format(pile=pv.taken_from))
-        hidden = (_("{name} holds a tile from the draw pile") if pv.taken_from == 0
-                  else _("{name} holds a tile from discard pile {pile}"))
+            return Text.assemble(
+                before.format(name=person(holder)),
+                tile_text(pv.edition, pv.in_hand),
+                after.format(pile=pv.taken_from),
+            )
+        hidden = (
+            _("{name} holds a tile from the draw pile")
+            if pv.taken_from == 0
+            else _("{name} holds a tile from discard pile {pile}")
+        )
         return Text(hidden.format(name=person(holder), pile=pv.taken_from), style="dim")
     if pv.is_over:
         return Text("")
@@ -69,8 +107,8 @@ def hand_text(pv: PlayerView, holder: str) -> Text:
 
 
 def seats_text(pv: PlayerView, seats: Sequence[TerminalSeat]) -> Table:
-    """Every other seat: its name and level (and, while drafting, how many tiles it placed), and under it
-    its latest turn; a long line wraps under its own start."""
+    """Every other seat: its name and level (and, while drafting, how many tiles it placed), and
+    under it its latest turn; a long line wraps under its own start."""
     grid = Table.grid(padding=0)
     grid.add_column(no_wrap=True)
     grid.add_column(ratio=1)
@@ -90,65 +128,119 @@ def seats_text(pv: PlayerView, seats: Sequence[TerminalSeat]) -> Table:
 
 
 def _with_tile(message: str, tile: Text, **fields: object) -> Text:
-    """``message`` with the swatch and name of a tile where it says ``{tile}``, its other fields filled in."""
+    """``message`` with the swatch and name of a tile where it says ``{tile}``, its other fields
+    filled in."""
     before, _tile, after = message.partition("{tile}")
     return Text.assemble(before.format(**fields), tile, after.format(**fields))
 
 
 def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
-    """What the person to move can do now, with the keys for it; ``pending`` is their half-made choice."""
+    """What the person to move can do now, with the keys for it; ``pending`` is their half-made
+    choice."""
     edition = pv.edition
     keys = day_keys(pv.options.days)
     if pv.phase is Phase.DRAFT:
-        return _with_tile(_("Drafting: put {tile} on an empty day ({keys}; ↑↓ Enter; or click a day). It stays "
-                            "there."), tile_text(edition, pv.in_hand), keys=keys)
+        return _with_tile(
+            _(
+                "Drafting: put {tile} on an empty day ({keys}; ↑↓ Enter; or click a day). It stays "
+                "there."
+            ),
+            tile_text(edition, pv.in_hand),
+            keys=keys,
+        )
     if pv.phase is Phase.DRAW:
         if pending is not None and pending.kind == "swap":
             if pending.day:
-                return Text(_("Swap day {day} with which day? ({keys}; ↑↓ Enter; or click; Esc cancels)").format(
-                    day=pending.day, keys=keys))
-            return Text(_("Swap: choose the first day ({keys}; ↑↓ Enter; or click; Esc cancels)").format(keys=keys))
+                return Text(
+                    _(
+                        "Swap day {day} with which day? ({keys}; ↑↓ Enter; or click; Esc cancels)"
+                    ).format(day=pending.day, keys=keys)
+                )
+            return Text(
+                _("Swap: choose the first day ({keys}; ↑↓ Enter; or click; Esc cancels)").format(
+                    keys=keys
+                )
+            )
         if pv.options.swap:
-            return Text(_("Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
-                          "(or →↑↓ Enter, or a click); w swaps two days."))
-        return Text(_("Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
-                      "(or →↑↓ Enter, or a click)."))
+            return Text(
+                _(
+                    "Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
+                    "(or →↑↓ Enter, or a click); w swaps two days."
+                )
+            )
+        return Text(
+            _(
+                "Your turn: d draws from the draw pile, 1-3 takes the top of a discard pile "
+                "(or →↑↓ Enter, or a click)."
+            )
+        )
     held = tile_text(edition, pv.in_hand)
     if pending is None:
-        return _with_tile(_("Put {tile} on a day ({keys}; ←↑↓ Enter; or click a day), or discard it (x; →↑↓ "
-                            "Enter; or click a discard pile)."), held, keys=keys)
+        return _with_tile(
+            _(
+                "Put {tile} on a day ({keys}; ←↑↓ Enter; or click a day), or discard it (x; →↑↓ "
+                "Enter; or click a discard pile)."
+            ),
+            held,
+            keys=keys,
+        )
     forced = pv.forced_pile
     if pending.day:
         assert pv.rack is not None
         old = tile_text(edition, pv.rack[pending.day - 1])
-        what = (_("Day {day}: {tile} goes onto a discard pile: you took the last tile of pile {pile}, so it must go "
-                  "onto pile {pile} (there are always three discard piles): press {pile} or Enter.") if forced
-                else _("Day {day}: {tile} goes onto a discard pile: 1-3, ↑↓ Enter, or click a pile (Esc cancels)."))
+        what = (
+            _(
+                "Day {day}: {tile} goes onto a discard pile: you took the last tile of pile "
+                "{pile}, so it must go onto pile {pile} (there are always three discard piles): "
+                "press {pile} or Enter."
+            )
+            if forced
+            else _(
+                "Day {day}: {tile} goes onto a discard pile: 1-3, ↑↓ Enter, or click a pile (Esc "
+                "cancels)."
+            )
+        )
         return _with_tile(what, old, day=pending.day, pile=forced)
-    what = (_("Discard {tile} onto a discard pile: you took the last tile of pile {pile}, so it must go onto pile "
-              "{pile} (there are always three discard piles): press {pile} or Enter.") if forced
-            else _("Discard {tile} onto a discard pile: 1-3, ↑↓ Enter, or click a pile (Esc cancels)."))
+    what = (
+        _(
+            "Discard {tile} onto a discard pile: you took the last tile of pile {pile}, so it must "
+            "go onto pile {pile} (there are always three discard piles): press {pile} or Enter."
+        )
+        if forced
+        else _("Discard {tile} onto a discard pile: 1-3, ↑↓ Enter, or click a pile (Esc cancels).")
+    )
     return _with_tile(what, held, pile=forced)
 
 
-def instruction(over: bool, seat: TerminalSeat, pv: PlayerView | None, pending: Pending | None, bot_busy: bool,
-                bot_failed: bool) -> Text:
-    """What the person at the keyboard can do now, with the keys for it: ``seat`` is the seat to move,
-    ``pv`` the view of the person at the keyboard when it is their turn."""
+def instruction(
+    over: bool,
+    seat: TerminalSeat,
+    pv: PlayerView | None,
+    pending: Pending | None,
+    bot_busy: bool,
+    bot_failed: bool,
+) -> Text:
+    """What the person at the keyboard can do now, with the keys for it: ``seat`` is the seat to
+    move, ``pv`` the view of the person at the keyboard when it is their turn."""
     if over:
         return Text(_("The game is over: e shows the end, s saves, q quits."))
     if bot_failed:
         return Text(_("The game cannot go on with this bot: s saves it, q quits."))
     if bot_busy or not seat.is_human:
-        return Text(_("{name} ({level}) is playing…").format(name=seat.name, level=seat.level), style="italic")
+        return Text(
+            _("{name} ({level}) is playing…").format(name=seat.name, level=seat.level),
+            style="italic",
+        )
     if pv is None:
         return Text(_("Waiting for {name}.").format(name=person(seat.name)))
     return turn_prompt(pv, pending)
 
 
-def rack_on_board(pv: PlayerView, humans: Sequence[int]) -> tuple[int, tuple[int | None, ...]] | None:
-    """Whose rack the board shows and that rack: the viewer's own, or after the game the winner's (or,
-    with no winner, the first person's)."""
+def rack_on_board(
+    pv: PlayerView, humans: Sequence[int]
+) -> tuple[int, tuple[int | None, ...]] | None:
+    """Whose rack the board shows and that rack: the viewer's own, or after the game the winner's
+    (or, with no winner, the first person's)."""
     if pv.rack is not None and pv.player is not None:
         return pv.player, pv.rack
     if pv.racks is not None and pv.is_over:

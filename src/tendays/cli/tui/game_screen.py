@@ -1,9 +1,9 @@
 """The game screen: who sees what, whose turn it is, and the bots' turns at their own pace.
 
 Everything on screen is drawn from ``view(state, seat)`` of the person at the keyboard (or a
-spectator's view when nobody may look), so no rack but one's own ever appears before the end. Keys and
-clicks go to the input model; the moves it returns are played here, and the bots' moves come from the
-engine's turn loop.
+spectator's view when nobody may look), so no rack but one's own ever appears before the end. Keys
+and clicks go to the input model; the moves it returns are played here, and the bots' moves come
+from the engine's turn loop.
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ __all__ = ["WIDE", "GameScreen"]
 
 WIDE = 110  # from this many columns the journey's verdict in words stands beside the rack
 
-# Keys the footer offers only when they can be used now (check_action); each key also has a hidden binding
-# that always answers, so a key pressed at the wrong moment says why instead of doing nothing.
+# Keys the footer offers only when they can be used now (check_action); each key also has a hidden
+# binding that always answers, so a key pressed at the wrong moment says why instead of doing
+# nothing.
 _OFFERED = ("draw", "discard", "swap", "show_end")
 
 
@@ -79,7 +80,8 @@ class GameScreen(FittedScreen[None]):
         self.edition = table.view_for(None).edition
         self.input = InputModel()
         self.unlocked: int | None = None  # in hot-seat: the person who may see their rack now
-        self.hinted: set[int] = set()  # days the last hint suggested changing, marked until the next move
+        # days the last hint suggested changing, marked until the next move
+        self.hinted: set[int] = set()
         self.message = Text("")
         self.bot_busy = False
         self.bot_error: str | None = None
@@ -122,9 +124,13 @@ class GameScreen(FittedScreen[None]):
 
     @property
     def waiting_for_human(self) -> bool:
-        """True when nothing happens until a person acts (their turn, a privacy screen, or the end)."""
-        return not self.bot_busy and (self.table.is_over or self.table.seats[self.table.current].is_human
-                                      or self.bot_error is not None)
+        """True when nothing happens until a person acts (their turn, a privacy screen, or the
+        end)."""
+        return not self.bot_busy and (
+            self.table.is_over
+            or self.table.seats[self.table.current].is_human
+            or self.bot_error is not None
+        )
 
     # -- the flow of the game ----------------------------------------------------------------
 
@@ -133,7 +139,12 @@ class GameScreen(FittedScreen[None]):
         table = self.table
         self.hinted = set()
         seat = table.seats[table.current]
-        private = not table.is_over and seat.is_human and table.hot_seat and self.unlocked != table.current
+        private = (
+            not table.is_over
+            and seat.is_human
+            and table.hot_seat
+            and self.unlocked != table.current
+        )
         if private:
             self.unlocked = None
         self.input.reset(self.my_turn_view())
@@ -144,10 +155,15 @@ class GameScreen(FittedScreen[None]):
             self.bot_busy = True
             self.run_worker(self.bot_turn(), group="bot", exclusive=True)
         elif private:
-            what = (_("Time to put a drafted tile on your rack.") if table.view_for(None).phase is Phase.DRAFT
-                    else _("It is {name}'s turn.").format(name=seat.name))
-            self.app.push_screen(PrivacyScreen(seat.name, what, self.unsaved_warning),
-                                 lambda _: self.unlock(table.current))
+            what = (
+                _("Time to put a drafted tile on your rack.")
+                if table.view_for(None).phase is Phase.DRAFT
+                else _("It is {name}'s turn.").format(name=seat.name)
+            )
+            self.app.push_screen(
+                PrivacyScreen(seat.name, what, self.unsaved_warning),
+                lambda _: self.unlock(table.current),
+            )
 
     def unlock(self, seat: int) -> None:
         self.unlocked = seat
@@ -168,11 +184,16 @@ class GameScreen(FittedScreen[None]):
             # Slow bots think in a thread so the screen keeps answering keys and resizes.
             move = await asyncio.to_thread(seat.bot.choose, decision.view, decision.rng)
             table.play(move, decision.seat)
-        except Exception as error:  # a bot (possibly an external program) failed: report it, keep the game
+        # a bot (possibly an external program) failed: report it, keep the game
+        except Exception as error:
             self.bot_busy = False
             self.bot_error = _("{name} could not move: {error}").format(name=seat.name, error=error)
-            self.say(_("{problem}. Save the game (s) and resume it with other --players.").format(
-                problem=self.bot_error), error=True)
+            self.say(
+                _("{problem}. Save the game (s) and resume it with other --players.").format(
+                    problem=self.bot_error
+                ),
+                error=True,
+            )
             return
         self.bot_busy = False
         self.advance()
@@ -185,7 +206,9 @@ class GameScreen(FittedScreen[None]):
     # -- drawing -----------------------------------------------------------------------------
 
     def say(self, message: str, error: bool = False) -> None:
-        self.message = Text(("✗ " if error else "") + message, style="bold red" if error else "bold")
+        self.message = Text(
+            ("✗ " if error else "") + message, style="bold red" if error else "bold"
+        )
         self.refresh_prompt()
 
     def refresh_view(self) -> None:
@@ -198,7 +221,11 @@ class GameScreen(FittedScreen[None]):
     @property
     def pile_cursor(self) -> int | None:
         """The pile the cursor stands on: only on the turn of the person at the keyboard."""
-        return self.input.pile_cursor if self.input.on_piles and self.my_turn_view() is not None else None
+        return (
+            self.input.pile_cursor
+            if self.input.on_piles and self.my_turn_view() is not None
+            else None
+        )
 
     def shown_rack(self, pv: PlayerView) -> tuple[int, tuple[int | None, ...]] | None:
         return rack_on_board(pv, self.table.humans)
@@ -210,13 +237,23 @@ class GameScreen(FittedScreen[None]):
         shown = self.shown_rack(pv)
         self.query_one(LinksPane).show(self.edition, shown[1] if shown else None)
         if shown is None:
-            pane.show_hidden(_("Nobody's tiles are shown while the keyboard changes hands.") if self.table.humans
-                             else _("Every rack stays hidden until the end of the game."))
+            pane.show_hidden(
+                _("Nobody's tiles are shown while the keyboard changes hands.")
+                if self.table.humans
+                else _("Every rack stays hidden until the end of the game.")
+            )
             return
         owner, rack = shown
         pending = self.input.pending
-        pane.show_rack(self.edition, journey_of(self.table.names[owner]), rack, self.input.cursor,
-                       pile_cursor is None, pending.day if pending is not None else 0, self.hinted)
+        pane.show_rack(
+            self.edition,
+            journey_of(self.table.names[owner]),
+            rack,
+            self.input.cursor,
+            pile_cursor is None,
+            pending.day if pending is not None else 0,
+            self.hinted,
+        )
 
     def refresh_prompt(self) -> None:
         prompt = Text()
@@ -224,8 +261,16 @@ class GameScreen(FittedScreen[None]):
             prompt.append_text(self.message)
             prompt.append("\n")
         table = self.table
-        prompt.append_text(instruction(table.is_over, table.seats[table.current], self.my_turn_view(),
-                                       self.input.pending, self.bot_busy, self.bot_error is not None))
+        prompt.append_text(
+            instruction(
+                table.is_over,
+                table.seats[table.current],
+                self.my_turn_view(),
+                self.input.pending,
+                self.bot_busy,
+                self.bot_error is not None,
+            )
+        )
         show_text(self.query_one("#prompt", Static), prompt)
 
     def on_resize(self, event: Resize) -> None:
@@ -258,12 +303,17 @@ class GameScreen(FittedScreen[None]):
             self.say(self.bot_error, error=True)
         else:
             seat = table.seats[table.current]
-            self.say(_("It is {name}'s turn ({level}); wait for your turn.").format(name=person(seat.name),
-                                                                                   level=seat.level), error=True)
+            self.say(
+                _("It is {name}'s turn ({level}); wait for your turn.").format(
+                    name=person(seat.name), level=seat.level
+                ),
+                error=True,
+            )
         return None
 
     def answer(self, pv: PlayerView, reply: Reply) -> None:
-        """Play the move a key or click came to, or show its words; the engine has the last word on a move."""
+        """Play the move a key or click came to, or show its words; the engine has the last word on
+        a move."""
         move = reply.move
         if move is None:
             if reply.message:
@@ -319,7 +369,9 @@ class GameScreen(FittedScreen[None]):
         if self.pile_cursor is None:
             self.input.point_at_piles(False)  # the piles are chosen only on one's own turn
         pv = self.my_turn_view()
-        self.input.move_cursor(step, self.table.options.days, holding=pv is not None and pv.phase is Phase.PLACE)
+        self.input.move_cursor(
+            step, self.table.options.days, holding=pv is not None and pv.phase is Phase.PLACE
+        )
         self.refresh_rack(self.current_view())
 
     def action_point(self, piles: bool) -> None:
@@ -359,8 +411,11 @@ class GameScreen(FittedScreen[None]):
             return
         owner, rack = shown
         name = self.table.names[owner]
-        title = (_("Your journey, link by link") if owner == pv.player or name == YOU
-                 else _("{name}'s journey, link by link").format(name=name))
+        title = (
+            _("Your journey, link by link")
+            if owner == pv.player or name == YOU
+            else _("{name}'s journey, link by link").format(name=name)
+        )
         report = journey_report(self.edition, rack, name_width(self.edition))
         self.app.push_screen(TextScreen(title, report))
 
@@ -387,7 +442,8 @@ class GameScreen(FittedScreen[None]):
         return unsaved_warning(self.table, self.config.save_path) if self.table.unsaved else None
 
     def action_quit(self) -> None:
-        """Quit; a game with moves since it was last saved (finished or not) asks for a second q first."""
+        """Quit; a game with moves since it was last saved (finished or not) asks for a second q
+        first."""
         warning = self.unsaved_warning()
         if warning is None or self.quit_asked == self.table.move_count:
             self.app.exit()
@@ -396,11 +452,15 @@ class GameScreen(FittedScreen[None]):
         self.say(warning, error=True)
 
     def action_palette(self) -> None:
-        """c: switch the tile colours between the edition's palette and its palette for colour-blind players."""
+        """c: switch the tile colours between the edition's palette and its palette for colour-blind
+        players."""
         chosen = palette_choice().toggle()
         self.config = replace(self.config, palette=chosen)
-        self.say(_("Colours for colour-blind players (c switches back)") if chosen == "cb"
-                 else _("The edition's own colours (c: colours for colour-blind players)"))
+        self.say(
+            _("Colours for colour-blind players (c switches back)")
+            if chosen == "cb"
+            else _("The edition's own colours (c: colours for colour-blind players)")
+        )
         self.refresh_view()
 
     def action_help(self) -> None:

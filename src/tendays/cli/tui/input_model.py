@@ -20,16 +20,23 @@ from tendays.engine.i18n import pgettext
 
 __all__ = ["TYPED_LIMIT", "InputModel", "Pending", "Reply", "move_verbs", "typed_example"]
 
-TYPED_LIMIT = 40  # the longest move ("replace 10 3") is far shorter: anything longer is a stray paste
+# the longest move ("replace 10 3") is far shorter: anything longer is a stray paste
+TYPED_LIMIT = 40
 
 
 def move_verbs() -> dict[str, str]:
-    """The verbs of the move notation in the reader's language, by the notation's own word: the ``:`` box takes
-    either ("ziehen" or "draw"); files and the wire keep the notation."""
-    # TRANSLATORS: the verbs a person may type in the move box (":"), one word each, lower case, all different.
-    return {"draw": pgettext("typed move", "draw"), "take": pgettext("typed move", "take"),
-            "replace": pgettext("typed move", "replace"), "discard": pgettext("typed move", "discard"),
-            "draft": pgettext("typed move", "draft"), "swap": pgettext("typed move", "swap")}
+    """The verbs of the move notation in the reader's language, by the notation's own word: the
+    ``:`` box takes either ("ziehen" or "draw"); files and the wire keep the notation."""
+    # TRANSLATORS: the verbs a person may type in the move box (":"), one word each, lower case, all
+    # different.
+    return {
+        "draw": pgettext("typed move", "draw"),
+        "take": pgettext("typed move", "take"),
+        "replace": pgettext("typed move", "replace"),
+        "discard": pgettext("typed move", "discard"),
+        "draft": pgettext("typed move", "draft"),
+        "swap": pgettext("typed move", "swap"),
+    }
 
 
 def typed_example(move: Move) -> str:
@@ -40,7 +47,8 @@ def typed_example(move: Move) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A choice half made: ``kind`` "place" (``day`` 0: discard the held tile) or "swap" (``day`` 0: no day yet)."""
+    """A choice half made: ``kind`` "place" (``day`` 0: discard the held tile) or "swap" (``day`` 0:
+    no day yet)."""
 
     kind: str
     day: int = 0
@@ -48,7 +56,8 @@ class Pending:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """What a key or click comes to: a ``move`` to play, or a ``message`` to show (``error`` when refused).
+    """What a key or click comes to: a ``move`` to play, or a ``message`` to show (``error`` when
+    refused).
 
     With neither, only the half-made choice changed; the prompt tells what comes next.
     """
@@ -63,12 +72,14 @@ def _refuse(message: str) -> Reply:
 
 
 class InputModel:
-    """The keys and clicks of the person to move, turned into moves. Each method takes that person's view."""
+    """The keys and clicks of the person to move, turned into moves. Each method takes that person's
+    view."""
 
     def __init__(self) -> None:
         self.pending: Pending | None = None
         self.cursor = 1  # the day the cursor stands on (or last stood on, while it is on the piles)
-        self.pile_cursor = 0  # the pile it stands on in the piles column: 0 the draw pile, 1-3 a discard pile
+        # the pile it stands on in the piles column: 0 the draw pile, 1-3 a discard pile
+        self.pile_cursor = 0
         self.on_piles = False  # True: the cursor is in the piles column, not on the rack
 
     @property
@@ -76,8 +87,8 @@ class InputModel:
         return self.pending is not None and self.pending.kind == "swap"
 
     def reset(self, pv: PlayerView | None = None) -> None:
-        """Forget a half-made choice (after a move was played) and, given the view of the person whose
-        turn it now is, put the cursor where their next choice is made."""
+        """Forget a half-made choice (after a move was played) and, given the view of the person
+        whose turn it now is, put the cursor where their next choice is made."""
         self.pending = None
         if pv is None or not pv.is_my_turn:
             return
@@ -95,7 +106,8 @@ class InputModel:
     def move_cursor(self, step: int, days: int, holding: bool = False) -> None:
         """↑/↓: the next day, or the next pile when the cursor is on the piles; both wrap around.
 
-        While a tile is ``holding`` (in hand), only the discard piles can be chosen, so the draw pile is passed by.
+        While a tile is ``holding`` (in hand), only the discard piles can be chosen, so the draw
+        pile is passed by.
         """
         if not self.on_piles:
             self.cursor = (self.cursor - 1 + step) % days + 1
@@ -105,8 +117,9 @@ class InputModel:
             self.pile_cursor = (self.pile_cursor + step) % (PILES + 1)
 
     def point_at_piles(self, piles: bool, pv: PlayerView | None = None) -> None:
-        """→ moves the cursor to the piles, ← back to the rack. With a tile in hand (``pv`` placing), → stands
-        on a discard pile, so Enter discards the tile there; while drafting the piles cannot be chosen."""
+        """→ moves the cursor to the piles, ← back to the rack. With a tile in hand (``pv``
+        placing), → stands on a discard pile, so Enter discards the tile there; while drafting the
+        piles cannot be chosen."""
         if pv is not None and pv.phase is Phase.DRAFT:
             self.on_piles = False
             return
@@ -115,17 +128,21 @@ class InputModel:
             self.pile_cursor = pv.forced_pile or self.pile_cursor or 1
 
     def _to_discard_piles(self, pv: PlayerView) -> None:
-        """The held tile's day is chosen: the cursor goes to the pile it may go onto (pile 1 if any will do)."""
+        """The held tile's day is chosen: the cursor goes to the pile it may go onto (pile 1 if any
+        will do)."""
         self.on_piles = True
         self.pile_cursor = pv.forced_pile or (self.pile_cursor if self.pile_cursor else 1)
 
     # -- days and piles ----------------------------------------------------------------------
 
     def choose_day(self, pv: PlayerView, day: int) -> Reply:
-        """A day key or click: draft onto it, choose it as a swap's day, or choose it to place the held tile."""
+        """A day key or click: draft onto it, choose it as a swap's day, or choose it to place the
+        held tile."""
         days = pv.options.days
         if not 1 <= day <= days:
-            return _refuse(_("there is no day {day}; the rack has days 1-{days}").format(day=day, days=days))
+            return _refuse(
+                _("there is no day {day}; the rack has days 1-{days}").format(day=day, days=days)
+            )
         self.cursor = day
         self.on_piles = False
         if pv.phase is Phase.DRAFT:
@@ -137,15 +154,24 @@ class InputModel:
                     return Reply()
                 return Reply(Move.swap(self.pending.day, day))
             self.on_piles = True
-            return _refuse(_("First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile "
-                             "(or w to swap two days).") if pv.options.swap else
-                           _("First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile."))
+            return _refuse(
+                _(
+                    "First take a tile: d draws from the draw pile, 1-3 takes the top of a discard "
+                    "pile (or w to swap two days)."
+                )
+                if pv.options.swap
+                else _(
+                    "First take a tile: d draws from the draw pile, 1-3 takes the top of a discard "
+                    "pile."
+                )
+            )
         self.pending = Pending("place", day)
         self._to_discard_piles(pv)
         return Reply()
 
     def choose_pile(self, pv: PlayerView, pile: int) -> Reply:
-        """A pile key or click (``pile`` 0: the draw pile): take from it, or send the discard onto it."""
+        """A pile key or click (``pile`` 0: the draw pile): take from it, or send the discard onto
+        it."""
         if pv.phase is Phase.DRAFT:
             self.on_piles = False
             return _refuse(_("While drafting, put the tile on an empty day of your rack."))
@@ -167,11 +193,15 @@ class InputModel:
     def digit(self, pv: PlayerView, number: int) -> Reply:
         """A digit key: a pile when a pile is what comes next, else a day (0 is day 10)."""
         choosing_pile = (pv.phase is Phase.DRAW and not self.swapping) or (
-            pv.phase is Phase.PLACE and self.pending is not None)
+            pv.phase is Phase.PLACE and self.pending is not None
+        )
         if choosing_pile:
             if not 1 <= number <= PILES:
-                return _refuse(_("there is no discard pile {number}; the piles are 1-{piles}").format(number=number,
-                                                                                                    piles=PILES))
+                return _refuse(
+                    _("there is no discard pile {number}; the piles are 1-{piles}").format(
+                        number=number, piles=PILES
+                    )
+                )
             return self.choose_pile(pv, number)
         return self.choose_day(pv, 10 if number == 0 else number)
 
@@ -180,8 +210,11 @@ class InputModel:
     def discard(self, pv: PlayerView) -> Reply:
         """x: discard the held tile; the pile comes next."""
         if pv.phase is not Phase.PLACE:
-            return _refuse(_("There is nothing to discard: first take a tile (d, or 1-3).") if pv.phase is Phase.DRAW
-                           else _("While drafting, every tile goes onto an empty day."))
+            return _refuse(
+                _("There is nothing to discard: first take a tile (d, or 1-3).")
+                if pv.phase is Phase.DRAW
+                else _("While drafting, every tile goes onto an empty day.")
+            )
         self.pending = Pending("place", 0)
         self._to_discard_piles(pv)
         return Reply()
@@ -189,9 +222,16 @@ class InputModel:
     def swap(self, pv: PlayerView) -> Reply:
         """w: swap two days instead of drawing (swap variant); the two days come next."""
         if not pv.options.swap:
-            return _refuse(_("tiles in a rack never move: swapping is only allowed with the swap variant (--swap)"))
+            return _refuse(
+                _(
+                    "tiles in a rack never move: swapping is only allowed with the swap variant "
+                    "(--swap)"
+                )
+            )
         if pv.phase is not Phase.DRAW:
-            return _refuse(_("A swap replaces drawing: it is only possible at the start of your turn."))
+            return _refuse(
+                _("A swap replaces drawing: it is only possible at the start of your turn.")
+            )
         self.pending = Pending("swap")
         self.on_piles = False
         return Reply()
@@ -201,8 +241,12 @@ class InputModel:
         if self.on_piles:
             return self.choose_pile(pv, self.pile_cursor)
         if pv.phase is Phase.DRAW and not self.swapping:
-            return _refuse(_("Choose where to take a tile from: d for the draw pile, 1-3 for a discard pile "
-                             "(or → and ↑↓ to a pile, then Enter)."))
+            return _refuse(
+                _(
+                    "Choose where to take a tile from: d for the draw pile, 1-3 for a discard pile "
+                    "(or → and ↑↓ to a pile, then Enter)."
+                )
+            )
         return self.choose_day(pv, self.cursor)
 
     def cancel(self) -> Reply | None:
@@ -215,10 +259,14 @@ class InputModel:
         return Reply(message=_("Cancelled."))
 
     def typed(self, text: str) -> Reply:
-        """A move typed in the notation (``replace 5 1``); a long paste is refused without being echoed in full."""
+        """A move typed in the notation (``replace 5 1``); a long paste is refused without being
+        echoed in full."""
         if len(text.strip()) > TYPED_LIMIT:
-            return _refuse(_("{start}… is not a move: a move is a few words, such as 'draw' or 'replace 5 1'").format(
-                start=text.strip()[:20]))
+            return _refuse(
+                _(
+                    "{start}… is not a move: a move is a few words, such as 'draw' or 'replace 5 1'"
+                ).format(start=text.strip()[:20])
+            )
         verb, space, numbers = text.strip().partition(" ")
         notation = {word: own for own, word in move_verbs().items()}.get(verb.lower(), verb)
         try:
@@ -229,8 +277,9 @@ class InputModel:
         return Reply(move)
 
     def refused(self, pv: PlayerView, move: Move, reason: Exception) -> Reply:
-        """The engine refused ``move`` for ``reason``: say so, keeping a chosen day when only the pile was wrong
-        (the emptied-pile rule), so choosing the right pile (the cursor is back on it) completes the move."""
+        """The engine refused ``move`` for ``reason``: say so, keeping a chosen day when only the
+        pile was wrong (the emptied-pile rule), so choosing the right pile (the cursor is back on
+        it) completes the move."""
         if pv.forced_pile and move.kind in (MoveKind.REPLACE, MoveKind.DISCARD):
             self.on_piles, self.pile_cursor = True, pv.forced_pile
         else:

@@ -1,9 +1,10 @@
-"""The guided first game in the terminal: the rack and the piles on the left, the lesson on the right.
+"""The guided first game in the terminal: the rack and the piles on the left, the lesson on the
+right.
 
-The lesson (:class:`tendays.learn.Tutor`) says what to do, points at it (◀ on the rack or the piles) and
-explains a wrong move; the keys are those of ``tendays play`` (a digit for a day or a pile, d to draw, x to
-discard), read by the same :class:`InputModel`. The place reached is kept in the progress file after each
-move, so the lesson goes on where it stopped.
+The lesson (:class:`tendays.learn.Tutor`) says what to do, points at it (◀ on the rack or the piles)
+and explains a wrong move; the keys are those of ``tendays play`` (a digit for a day or a pile, d to
+draw, x to discard), read by the same :class:`InputModel`. The place reached is kept in the progress
+file after each move, so the lesson goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -35,13 +36,15 @@ POINTER = "◀"
 
 
 def learn_offer() -> Iterator[Button]:
-    """The setup screen's button that offers the guided game, to a player who never finished nor skipped it."""
+    """The setup screen's button that offers the guided game, to a player who never finished nor
+    skipped it."""
     if Progress.load().first_time:
         yield Button(_("Learn to play"), id="setup-learn", compact=True)
 
 
 def open_lesson(app: App[Any], edition: str) -> None:
-    """Show the guided game of ``edition`` (or of the first edition with one) over the screen on top."""
+    """Show the guided game of ``edition`` (or of the first edition with one) over the screen on
+    top."""
     lessons = available_lessons()
     tutor = Tutor(load_lesson(edition if edition in lessons else lessons[0]))
     app.push_screen(LearnScreen(tutor, Progress.load(), app.pop_screen))
@@ -63,7 +66,8 @@ def move_keys(move: Move) -> str:
 
 
 class LearnScreen(FittedScreen[None]):
-    """One edition's guided game; ``on_leave`` is called when the player leaves it (finished or not)."""
+    """One edition's guided game; ``on_leave`` is called when the player leaves it (finished or
+    not)."""
 
     CSS_PATH = Path(__file__).with_name("learn.tcss")
 
@@ -85,7 +89,9 @@ class LearnScreen(FittedScreen[None]):
         labels = {"Restart": _("Restart"), "Skip": _("Skip the lesson")}
         keys = self._bindings.key_to_bindings
         for key, bindings in list(keys.items()):
-            keys[key] = [replace(b, description=labels.get(b.description, b.description)) for b in bindings]
+            keys[key] = [
+                replace(b, description=labels.get(b.description, b.description)) for b in bindings
+            ]
         self.tutor = tutor
         self.progress = progress
         self.on_leave = on_leave
@@ -118,7 +124,9 @@ class LearnScreen(FittedScreen[None]):
         edition = step.view.edition
         self.query_one("#learn-title", Static).update(
             _("Guided first game · {edition} · step {step} of {total}").format(
-                edition=edition.name, step=min(step.number + 1, step.total), total=step.total))
+                edition=edition.name, step=min(step.number + 1, step.total), total=step.total
+            )
+        )
         self.query_one("#learn-board", Static).update(self._board(step))
         self.query_one("#learn-lesson", Static).update(self._lesson(step))
         self.query_one("#learn-scroll", VerticalScroll).scroll_home(animate=False)
@@ -154,7 +162,8 @@ class LearnScreen(FittedScreen[None]):
         return Group(*lines)
 
     def _lesson(self, step: Step) -> RenderableType:
-        """The rules explained at this step, why the lesson makes its move, then what the others did."""
+        """The rules explained at this step, why the lesson makes its move, then what the others
+        did."""
         parts: list[RenderableType] = []
         for text in step.lessons:
             parts.append(Text(text))
@@ -192,7 +201,9 @@ class LearnScreen(FittedScreen[None]):
                 self.message = Text(f"✗ {check.message}", style="bold red")
             self.model.reset(self.step.view)
         elif reply.message:
-            self.message = Text(f"✗ {reply.message}", style="bold red") if reply.error else Text(reply.message)
+            self.message = (
+                Text(f"✗ {reply.message}", style="bold red") if reply.error else Text(reply.message)
+            )
         self.show()
 
     def _playing(self) -> bool:

@@ -1,7 +1,9 @@
-"""The palette the terminal draws tile colours in: the edition's own, or its palette for colour-blind players.
+"""The palette the terminal draws tile colours in: the edition's own, or its palette for
+colour-blind players.
 
-Both palettes are edition data (``edition.palette``, ``edition.palette_cb``); this module only remembers
-which one an app uses. It imports nothing heavy, so ``tendays play --help`` can list the palettes.
+Both palettes are edition data (``edition.palette``, ``edition.palette_cb``); this module only
+remembers which one an app uses. It imports nothing heavy, so ``tendays play --help`` can list the
+palettes.
 """
 
 from __future__ import annotations
@@ -18,12 +20,16 @@ PALETTES = ("normal", "cb")  # the edition's palette, or its palette for colour-
 
 
 class PaletteChoice:
-    """The palette a terminal app draws with; one object per app, so a key can switch it for every widget."""
+    """The palette a terminal app draws with; one object per app, so a key can switch it for every
+    widget."""
 
     def __init__(self, name: str = "normal") -> None:
         if name not in PALETTES:
-            raise ValueError(_("unknown palette {name!r}: the palettes are {names}").format(
-                name=name, names=", ".join(PALETTES)))
+            raise ValueError(
+                _("unknown palette {name!r}: the palettes are {names}").format(
+                    name=name, names=", ".join(PALETTES)
+                )
+            )
         self.name = name
 
     def toggle(self) -> str:
@@ -41,7 +47,8 @@ def palette_choice() -> PaletteChoice:
 
 @contextmanager
 def use_palette(choice: PaletteChoice) -> Iterator[PaletteChoice]:
-    """Draw with ``choice`` inside the block (an app runs inside it, so every task of the app sees it)."""
+    """Draw with ``choice`` inside the block (an app runs inside it, so every task of the app sees
+    it)."""
     token = _PALETTE.set(choice)
     try:
         yield choice
@@ -50,6 +57,7 @@ def use_palette(choice: PaletteChoice) -> Iterator[PaletteChoice]:
 
 
 def draw_with(choice: PaletteChoice) -> None:
-    """Draw with ``choice`` from now on in this task and the tasks it starts: an app calls it when it loads,
-    so its screens and widgets, each running in a task of its own, all see the same choice."""
+    """Draw with ``choice`` from now on in this task and the tasks it starts: an app calls it when
+    it loads, so its screens and widgets, each running in a task of its own, all see the same
+    choice."""
     _PALETTE.set(choice)

@@ -1,8 +1,9 @@
-"""``tendays play`` as a Textual app: the setup screen, then a game screen per game, then the end screen.
+"""``tendays play`` as a Textual app: the setup screen, then a game screen per game, then the end
+screen.
 
-The rooms of the terminal game: ``table`` (the seats, the game and save files), ``input_model`` (keys
-and clicks to moves), ``widgets`` (a view drawn on screen), ``game_screen``, ``setup_screen`` and
-``end_screen``. This module only moves between them.
+The rooms of the terminal game: ``table`` (the seats, the game and save files), ``input_model``
+(keys and clicks to moves), ``widgets`` (a view drawn on screen), ``game_screen``, ``setup_screen``
+and ``end_screen``. This module only moves between them.
 """
 
 from __future__ import annotations
@@ -42,8 +43,14 @@ class PlayApp(App[None]):
     CSS_PATH = CSS_PATH
     TITLE = "tendays"
 
-    def __init__(self, config: PlayConfig, *, table: Table | None = None, setup: bool = False,
-                 language: str | None = None) -> None:
+    def __init__(
+        self,
+        config: PlayConfig,
+        *,
+        table: Table | None = None,
+        setup: bool = False,
+        language: str | None = None,
+    ) -> None:
         super().__init__()
         self.language = language  # None: whatever language the caller runs the app in
         self.config = config
@@ -53,13 +60,15 @@ class PlayApp(App[None]):
         self.palette = PaletteChoice(config.palette)
 
     async def run_async(self, *args: Any, **kwargs: Any) -> Any:
-        # Every task and thread of the app copies this context: the engine's sentences (log, verdicts,
-        # refused moves, hints) and the terminal's own words are all in the player's language.
+        # Every task and thread of the app copies this context: the engine's sentences (log,
+        # verdicts, refused moves, hints) and the terminal's own words are all in the player's
+        # language.
         with use_language(self.language):
             return await super().run_async(*args, **kwargs)
 
     def on_load(self) -> None:
-        draw_with(self.palette)  # before any screen starts, so every screen and widget draws with it
+        # before any screen starts, so every screen and widget draws with it
+        draw_with(self.palette)
 
     def on_mount(self) -> None:
         translate_bindings(self)
@@ -100,16 +109,21 @@ class PlayApp(App[None]):
             self.push_screen(screen)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The command palette's commands (Ctrl+P), its Quit in the player's language and asking as q does."""
+        """The command palette's commands (Ctrl+P), its Quit in the player's language and asking as
+        q does."""
         for command in super().get_system_commands(screen):
             if command.callback == self.action_quit:
-                yield SystemCommand(_("Quit"), _("Quit the game; with moves not saved, it asks first"),
-                                    self.action_quit)
+                yield SystemCommand(
+                    _("Quit"),
+                    _("Quit the game; with moves not saved, it asks first"),
+                    self.action_quit,
+                )
             else:
                 yield command
 
     async def action_quit(self) -> None:
-        """Ctrl+Q and the command palette's Quit: as q on the board, they ask first when moves would be lost."""
+        """Ctrl+Q and the command palette's Quit: as q on the board, they ask first when moves would
+        be lost."""
         if isinstance(self.screen, (GameScreen, EndScreen, PrivacyScreen)):
             self.screen.action_quit()
             return
@@ -123,7 +137,8 @@ class PlayApp(App[None]):
         game.action_quit()
 
     def play_again(self) -> None:
-        """A new game with the same options and seats: the next seed when one was given, else a fresh one."""
+        """A new game with the same options and seats: the next seed when one was given, else a
+        fresh one."""
         seed = None if self.config.seed is None or self.seed_used is None else self.seed_used + 1
         # A new game is played under today's rules, even after a game resumed from an old save.
         options = replace(self.game_screen.table.options, rules=RULES_VERSION)

@@ -59,25 +59,32 @@ CSS_PATH = Path(__file__).with_name("tendays.tcss")
 
 
 def replay_states(record: GameRecord) -> list[State]:
-    """The state before the first move and after each move; raises ``RecordError`` naming a bad move."""
+    """The state before the first move and after each move; raises ``RecordError`` naming a bad
+    move."""
     try:
         state = new_game(load_edition(record.edition), record.options, record.seed)
     except ValueError as error:  # options the engine refuses, an unknown edition
-        raise RecordError(_("this record cannot be replayed: {error}").format(error=error)) from error
+        raise RecordError(
+            _("this record cannot be replayed: {error}").format(error=error)
+        ) from error
     states = [state]
     for number, move in enumerate(record.moves, 1):
         try:
             state = apply(state, move)
         except IllegalMoveError as error:
-            raise RecordError(_("move {number} ({move}) does not replay: {error}").format(
-                number=number, move=move, error=error)) from error
+            raise RecordError(
+                _("move {number} ({move}) does not replay: {error}").format(
+                    number=number, move=move, error=error
+                )
+            ) from error
         states.append(state)
     return states
 
 
 def short_name(edition: Edition, tile: int, room: int) -> str:
-    """A tile's name in ``room`` characters: the full name, or its official id (``MA``, ``STU``), or for a
-    transport its kind alone (the swatch beside it names the colour), cut with "…" only if even that is long."""
+    """A tile's name in ``room`` characters: the full name, or its official id (``MA``, ``STU``), or
+    for a transport its kind alone (the swatch beside it names the colour), cut with "…" only if
+    even that is long."""
     label = swatch(edition, tile, 3).plain
     name = tile_name(edition, tile, label)
     if len(name) <= room:
@@ -87,17 +94,29 @@ def short_name(edition: Edition, tile: int, room: int) -> str:
     return short if len(short) <= room else short[: max(1, room - 1)] + "…"
 
 
-def racks_table(edition: Edition, racks: Sequence[Sequence[int | None]], names: Sequence[str],
-                highlight: int | None, winner: int | None, width: int) -> RichTable:
-    """Every rack side by side: one column per seat, one row per day, each link marked as on the board."""
+def racks_table(
+    edition: Edition,
+    racks: Sequence[Sequence[int | None]],
+    names: Sequence[str],
+    highlight: int | None,
+    winner: int | None,
+    width: int,
+) -> RichTable:
+    """Every rack side by side: one column per seat, one row per day, each link marked as on the
+    board."""
     grid = RichTable(box=None, padding=(0, 1), pad_edge=False, show_edge=False, expand=False)
     players = max(1, len(racks))
     days = len(racks[0]) if racks else 0
     column = max(12, (width - 2 - 2 * players) // players)
     grid.add_column("", justify="right", style="dim", no_wrap=True, min_width=2)
     for seat, name in enumerate(names):
-        label = person(name) + (" ★ " + _("winner") if seat == winner else "") + (" ◀" if seat == highlight else "")
-        grid.add_column(Text(label, style="bold"), width=column, overflow="fold")  # a long name wraps
+        label = (
+            person(name)
+            + (" ★ " + _("winner") if seat == winner else "")
+            + (" ◀" if seat == highlight else "")
+        )
+        # a long name wraps
+        grid.add_column(Text(label, style="bold"), width=column, overflow="fold")
     marks = [day_marks(edition, rack) for rack in racks]
     for day in range(1, days + 1):
         cells: list[Text | str] = [str(day)]
@@ -112,7 +131,10 @@ def racks_table(edition: Edition, racks: Sequence[Sequence[int | None]], names: 
             cell.append(" ")
             cell.append(short_name(edition, tile, column - 4 - len(symbol)))
             if mark is not None:
-                cell.append(symbol, style="dim" if mark.ok is None else ("bold green" if mark.ok else "bold red"))
+                cell.append(
+                    symbol,
+                    style="dim" if mark.ok is None else ("bold green" if mark.ok else "bold red"),
+                )
             cells.append(cell)
         grid.add_row(*cells)
     return grid
@@ -139,8 +161,9 @@ class ReplayScreen(FittedScreen[None]):
         self.record = record
         self.states = replay_states(record)
         self.edition = load_edition(record.edition)
-        self.names = tuple(record.names) or tuple(_("Player {number}").format(number=i + 1)
-                                                  for i in range(record.options.players))
+        self.names = tuple(record.names) or tuple(
+            _("Player {number}").format(number=i + 1) for i in range(record.options.players)
+        )
         self.finished = self.states[-1].is_over
         self.reveal = reveal or self.finished  # a finished game is public
         self.position = 0
@@ -192,7 +215,8 @@ class ReplayScreen(FittedScreen[None]):
         self.show()
 
     def action_palette(self) -> None:
-        """c: switch the tile colours between the edition's palette and its palette for colour-blind players."""
+        """c: switch the tile colours between the edition's palette and its palette for colour-blind
+        players."""
         palette_choice().toggle()
         self.show()
 
@@ -207,55 +231,90 @@ class ReplayScreen(FittedScreen[None]):
         if self.position:
             move = moves[self.position - 1]
             mover = self.states[self.position - 1].current
-            done = _("move {number}/{moves} {name}: {move}").format(number=self.position, moves=last,
-                                                                   name=person(self.names[mover]),
-                                                                   move=move_words(move))
+            done = _("move {number}/{moves} {name}: {move}").format(
+                number=self.position,
+                moves=last,
+                name=person(self.names[mover]),
+                move=move_words(move),
+            )
         else:
             done = _("move 0/{moves}: the deal").format(moves=last)
         ending = ""
         if self.position == last:
-            ending = " · " + (_("game over") if state.is_over else _("(the game was saved unfinished)"))
+            ending = " · " + (
+                _("game over") if state.is_over else _("(the game was saved unfinished)")
+            )
         elif self.autoplay is not None:
             ending = " · " + _("playing (space pauses)")
-        self.query_one("#status", Static).update(Text.assemble(
-            (self.edition.name, "bold"), f" · {done} · ", _("turn {turn}").format(
-                turn=spectator.turn if state.is_over else spectator.turn + 1), " · ",
-            _("draw pile {size}").format(size=spectator.draw_pile_size), ending))
+        self.query_one("#status", Static).update(
+            Text.assemble(
+                (self.edition.name, "bold"),
+                f" · {done} · ",
+                _("turn {turn}").format(
+                    turn=spectator.turn if state.is_over else spectator.turn + 1
+                ),
+                " · ",
+                _("draw pile {size}").format(size=spectator.draw_pile_size),
+                ending,
+            )
+        )
         width = self.size.width or 80
         if self.reveal:
-            # Each rack is read from its owner's view: the replay is public, so every view may be shown.
+            # Each rack is read from its owner's view: the replay is public, so every view may be
+            # shown.
             racks = [view(state, seat).rack or () for seat in range(self.record.options.players)]
             highlight = None if state.is_over else state.current
-            self.query_one("#racks", Static).update(racks_table(self.edition, racks, self.names, highlight,
-                                                                 state.winner, width))
+            self.query_one("#racks", Static).update(
+                racks_table(self.edition, racks, self.names, highlight, state.winner, width)
+            )
         else:
-            counts = ", ".join(f"{person(name)}: "
-                               + ngettext("{count} tile", "{count} tiles", count).format(count=count)
-                               for name, count in zip(self.names, spectator.rack_counts, strict=True))
-            self.query_one("#racks", Static).update(Text(
-                _("The racks of an unfinished game stay hidden (tendays replay --reveal shows them).") + " " + counts,
-                style="dim"))
+            counts = ", ".join(
+                f"{person(name)}: "
+                + ngettext("{count} tile", "{count} tiles", count).format(count=count)
+                for name, count in zip(self.names, spectator.rack_counts, strict=True)
+            )
+            self.query_one("#racks", Static).update(
+                Text(
+                    _(
+                        "The racks of an unfinished game stay hidden (tendays replay --reveal "
+                        "shows them)."
+                    )
+                    + " "
+                    + counts,
+                    style="dim",
+                )
+            )
         piles = Text()
-        for number in range(1, PILES + 1):  # one pile a line, so every top tile's name is shown in full
-            piles.append_text(pile_text(self.edition, spectator.piles[number - 1], number, min(width - 2, 44)))
+        # one pile a line, so every top tile's name is shown in full
+        for number in range(1, PILES + 1):
+            piles.append_text(
+                pile_text(self.edition, spectator.piles[number - 1], number, min(width - 2, 44))
+            )
             piles.append("\n")
         piles.rstrip()
-        held = view(state, state.current).in_hand if self.reveal and not state.is_over else spectator.in_hand
+        held = (
+            view(state, state.current).in_hand
+            if self.reveal and not state.is_over
+            else spectator.in_hand
+        )
         if held is not None:
             piles.append("\n")
             holder = self.names[state.current]
             holds = _("You hold {tile}") if holder == YOU else _("{name} holds {tile}")
             before, _tile, after = holds.partition("{tile}")
-            piles.append_text(Text.assemble(before.format(name=holder),
-                                            tile_text(self.edition, held), after))
+            piles.append_text(
+                Text.assemble(before.format(name=holder), tile_text(self.edition, held), after)
+            )
         self.query_one("#piles", Static).update(piles)
         log = Text()
         events = spectator.events
         previous = len(self.states[self.position - 1].events) if self.position else 0
         for index, event in enumerate(events):
             line = log_line(self.edition, event, self.names)
-            log.append(("▶ " if index >= previous else "  ") + line + "\n",
-                       style="bold" if index >= previous else "")
+            log.append(
+                ("▶ " if index >= previous else "  ") + line + "\n",
+                style="bold" if index >= previous else "",
+            )
         log.rstrip()
         self.query_one("#replay-log-text", Static).update(log)
         self.query_one("#replay-log", VerticalScroll).scroll_end(animate=False)
@@ -267,8 +326,14 @@ class ReplayApp(App[None]):
     CSS_PATH = CSS_PATH
     TITLE = "tendays replay"
 
-    def __init__(self, record: GameRecord, reveal: bool = False, step_seconds: float = 0.8,
-                 language: str | None = None, palette: str = "normal") -> None:
+    def __init__(
+        self,
+        record: GameRecord,
+        reveal: bool = False,
+        step_seconds: float = 0.8,
+        language: str | None = None,
+        palette: str = "normal",
+    ) -> None:
         super().__init__()
         self.record = record
         self.reveal = reveal
@@ -282,7 +347,8 @@ class ReplayApp(App[None]):
             return await super().run_async(*args, **kwargs)
 
     def on_load(self) -> None:
-        draw_with(self.palette)  # before any screen starts, so every screen and widget draws with it
+        # before any screen starts, so every screen and widget draws with it
+        draw_with(self.palette)
 
     def on_mount(self) -> None:
         translate_bindings(self)

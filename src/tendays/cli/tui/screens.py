@@ -1,8 +1,8 @@
 """Small screens shared by the play and replay apps: help, text pop-ups, the move prompt, privacy.
 
-Every screen of both apps is a :class:`FittedScreen` or :class:`FittedModal`: in a terminal smaller than
-:data:`MIN_WIDTH` x :data:`MIN_HEIGHT` it shows only a notice asking for a larger window (its keys still
-work, so ``q`` quits), and comes back as it was once the window is large enough.
+Every screen of both apps is a :class:`FittedScreen` or :class:`FittedModal`: in a terminal smaller
+than :data:`MIN_WIDTH` x :data:`MIN_HEIGHT` it shows only a notice asking for a larger window (its
+keys still work, so ``q`` quits), and comes back as it was once the window is large enough.
 """
 
 from __future__ import annotations
@@ -25,8 +25,19 @@ from tendays.engine.i18n import gettext as _
 
 from .input_model import move_verbs
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "FittedModal", "FittedScreen", "HelpScreen", "MoveInputScreen",
-           "PrivacyScreen", "TextScreen", "TooSmall", "key_labels", "translate_bindings"]
+__all__ = [
+    "MIN_HEIGHT",
+    "MIN_WIDTH",
+    "FittedModal",
+    "FittedScreen",
+    "HelpScreen",
+    "MoveInputScreen",
+    "PrivacyScreen",
+    "TextScreen",
+    "TooSmall",
+    "key_labels",
+    "translate_bindings",
+]
 
 MIN_WIDTH = 72
 MIN_HEIGHT = 20
@@ -35,16 +46,38 @@ ResultType = TypeVar("ResultType")
 
 
 def key_labels() -> dict[str, str]:
-    """The labels of the keys (in the footer and the key list), in the current language, by their English words."""
-    return {"Draw": _("Draw"), "Discard": _("Discard"), "Swap": _("Swap"), "End": _("End"),
-            "Verdict": _("Verdict"), "Hint": _("Hint"), "Save": _("Save"), "Help": _("Help"), "Quit": _("Quit"),
-            "Type move": _("Type move"), "Colours": _("Colours"), "Up": _("Up"), "Down": _("Down"),
-            "Rack": _("Rack"), "Piles": _("Piles"), "Choose": _("Choose"), "Cancel": _("Cancel"),
-            "Play again": _("Play again"), "Board": _("Board"), "Back": _("Back"), "Close": _("Close"),
-            "Ready": _("Ready"), "Next": _("Next"), "Start": _("Start"), "Play/pause": _("Play/pause"),
-            "Rules": _("Rules"),
-            # TRANSLATORS: Textual's command palette (Ctrl+P), in the footer: one short word.
-            "palette": _("palette")}
+    """The labels of the keys (in the footer and the key list), in the current language, by their
+    English words."""
+    return {
+        "Draw": _("Draw"),
+        "Discard": _("Discard"),
+        "Swap": _("Swap"),
+        "End": _("End"),
+        "Verdict": _("Verdict"),
+        "Hint": _("Hint"),
+        "Save": _("Save"),
+        "Help": _("Help"),
+        "Quit": _("Quit"),
+        "Type move": _("Type move"),
+        "Colours": _("Colours"),
+        "Up": _("Up"),
+        "Down": _("Down"),
+        "Rack": _("Rack"),
+        "Piles": _("Piles"),
+        "Choose": _("Choose"),
+        "Cancel": _("Cancel"),
+        "Play again": _("Play again"),
+        "Board": _("Board"),
+        "Back": _("Back"),
+        "Close": _("Close"),
+        "Ready": _("Ready"),
+        "Next": _("Next"),
+        "Start": _("Start"),
+        "Play/pause": _("Play/pause"),
+        "Rules": _("Rules"),
+        # TRANSLATORS: Textual's command palette (Ctrl+P), in the footer: one short word.
+        "palette": _("palette"),
+    }
 
 
 def translate_bindings(node: Screen[Any] | App[Any]) -> None:
@@ -52,7 +85,9 @@ def translate_bindings(node: Screen[Any] | App[Any]) -> None:
     labels = key_labels()
     keys = node._bindings.key_to_bindings  # new lists: the class's own bindings stay in English
     for key, bindings in list(keys.items()):
-        keys[key] = [replace(b, description=labels.get(b.description, b.description)) for b in bindings]
+        keys[key] = [
+            replace(b, description=labels.get(b.description, b.description)) for b in bindings
+        ]
 
 
 class TooSmall(Static):
@@ -65,9 +100,14 @@ class TooSmall(Static):
         """Show the notice if ``size`` is too small; True if it is."""
         small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
         if small:
-            self.update(_("The terminal is too small: {width}×{height}.\ntendays needs at least {min_width}×"
-                          "{min_height}: make the window larger, or press q to quit.").format(
-                width=size.width, height=size.height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT))
+            self.update(
+                _(
+                    "The terminal is too small: {width}×{height}.\ntendays needs at least "
+                    "{min_width}×{min_height}: make the window larger, or press q to quit."
+                ).format(
+                    width=size.width, height=size.height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT
+                )
+            )
         return small
 
 
@@ -78,10 +118,12 @@ def _fit(screen: Screen[ResultType], size: Size) -> None:
 
 
 class FittedScreen(Screen[ResultType]):
-    """A full screen that asks for a larger window when the terminal is too small for it; its keys are
-    labelled in the current language."""
+    """A full screen that asks for a larger window when the terminal is too small for it; its keys
+    are labelled in the current language."""
 
-    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(name, id, classes)
         translate_bindings(self)
 
@@ -124,7 +166,8 @@ class HelpScreen(FittedScreen[None]):
 
 
 class TextScreen(FittedModal[None]):
-    """A pop-up with a title and some text (the journey verdict); the arrow keys scroll a long text."""
+    """A pop-up with a title and some text (the journey verdict); the arrow keys scroll a long
+    text."""
 
     BINDINGS = [
         Binding("escape,enter,q,v,h", "close", "Close"),
@@ -176,9 +219,15 @@ class MoveInputScreen(FittedModal[str | None]):
         with Vertical(id="popup"):
             yield Static(_("Type a move and press Enter (Esc cancels)"), id="popup-title")
             yield Input(placeholder=self.legal_example, id="move-input")
-            # TRANSLATORS: the moves as typed; {draw}, {take}... are the verbs, the capitalised words stand for numbers.
-            yield Static(_("{draw} · {take} PILE · {replace} DAY PILE · {discard} PILE · {draft} DAY · {swap} DAY DAY")
-                         .format(**move_verbs()), id="popup-keys")
+            # TRANSLATORS: the moves as typed; {draw}, {take}... are the verbs, the capitalised
+            # words stand for numbers.
+            yield Static(
+                _(
+                    "{draw} · {take} PILE · {replace} DAY PILE · {discard} PILE · {draft} DAY · "
+                    "{swap} DAY DAY"
+                ).format(**move_verbs()),
+                id="popup-keys",
+            )
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -195,7 +244,9 @@ class PrivacyScreen(FittedScreen[None]):
 
     BINDINGS = [Binding("enter", "ready", "Ready"), Binding("q", "quit", "Quit")]
 
-    def __init__(self, name: str, what: str, unsaved: Callable[[], str | None] = lambda: None) -> None:
+    def __init__(
+        self, name: str, what: str, unsaved: Callable[[], str | None] = lambda: None
+    ) -> None:
         """``unsaved`` says what quitting now would lose, or None when nothing would be lost."""
         super().__init__()
         self.player_name = name
@@ -205,9 +256,17 @@ class PrivacyScreen(FittedScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="privacy"):
-            yield Static(_("Pass the keyboard to {name}").format(name=self.player_name), id="privacy-title")
-            yield Static(self.what + "\n\n" + _("{name}: press Enter when nobody else is looking.").format(
-                name=self.player_name), id="privacy-body")
+            yield Static(
+                _("Pass the keyboard to {name}").format(name=self.player_name), id="privacy-title"
+            )
+            yield Static(
+                self.what
+                + "\n\n"
+                + _("{name}: press Enter when nobody else is looking.").format(
+                    name=self.player_name
+                ),
+                id="privacy-body",
+            )
             yield Static(id="privacy-warning")
         yield Footer()
 

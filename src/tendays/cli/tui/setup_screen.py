@@ -1,4 +1,5 @@
-"""The setup screen: the edition, the seats, the days, who begins and the variant, before the first game.
+"""The setup screen: the edition, the seats, the days, who begins and the variant, before the first
+game.
 
 Its choices come from the registries (the editions on disk, the bot levels) and the engine's limits;
 whether they make a game is the engine's to say, and its refusal is shown in its own words.
@@ -39,15 +40,20 @@ def _rated(rating: float | None) -> str:
 
 def players_help() -> str:
     # The levels' descriptions are marked for the catalogues where the registry defines them.
-    levels = ", ".join(f"{level.name} ({translated(level.description)}{_rated(level.rating)})"
-                       for level in LEVELS.values())
-    return _("Players in turn order: me or a name for each person (several people share the keyboard; {prefix}NAME "
-             "for a name that looks like a bot's); for a bot, a level: {levels}; or a bot by name: {bots}").format(
-        prefix=PERSON_PREFIX, levels=levels, bots=", ".join(BOTS))
+    levels = ", ".join(
+        f"{level.name} ({translated(level.description)}{_rated(level.rating)})"
+        for level in LEVELS.values()
+    )
+    return _(
+        "Players in turn order: me or a name for each person (several people share the keyboard; "
+        "{prefix}NAME for a name that looks like a bot's); for a bot, a level: {levels}; or a bot "
+        "by name: {bots}"
+    ).format(prefix=PERSON_PREFIX, levels=levels, bots=", ".join(BOTS))
 
 
 class TickBox(Checkbox):
-    """A checkbox that shows ✓ when on and an empty box when off, so the two differ in more than colour."""
+    """A checkbox that shows ✓ when on and an empty box when off, so the two differ in more than
+    colour."""
 
     @property
     def _button(self) -> Content:
@@ -56,7 +62,8 @@ class TickBox(Checkbox):
 
 
 class SetupScreen(FittedScreen[None]):
-    """Choose the options of a game; ``start`` deals it, or gives the reason the options make no game.
+    """Choose the options of a game; ``start`` deals it, or gives the reason the options make no
+    game.
 
     The players' field has the focus first: typing goes straight into it, Tab moves on.
     """
@@ -74,28 +81,56 @@ class SetupScreen(FittedScreen[None]):
         with Unfocused(id="setup"):
             yield Static(_("New game"), id="setup-title")
             yield Static(_("Edition"))
-            yield Select([(load_edition(e).name, e) for e in available_editions()], value=config.edition,
-                         allow_blank=False, id="setup-edition", compact=True)
+            yield Select(
+                [(load_edition(e).name, e) for e in available_editions()],
+                value=config.edition,
+                allow_blank=False,
+                id="setup-edition",
+                compact=True,
+            )
             yield Static(players_help())
             # Compact fields (one line each), so the whole form, the seed included, fits 80x24.
             yield Input(config.players, id="setup-players", compact=True)
             yield Static(_("Days"))
-            yield Select([(ngettext("{count} day", "{count} days", days).format(count=days), days)
-                          for days in range(MIN_DAYS, MAX_DAYS + 1)], value=config.days,
-                         allow_blank=False, id="setup-days", compact=True)
+            yield Select(
+                [
+                    (ngettext("{count} day", "{count} days", days).format(count=days), days)
+                    for days in range(MIN_DAYS, MAX_DAYS + 1)
+                ],
+                value=config.days,
+                allow_blank=False,
+                id="setup-days",
+                compact=True,
+            )
             yield Static(_("Who begins after the draft"))
-            yield Select([(_("chosen by chance"), RANDOM_SEAT),
-                          *((_("seat {seat} in the players' list").format(seat=seat), str(seat))
-                            for seat in range(1, MAX_PLAYERS + 1))],
-                         value=first, allow_blank=False, id="setup-first-seat", compact=True)
-            yield TickBox(_("Swap variant: a turn may swap two days instead of drawing"), config.swap,
-                          id="setup-swap", compact=True)
+            yield Select(
+                [
+                    (_("chosen by chance"), RANDOM_SEAT),
+                    *(
+                        (_("seat {seat} in the players' list").format(seat=seat), str(seat))
+                        for seat in range(1, MAX_PLAYERS + 1)
+                    ),
+                ],
+                value=first,
+                allow_blank=False,
+                id="setup-first-seat",
+                compact=True,
+            )
+            yield TickBox(
+                _("Swap variant: a turn may swap two days instead of drawing"),
+                config.swap,
+                id="setup-swap",
+                compact=True,
+            )
             yield Static(_("Seed (empty: a new shuffle every game)"))
-            yield Input("" if config.seed is None else str(config.seed), id="setup-seed", compact=True)
+            yield Input(
+                "" if config.seed is None else str(config.seed), id="setup-seed", compact=True
+            )
         with Horizontal(id="setup-bar"):
             yield Button(_("Start"), id="setup-start", variant="primary", compact=True)
             yield from learn_offer()
-        yield Static(id="setup-error")  # a full-width row of its own: a long refusal is wrapped, never cut
+        # a full-width row of its own: a long refusal is wrapped, never cut
+        yield Static(id="setup-error")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -112,10 +147,15 @@ class SetupScreen(FittedScreen[None]):
         if seed_text and not seed_text.isdigit():
             self.refuse(_("the seed must be a whole number, not {seed!r}").format(seed=seed_text))
             return
-        config = replace(self.config, edition=str(edition), days=int(str(days)), players=players,
-                         swap=self.query_one("#setup-swap", Checkbox).value,
-                         first_seat=None if first == RANDOM_SEAT else int(first) - 1,
-                         seed=int(seed_text) if seed_text else None)
+        config = replace(
+            self.config,
+            edition=str(edition),
+            days=int(str(days)),
+            players=players,
+            swap=self.query_one("#setup-swap", Checkbox).value,
+            first_seat=None if first == RANDOM_SEAT else int(first) - 1,
+            seed=int(seed_text) if seed_text else None,
+        )
         problem = self.start_game(config)
         if problem:
             self.refuse(problem)
@@ -128,7 +168,8 @@ class SetupScreen(FittedScreen[None]):
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def forget_refusal(self) -> None:
-        """A changed field may mend what was refused: the old refusal goes until Start is pressed again."""
+        """A changed field may mend what was refused: the old refusal goes until Start is pressed
+        again."""
         self.query_one("#setup-error", Static).update("")
 
     def refuse(self, problem: str) -> None:

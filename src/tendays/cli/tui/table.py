@@ -36,11 +36,23 @@ from tendays.engine.wire import view_to_json
 from .palettes import PALETTES
 from .render import YOU
 
-__all__ = ["HUMAN_WORDS", "PERSON_PREFIX", "PlayConfig", "TerminalSeat", "SeatError", "Table", "load_save",
-           "make_seat_bot", "parse_seats", "position_digest", "saved_palette"]
+__all__ = [
+    "HUMAN_WORDS",
+    "PERSON_PREFIX",
+    "PlayConfig",
+    "TerminalSeat",
+    "SeatError",
+    "Table",
+    "load_save",
+    "make_seat_bot",
+    "parse_seats",
+    "position_digest",
+    "saved_palette",
+]
 
 HUMAN_WORDS = ("me", "human", "you")
-PERSON_PREFIX = "human:"  # "human:Norma": a person called Norma, even when the name looks like a bot's
+# "human:Norma": a person called Norma, even when the name looks like a bot's
+PERSON_PREFIX = "human:"
 
 
 class SeatError(ValueError):
@@ -48,7 +60,8 @@ class SeatError(ValueError):
 
 
 def make_seat_bot(spec: str) -> Bot:
-    """The bot for a seat spec: a level or bot of the registry (``tendays.bots.bot_names()``), or ``cmd:...``."""
+    """The bot for a seat spec: a level or bot of the registry (``tendays.bots.bot_names()``), or
+    ``cmd:...``."""
     try:
         return make_bot(spec)
     except (ValueError, OSError) as error:
@@ -74,13 +87,18 @@ class TerminalSeat:
             return _("human")
         if self.spec.startswith("cmd:"):
             return _("engine bot")
-        level = LEVELS.get(self.spec.lower())  # a bot named directly (greedy, expert:48) keeps its name
-        # TRANSLATORS: a bot seat's level after its name, "Bot 2 (normal bot)": no brackets of its own.
-        return pgettext("seat", "{level} bot").format(level=self.spec if level is None else level.said)
+        # a bot named directly (greedy, expert:48) keeps its name
+        level = LEVELS.get(self.spec.lower())
+        # TRANSLATORS: a bot seat's level after its name, "Bot 2 (normal bot)": no brackets of its
+        # own.
+        return pgettext("seat", "{level} bot").format(
+            level=self.spec if level is None else level.said
+        )
 
 
 def _is_bot_spec(word: str) -> bool:
-    """Bot specs are the registry's levels and bots, optionally with a budget (``expert:48``), and ``cmd:PROGRAM``."""
+    """Bot specs are the registry's levels and bots, optionally with a budget (``expert:48``), and
+    ``cmd:PROGRAM``."""
     return word.lower().partition(":")[0] in bot_names() or word.lower().startswith("cmd:")
 
 
@@ -108,43 +126,63 @@ def _misspelt_bot(word: str) -> str | None:
 
 
 def _person(word: str, number: int, people: int) -> str:
-    """The name of the person a ``--players`` word seats, or SeatError for a word that looks like a slip."""
+    """The name of the person a ``--players`` word seats, or SeatError for a word that looks like a
+    slip."""
     if word.lower().startswith(PERSON_PREFIX):
-        name = word[len(PERSON_PREFIX):].strip()
+        name = word[len(PERSON_PREFIX) :].strip()
         if not name:
-            raise SeatError(_("{word!r}: write the person's name after {prefix}, e.g. {prefix}Ann").format(
-                word=word, prefix=PERSON_PREFIX))
+            raise SeatError(
+                _("{word!r}: write the person's name after {prefix}, e.g. {prefix}Ann").format(
+                    word=word, prefix=PERSON_PREFIX
+                )
+            )
         return name
     if word.lower() in HUMAN_WORDS:
         return YOU if people == 1 else _("Player {number}").format(number=number)
     levels = ", ".join(LEVELS)
     bots = ", ".join(BOTS)
     head, colon, tail = word.partition(":")
-    slip = None if head != head.lower() else _misspelt_bot(head)  # "Norma" is a name; "norma", a slip
+    # "Norma" is a name; "norma", a slip
+    slip = None if head != head.lower() else _misspelt_bot(head)
     if slip is not None:
-        raise SeatError(_("{word!r} is not a bot: did you mean {slip!r}? Bot levels: {levels} (bots: {bots}). For "
-                          "a person called {word}, write {prefix}{word} (or {name})").format(
-            word=word, slip=slip + colon + tail, levels=levels, bots=bots, prefix=PERSON_PREFIX,
-            name=word.capitalize()))
+        raise SeatError(
+            _(
+                "{word!r} is not a bot: did you mean {slip!r}? Bot levels: {levels} (bots: "
+                "{bots}). For a person called {word}, write {prefix}{word} (or {name})"
+            ).format(
+                word=word,
+                slip=slip + colon + tail,
+                levels=levels,
+                bots=bots,
+                prefix=PERSON_PREFIX,
+                name=word.capitalize(),
+            )
+        )
     if colon:
-        raise SeatError(_("{word!r} is not a seat: bots are {levels} (levels), {bots}, a budget such as "
-                          "expert:48, or cmd:PROGRAM; a person is a name, or {prefix}NAME").format(
-            word=word, levels=levels, bots=bots, prefix=PERSON_PREFIX))
+        raise SeatError(
+            _(
+                "{word!r} is not a seat: bots are {levels} (levels), {bots}, a budget such as "
+                "expert:48, or cmd:PROGRAM; a person is a name, or {prefix}NAME"
+            ).format(word=word, levels=levels, bots=bots, prefix=PERSON_PREFIX)
+        )
     return word
 
 
 def parse_seats(text: str, names: Sequence[str] = ()) -> list[TerminalSeat]:
     """Seats from a ``--players`` list such as ``"me,hard,normal"`` or ``"Ann,Bob,easy"``.
 
-    Bot specs are bots (in any case: ``Hard`` is the level); ``me``/``human``/``you``, ``human:NAME`` and
-    any other name are people. A lower-case word one slip away from a bot's name (``hrad``, ``nromal``)
-    is refused as a likely typo: ``Hrad`` or ``human:hrad`` seats a person of that name. ``names`` (from
-    a save file) overrides the names of the seats.
+    Bot specs are bots (in any case: ``Hard`` is the level); ``me``/``human``/``you``,
+    ``human:NAME`` and any other name are people. A lower-case word one slip away from a bot's name
+    (``hrad``, ``nromal``) is refused as a likely typo: ``Hrad`` or ``human:hrad`` seats a person of
+    that name. ``names`` (from a save file) overrides the names of the seats.
     """
     words = [w.strip() for w in text.split(",")]
     if not text.strip() or any(not w for w in words):
-        raise SeatError(_("--players {text!r}: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'").format(
-            text=text))
+        raise SeatError(
+            _(
+                "--players {text!r}: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'"
+            ).format(text=text)
+        )
     people = sum(1 for w in words if not _is_bot_spec(w))
     seats: list[TerminalSeat] = []
     used: set[str] = set()
@@ -155,8 +193,11 @@ def parse_seats(text: str, names: Sequence[str] = ()) -> list[TerminalSeat]:
         else:
             name = _person(word, number, people)
             if name in used:
-                raise SeatError(_("two seats are called {name!r}; give each person a different name").format(
-                    name=name))
+                raise SeatError(
+                    _("two seats are called {name!r}; give each person a different name").format(
+                        name=name
+                    )
+                )
             seat = TerminalSeat(name, "human")
         used.add(seat.name)
         seats.append(seat)
@@ -173,28 +214,43 @@ class PlayConfig:
     players: str = "me,normal,normal"
     days: int = 10
     swap: bool = False
-    first_seat: int | None = None  # the seat that takes the first turn (0-based); None: chosen by chance
+    # the seat that takes the first turn (0-based); None: chosen by chance
+    first_seat: int | None = None
     seed: int | None = None  # None: a fresh random seed for every game
     bot_delay: float = 0.6  # seconds between bot moves, so a person can follow them
     save_path: Path = Path("tendays-save.json")
-    palette: str = "normal"  # the tile colours: the edition's palette, or "cb" for colour-blind players
+    # the tile colours: the edition's palette, or "cb" for colour-blind players
+    palette: str = "normal"
 
     def seat_list(self, names: Sequence[str] = ()) -> list[TerminalSeat]:
         return parse_seats(self.players, names)
 
     def options(self) -> Options:
-        return Options(players=len(self.players.split(",")), days=self.days, swap=self.swap,
-                       first_seat=self.first_seat)
+        return Options(
+            players=len(self.players.split(",")),
+            days=self.days,
+            swap=self.swap,
+            first_seat=self.first_seat,
+        )
 
 
 class Table:
     """A game in progress with its seats. Everything shown on screen comes from :meth:`view_for`."""
 
-    def __init__(self, edition: str, options: Options, seed: int, seats: Sequence[TerminalSeat],
-                 moves: Sequence[Move] = ()) -> None:
+    def __init__(
+        self,
+        edition: str,
+        options: Options,
+        seed: int,
+        seats: Sequence[TerminalSeat],
+        moves: Sequence[Move] = (),
+    ) -> None:
         if len(seats) != options.players:
-            raise SeatError(_("the game has {seats} seats, but {players} players were given").format(
-                seats=options.players, players=len(seats)))
+            raise SeatError(
+                _("the game has {seats} seats, but {players} players were given").format(
+                    seats=options.players, players=len(seats)
+                )
+            )
         for seat in seats:
             reason = None if seat.is_human else refusal(seat.spec, edition, options)
             if reason is not None:
@@ -205,7 +261,8 @@ class Table:
         for move in moves:
             self._game.play(move)
         self.saved_at = len(moves)  # a resumed game counts as saved until its next move
-        self.own_files: set[Path] = set()  # the files that hold this game (resumed from, saved to): safe to overwrite
+        # the files that hold this game (resumed from, saved to): safe to overwrite
+        self.own_files: set[Path] = set()
         self.saved_to: Path | None = None
 
     @classmethod
@@ -213,7 +270,9 @@ class Table:
         try:
             return cls(record.edition, record.options, record.seed, seats, record.moves)
         except ValueError as error:  # IllegalMoveError included: a move that does not replay
-            raise RecordError(_("the saved game does not replay: {error}").format(error=error)) from error
+            raise RecordError(
+                _("the saved game does not replay: {error}").format(error=error)
+            ) from error
 
     @property
     def edition(self) -> str:
@@ -277,10 +336,11 @@ class Table:
         self._game.play(move, seat)
 
     def next_decision(self) -> Decision | None:
-        """What the seat to move must decide: its seat, its view and its random stream (None once over).
+        """What the seat to move must decide: its seat, its view and its random stream (None once
+        over).
 
-        The stream comes from the engine's turn loop, so a bot chooses as it would in any other front end
-        and a resumed game continues as the uninterrupted one would have.
+        The stream comes from the engine's turn loop, so a bot chooses as it would in any other
+        front end and a resumed game continues as the uninterrupted one would have.
         """
         return next_decision(self._game)
 
@@ -296,9 +356,9 @@ class Table:
                 close()
 
     def save_target(self, wanted: Path) -> Path:
-        """Where saving to ``wanted`` writes: ``wanted`` when it is free or holds this game; else the file this
-        game was already saved to, or a new name beside it (``tendays-save-2.json``), so another game's save
-        is never overwritten."""
+        """Where saving to ``wanted`` writes: ``wanted`` when it is free or holds this game; else
+        the file this game was already saved to, or a new name beside it (``tendays-save-2.json``),
+        so another game's save is never overwritten."""
         if not wanted.exists() or wanted.resolve() in self.own_files:
             return wanted
         if self.saved_to is not None:
@@ -310,8 +370,8 @@ class Table:
 
     def save(self, path: Path, palette: str = "normal") -> None:
         """Write the game record, plus each seat's spec so a resumed game seats the same bots, the
-        fingerprint of the position its moves lead to, so an edited file is refused rather than replayed
-        as another game, and the ``palette`` the game is drawn in."""
+        fingerprint of the position its moves lead to, so an edited file is refused rather than
+        replayed as another game, and the ``palette`` the game is drawn in."""
         data: dict[str, Any] = self.record.to_json()
         data["seats"] = [s.spec for s in self.seats]
         data["position"] = position_digest(self._game.state)
@@ -323,15 +383,22 @@ class Table:
 
 
 def position_digest(state: State) -> str:
-    """A short fingerprint of a position: every seat's view of it (racks, piles, history), hashed."""
+    """A short fingerprint of a position: every seat's view of it (racks, piles, history),
+    hashed."""
     views = [view_to_json(view(state, seat)) for seat in range(state.options.players)]
     return hashlib.sha256(json.dumps(views, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _shape_problem(data: object) -> str | None:
-    """What keeps ``data`` from being a game record's JSON object, in words; None if it has the right shape."""
+    """What keeps ``data`` from being a game record's JSON object, in words; None if it has the
+    right shape."""
     if not isinstance(data, dict):
-        kinds = {list: _("an array"), str: _("a string"), bool: _("true or false"), type(None): "null"}
+        kinds = {
+            list: _("an array"),
+            str: _("a string"),
+            bool: _("true or false"),
+            type(None): "null",
+        }
         kind = kinds.get(type(data), _("a number"))
         return _("it holds {kind}, not a JSON object").format(kind=kind)
     missing = [repr(key) for key in ("edition", "options", "seed", "moves") if key not in data]
@@ -339,22 +406,41 @@ def _shape_problem(data: object) -> str | None:
         return _("it has no {fields}").format(fields=_or_list(missing))
     checks = [
         ("edition", isinstance(data["edition"], str), _('an edition id such as "usa"')),
-        ("options", isinstance(data["options"], dict),
-         _("an object such as {example}").format(example='{"players": 2, "days": 10}')),
-        ("seed", isinstance(data["seed"], int) and not isinstance(data["seed"], bool), _("a whole number")),
-        ("moves", isinstance(data["moves"], list) and all(isinstance(m, str) for m in data["moves"]),
-         _('a list of moves such as ["draft 3", "draw"]')),
-        ("names", isinstance(data.get("names", []), list) and all(isinstance(n, str) for n in data.get("names", [])),
-         _("a list of names")),
-        ("seats", isinstance(data.get("seats", []), list) and all(isinstance(n, str) for n in data.get("seats", [])),
-         _("a list of seat specs")),
+        (
+            "options",
+            isinstance(data["options"], dict),
+            _("an object such as {example}").format(example='{"players": 2, "days": 10}'),
+        ),
+        (
+            "seed",
+            isinstance(data["seed"], int) and not isinstance(data["seed"], bool),
+            _("a whole number"),
+        ),
+        (
+            "moves",
+            isinstance(data["moves"], list) and all(isinstance(m, str) for m in data["moves"]),
+            _('a list of moves such as ["draft 3", "draw"]'),
+        ),
+        (
+            "names",
+            isinstance(data.get("names", []), list)
+            and all(isinstance(n, str) for n in data.get("names", [])),
+            _("a list of names"),
+        ),
+        (
+            "seats",
+            isinstance(data.get("seats", []), list)
+            and all(isinstance(n, str) for n in data.get("seats", [])),
+            _("a list of seat specs"),
+        ),
         ("position", isinstance(data.get("position", ""), str), _("a fingerprint")),
         ("palette", data.get("palette", PALETTES[0]) in PALETTES, " or ".join(map(repr, PALETTES))),
     ]
     for key, right, what in checks:
         if not right:
-            return _("{key!r} must be {what}, not {value}").format(key=key, what=what,
-                                                                   value=json.dumps(data[key])[:40])
+            return _("{key!r} must be {what}, not {value}").format(
+                key=key, what=what, value=json.dumps(data[key])[:40]
+            )
     return None
 
 
@@ -369,40 +455,56 @@ def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
     """Read a save file (or any game record): the record and, if present, the seat specs.
 
     Anything that is not a record that replays is refused with a ``RecordError`` naming the problem:
-    a file that is not UTF-8 JSON, JSON of the wrong shape, options that make no game, a move that does
-    not replay, or a saved position the moves no longer lead to (an edited edition or seed).
+    a file that is not UTF-8 JSON, JSON of the wrong shape, options that make no game, a move that
+    does not replay, or a saved position the moves no longer lead to (an edited edition or seed).
     """
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise RecordError(_("cannot read {path}: {error}").format(path=path, error=error.strerror or error)) from error
+        raise RecordError(
+            _("cannot read {path}: {error}").format(path=path, error=error.strerror or error)
+        ) from error
     try:
         data = json_text.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise RecordError(_("{path} is not a tendays game record: it is not UTF-8 text").format(path=path)) from None
+        raise RecordError(
+            _("{path} is not a tendays game record: it is not UTF-8 text").format(path=path)
+        ) from None
     except json.JSONDecodeError as error:
-        raise RecordError(_("{path} is not a tendays game record: not JSON ({error})").format(
-            path=path, error=error)) from None
+        raise RecordError(
+            _("{path} is not a tendays game record: not JSON ({error})").format(
+                path=path, error=error
+            )
+        ) from None
     problem = _shape_problem(data)
     if problem is not None:
-        raise RecordError(_("{path} is not a tendays game record: {problem}").format(path=path, problem=problem))
+        raise RecordError(
+            _("{path} is not a tendays game record: {problem}").format(path=path, problem=problem)
+        )
     try:
         record = GameRecord.from_json(data)
         state = record.replay()
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
     if len(record.names) not in (0, record.options.players):
-        raise RecordError(_("{path}: the record names {names} players for a game of {players}").format(
-            path=path, names=len(record.names), players=record.options.players))
+        raise RecordError(
+            _("{path}: the record names {names} players for a game of {players}").format(
+                path=path, names=len(record.names), players=record.options.players
+            )
+        )
     if "position" in data and data["position"] != position_digest(state):
-        raise RecordError(_("{path}: the moves no longer lead to the game that was saved (its edition, options "
-                            "or seed were changed); it is refused rather than replayed as another game").format(
-            path=path))
+        raise RecordError(
+            _(
+                "{path}: the moves no longer lead to the game that was saved (its edition, options "
+                "or seed were changed); it is refused rather than replayed as another game"
+            ).format(path=path)
+        )
     return record, data.get("seats")
 
 
 def saved_palette(path: Path) -> str | None:
-    """The palette a save file was drawn in, or None when it names none (an older save, any game record)."""
+    """The palette a save file was drawn in, or None when it names none (an older save, any game
+    record)."""
     try:
         data = json_text.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError):

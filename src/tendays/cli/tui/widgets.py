@@ -1,8 +1,9 @@
-"""The widgets of the game screen, each drawn from one player view: the rack, its links, the piles, the seats, the log.
+"""The widgets of the game screen, each drawn from one player view: the rack, its links, the piles,
+the seats, the log.
 
 They only render. A click on a day or a pile posts a message (:class:`DayRow.Chosen`,
-:class:`PileRow.Chosen`) for the screen to pass on to the input model. No widget here takes the keyboard
-focus, so the arrow keys always reach the game screen.
+:class:`PileRow.Chosen`) for the screen to pass on to the input model. No widget here takes the
+keyboard focus, so the arrow keys always reach the game screen.
 """
 
 from __future__ import annotations
@@ -21,13 +22,31 @@ from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
 from .captions import hand_text, seats_text
-from .render import SWATCH_WIDTH, day_marks, journey_report, log_line, name_width, pile_text, rack_line
+from .render import (
+    SWATCH_WIDTH,
+    day_marks,
+    journey_report,
+    log_line,
+    name_width,
+    pile_text,
+    rack_line,
+)
 from .table import TerminalSeat
 
-__all__ = ["HINT_MARK", "DayRow", "GameLog", "LinksPane", "PileRow", "RackPane", "SidePane", "rack_pane_width",
-           "show_text"]
+__all__ = [
+    "HINT_MARK",
+    "DayRow",
+    "GameLog",
+    "LinksPane",
+    "PileRow",
+    "RackPane",
+    "SidePane",
+    "rack_pane_width",
+    "show_text",
+]
 
-HINT_MARK = "↻"  # a day the hint suggests changing: no colour's shape (● ▲ ■ ◆ ★ ✱), so it reads as no tile
+# a day the hint suggests changing: no colour's shape (● ▲ ■ ◆ ★ ✱), so it reads as no tile
+HINT_MARK = "↻"
 
 LOG_LINES = 500
 
@@ -40,7 +59,8 @@ def show_text(widget: Static, text: Text, layout: bool = True) -> None:
 
 
 def rack_pane_width(edition: Edition) -> int:
-    """The rack pane's width: the cursor, the day, the swatch, the longest name, the link mark, the border."""
+    """The rack pane's width: the cursor, the day, the swatch, the longest name, the link mark, the
+    border."""
     return 1 + 3 + SWATCH_WIDTH + 1 + name_width(edition) + 6 + 2
 
 
@@ -62,7 +82,8 @@ class DayRow(Static):
 
 
 class PileRow(Static):
-    """The draw pile (``pile`` 0) or a discard pile; clicking it takes from it or discards onto it."""
+    """The draw pile (``pile`` 0) or a discard pile; clicking it takes from it or discards onto
+    it."""
 
     class Chosen(Message):
         def __init__(self, pile: int) -> None:
@@ -83,7 +104,8 @@ class Unfocused(VerticalScroll, can_focus=False):
 
 
 class RackPane(Vertical):
-    """One rack, day by day with the verdict on each link, and the cursor day's link explained below."""
+    """One rack, day by day with the verdict on each link, and the cursor day's link explained
+    below."""
 
     def __init__(self, edition: Edition, days: int) -> None:
         super().__init__(id="rack-pane")
@@ -99,24 +121,42 @@ class RackPane(Vertical):
         yield Static(id="day-detail")
 
     def show_hidden(self, why: str) -> None:
-        show_text(self.query_one("#rack-title", Static), Text(_("Racks are hidden"), style="bold"), layout=False)
+        show_text(
+            self.query_one("#rack-title", Static),
+            Text(_("Racks are hidden"), style="bold"),
+            layout=False,
+        )
         for row in self.query(DayRow):
             show_text(row, Text(f" {row.day:>2} ········", style="dim"), layout=False)
             row.set_class(False, "cursor")
             row.set_class(False, "chosen")
         show_text(self.query_one("#day-detail", Static), Text(why, style="dim"))
 
-    def show_rack(self, edition: Edition, heading: str, rack: Sequence[int | None], cursor: int, on_days: bool,
-                  chosen: int, hinted: Collection[int]) -> None:
-        """``rack`` under ``heading``: the ``cursor`` day (highlighted when ``on_days``), the ``chosen`` day and
-        the ``hinted`` days marked, and the cursor day's link explained in full below."""
+    def show_rack(
+        self,
+        edition: Edition,
+        heading: str,
+        rack: Sequence[int | None],
+        cursor: int,
+        on_days: bool,
+        chosen: int,
+        hinted: Collection[int],
+    ) -> None:
+        """``rack`` under ``heading``: the ``cursor`` day (highlighted when ``on_days``), the
+        ``chosen`` day and the ``hinted`` days marked, and the cursor day's link explained in full
+        below."""
         show_text(self.query_one("#rack-title", Static), Text(heading, style="bold"), layout=False)
         marks = day_marks(edition, rack)
         for row in self.query(DayRow):
             day = row.day
             line = Text()
-            line.append("▸" if day == cursor and on_days else (HINT_MARK if day in hinted else " "), style="bold")
-            line.append_text(rack_line(edition, day, rack[day - 1], marks.get(day), name_width(edition)))
+            line.append(
+                "▸" if day == cursor and on_days else (HINT_MARK if day in hinted else " "),
+                style="bold",
+            )
+            line.append_text(
+                rack_line(edition, day, rack[day - 1], marks.get(day), name_width(edition))
+            )
             show_text(row, line, layout=False)
             row.set_class(day == cursor and on_days, "cursor")
             row.set_class(day == chosen, "chosen")
@@ -126,14 +166,19 @@ class RackPane(Vertical):
         elif rack[cursor - 1] is None:
             explained = _("day {day}: still empty").format(day=cursor)
         else:
-            explained = _("day {day}: its link shows once the days around it are filled").format(day=cursor)
+            explained = _("day {day}: its link shows once the days around it are filled").format(
+                day=cursor
+            )
         show_text(self.query_one("#day-detail", Static), Text(explained, style="italic"))
         if on_days:
-            self.query_one("#days", Unfocused).scroll_to_widget(self.query_one(f"#day-{cursor}"), animate=False)
+            self.query_one("#days", Unfocused).scroll_to_widget(
+                self.query_one(f"#day-{cursor}"), animate=False
+            )
 
 
 class LinksPane(Unfocused):
-    """Wide terminals only: the whole journey's verdict in words beside the rack, every link explained."""
+    """Wide terminals only: the whole journey's verdict in words beside the rack, every link
+    explained."""
 
     def __init__(self) -> None:
         super().__init__(id="links")
@@ -150,11 +195,13 @@ class LinksPane(Unfocused):
         if rack is None:
             body.update(Text(_("No rack is shown right now."), style="dim"))
             return
-        body.update(journey_report(edition, rack, name_width(edition), with_days=False))  # the rack is beside it
+        # the rack is beside it
+        body.update(journey_report(edition, rack, name_width(edition), with_days=False))
 
 
 class GameLog(Unfocused):
-    """The game log, newest line last. It rewraps to its width and stays at its end unless scrolled back."""
+    """The game log, newest line last. It rewraps to its width and stays at its end unless scrolled
+    back."""
 
     def __init__(self) -> None:
         super().__init__(id="log")
@@ -197,23 +244,37 @@ class SidePane(Vertical):
         yield GameLog()
 
     def show(self, pv: PlayerView, seats: Sequence[TerminalSeat], pile_cursor: int | None) -> None:
-        """The side of the table from ``pv``; ``pile_cursor`` is the pile the cursor stands on, if any."""
+        """The side of the table from ``pv``; ``pile_cursor`` is the pile the cursor stands on, if
+        any."""
         edition = pv.edition
         show_text(self.query_one("#hand", Static), hand_text(pv, seats[pv.current].name))
-        width = max(20, (self.size.width or 38) - 2) - 2  # the panel's padding, then the cursor column
+        # the panel's padding, then the cursor column
+        width = max(20, (self.size.width or 38) - 2) - 2
         for row in self.query(PileRow):
             if row.pile == 0:
-                line = Text.assemble(("d ", "bold"), ngettext("draw pile: {count} tile face down",
-                                                              "draw pile: {count} tiles face down",
-                                                              pv.draw_pile_size).format(count=pv.draw_pile_size))
+                line = Text.assemble(
+                    ("d ", "bold"),
+                    ngettext(
+                        "draw pile: {count} tile face down",
+                        "draw pile: {count} tiles face down",
+                        pv.draw_pile_size,
+                    ).format(count=pv.draw_pile_size),
+                )
             else:
                 line = pile_text(edition, pv.piles[row.pile - 1], row.pile, width)
-            show_text(row, Text.assemble(("▸ " if row.pile == pile_cursor else "  ", "bold"), line), layout=False)
+            show_text(
+                row,
+                Text.assemble(("▸ " if row.pile == pile_cursor else "  ", "bold"), line),
+                layout=False,
+            )
             row.set_class(row.pile == pile_cursor, "cursor")
-        seen = (len(pv.events), pv.current, pv.phase, pv.player)  # all that the seats' lines depend on
+        # all that the seats' lines depend on
+        seen = (len(pv.events), pv.current, pv.phase, pv.player)
         if seen != self.seats_seen:
             self.seats_seen = seen
             self.query_one("#seats", Static).update(seats_text(pv, seats))
         names = [seat.name for seat in seats]
-        self.query_one(GameLog).add([log_line(edition, event, names) for event in pv.events[self.logged_events:]])
+        self.query_one(GameLog).add(
+            [log_line(edition, event, names) for event in pv.events[self.logged_events :]]
+        )
         self.logged_events = len(pv.events)
