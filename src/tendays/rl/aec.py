@@ -1,9 +1,10 @@
 """The PettingZoo AEC environment: every seat is an agent (``player_0`` .. ``player_{n-1}``).
 
-Agents act in the game's own order: during the draft each seat places one tile in turn; afterwards the
-player to move acts twice per turn (draw or take, then replace or discard), so the same agent is often
-selected twice in a row. Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``
-encoded from that agent's view only; the mask is all zero when it is not the agent's turn.
+Agents act in the game's own order: during the draft each seat places one tile in turn; afterwards
+the player to move acts twice per turn (draw or take, then replace or discard), so the same agent is
+often selected twice in a row. Observations are ``{"observation": float32 vector, "action_mask":
+int8 vector}`` encoded from that agent's view only; the mask is all zero when it is not the agent's
+turn.
 """
 
 from __future__ import annotations
@@ -47,8 +48,16 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.edition, self.options = env_settings(edition, players, days, swap, open_hands, turn_limit,
-                                                  render_mode, self.metadata["render_modes"])
+        self.edition, self.options = env_settings(
+            edition,
+            players,
+            days,
+            swap,
+            open_hands,
+            turn_limit,
+            render_mode,
+            self.metadata["render_modes"],
+        )
         self.rewards_config = rewards or Rewards()
         self.render_mode = render_mode
         self.codec = ActionCodec(days)
@@ -56,12 +65,15 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        observation_space = spaces.Dict({
-            "observation": spaces.Box(-1.0, 1.0, shape=(self.encoder.size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
-        })
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1.0, 1.0, shape=(self.encoder.size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.codec.size,), dtype=np.int8),
+            }
+        )
         action_space = spaces.Discrete(self.codec.size)
-        # The same space objects every time, so seeding a space sticks (the PettingZoo API asks for it).
+        # The same space objects every time, so seeding a space sticks (the PettingZoo API asks for
+        # it).
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
         self._np_random: np.random.Generator | None = None
@@ -96,7 +108,8 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         }
 
     def step(self, action: int | None) -> None:
-        """Play ``action`` for the selected agent; ``None`` only for an agent whose game has ended."""
+        """Play ``action`` for the selected agent; ``None`` only for an agent whose game has
+        ended."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -129,7 +142,9 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
     def render(self) -> str | None:
         """The table as the agent to move sees it (``render_mode="ansi"``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode; pass render_mode='ansi'"
+            )
             return None
         state = self._require_state()
         return render_view(view(state, state.current))
@@ -147,7 +162,8 @@ raw_env = TenDaysAECEnv
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
-    """A PettingZoo AEC environment with PettingZoo's order checks, e.g. ``env(edition="usa", players=3)``.
+    """A PettingZoo AEC environment with PettingZoo's order checks, e.g. ``env(edition="usa",
+    players=3)``.
 
     Keyword arguments are those of :class:`TenDaysAECEnv`.
     """

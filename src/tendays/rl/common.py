@@ -1,5 +1,5 @@
-"""Settings shared by the PettingZoo and Gymnasium environments (their checks included), and their one form
-of action mask."""
+"""Settings shared by the PettingZoo and Gymnasium environments (their checks included), and their
+one form of action mask."""
 
 from __future__ import annotations
 
@@ -36,17 +36,27 @@ class Rewards:
         return self.win if state.winner == seat else self.loss
 
 
-def env_options(players: int, days: int, swap: bool, open_hands: bool, turn_limit: int | None) -> Options:
+def env_options(
+    players: int, days: int, swap: bool, open_hands: bool, turn_limit: int | None
+) -> Options:
     """The rule options of an environment; ``turn_limit`` None means 100 turns per player."""
     limit = DEFAULT_TURNS_PER_PLAYER * players if turn_limit is None else turn_limit
     return Options(players=players, days=days, swap=swap, open_hands=open_hands, turn_limit=limit)
 
 
-def env_settings(edition: str, players: int, days: int, swap: bool, open_hands: bool, turn_limit: int | None,
-                 render_mode: str | None, render_modes: Sequence[str]) -> tuple[Edition, Options]:
-    """The edition and rule options of an environment, checked: ``render_mode`` one of ``render_modes`` (or
-    None), a known edition, and options it allows. Raises ``ValueError`` (a ``KeyError`` for an unknown
-    edition), saying why."""
+def env_settings(
+    edition: str,
+    players: int,
+    days: int,
+    swap: bool,
+    open_hands: bool,
+    turn_limit: int | None,
+    render_mode: str | None,
+    render_modes: Sequence[str],
+) -> tuple[Edition, Options]:
+    """The edition and rule options of an environment, checked: ``render_mode`` one of
+    ``render_modes`` (or None), a known edition, and options it allows. Raises ``ValueError`` (a
+    ``KeyError`` for an unknown edition), saying why."""
     if render_mode is not None and render_mode not in render_modes:
         raise ValueError(f"render_mode must be one of {list(render_modes)}, not {render_mode!r}")
     loaded = load_edition(edition)
@@ -56,5 +66,6 @@ def env_settings(edition: str, players: int, days: int, swap: bool, open_hands: 
 
 
 def action_mask(codec: ActionCodec, moves: Iterable[Move]) -> np.ndarray:
-    """The engine's mask of ``moves`` as a fresh int8 array (1: legal), which its receiver may change."""
+    """The engine's mask of ``moves`` as a fresh int8 array (1: legal), which its receiver may
+    change."""
     return np.frombuffer(codec.mask(moves), dtype=np.int8).copy()

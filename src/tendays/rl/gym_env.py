@@ -1,10 +1,10 @@
 """The Gymnasium environment ``tendays/TenDays-v0``: the agent in seat 0 against built-in bots.
 
 Each ``step`` plays the agent's action and then the bots' moves, through the engine's turn loop
-(:func:`tendays.engine.play_bots`), until the agent is to move again or the game ends. The observation
-is the same vector as the PettingZoo environment's ``"observation"``; the legal actions are in
-``info["action_mask"]`` and from :meth:`TenDaysEnv.action_masks` (the method sb3-contrib's MaskablePPO
-calls).
+(:func:`tendays.engine.play_bots`), until the agent is to move again or the game ends. The
+observation is the same vector as the PettingZoo environment's ``"observation"``; the legal actions
+are in ``info["action_mask"]`` and from :meth:`TenDaysEnv.action_masks` (the method sb3-contrib's
+MaskablePPO calls).
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ AGENT_SEAT = 0
 class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
     """10 Days for one learning agent (seat 0) against bots.
 
-    ``opponents`` is one bot name for every other seat, or one name per seat. ``seed`` seeds the first
-    ``reset()`` that is not given a seed. The reward is given when the game ends (:class:`Rewards`), plus,
-    with ``shaping`` > 0, ``shaping`` times the change of the agent's rack progress (satisfied journey
-    conditions / (days + 1)) at each step. An illegal action ends the episode with ``rewards.illegal`` and
-    ``info["illegal_move"]`` naming the broken rule.
+    ``opponents`` is one bot name for every other seat, or one name per seat. ``seed`` seeds the
+    first ``reset()`` that is not given a seed. The reward is given when the game ends
+    (:class:`Rewards`), plus, with ``shaping`` > 0, ``shaping`` times the change of the agent's rack
+    progress (satisfied journey conditions / (days + 1)) at each step. An illegal action ends the
+    episode with ``rewards.illegal`` and ``info["illegal_move"]`` naming the broken rule.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
@@ -55,11 +55,22 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         shaping: float = 0.0,
         render_mode: str | None = None,
     ) -> None:
-        self.edition, self.options = env_settings(edition, players, days, swap, open_hands, turn_limit,
-                                                  render_mode, self.metadata["render_modes"])
+        self.edition, self.options = env_settings(
+            edition,
+            players,
+            days,
+            swap,
+            open_hands,
+            turn_limit,
+            render_mode,
+            self.metadata["render_modes"],
+        )
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
-            raise ValueError(f"a game of {players} players has {players - 1} opponents, but {len(specs)} were named")
+            raise ValueError(
+                f"a game of {players} players has {players - 1} opponents, but {len(specs)} were "
+                f"named"
+            )
         self.opponent_specs = tuple(specs)
         self.bots: list[Bot] = [make_bot(spec) for spec in specs]
         self._players: list[Bot | None] = [None, *self.bots]  # the agent's seat waits for step()
@@ -83,8 +94,8 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal a new game whose seed is drawn from ``self.np_random``; the bots' dice follow from it
-        (:func:`tendays.engine.decision_rng`)."""
+        """Deal a new game whose seed is drawn from ``self.np_random``; the bots' dice follow from
+        it (:func:`tendays.engine.decision_rng`)."""
         if seed is None:
             seed = self._first_seed
         self._first_seed = None  # only the first reset falls back on the constructor's seed
@@ -122,12 +133,16 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans (for sb3-contrib's MaskablePPO)."""
-        return action_mask(self.codec, view(self._require_game().state, AGENT_SEAT).legal_moves()).astype(bool)
+        return action_mask(
+            self.codec, view(self._require_game().state, AGENT_SEAT).legal_moves()
+        ).astype(bool)
 
     def render(self) -> str | None:
         """The table as the agent sees it (``render_mode="ansi"``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode; pass render_mode='ansi'"
+            )
             return None
         return render_view(view(self._require_game().state, AGENT_SEAT))
 
@@ -144,9 +159,12 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.progress.score(rack) / (len(rack) + 1)
 
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
-        """The agent's observation and the info holding its action mask, both from its view alone."""
+        """The agent's observation and the info holding its action mask, both from its view
+        alone."""
         agent_view = view(self._require_game().state, AGENT_SEAT)
-        return self.encoder.encode(agent_view), {"action_mask": action_mask(self.codec, agent_view.legal_moves())}
+        return self.encoder.encode(agent_view), {
+            "action_mask": action_mask(self.codec, agent_view.legal_moves())
+        }
 
     def _require_game(self) -> Game:
         if self.game is None:

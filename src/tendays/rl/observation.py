@@ -1,22 +1,22 @@
 """The observation: a fixed-shape float32 vector encoded from one player's view, and nothing else.
 
-The encoder reads only :class:`tendays.engine.PlayerView` (own rack, the held tile when the viewer may
-see it, the face-up discard piles, pile sizes) and what the public history reveals, as the engine works
-it out (:func:`tendays.engine.knowledge_of`), so two states that differ only in hidden information (other
-racks, the draw-pile order, the seed) give the same observation.
+The encoder reads only :class:`tendays.engine.PlayerView` (own rack, the held tile when the viewer
+may see it, the face-up discard piles, pile sizes) and what the public history reveals, as the
+engine works it out (:func:`tendays.engine.knowledge_of`), so two states that differ only in hidden
+information (other racks, the draw-pile order, the seed) give the same observation.
 
-With ``T`` tile kinds (56 in the USA, 44 in Germany), ``D`` days and 3 discard piles, the blocks are, in
-order (every value lies in [-1, 1]):
+With ``T`` tile kinds (56 in the USA, 44 in Germany), ``D`` days and 3 discard piles, the blocks
+are, in order (every value lies in [-1, 1]):
 
 ===================  ===========  ==================================================================
 block                size         meaning
 ===================  ===========  ==================================================================
-phase                4            one-hot: draft, draw, place, over
-to_move              4            one-hot seat of the player to move, counted from the viewer (0 = me)
-progress             1            turns played / turn limit
-rack                 D*T          own rack, one-hot tile per day (an empty day is all zero)
-rack_empty           D            1 where a day of the own rack is still empty (draft)
-rack_sound           D+1          own rack: 1 for each sound gap between days 1..D, then day 1 and
+phase                4            one-hot: draft, draw, place, over to_move              4
+one-hot seat of the player to move, counted from the viewer (0 = me) progress             1
+turns played / turn limit rack                 D*T          own rack, one-hot tile per day (an empty
+day is all zero) rack_empty           D            1 where a day of the own rack is still empty
+(draft) rack_sound           D+1          own rack: 1 for each sound gap between days 1..D, then day
+1 and
                                   day D being regions (see :mod:`tendays.rl.progress`)
 held                 T            one-hot tile being placed, when the viewer may see it
 held_source          4            one-hot where it came from: draw pile, discard pile 1, 2, 3
@@ -50,11 +50,12 @@ from .progress import RackProgress
 __all__ = ["Block", "ObservationEncoder"]
 
 _GAIN_SCALE = 0.25  # a single placement changes the progress by at most 4
-_CACHE_SIZE = 512  # entries per kind; cleared when full (they recur within a few steps, not across games)
+# entries per kind; cleared when full (they recur within a few steps, not across games)
+_CACHE_SIZE = 512
 _HOLDING = (Phase.PLACE, Phase.DRAFT)  # phases in which the player to move holds a tile
-# Tile counts are packed into one Python integer, a byte per kind of tile, so that adding up the counts of the
-# rack, the piles and the known rows costs a few integer additions instead of a numpy call each. A count never
-# reaches 256: there are fewer tiles in a box.
+# Tile counts are packed into one Python integer, a byte per kind of tile, so that adding up the
+# counts of the rack, the piles and the known rows costs a few integer additions instead of a numpy
+# call each. A count never reaches 256: there are fewer tiles in a box.
 _COUNT_BITS = 8
 
 
@@ -67,23 +68,27 @@ Row = tuple[int | None, ...]
 
 
 class _Rack:
-    """What the observation needs of one own rack, worked out once: a rack stays the same for several turns."""
+    """What the observation needs of one own rack, worked out once: a rack stays the same for
+    several turns."""
 
     __slots__ = ("best_gain", "counts", "gains", "segment")
 
     def __init__(self, segment: np.ndarray, counts: int, gains: np.ndarray) -> None:
         self.segment = segment  # float32: the rack, rack_empty and rack_sound blocks (contiguous)
         self.counts = counts  # copies of each tile on the rack, packed
-        self.gains = gains  # int16[D, T]: progress change of each tile on each day (shared, read-only)
-        self.best_gain = (gains.max(axis=0) * _GAIN_SCALE).tolist()  # the best of them per tile, scaled
+        # int16[D, T]: progress change of each tile on each day (shared, read-only)
+        self.gains = gains
+        # the best of them per tile, scaled
+        self.best_gain = (gains.max(axis=0) * _GAIN_SCALE).tolist()
 
 
 class ObservationEncoder:
     """Encodes player views of games with one edition and one set of options.
 
-    A view is encoded from scratch each time, but what a rack, a discard pile or a known row of another
-    rack contributes is kept for the recently seen ones (racks and piles change a tile at a time), and
-    what the public history reveals is read incrementally by the engine (:func:`tendays.engine.known_racks`).
+    A view is encoded from scratch each time, but what a rack, a discard pile or a known row of
+    another rack contributes is kept for the recently seen ones (racks and piles change a tile at a
+    time), and what the public history reveals is read incrementally by the engine
+    (:func:`tendays.engine.known_racks`).
     """
 
     def __init__(self, edition: Edition, options: Options) -> None:
@@ -116,12 +121,22 @@ class ObservationEncoder:
 
         own = self._racks.get(rack) or self._rack(rack)
         segment = start["rack"]
-        obs[segment:segment + own.segment.size] = own.segment
-        # Single values are gathered and written with one call: each numpy call costs more than its work here.
+        obs[segment : segment + own.segment.size] = own.segment
+        # Single values are gathered and written with one call: each numpy call costs more than its
+        # work here.
         limit = view.options.turn_limit
-        index = [start["phase"] + int(view.phase), start["to_move"] + (view.current - me) % players,
-                 start["progress"], start["draw_pile_size"]]
-        value = [1.0, 1.0, min(1.0, view.turn / limit) if limit else 0.0, view.draw_pile_size / self._tile_count]
+        index = [
+            start["phase"] + int(view.phase),
+            start["to_move"] + (view.current - me) % players,
+            start["progress"],
+            start["draw_pile_size"],
+        ]
+        value = [
+            1.0,
+            1.0,
+            min(1.0, view.turn / limit) if limit else 0.0,
+            view.draw_pile_size / self._tile_count,
+        ]
 
         seen = own.counts
         held = view.in_hand
@@ -133,7 +148,7 @@ class ObservationEncoder:
                 value.append(1.0)
             if view.current == me and view.phase is not Phase.OVER:
                 gain_start = start["held_gain"]
-                obs[gain_start:gain_start + days] = own.gains[:, held] * _GAIN_SCALE
+                obs[gain_start : gain_start + days] = own.gains[:, held] * _GAIN_SCALE
             if view.phase in _HOLDING:
                 seen += 1 << (_COUNT_BITS * held)
 
@@ -147,7 +162,7 @@ class ObservationEncoder:
                 value += (1.0, len(pile) / total, best_gain[top])
                 contents, counts = self._piles.get(pile) or self._pile(pile)
                 offset = contents_start + p * tiles
-                obs[offset:offset + tiles] = contents
+                obs[offset : offset + tiles] = contents
                 seen += counts
 
         known = known_racks(view)
@@ -161,22 +176,25 @@ class ObservationEncoder:
             row = known[seat]
             if row.count(None) < days:
                 row_segment, counts = self._rows.get(row) or self._row(row)
-                obs[offset + 2:offset + slot_size] = row_segment
+                obs[offset + 2 : offset + slot_size] = row_segment
                 seen += counts
             offset += slot_size
         obs.put(index, value)
 
-        unseen = np.maximum(self._copies - np.frombuffer(seen.to_bytes(tiles, "little"), np.uint8), 0)
+        unseen = np.maximum(
+            self._copies - np.frombuffer(seen.to_bytes(tiles, "little"), np.uint8), 0
+        )
         unseen_start = start["unseen"]
-        obs[unseen_start:unseen_start + tiles] = unseen * self._inverse_copies
+        obs[unseen_start : unseen_start + tiles] = unseen * self._inverse_copies
         return obs
 
     def describe(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """The observation split into its named blocks (for inspection and tests)."""
-        return {name: observation[block.start:block.stop] for name, block in self.blocks.items()}
+        return {name: observation[block.start : block.stop] for name, block in self.blocks.items()}
 
     def _rack(self, rack: Row) -> _Rack:
-        """Work out and keep the rack blocks, tile counts and progress gains of the own rack ``rack``."""
+        """Work out and keep the rack blocks, tile counts and progress gains of the own rack
+        ``rack``."""
         tiles, days, progress = self.tile_kinds, self.days, self.progress
         segment = np.zeros(days * tiles + 2 * days + 1, np.float32)  # rack, rack_empty, rack_sound
         empty, sound = days * tiles, days * tiles + days
@@ -196,7 +214,8 @@ class ObservationEncoder:
         return entry
 
     def _pile(self, pile: tuple[int, ...]) -> tuple[np.ndarray, int]:
-        """Keep the pile_contents block (float32[T]) and the packed tile counts of a discard pile."""
+        """Keep the pile_contents block (float32[T]) and the packed tile counts of a discard
+        pile."""
         counts = np.bincount(pile, minlength=self.tile_kinds)
         entry = (counts * self._inverse_copies).astype(np.float32), _packed(pile)
         if len(self._piles) >= _CACHE_SIZE:
@@ -205,7 +224,8 @@ class ObservationEncoder:
         return entry
 
     def _row(self, row: Row) -> tuple[np.ndarray, int]:
-        """Keep the one-hot days of a known row of another rack (float32[D * T]) and its packed tile counts."""
+        """Keep the one-hot days of a known row of another rack (float32[D * T]) and its packed tile
+        counts."""
         tiles = self.tile_kinds
         segment = np.zeros(self.days * tiles, np.float32)
         segment.put([d * tiles + t for d, t in enumerate(row) if t is not None], 1.0)

@@ -4,19 +4,20 @@
     import tendays.rl.openspiel  # noqa: F401
     game = pyspiel.load_game("python_tendays", {"edition": "usa", "players": 3})
 
-Parameters: ``edition`` (``"usa"``, ``"germany"``), ``players`` (2-4), ``days``, ``swap`` and ``turns`` (the
-turn limit per player; 100). The rules are the scalar engine's (``tendays.engine``); player actions are
-numbered as :class:`tendays.engine.ActionCodec`. The draw pile is chance: the game keeps its tiles as a heap
-whose order nobody knows, and a chance node picks a tile (outcome = tile index, weighted by the copies left)
-whenever one is turned over: the tile in a drafter's hand, each tile drawn, the three tiles that open the
-discard piles at the end of the draft. A chance node before the draft picks the first seat (outcome = seat).
-Chance nodes with one outcome are played at once.
+Parameters: ``edition`` (``"usa"``, ``"germany"``), ``players`` (2-4), ``days``, ``swap`` and
+``turns`` (the turn limit per player; 100). The rules are the scalar engine's (``tendays.engine``);
+player actions are numbered as :class:`tendays.engine.ActionCodec`. The draw pile is chance: the
+game keeps its tiles as a heap whose order nobody knows, and a chance node picks a tile (outcome =
+tile index, weighted by the copies left) whenever one is turned over: the tile in a drafter's hand,
+each tile drawn, the three tiles that open the discard piles at the end of the draft. A chance node
+before the draft picks the first seat (outcome = seat). Chance nodes with one outcome are played at
+once.
 
-Observation tensor: :class:`tendays.rl.ObservationEncoder` of the player's view; the information-state tensor
-is the same vector. The observation string describes the view; the information-state string adds the
-player's whole history (every action, with the tiles that player saw drawn). Returns: +1 to the winner and
--1/(players-1) to each other player (zero sum), 0 to all when the turn limit ends the game. Needs the
-``openspiel`` and ``rl`` extras.
+Observation tensor: :class:`tendays.rl.ObservationEncoder` of the player's view; the
+information-state tensor is the same vector. The observation string describes the view; the
+information-state string adds the player's whole history (every action, with the tiles that player
+saw drawn). Returns: +1 to the winner and -1/(players-1) to each other player (zero sum), 0 to all
+when the turn limit ends the game. Needs the ``openspiel`` and ``rl`` extras.
 """
 
 from __future__ import annotations
@@ -29,7 +30,16 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from tendays.engine import ActionCodec, MoveKind, Phase, State, load_edition, new_game, tile_name, view
+from tendays.engine import (
+    ActionCodec,
+    MoveKind,
+    Phase,
+    State,
+    load_edition,
+    new_game,
+    tile_name,
+    view,
+)
 from tendays.engine.state import MAX_PLAYERS
 from tendays.engine.state import _rng as engine_rng
 
@@ -56,11 +66,13 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification=_PARAMETERS)
+    parameter_specification=_PARAMETERS,
+)
 
 
 class _Rules:
-    """What a game's parameters fix (edition, options, numbering, encoder); shared, never copied, by states."""
+    """What a game's parameters fix (edition, options, numbering, encoder); shared, never copied, by
+    states."""
 
     def __init__(self, edition: str, players: int, days: int, swap: bool, turns: int) -> None:
         self.edition = load_edition(edition)
@@ -95,8 +107,13 @@ class TenDaysGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type in
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         settings = {**_PARAMETERS, **(params or {})}
-        rules = _rules(str(settings["edition"]), int(settings["players"]), int(settings["days"]),
-                       bool(settings["swap"]), int(settings["turns"]))
+        rules = _rules(
+            str(settings["edition"]),
+            int(settings["players"]),
+            int(settings["days"]),
+            bool(settings["swap"]),
+            int(settings["turns"]),
+        )
         players = rules.options.players
         slots = players * rules.options.days
         limit = int(settings["turns"]) * players
@@ -107,15 +124,22 @@ class TenDaysGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type in
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            # draft, two decisions a turn, and chance: a seat, a tile per draft and draw, three to open the piles
-            max_game_length=2 * slots + 3 * limit + 4)
+            # draft, two decisions a turn, and chance: a seat, a tile per draft and draw, three to
+            # open the piles
+            max_game_length=2 * slots + 3 * limit + 4,
+        )
         super().__init__(_GAME_TYPE, info, settings)
 
     @property
     def rules(self) -> _Rules:
         settings = {**_PARAMETERS, **self.get_parameters()}
-        return _rules(str(settings["edition"]), int(settings["players"]), int(settings["days"]),
-                      bool(settings["swap"]), int(settings["turns"]))
+        return _rules(
+            str(settings["edition"]),
+            int(settings["players"]),
+            int(settings["days"]),
+            bool(settings["swap"]),
+            int(settings["turns"]),
+        )
 
     def new_initial_state(self) -> TenDaysState:
         return TenDaysState(self)
@@ -123,7 +147,11 @@ class TenDaysGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type in
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TenDaysObserver:
         if params:
             raise ValueError(f"observation parameters are not supported, not {params}")
-        kind = pyspiel.IIGObservationType(perfect_recall=False) if iig_obs_type is None else iig_obs_type
+        kind = (
+            pyspiel.IIGObservationType(perfect_recall=False)
+            if iig_obs_type is None
+            else iig_obs_type
+        )
         return TenDaysObserver(self.rules, kind)
 
 
@@ -135,8 +163,11 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
         self._game = game.rules
         self._state = _Shared(new_game(self._game.edition, self._game.options, 0))
         self._fixed = 0  # tiles on top of the draw pile already turned over by chance
-        self._pending: list[str] = ([_SEAT] if self._game.options.first_seat is None else []) + [_HAND]
-        self.seen: list[tuple[int, str, int | None]] = []  # (actor, action text, the one seat it shows to)
+        self._pending: list[str] = ([_SEAT] if self._game.options.first_seat is None else []) + [
+            _HAND
+        ]
+        # (actor, action text, the one seat it shows to)
+        self.seen: list[tuple[int, str, int | None]] = []
         self._settle()
 
     @property
@@ -166,7 +197,9 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
         if kind == _SEAT:
             players = self._game.options.players
             return [(seat, 1.0 / players) for seat in range(players)]
-        heap = self._heap() + ([self.state.in_hand] if kind == _HAND and self.state.in_hand is not None else [])
+        heap = self._heap() + (
+            [self.state.in_hand] if kind == _HAND and self.state.in_hand is not None else []
+        )
         counts = Counter(heap)
         return [(tile, count / len(heap)) for tile, count in sorted(counts.items())]
 
@@ -174,17 +207,23 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
         kind = self._pending.pop(0)
         state = self.state
         if kind == _SEAT:
-            seed = next(s for s in range(1 << 20) if engine_rng(s, "first").randrange(state.options.players) == outcome)
+            seed = next(
+                s
+                for s in range(1 << 20)
+                if engine_rng(s, "first").randrange(state.options.players) == outcome
+            )
             self.state = dataclasses.replace(state, seed=seed)
             self.seen.append((pyspiel.PlayerId.CHANCE, "first seat chosen", None))
             return
         heap = self._heap()
-        top = state.draw_pile[len(state.draw_pile) - self._fixed:]
+        top = state.draw_pile[len(state.draw_pile) - self._fixed :]
         if kind == _HAND:
             heap.append(state.in_hand)  # type: ignore[arg-type]
             heap.remove(outcome)
             self.state = dataclasses.replace(state, draw_pile=(*heap, *top), in_hand=outcome)
-            self.seen.append((pyspiel.PlayerId.CHANCE, tile_name(state.edition, outcome), state.current))
+            self.seen.append(
+                (pyspiel.PlayerId.CHANCE, tile_name(state.edition, outcome), state.current)
+            )
         else:
             heap.remove(outcome)
             self.state = dataclasses.replace(state, draw_pile=(*heap, outcome, *top))
@@ -221,7 +260,8 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
             if self.state.phase is Phase.DRAFT:
                 self._pending.append(_HAND)
                 empty = sum(day is None for rack in self.state.racks for day in rack)
-                if empty == 1:  # the last draft opens the three discard piles from the top of the draw pile
+                # the last draft opens the three discard piles from the top of the draw pile
+                if empty == 1:
                     self._pending += [_TOP] * 3
             else:
                 self._fixed = 0
@@ -248,14 +288,17 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         edition = self._game.edition
-        racks = " | ".join(" ".join(tile_name(edition, t) if t is not None else "." for t in rack)
-                           for rack in self.state.racks)
+        racks = " | ".join(
+            " ".join(tile_name(edition, t) if t is not None else "." for t in rack)
+            for rack in self.state.racks
+        )
         return f"{self.state.phase.name} seat {self.state.current} turn {self.state.turn}: {racks}"
 
 
 class TenDaysObserver:
-    """OpenSpiel's Python observer: the encoder's vector, and strings of the view (with the history when the
-    observation type asks for perfect recall; its public or private part alone when it asks for one)."""
+    """OpenSpiel's Python observer: the encoder's vector, and strings of the view (with the history
+    when the observation type asks for perfect recall; its public or private part alone when it asks
+    for one)."""
 
     def __init__(self, game: _Rules, kind: Any) -> None:
         self._game = game
@@ -278,14 +321,20 @@ class TenDaysObserver:
         pieces = []
         if self._private:
             hand = name(seen.in_hand) if seen.in_hand is not None else "-"
-            pieces.append(f"p{player} rack [{' '.join(name(t) for t in seen.rack or ())}] hand {hand}")
+            pieces.append(
+                f"p{player} rack [{' '.join(name(t) for t in seen.rack or ())}] hand {hand}"
+            )
         if self._public:
             tops = " ".join(name(pile[-1]) if pile else "-" for pile in seen.piles)
             counts = " ".join(str(count) for count in seen.rack_counts)
-            pieces.append(f"{seen.phase.name} to move {seen.current} turn {seen.turn} piles [{tops}] "
-                          f"draw {seen.draw_pile_size} racks [{counts}]")
+            pieces.append(
+                f"{seen.phase.name} to move {seen.current} turn {seen.turn} piles [{tops}] "
+                f"draw {seen.draw_pile_size} racks [{counts}]"
+            )
         if self._perfect_recall:
-            history = "; ".join(text if shown in (None, player) else "?" for _, text, shown in state.seen)
+            history = "; ".join(
+                text if shown in (None, player) else "?" for _, text, shown in state.seen
+            )
             pieces.append(f"history: {history}")
         return " ".join(pieces)
 

@@ -1,18 +1,20 @@
-"""10 Days as a pgx environment: :func:`make_pgx_env` gives a ``pgx.Env`` over the batched engine's rules.
+"""10 Days as a pgx environment: :func:`make_pgx_env` gives a ``pgx.Env`` over the batched engine's
+rules.
 
-Like every pgx env, its ``init``, ``step`` and ``observe`` act on one game; ``jax.vmap`` batches them::
+Like every pgx env, its ``init``, ``step`` and ``observe`` act on one game; ``jax.vmap`` batches
+them::
 
     env = tendays.rl.make_pgx_env("usa", players=2)
     init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
     state = init(jax.random.split(jax.random.key(0), 1024))
     state = step(state, actions, jax.random.split(key, 1024))   # actions: int32[1024]
 
-The rules are those of :mod:`tendays.batch` (one game is a batch of one inside), so an action index means
-the move of ``tendays.engine.ActionCodec``. Chance (the deal, every reshuffle of the discard piles) is drawn
-from the key given to ``step`` when there is one, otherwise from the game's own key. ``state.observation``
-is the seat to move's view (:mod:`tendays.batch.observe`; compact ``uint8`` by default, ``float32`` with
-``observation="float32"``). Rewards: +1 to the winner, -1 to the others, 0 to all when the turn limit ends
-the game (default 100 turns per player). Needs the ``pgx`` extra.
+The rules are those of :mod:`tendays.batch` (one game is a batch of one inside), so an action index
+means the move of ``tendays.engine.ActionCodec``. Chance (the deal, every reshuffle of the discard
+piles) is drawn from the key given to ``step`` when there is one, otherwise from the game's own key.
+``state.observation`` is the seat to move's view (:mod:`tendays.batch.observe`; compact ``uint8`` by
+default, ``float32`` with ``observation="float32"``). Rewards: +1 to the winner, -1 to the others, 0
+to all when the turn limit ends the game (default 100 turns per player). Needs the ``pgx`` extra.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ OBSERVATIONS = ("compact", "float32")
 
 @dataclass
 class TenDaysPgxState(core.State):  # type: ignore[misc]  # pgx has no type information
-    """One game in pgx's form; ``_game`` is the batched engine's state of that game (a batch of one)."""
+    """One game in pgx's form; ``_game`` is the batched engine's state of that game (a batch of
+    one)."""
 
     current_player: Any = jnp.int32(0)
     observation: Any = jnp.zeros(0, jnp.uint8)
@@ -58,51 +61,70 @@ class TenDaysPgxState(core.State):  # type: ignore[misc]  # pgx has no type info
         """A plain drawing of the racks (pgx's own drawer knows only its own games)."""
         import svgwrite  # pgx's dependency
 
-        racks = jnp.asarray(self._game.racks).reshape(self._game.racks.shape[0], self._game.racks.shape[1], -1)
+        racks = jnp.asarray(self._game.racks).reshape(
+            self._game.racks.shape[0], self._game.racks.shape[1], -1
+        )
         games = racks.shape[-1]
         dark = color_theme == "dark"
         size = 22 * (scale or 1.0)
-        drawing = svgwrite.Drawing(size=(size * (racks.shape[1] + 2), size * (games * (racks.shape[0] + 1) + 1)))
+        drawing = svgwrite.Drawing(
+            size=(size * (racks.shape[1] + 2), size * (games * (racks.shape[0] + 1) + 1))
+        )
         drawing.add(drawing.rect((0, 0), ("100%", "100%"), fill="black" if dark else "white"))
         for game in range(games):
             for seat in range(racks.shape[0]):
                 row = game * (racks.shape[0] + 1) + seat + 1
-                text = " ".join(str(int(tile)) if tile >= 0 else "." for tile in racks[seat, :, game])
-                drawing.add(drawing.text(f"{seat}: {text}", insert=(size / 2, size * row), font_size=size * 0.6,
-                                         fill="white" if dark else "black"))
+                text = " ".join(
+                    str(int(tile)) if tile >= 0 else "." for tile in racks[seat, :, game]
+                )
+                drawing.add(
+                    drawing.text(
+                        f"{seat}: {text}",
+                        insert=(size / 2, size * row),
+                        font_size=size * 0.6,
+                        fill="white" if dark else "black",
+                    )
+                )
         return str(drawing.tostring())
 
-    def save_svg(self, filename: Any, *, color_theme: str | None = None, scale: float | None = None) -> None:
+    def save_svg(
+        self, filename: Any, *, color_theme: str | None = None, scale: float | None = None
+    ) -> None:
         with open(filename, "w", encoding="utf-8") as out:
             out.write(self.to_svg(color_theme=color_theme, scale=scale))
 
 
 def _typed(key: jax.Array) -> jax.Array:
-    """A typed PRNG key, from either kind (pgx passes raw ``uint32[2]`` keys, the batched engine keeps typed ones)."""
+    """A typed PRNG key, from either kind (pgx passes raw ``uint32[2]`` keys, the batched engine
+    keeps typed ones)."""
     key = jnp.asarray(key)
     return key if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else jax.random.wrap_key_data(key)
 
 
 def _one(many: Callable[..., Any]) -> Callable[..., Any]:
-    """A one-game function made of ``many``, a function of a batch (batch first in every argument and result)."""
+    """A one-game function made of ``many``, a function of a batch (batch first in every argument
+    and result)."""
 
     def one(*args: Any) -> Any:
-        return jax.tree_util.tree_map(lambda x: x[0], many(*jax.tree_util.tree_map(lambda x: x[None], args)))
+        return jax.tree_util.tree_map(
+            lambda x: x[0], many(*jax.tree_util.tree_map(lambda x: x[None], args))
+        )
 
     return one
 
 
 def _by_batch(many: Callable[..., Any]) -> Callable[..., Any]:
-    """:func:`_one`, which ``jax.vmap`` calls whole instead of batching the one-game function: the batched
-    rules keep their layout (batch last), their in-place writes and their chunked chance. (Not inside a
-    ``lax.cond`` that ``vmap`` batches: there JAX refuses it, so ``init``, which pgx's ``auto_reset`` calls in
-    one, uses the plain :func:`_one`.)"""
+    """:func:`_one`, which ``jax.vmap`` calls whole instead of batching the one-game function: the
+    batched rules keep their layout (batch last), their in-place writes and their chunked chance.
+    (Not inside a ``lax.cond`` that ``vmap`` batches: there JAX refuses it, so ``init``, which pgx's
+    ``auto_reset`` calls in one, uses the plain :func:`_one`.)"""
     batched = jax.custom_batching.custom_vmap(_one(many))
 
     @batched.def_vmap
     def rule(size: int, in_batched: Any, *args: Any) -> tuple[Any, Any]:
-        args = jax.tree_util.tree_map(lambda x, b: x if b else jnp.broadcast_to(x, (size, *x.shape)), args,
-                                      tuple(in_batched))
+        args = jax.tree_util.tree_map(
+            lambda x, b: x if b else jnp.broadcast_to(x, (size, *x.shape)), args, tuple(in_batched)
+        )
         out = many(*args)
         return out, jax.tree_util.tree_map(lambda _: True, out)
 
@@ -110,7 +132,8 @@ def _by_batch(many: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _last(game: BatchState) -> BatchState:
-    """Games with the batch first (as pgx and vmap keep them) with the batch last (as the batched rules do)."""
+    """Games with the batch first (as pgx and vmap keep them) with the batch last (as the batched
+    rules do)."""
     moved: BatchState = jax.tree_util.tree_map(lambda field: jnp.moveaxis(field, 0, -1), game)
     return moved
 
@@ -121,13 +144,24 @@ def _first(game: BatchState) -> BatchState:
 
 
 class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
-    """10 Days with one edition and one set of options, as a pgx environment (see :mod:`tendays.rl.pgx_env`)."""
+    """10 Days with one edition and one set of options, as a pgx environment (see
+    :mod:`tendays.rl.pgx_env`)."""
 
-    def __init__(self, edition: Edition | str = "usa", players: int = 2, days: int = 10, swap: bool = False,
-                 open_hands: bool = False, turn_limit: int | None = None, observation: str = "compact") -> None:
+    def __init__(
+        self,
+        edition: Edition | str = "usa",
+        players: int = 2,
+        days: int = 10,
+        swap: bool = False,
+        open_hands: bool = False,
+        turn_limit: int | None = None,
+        observation: str = "compact",
+    ) -> None:
         super().__init__()
         if observation not in OBSERVATIONS:
-            raise ValueError(f"observation must be one of {list(OBSERVATIONS)}, not {observation!r}")
+            raise ValueError(
+                f"observation must be one of {list(OBSERVATIONS)}, not {observation!r}"
+            )
         self.game = BatchEnv(edition, env_options(players, days, swap, open_hands, turn_limit))
         self.config = self.game.config
         self.observation = observation
@@ -150,15 +184,21 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         self._view, self._first_view = _by_batch(view), _one(view)
 
     def init(self, key: jax.Array) -> TenDaysPgxState:
-        """pgx's ``Env.init``, on the plain one-game functions (it may run inside a batched ``lax.cond``)."""
+        """pgx's ``Env.init``, on the plain one-game functions (it may run inside a batched
+        ``lax.cond``)."""
         state = self._init(key)
-        return state.replace(observation=self._first_view(state._game, state.current_player))  # type: ignore
+        observation = self._first_view(state._game, state.current_player)
+        return state.replace(observation=observation)  # type: ignore
 
     def _init(self, key: jax.Array) -> TenDaysPgxState:
         return self._state(self._deal(_typed(key)), jnp.int32(0), self._first_mask)
 
-    def _state(self, game: BatchState, steps: jax.Array, mask: Callable[[BatchState], jax.Array] | None = None
-               ) -> TenDaysPgxState:
+    def _state(
+        self,
+        game: BatchState,
+        steps: jax.Array,
+        mask: Callable[[BatchState], jax.Array] | None = None,
+    ) -> TenDaysPgxState:
         """pgx's state of one game (no batch axis) of the batched engine."""
         over = game.phase == OVER_PHASE
         seats = jnp.arange(self.config.players)
@@ -179,29 +219,40 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
     def _dtype(self) -> Any:
         return jnp.uint8 if self.observation == "compact" else jnp.float32
 
-    def step(self, state: core.State, action: jax.Array, key: jax.Array | None = None) -> TenDaysPgxState:
-        """pgx's ``Env.step``, with the game stepped outside ``lax.cond`` and chosen after (the same result, as
-        ``vmap`` makes of the cond anyway): the batched rules, called whole by ``vmap``, cannot run inside it."""
+    def step(
+        self, state: core.State, action: jax.Array, key: jax.Array | None = None
+    ) -> TenDaysPgxState:
+        """pgx's ``Env.step``, with the game stepped outside ``lax.cond`` and chosen after (the same
+        result, as ``vmap`` makes of the cond anyway): the batched rules, called whole by ``vmap``,
+        cannot run inside it."""
         over = state.terminated | state.truncated
         stepped = self._step(state.replace(_step_count=state._step_count + 1), action, key)
         kept = state.replace(rewards=jnp.zeros_like(state.rewards))
         chosen = jax.tree_util.tree_map(lambda old, new: jnp.where(over, old, new), kept, stepped)
         illegal = ~state.legal_action_mask[action]
-        chosen = jax.lax.cond(illegal, lambda: self._step_with_illegal_action(chosen, state.current_player),
-                              lambda: chosen)
-        chosen = jax.lax.cond(chosen.terminated,
-                              lambda: chosen.replace(legal_action_mask=jnp.ones_like(chosen.legal_action_mask)),
-                              lambda: chosen)
+        chosen = jax.lax.cond(
+            illegal,
+            lambda: self._step_with_illegal_action(chosen, state.current_player),
+            lambda: chosen,
+        )
+        chosen = jax.lax.cond(
+            chosen.terminated,
+            lambda: chosen.replace(legal_action_mask=jnp.ones_like(chosen.legal_action_mask)),
+            lambda: chosen,
+        )
         return chosen.replace(observation=self.observe(chosen))  # type: ignore[no-any-return]
 
     def _step(self, state: core.State, action: jax.Array, key: jax.Array | None) -> TenDaysPgxState:
         assert isinstance(state, TenDaysPgxState)
         key = state._game.key if key is None else _typed(key)
-        return self._state(self._advance(state._game, jnp.asarray(action, jnp.int32), key), state._step_count)
+        return self._state(
+            self._advance(state._game, jnp.asarray(action, jnp.int32), key), state._step_count
+        )
 
     def _observe(self, state: core.State, player_id: jax.Array) -> jax.Array:
         assert isinstance(state, TenDaysPgxState)
-        return self._view(state._game, jnp.asarray(player_id, jnp.int32))  # type: ignore[no-any-return]
+        seat = jnp.asarray(player_id, jnp.int32)
+        return self._view(state._game, seat)  # type: ignore[no-any-return]
 
     @property
     def id(self) -> Any:
@@ -225,6 +276,6 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
 
 
 def make_pgx_env(edition: Edition | str = "usa", players: int = 2, **options: Any) -> TenDaysPgxEnv:
-    """A pgx environment of 10 Days; ``options``: ``days``, ``swap``, ``open_hands``, ``turn_limit`` (None: 100
-    turns per player), ``observation`` (``"compact"`` or ``"float32"``)."""
+    """A pgx environment of 10 Days; ``options``: ``days``, ``swap``, ``open_hands``, ``turn_limit``
+    (None: 100 turns per player), ``observation`` (``"compact"`` or ``"float32"``)."""
     return TenDaysPgxEnv(edition, players, **options)

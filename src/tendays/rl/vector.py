@@ -1,20 +1,24 @@
-"""A Gymnasium vector environment over the batched engine: ``num_envs`` games stepped at once, compiled.
+"""A Gymnasium vector environment over the batched engine: ``num_envs`` games stepped at once,
+compiled.
 
-``TenDaysVectorEnv`` is a :class:`gymnasium.vector.VectorEnv` (Gymnasium 1.x) with the batched engine's
-observations (:mod:`tendays.batch.observe`) and its legal-action masks in ``info["action_mask"]``
-(``bool[num_envs, actions]``, numbered as ``tendays.engine.ActionCodec``). Two ways to seat the learner:
+``TenDaysVectorEnv`` is a :class:`gymnasium.vector.VectorEnv` (Gymnasium 1.x) with the batched
+engine's observations (:mod:`tendays.batch.observe`) and its legal-action masks in
+``info["action_mask"]`` (``bool[num_envs, actions]``, numbered as ``tendays.engine.ActionCodec``).
+Two ways to seat the learner:
 
-* ``opponents="random"`` (default): the agent plays seat ``agent_seat``; every other seat plays uniformly
-  random legal moves inside the same compiled step, until the agent is to move again or the game ends.
-  The reward is the agent's.
-* ``opponents="self"``: every seat is the agent's (self-play). Each step is one decision of the seat to
-  move; the observation is that seat's view, ``info["to_play"]`` names it, the reward is that of the seat
-  that just acted and ``info["rewards"]`` holds every seat's (``float32[num_envs, players]``).
+* ``opponents="random"`` (default): the agent plays seat ``agent_seat``; every other seat plays
+  uniformly random legal moves inside the same compiled step, until the agent is to move again or
+  the game ends. The reward is the agent's.
+* ``opponents="self"``: every seat is the agent's (self-play). Each step is one decision of the seat
+  to move; the observation is that seat's view, ``info["to_play"]`` names it, the reward is that of
+  the seat that just acted and ``info["rewards"]`` holds every seat's (``float32[num_envs,
+  players]``).
 
-Autoreset follows Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step that ends a game returns its
-last observation with ``terminated`` (a win) or ``truncated`` (the turn limit); the next step ignores that
-game's action, deals it anew from its own PRNG key and returns the new game's first observation with reward 0.
-An illegal action leaves its game as it was (mask your policy). Needs the ``batch`` and ``rl`` extras.
+Autoreset follows Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step that ends a game
+returns its last observation with ``terminated`` (a win) or ``truncated`` (the turn limit); the next
+step ignores that game's action, deals it anew from its own PRNG key and returns the new game's
+first observation with reward 0. An illegal action leaves its game as it was (mask your policy).
+Needs the ``batch`` and ``rl`` extras.
 """
 
 from __future__ import annotations
@@ -37,25 +41,36 @@ from .common import env_options
 
 __all__ = ["TenDaysVectorEnv"]
 
+
 class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """``num_envs`` games of 10 Days for one learner, stepped together by compiled JAX functions.
 
-    ``rewards`` is ``(win, loss, draw)``. ``turn_limit`` None means 100 turns per player, as in the scalar
-    environments. ``keep_memory`` has the C library keep freed memory for the next step's observations
-    (:func:`tendays.batch.memory.keep_freed_memory`, process-wide; about twice the steps per second at batch
-    4,096). ``observation="compact"`` gives the observations as uint8 whole numbers, the same blocks
-    (:mod:`tendays.batch.observe`): a quarter of the bytes of the default float32 shares. ``env.game`` is the
-    underlying :class:`BatchEnv` (the pgx-style functional interface) and
-    ``env.state`` the current :class:`BatchState`.
+    ``rewards`` is ``(win, loss, draw)``. ``turn_limit`` None means 100 turns per player, as in the
+    scalar environments. ``keep_memory`` has the C library keep freed memory for the next step's
+    observations (:func:`tendays.batch.memory.keep_freed_memory`, process-wide; about twice the
+    steps per second at batch 4,096). ``observation="compact"`` gives the observations as uint8
+    whole numbers, the same blocks (:mod:`tendays.batch.observe`): a quarter of the bytes of the
+    default float32 shares. ``env.game`` is the underlying :class:`BatchEnv` (the pgx-style
+    functional interface) and ``env.state`` the current :class:`BatchState`.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int, edition: Edition | str = "usa", players: int = 2, days: int = 10,
-                 swap: bool = False, open_hands: bool = False, turn_limit: int | None = None,
-                 opponents: str = "random", agent_seat: int = 0,
-                 rewards: tuple[float, float, float] = (1.0, -1.0, 0.0), keep_memory: bool = True,
-                 observation: str = "float32") -> None:
+    def __init__(
+        self,
+        num_envs: int,
+        edition: Edition | str = "usa",
+        players: int = 2,
+        days: int = 10,
+        swap: bool = False,
+        open_hands: bool = False,
+        turn_limit: int | None = None,
+        opponents: str = "random",
+        agent_seat: int = 0,
+        rewards: tuple[float, float, float] = (1.0, -1.0, 0.0),
+        keep_memory: bool = True,
+        observation: str = "float32",
+    ) -> None:
         if observation not in ("float32", "compact"):
             raise ValueError(f"observation must be 'float32' or 'compact', not {observation!r}")
         if opponents not in ("random", "self"):
@@ -69,8 +84,11 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.rewards = rewards
         self.compact = observation == "compact"
         size = (self.game.observation_size,)
-        self.single_observation_space = (spaces.Box(0, 255, size, np.uint8) if self.compact
-                                         else spaces.Box(0.0, 1.0, size, np.float32))
+        self.single_observation_space = (
+            spaces.Box(0, 255, size, np.uint8)
+            if self.compact
+            else spaces.Box(0.0, 1.0, size, np.float32)
+        )
         self.single_action_space = spaces.Discrete(self.game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -79,15 +97,18 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self._all = np.ones(num_envs, bool)
         self._reset = jax.jit(self._reset_games)
         self._step = jax.jit(self._step_games)
-        if keep_memory:  # each step hands back fresh observation arrays: reuse their memory (batch/memory.py)
+        # each step hands back fresh observation arrays: reuse their memory (batch/memory.py)
+        if keep_memory:
             keep_freed_memory()
 
-    # -- the Gymnasium API ---------------------------------------------------------------------------------
+    # -- the Gymnasium API
+    # ---------------------------------------------------------------------------------
 
-    def reset(self, *, seed: int | list[int] | None = None,
-              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal ``num_envs`` new games. An int seed makes the whole run reproducible (the deals, every later
-        deal and the random opponents); a list gives each game its own seed."""
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal ``num_envs`` new games. An int seed makes the whole run reproducible (the deals,
+        every later deal and the random opponents); a list gives each game its own seed."""
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         if isinstance(seed, int):
@@ -101,14 +122,22 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.state, self._key, obs, mask, extra = self._reset(keys, jax.random.fold_in(base, 1))
         return np.asarray(obs), self._info(mask, extra)
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if self.state is None or self._key is None:
             raise RuntimeError("call reset() before step()")
         actions = jnp.asarray(np.asarray(actions), jnp.int32).reshape(self.num_envs)
         self.state, self._key, obs, mask, reward, terminated, truncated, extra = self._step(
-            self.state, actions, self._key)
-        return (np.asarray(obs), np.asarray(reward), np.asarray(terminated), np.asarray(truncated),
-                self._info(mask, extra))
+            self.state, actions, self._key
+        )
+        return (
+            np.asarray(obs),
+            np.asarray(reward),
+            np.asarray(terminated),
+            np.asarray(truncated),
+            self._info(mask, extra),
+        )
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the games live in memory."""
@@ -119,7 +148,8 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
             info[name], info["_" + name] = np.asarray(value), self._all
         return info
 
-    # -- the compiled parts ----------------------------------------------------------------------------------
+    # -- the compiled parts
+    # ----------------------------------------------------------------------------------
 
     def _reset_games(self, keys: jax.Array, key: jax.Array) -> tuple[Any, ...]:
         state = self.game._init(keys)
@@ -161,7 +191,9 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         def move(carry: tuple[BatchState, jax.Array]) -> tuple[BatchState, jax.Array]:
             state, key = carry
             key, draw = jax.random.split(key)
-            actions = choose_actions(self.game._legal_action_mask(state), jax.random.uniform(draw, state.phase.shape))
+            actions = choose_actions(
+                self.game._legal_action_mask(state), jax.random.uniform(draw, state.phase.shape)
+            )
             moved = self.game._step(state, actions)
             chosen = waiting(state)
             state = jax.tree.map(lambda new, old: jnp.where(chosen, new, old), moved, state)
@@ -170,7 +202,11 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         return jax.lax.while_loop(lambda carry: waiting(carry[0]).any(), move, (state, key))
 
     def _observe(self, state: BatchState) -> tuple[jax.Array, jax.Array, dict[str, jax.Array]]:
-        seats = state.current if self.opponents == "self" else jnp.full_like(state.current, self.agent_seat)
+        seats = (
+            state.current
+            if self.opponents == "self"
+            else jnp.full_like(state.current, self.agent_seat)
+        )
         obs = observe.observe_batch(self.game.config, state, seats, self.compact)
         extra = {"to_play": state.current} if self.opponents == "self" else {}
         return obs, self.game._legal_action_mask(state), extra
