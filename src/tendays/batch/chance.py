@@ -1,9 +1,9 @@
 """Chance: dealing new games and reshuffling the discard piles into a new draw pile.
 
-Each game draws its chance from its own PRNG key in the state, so a batch is reproducible from its keys
-and actions. The rules never shuffle by themselves: a decision reports that a game needs a reshuffle, and
-:func:`resolve` shuffles only those games, a chunk at a time, so a batch step costs no sort for the many
-games that need none.
+Each game draws its chance from its own PRNG key in the state, so a batch is reproducible from its
+keys and actions. The rules never shuffle by themselves: a decision reports that a game needs a
+reshuffle, and :func:`resolve` shuffles only those games, a chunk at a time, so a batch step costs
+no sort for the many games that need none.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ __all__ = ["deal", "new_games", "resolve"]
 
 
 def new_games(config: Config, orders: jax.Array, first: jax.Array, keys: jax.Array) -> BatchState:
-    """Games at the start of the draft, from given tile orders (int[B, box], top of the draw pile last, as
-    the scalar engine's ``draw_pile``: the last tile is the first one drafted), first seats and PRNG keys."""
+    """Games at the start of the draft, from given tile orders (int[B, box], top of the draw pile
+    last, as the scalar engine's ``draw_pile``: the last tile is the first one drafted), first seats
+    and PRNG keys."""
     batch = orders.shape[0]
     box = config.box
     players, days = config.players, config.days
@@ -52,7 +53,8 @@ def new_games(config: Config, orders: jax.Array, first: jax.Array, keys: jax.Arr
 
 
 def deal(config: Config, keys: jax.Array) -> BatchState:
-    """New games, shuffled and with their first seat chosen from ``keys`` (one PRNG key per game)."""
+    """New games, shuffled and with their first seat chosen from ``keys`` (one PRNG key per
+    game)."""
     words, following = _draws(keys, config.box + 1)
     return _deal(config, words, following)
 
@@ -62,7 +64,9 @@ def _deal(config: Config, words: jax.Array, keys: jax.Array) -> BatchState:
     order = jax.vmap(lambda w: _permutation(w, jnp.ones(box, bool)))(words[:, :box])
     seat = config.options.first_seat
     if seat is None:  # the top 24 bits of a word, scaled to the seats
-        first = ((words[:, box] >> 8).astype(jnp.float32) * (config.players / 2**24)).astype(jnp.int32)
+        first = ((words[:, box] >> 8).astype(jnp.float32) * (config.players / 2**24)).astype(
+            jnp.int32
+        )
     else:
         first = jnp.full(words.shape[0], seat, jnp.int32)
     return new_games(config, jnp.asarray(config.box_tiles)[order], first, keys)
@@ -71,9 +75,10 @@ def _deal(config: Config, words: jax.Array, keys: jax.Array) -> BatchState:
 def _draws(keys: jax.Array, count: int) -> tuple[jax.Array, jax.Array]:
     """``count`` random 32-bit words per game and each game's next key.
 
-    The words are ``jax.random.bits(key, (count,))`` of a threefry key (any other key's first two data words
-    serve as a threefry key), worked out without the loop that JAX runs for every call on a CPU: a batch
-    step draws for a few games only, and a loop per draw would cost more than the rest of the step.
+    The words are ``jax.random.bits(key, (count,))`` of a threefry key (any other key's first two
+    data words serve as a threefry key), worked out without the loop that JAX runs for every call on
+    a CPU: a batch step draws for a few games only, and a loop per draw would cost more than the
+    rest of the step.
     """
     data = jax.random.key_data(keys)
     shape = data.shape[1:]
@@ -82,15 +87,18 @@ def _draws(keys: jax.Array, count: int) -> tuple[jax.Array, jax.Array]:
     counter = jnp.arange(count + extra, dtype=jnp.uint32)[None, :]
     high, low = _threefry(flat[:, :1], flat[:, 1:2], jnp.zeros_like(counter), counter)
     words = high ^ low
-    following = jax.random.wrap_key_data(words[:, count:].reshape((-1, *shape)).astype(data.dtype),
-                                         impl=jax.random.key_impl(keys))
+    following = jax.random.wrap_key_data(
+        words[:, count:].reshape((-1, *shape)).astype(data.dtype), impl=jax.random.key_impl(keys)
+    )
     return words[:, :count], following
 
 
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 
 
-def _threefry(key1: jax.Array, key2: jax.Array, x1: jax.Array, x2: jax.Array) -> tuple[jax.Array, jax.Array]:
+def _threefry(
+    key1: jax.Array, key2: jax.Array, x1: jax.Array, x2: jax.Array
+) -> tuple[jax.Array, jax.Array]:
     """The Threefry-2x32 block function (20 rounds), as ``jax.random`` uses it, unrolled."""
     keys = (key1, key2, key1 ^ key2 ^ jnp.uint32(0x1BD11BDA))
     x1, x2 = x1 + keys[0], x2 + keys[1]
@@ -105,12 +113,12 @@ def _threefry(key1: jax.Array, key2: jax.Array, x1: jax.Array, x2: jax.Array) ->
 
 
 def _permutation(words: jax.Array, chosen: jax.Array) -> jax.Array:
-    """The positions of ``chosen`` (bool[n]) in random order, then the other positions, from random ``words``
-    (uint32[n]).
+    """The positions of ``chosen`` (bool[n]) in random order, then the other positions, from random
+    ``words`` (uint32[n]).
 
-    One sort of 32-bit words: random bits above the position (a sort that carries the positions alongside
-    separate keys costs many times more on a CPU). Two chosen positions draw the same random bits with a
-    chance below n * n / 2**(32 - position bits); they then keep their order.
+    One sort of 32-bit words: random bits above the position (a sort that carries the positions
+    alongside separate keys costs many times more on a CPU). Two chosen positions draw the same
+    random bits with a chance below n * n / 2**(32 - position bits); they then keep their order.
     """
     n = chosen.shape[0]
     shift = max(1, (n - 1).bit_length())
@@ -120,9 +128,12 @@ def _permutation(words: jax.Array, chosen: jax.Array) -> jax.Array:
     return (jnp.sort(keyed) & ((1 << shift) - 1)).astype(jnp.int32)
 
 
-def _reshuffled(config: Config, game: dict[str, jax.Array], words: jax.Array) -> dict[str, jax.Array]:
-    """One game (no batch axis): every discard-pile tile but the tops, shuffled with random ``words``
-    (uint32[3 * pile_capacity]) into the (empty) draw pile. Nothing happens when no tile lies below a top.
+def _reshuffled(
+    config: Config, game: dict[str, jax.Array], words: jax.Array
+) -> dict[str, jax.Array]:
+    """One game (no batch axis): every discard-pile tile but the tops, shuffled with random
+    ``words`` (uint32[3 * pile_capacity]) into the (empty) draw pile. Nothing happens when no tile
+    lies below a top.
     """
     capacity = config.pile_capacity
     piles, sizes = game["piles"], game["pile_size"]
@@ -144,10 +155,12 @@ def _reshuffled(config: Config, game: dict[str, jax.Array], words: jax.Array) ->
 
 
 def _flagged(flags: jax.Array, count: int) -> jax.Array:
-    """int32[count]: the indices of the first ``count`` set flags in order, then the batch size (none).
+    """int32[count]: the indices of the first ``count`` set flags in order, then the batch size
+    (none).
 
-    The ``count`` largest of ``batch - index`` over the flagged games (``lax.top_k``, a partial sort that XLA's
-    CPU backend runs in one pass; cheaper than ``jnp.nonzero`` or a running count for large batches).
+    The ``count`` largest of ``batch - index`` over the flagged games (``lax.top_k``, a partial sort
+    that XLA's CPU backend runs in one pass; cheaper than ``jnp.nonzero`` or a running count for
+    large batches).
     """
     batch = flags.shape[0]
     if batch >= 2**24:
@@ -157,11 +170,12 @@ def _flagged(flags: jax.Array, count: int) -> jax.Array:
     return jnp.where(values > 0, index, batch).astype(jnp.int32)
 
 
-def resolve(config: Config, state: BatchState, shuffle: jax.Array, redeal: jax.Array | None,
-            chunk: int) -> BatchState:
-    """Reshuffle the games flagged in ``shuffle`` and deal new games where ``redeal`` is set (``None``: no game
-    is ever dealt anew; a dealt game keeps its ``ended`` and ``result``), a chunk of games at a time: those
-    games are gathered, shuffled or dealt, and put back."""
+def resolve(
+    config: Config, state: BatchState, shuffle: jax.Array, redeal: jax.Array | None, chunk: int
+) -> BatchState:
+    """Reshuffle the games flagged in ``shuffle`` and deal new games where ``redeal`` is set
+    (``None``: no game is ever dealt anew; a dealt game keeps its ``ended`` and ``result``), a chunk
+    of games at a time: those games are gathered, shuffled or dealt, and put back."""
     spread = 3 * config.pile_capacity
 
     def one_game(game: dict[str, jax.Array], words: jax.Array) -> dict[str, jax.Array]:
@@ -183,24 +197,37 @@ def resolve(config: Config, state: BatchState, shuffle: jax.Array, redeal: jax.A
     return state
 
 
-# The fields a reshuffle reads or changes, and those a new deal sets (all but the report of the game that ended).
+# The fields a reshuffle reads or changes, and those a new deal sets (all but the report of the game
+# that ended).
 _SHUFFLED = ("key", "draw", "draw_size", "piles", "pile_size", "reshuffles")
-_DEALT = tuple(field.name for field in dataclasses.fields(BatchState) if field.name not in ("ended", "result"))
+_DEALT = tuple(
+    field.name for field in dataclasses.fields(BatchState) if field.name not in ("ended", "result")
+)
 
 
-def _each_flagged(state: BatchState, flags: jax.Array, chunk: int, reads: tuple[str, ...], writes: tuple[str, ...],
-                  change: Callable[[dict[str, jax.Array]], dict[str, jax.Array]]) -> BatchState:
-    """``change`` applied to every flagged game, ``chunk`` games at a time: it gets the fields ``reads`` of those
-    games and gives their fields ``writes``."""
+def _each_flagged(
+    state: BatchState,
+    flags: jax.Array,
+    chunk: int,
+    reads: tuple[str, ...],
+    writes: tuple[str, ...],
+    change: Callable[[dict[str, jax.Array]], dict[str, jax.Array]],
+) -> BatchState:
+    """``change`` applied to every flagged game, ``chunk`` games at a time: it gets the fields
+    ``reads`` of those games and gives their fields ``writes``."""
     batch = flags.shape[0]
 
-    def body(carry: tuple[dict[str, jax.Array], jax.Array]) -> tuple[dict[str, jax.Array], jax.Array]:
+    def body(
+        carry: tuple[dict[str, jax.Array], jax.Array],
+    ) -> tuple[dict[str, jax.Array], jax.Array]:
         fields, pending = carry
         index = _flagged(pending, chunk)
         safe = jnp.minimum(index, batch - 1)
         changed = change({name: fields[name][..., safe] for name in reads})
-        fields = {name: value.at[..., index].set(changed[name], mode="drop") if name in writes else value
-                  for name, value in fields.items()}
+        fields = {
+            name: value.at[..., index].set(changed[name], mode="drop") if name in writes else value
+            for name, value in fields.items()
+        }
         return fields, pending.at[index].set(False, mode="drop")
 
     fields = {name: getattr(state, name) for name in dict.fromkeys(reads + writes)}

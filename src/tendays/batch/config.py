@@ -1,8 +1,9 @@
 """The static part of a batched game: the edition's tables and the options, as constant arrays.
 
-Everything here is fixed for one compiled function. The connection tables, the link table included, come
-from the engine (``edition.tables``, wrapped with ``numpy.frombuffer``) and the action numbering from
-:class:`tendays.engine.ActionCodec`, so an action index means the same move in both engines.
+Everything here is fixed for one compiled function. The connection tables, the link table included,
+come from the engine (``edition.tables``, wrapped with ``numpy.frombuffer``) and the action
+numbering from :class:`tendays.engine.ActionCodec`, so an action index means the same move in both
+engines.
 """
 
 from __future__ import annotations
@@ -17,17 +18,23 @@ __all__ = ["DISCARD", "DRAFT", "DRAW", "REPLACE", "SWAP", "TAKE", "Config"]
 
 # Action kinds, as small integers (the order of ActionCodec's blocks).
 DRAFT, DRAW, TAKE, REPLACE, DISCARD, SWAP = range(6)
-_KIND = {MoveKind.DRAFT: DRAFT, MoveKind.DRAW: DRAW, MoveKind.TAKE: TAKE, MoveKind.REPLACE: REPLACE,
-         MoveKind.DISCARD: DISCARD, MoveKind.SWAP: SWAP}
+_KIND = {
+    MoveKind.DRAFT: DRAFT,
+    MoveKind.DRAW: DRAW,
+    MoveKind.TAKE: TAKE,
+    MoveKind.REPLACE: REPLACE,
+    MoveKind.DISCARD: DISCARD,
+    MoveKind.SWAP: SWAP,
+}
 
 
 @dataclass(frozen=True, eq=False)
 class Config:
     """One edition and one set of options, with the arrays the batched rules read.
 
-    Build it with :meth:`Config.of`. Sizes: ``tiles`` kinds of tile, ``box`` physical tiles, ``days`` days
-    per rack, ``players`` racks, ``pile_capacity`` slots per discard pile (every tile outside the racks),
-    ``actions`` action indices (``ActionCodec(days).size``).
+    Build it with :meth:`Config.of`. Sizes: ``tiles`` kinds of tile, ``box`` physical tiles,
+    ``days`` days per rack, ``players`` racks, ``pile_capacity`` slots per discard pile (every tile
+    outside the racks), ``actions`` action indices (``ActionCodec(days).size``).
     """
 
     edition: Edition
@@ -37,16 +44,20 @@ class Config:
     pile_capacity: int
     actions: int
     is_region: np.ndarray  # bool[tiles]
-    step_table: np.ndarray  # bool[tiles * tiles]: step_table[a * tiles + b], regions a, b share a border
+    # bool[tiles * tiles]: step_table[a * tiles + b], regions a, b share a border
+    step_table: np.ndarray
     hop_table: np.ndarray  # bool[tiles ** 3]: hop_table[(a * tiles + via) * tiles + b]
-    link_table: np.ndarray  # bool[(tiles + 1) ** 3]: the engine's ``edition.tables.link``; ``tiles``: no tile
+    # bool[(tiles + 1) ** 3]: the engine's ``edition.tables.link``; ``tiles``: no tile
+    link_table: np.ndarray
     counts: np.ndarray  # int32[tiles]: copies of each tile in the box
     box_tiles: np.ndarray  # int32[box]: every physical tile, in manifest order (the unshuffled box)
     action_kind: np.ndarray  # int32[actions]: DRAFT .. SWAP
     action_day: np.ndarray  # int32[actions]: 0-based day of a draft, replace or swap (0 otherwise)
     action_day2: np.ndarray  # int32[actions]: 0-based second day of a swap (0 otherwise)
-    action_pile: np.ndarray  # int32[actions]: 0-based pile of a take, replace or discard (0 otherwise)
-    action_fact: np.ndarray  # int32[actions]: the fact that makes the action legal (rules.legal_mask)
+    # int32[actions]: 0-based pile of a take, replace or discard (0 otherwise)
+    action_pile: np.ndarray
+    # int32[actions]: the fact that makes the action legal (rules.legal_mask)
+    action_fact: np.ndarray
 
     @property
     def players(self) -> int:
@@ -58,10 +69,11 @@ class Config:
 
     @classmethod
     def of(cls, edition: Edition | str, options: Options) -> Config:
-        """The static config of ``options`` with ``edition`` (an ``Edition`` or a shipped edition's id).
+        """The static config of ``options`` with ``edition`` (an ``Edition`` or a shipped edition's
+        id).
 
-        Raises ``ValueError`` if the scalar engine would refuse the options, or if they use a rules version
-        other than 2 (the only one the batched engine plays).
+        Raises ``ValueError`` if the scalar engine would refuse the options, or if they use a rules
+        version other than 2 (the only one the batched engine plays).
         """
         if isinstance(edition, str):
             edition = load_edition(edition)
@@ -84,11 +96,15 @@ class Config:
                 day2[index] = move.b - 1
             if move.kind in (MoveKind.TAKE, MoveKind.REPLACE, MoveKind.DISCARD):
                 pile[index] = move.pile - 1
-        # Facts: day d of the drafting rack is empty (d), the draw pile has a tile (D), pile p has a tile
-        # (D + 1 + p), pile p may take the discard (D + 4 + p), swapping is allowed now (D + 7).
+        # Facts: day d of the drafting rack is empty (d), the draw pile has a tile (D), pile p has a
+        # tile (D + 1 + p), pile p may take the discard (D + 4 + p), swapping is allowed now (D +
+        # 7).
         days = options.days
-        fact = np.select([kind == DRAFT, kind == DRAW, kind == TAKE, (kind == REPLACE) | (kind == DISCARD)],
-                         [day, days, days + 1 + pile, days + 4 + pile], days + 7).astype(np.int32)
+        fact = np.select(
+            [kind == DRAFT, kind == DRAW, kind == TAKE, (kind == REPLACE) | (kind == DISCARD)],
+            [day, days, days + 1 + pile, days + 4 + pile],
+            days + 7,
+        ).astype(np.int32)
         return cls(
             edition=edition,
             options=options,
@@ -108,4 +124,3 @@ class Config:
             action_pile=pile,
             action_fact=fact,
         )
-

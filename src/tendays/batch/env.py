@@ -18,32 +18,35 @@ __all__ = ["BatchEnv"]
 
 
 def _chunk(batch: int) -> int:
-    # Games that need chance in one step: a few in a thousand in random play (more in the step where games
-    # dealt together reach the turn limit together); chance.resolve takes further chunks when needed.
+    # Games that need chance in one step: a few in a thousand in random play (more in the step where
+    # games dealt together reach the turn limit together); chance.resolve takes further chunks when
+    # needed.
     return max(1, min(batch, 8 + batch // 256))
 
 
 class BatchEnv:
     """One edition and one set of options, played by many games side by side (pgx style).
 
-    ``init``, ``step``, ``legal_action_mask``, ``observe`` and ``is_complete`` are pure, jit-compiled functions
-    of arrays (they can be used inside other compiled functions)::
+    ``init``, ``step``, ``legal_action_mask``, ``observe`` and ``is_complete`` are pure,
+    jit-compiled functions of arrays (they can be used inside other compiled functions)::
 
         env = BatchEnv("usa", Options(players=2))
         state = env.init(jax.random.split(jax.random.key(0), 4096))
-        mask = env.legal_action_mask(state)            # bool[B, env.num_actions]
-        state = env.step(state, actions)              # actions: int[B], numbered as ActionCodec(days)
-        obs = env.observe(state, state.current)        # float32[B, env.observation_size]
+        mask = env.legal_action_mask(state)      # bool[B, env.num_actions]
+        state = env.step(state, actions)        # actions: int[B], numbered as ActionCodec(days)
+        obs = env.observe(state, state.current)  # float32[B, env.observation_size]
 
-    State arrays hold the batch on their last axis (``state.racks[..., i]`` is game ``i``); masks and
-    observations hold it first.
+    State arrays hold the batch on their last axis (``state.racks[..., i]`` is game ``i``); masks
+    and observations hold it first.
 
-    With ``auto_reset`` a game that ends is dealt anew (from its own key) in the same step; ``state.ended``
-    and ``state.result`` tell that it ended and who won. Without it a finished game stays as it ended, and
-    any action leaves it so; so does an illegal action in a running game.
+    With ``auto_reset`` a game that ends is dealt anew (from its own key) in the same step;
+    ``state.ended`` and ``state.result`` tell that it ended and who won. Without it a finished game
+    stays as it ended, and any action leaves it so; so does an illegal action in a running game.
     """
 
-    def __init__(self, edition: Edition | str, options: Options, *, auto_reset: bool = False) -> None:
+    def __init__(
+        self, edition: Edition | str, options: Options, *, auto_reset: bool = False
+    ) -> None:
         self.config = Config.of(edition, options)
         self.auto_reset = auto_reset
         self.num_actions = self.config.actions
@@ -74,11 +77,13 @@ class BatchEnv:
         return chance.resolve(self.config, after, shuffle, redeal, _chunk(after.phase.shape[0]))
 
     def _legal_action_mask(self, state: BatchState) -> jax.Array:
-        """bool[B, num_actions]: the legal actions of each game's player to move (all False once over)."""
+        """bool[B, num_actions]: the legal actions of each game's player to move (all False once
+        over)."""
         return rules.legal_mask(self.config, state)
 
     def _observe(self, state: BatchState, player: Any) -> jax.Array:
-        """float32[B, observation_size]: each game as seat ``player`` (an int, or int[B]) may know it."""
+        """float32[B, observation_size]: each game as seat ``player`` (an int, or int[B]) may know
+        it."""
         seats = jnp.broadcast_to(jnp.asarray(player, jnp.int32), state.phase.shape)
         return observe.observe_batch(self.config, state, seats)
 

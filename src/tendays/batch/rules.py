@@ -1,11 +1,11 @@
 """The rules on arrays: legal actions, the journey check and one decision in every game of a batch.
 
-Every rule follows ``tendays.engine.state`` (rules version 2). Chance (the deal and the reshuffles) lives in
-:mod:`tendays.batch.chance`: a decision only reports which games must reshuffle now.
+Every rule follows ``tendays.engine.state`` (rules version 2). Chance (the deal and the reshuffles)
+lives in :mod:`tendays.batch.chance`: a decision only reports which games must reshuffle now.
 
-The code works on whole rows of the batch (the batch is the last axis of every array): a game's day, pile or
-seat is picked by comparing with each possible value in turn, never by indexing per game, so that the CPU
-runs every step as wide vector operations over the games.
+The code works on whole rows of the batch (the batch is the last axis of every array): a game's day,
+pile or seat is picked by comparing with each possible value in turn, never by indexing per game, so
+that the CPU runs every step as wide vector operations over the games.
 """
 
 from __future__ import annotations
@@ -24,14 +24,16 @@ _I8 = jnp.int8
 
 
 def is_complete(config: Config, rack: jax.Array) -> jax.Array:
-    """Whether each rack (int[days, ...]: day 1 first, -1 empty) is a complete journey: day 1 is a region
-    and every day is sound by ``Config.link_table`` (the pair by pair form of the scalar checker's walk).
+    """Whether each rack (int[days, ...]: day 1 first, -1 empty) is a complete journey: day 1 is a
+    region and every day is sound by ``Config.link_table`` (the pair by pair form of the scalar
+    checker's walk).
 
-    One lookup per day, each on its own: XLA's CPU backend then works out the indices as vector operations
-    (a lookup over all days at once works them out element by element, several times slower)."""
+    One lookup per day, each on its own: XLA's CPU backend then works out the indices as vector
+    operations (a lookup over all days at once works them out element by element, several times
+    slower)."""
     n = config.tiles
     table = jnp.asarray(config.link_table)
-    tile, = settled(jnp.where(rack >= 0, rack, n).astype(jnp.int32))
+    (tile,) = settled(jnp.where(rack >= 0, rack, n).astype(jnp.int32))
     sound = _bit(config.is_region.tolist() + [False], tile[0])
     for day in range(rack.shape[0] - 1):
         after = tile[day + 2] if day + 2 < rack.shape[0] else n
@@ -40,8 +42,12 @@ def is_complete(config: Config, rack: jax.Array) -> jax.Array:
 
 
 def _bit(flags: list[bool], index: jax.Array) -> jax.Array:
-    """flags[index] for small tables: bits of 32-bit constants picked by shifts (no lookup in memory)."""
-    words = [sum(1 << b for b, flag in enumerate(flags[w:w + 32]) if flag) for w in range(0, len(flags), 32)]
+    """flags[index] for small tables: bits of 32-bit constants picked by shifts (no lookup in
+    memory)."""
+    words = [
+        sum(1 << b for b, flag in enumerate(flags[w : w + 32]) if flag)
+        for w in range(0, len(flags), 32)
+    ]
     word = jnp.full_like(index, words[0], jnp.uint32)
     for w in range(1, len(words)):
         word = jnp.where(index >= 32 * w, jnp.uint32(words[w]), word)
@@ -49,7 +55,8 @@ def _bit(flags: list[bool], index: jax.Array) -> jax.Array:
 
 
 def _all_rows(rows: jax.Array) -> jax.Array:
-    """rows.all(axis=0) as one elementwise operation per row (a reduction costs more on XLA's CPU backend)."""
+    """rows.all(axis=0) as one elementwise operation per row (a reduction costs more on XLA's CPU
+    backend)."""
     out = rows[0]
     for row in rows[1:]:
         out = out & row
@@ -57,27 +64,42 @@ def _all_rows(rows: jax.Array) -> jax.Array:
 
 
 def decode(config: Config, action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
-    """The kind, 0-based day, second day (swaps) and 0-based pile of action indices (``ActionCodec``'s
-    layout, worked out with comparisons instead of table lookups)."""
+    """The kind, 0-based day, second day (swaps) and 0-based pile of action indices
+    (``ActionCodec``'s layout, worked out with comparisons instead of table lookups)."""
     days = config.days
     replace = action - (days + 4)
     swap = action - (4 * days + 7)
     kind = _first_of(
-        [action < days, action == days, action < days + 4, action < 4 * days + 4, action < 4 * days + 7],
-        [DRAFT, DRAW, TAKE, REPLACE, DISCARD], SWAP)
+        [
+            action < days,
+            action == days,
+            action < days + 4,
+            action < 4 * days + 4,
+            action < 4 * days + 7,
+        ],
+        [DRAFT, DRAW, TAKE, REPLACE, DISCARD],
+        SWAP,
+    )
     # Swap pairs (a, b), a < b, in order: the pairs of day a start at a * (2 * days - a - 1) / 2.
-    first = sum(((swap >= d * (2 * days - d - 1) // 2).astype(jnp.int32) for d in range(1, days - 1)),
-                jnp.zeros_like(action))
+    first = sum(
+        ((swap >= d * (2 * days - d - 1) // 2).astype(jnp.int32) for d in range(1, days - 1)),
+        jnp.zeros_like(action),
+    )
     second = swap - first * (2 * days - first - 1) // 2 + first + 1
-    day = _first_of([kind == DRAFT, kind == REPLACE, kind == SWAP], [action, replace // 3, first], 0)
-    pile = _first_of([kind == TAKE, kind == REPLACE, kind == DISCARD],
-                     [action - days - 1, replace % 3, action - 4 * days - 4], 0)
+    day = _first_of(
+        [kind == DRAFT, kind == REPLACE, kind == SWAP], [action, replace // 3, first], 0
+    )
+    pile = _first_of(
+        [kind == TAKE, kind == REPLACE, kind == DISCARD],
+        [action - days - 1, replace % 3, action - 4 * days - 4],
+        0,
+    )
     return kind, day, jnp.where(kind == SWAP, second, 0), pile
 
 
 def _first_of(conditions: list[jax.Array], values: list[Any], default: Any) -> jax.Array:
-    """``jnp.select`` as a chain of ``where`` (``jnp.select`` finds the first true condition with a reduction,
-    which costs more on XLA's CPU backend)."""
+    """``jnp.select`` as a chain of ``where`` (``jnp.select`` finds the first true condition with a
+    reduction, which costs more on XLA's CPU backend)."""
     out = jnp.asarray(default)
     for condition, value in zip(reversed(conditions), reversed(values), strict=True):
         out = jnp.where(condition, value, out)
@@ -87,14 +109,15 @@ def _first_of(conditions: list[jax.Array], values: list[Any], default: Any) -> j
 def settled(*values: jax.Array) -> list[jax.Array]:
     """The values, worked out once per game.
 
-    XLA's CPU backend fuses a cheap per-game computation into every consumer, so a value that feeds a
-    larger array (every day of every rack, every slot of every pile) would be computed again for each of
-    its elements. A reduction is not duplicated like that (though it may still be fused into a single
-    consumer); the maximum of a value and the smallest number is the value itself.
+    XLA's CPU backend fuses a cheap per-game computation into every consumer, so a value that feeds
+    a larger array (every day of every rack, every slot of every pile) would be computed again for
+    each of its elements. A reduction is not duplicated like that (though it may still be fused into
+    a single consumer); the maximum of a value and the smallest number is the value itself.
     """
     out = []
     for value in values:
-        wide = value.astype(jnp.int32)  # XLA hands narrower reductions to a library, which is slower here
+        # XLA hands narrower reductions to a library, which is slower here
+        wide = value.astype(jnp.int32)
         low = jnp.full_like(wide, -(2**31))
         out.append(jnp.stack([wide, low]).max(axis=0).astype(value.dtype))
     return out
@@ -117,18 +140,20 @@ def _at(rows: jax.Array, index: jax.Array) -> jax.Array:
 
 
 def _cell(rows: jax.Array, index: jax.Array) -> jax.Array:
-    """rows[index] of every game, for long rows (the draw pile, the discard piles): one lookup per game, in the
-    flat array (XLA's CPU backend gathers from one axis far faster than from two), at indices worked out
-    beforehand as vector operations (inside the lookup they are worked out element by element)."""
+    """rows[index] of every game, for long rows (the draw pile, the discard piles): one lookup per
+    game, in the flat array (XLA's CPU backend gathers from one axis far faster than from two), at
+    indices worked out beforehand as vector operations (inside the lookup they are worked out
+    element by element)."""
     games = rows.shape[-1]
-    flat: jax.Array = jax.lax.optimization_barrier(index * games + jnp.arange(games))  # type: ignore[no-untyped-call]
+    barrier = jax.lax.optimization_barrier
+    flat: jax.Array = barrier(index * games + jnp.arange(games))  # type: ignore[no-untyped-call]
     return rows.reshape(-1)[flat]
 
 
 def _put(rows: jax.Array, row: jax.Array, write: jax.Array, value: jax.Array) -> jax.Array:
-    """rows (int[..., B]) with ``value`` written in row ``row`` (counted over the leading axes together) of every
-    game where ``write`` holds: one write per game, by its index in the flat array (XLA's CPU backend scatters
-    into one axis far faster than into several)."""
+    """rows (int[..., B]) with ``value`` written in row ``row`` (counted over the leading axes
+    together) of every game where ``write`` holds: one write per game, by its index in the flat
+    array (XLA's CPU backend scatters into one axis far faster than into several)."""
     games = rows.shape[-1]
     index = jnp.where(write, row * games + jnp.arange(games), rows.size)  # past the end: no write
     return rows.reshape(-1).at[index].set(value, mode="drop").reshape(rows.shape)
@@ -137,8 +162,9 @@ def _put(rows: jax.Array, row: jax.Array, write: jax.Array, value: jax.Array) ->
 def _after(value: jax.Array, read: jax.Array) -> jax.Array:
     """``value`` as it is, worked out only once ``read`` (int, far below 2**30) is.
 
-    A write into an array built from the result then comes after that read of the array's old contents, so that
-    XLA writes in place instead of copying the whole array first (it cannot tell that the test always holds).
+    A write into an array built from the result then comes after that read of the array's old
+    contents, so that XLA writes in place instead of copying the whole array first (it cannot tell
+    that the test always holds).
     """
     return jnp.where(read < 2**30, value, jnp.zeros_like(value))
 
@@ -150,35 +176,41 @@ def _forced_pile(state: BatchState) -> jax.Array:
 
 
 def legal_facts(config: Config, state: BatchState) -> list[jax.Array]:
-    """bool[B] per fact that can make an action legal, in the order of ``Config.action_fact``: day ``d`` of
-    the drafting rack is empty, the draw pile has a tile, pile ``p`` has a tile, pile ``p`` may take the
-    discard, swapping is allowed now."""
+    """bool[B] per fact that can make an action legal, in the order of ``Config.action_fact``: day
+    ``d`` of the drafting rack is empty, the draw pile has a tile, pile ``p`` has a tile, pile ``p``
+    may take the discard, swapping is allowed now."""
     phase = state.phase
     drawing = phase == DRAW_PHASE
     drafting = phase == DRAFT_PHASE
     placing = phase == PLACE_PHASE
     forced = _forced_pile(state)
     rack = _seat_row(state.racks, state.current)
-    return ([drafting & (rack[d] < 0) for d in range(config.days)]
-            + [drawing & (state.draw_size > 0)]
-            + [drawing & (state.pile_size[p] > 0) for p in range(3)]
-            + [placing & ((forced == 0) | (forced == p + 1)) for p in range(3)]
-            + [drawing & config.options.swap])
+    return (
+        [drafting & (rack[d] < 0) for d in range(config.days)]
+        + [drawing & (state.draw_size > 0)]
+        + [drawing & (state.pile_size[p] > 0) for p in range(3)]
+        + [placing & ((forced == 0) | (forced == p + 1)) for p in range(3)]
+        + [drawing & config.options.swap]
+    )
 
 
 def legal_mask(config: Config, state: BatchState) -> jax.Array:
-    """bool[B, actions]: the legal actions of each game's player to move, numbered as ``ActionCodec(days)``."""
+    """bool[B, actions]: the legal actions of each game's player to move, numbered as
+    ``ActionCodec(days)``."""
     return legal_rows(config, state).T
 
 
 def legal_rows(config: Config, state: BatchState) -> jax.Array:
-    """bool[actions, B]: :func:`legal_mask` with the actions first (one row per action, as the facts are built;
-    a consumer that transposes the mask back reads these rows with no transpose at all)."""
+    """bool[actions, B]: :func:`legal_mask` with the actions first (one row per action, as the facts
+    are built; a consumer that transposes the mask back reads these rows with no transpose at
+    all)."""
     facts = legal_facts(config, state)
     return jnp.stack(facts)[config.action_fact]
 
 
-def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple[BatchState, jax.Array]:
+def apply_actions(
+    config: Config, state: BatchState, action: jax.Array
+) -> tuple[BatchState, jax.Array]:
     """Every game after its action (int[B]), and which games must reshuffle their draw pile now.
 
     An illegal action, or any action in a finished game, leaves that game as it is.
@@ -190,13 +222,22 @@ def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple
     rack = _seat_row(state.racks, current)  # [days, B]
     known = _seat_row(state.known, current)
     at_day, at_day2, known_day, known_day2, pile_size, forced = settled(
-        _at(rack, day), _at(rack, day2), _at(known, day), _at(known, day2), _at(sizes, pile), _forced_pile(state))
+        _at(rack, day),
+        _at(rack, day2),
+        _at(known, day),
+        _at(known, day2),
+        _at(sizes, pile),
+        _forced_pile(state),
+    )
     on_pile = jnp.arange(3)[:, None] == pile
-    pile_top = _cell(state.piles.reshape(3 * capacity, -1), pile * capacity + jnp.maximum(pile_size - 1, 0))
+    pile_top = _cell(
+        state.piles.reshape(3 * capacity, -1), pile * capacity + jnp.maximum(pile_size - 1, 0)
+    )
     draw_top = _cell(state.draw, jnp.maximum(size - 1, 0))
-    # When the draft ends, the draw pile has lost one tile per day of every rack: its top three are known.
+    # When the draft ends, the draw pile has lost one tile per day of every rack: its top three are
+    # known.
     left = config.box - players * days
-    reveal = state.draw[left - 3: left][::-1]  # [3, B]: the top tile first
+    reveal = state.draw[left - 3 : left][::-1]  # [3, B]: the top tile first
 
     placing = (phase == PLACE_PHASE) & ((forced == 0) | (pile == forced - 1))
     drawing = phase == DRAW_PHASE
@@ -208,29 +249,37 @@ def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple
     is_discard = (kind == DISCARD) & placing
     pushes = is_replace | is_discard
 
-    # The current rack: the held tile goes on a day (draft, replace), or two days trade places (swap), so at
-    # most two days change: ``first`` gets ``value``, ``second`` gets ``value2`` (-1: no day). A tile taken
-    # face up from a discard pile and placed is public; a drawn one is not.
+    # The current rack: the held tile goes on a day (draft, replace), or two days trade places
+    # (swap), so at most two days change: ``first`` gets ``value``, ``second`` gets ``value2`` (-1:
+    # no day). A tile taken face up from a discard pile and placed is public; a drawn one is not.
     held8 = held.astype(_I8)
     public = jnp.where(state.taken_from > 0, held8, jnp.int8(-1))
     seat, first, second, value, value2, known_first, known_value, known_value2 = settled(
-        current, jnp.where(is_draft | is_replace | is_swap, day, -1), jnp.where(is_swap, day2, -1),
-        jnp.where(is_swap, at_day2, held8), at_day, jnp.where(is_replace | is_swap, day, -1),
-        jnp.where(is_swap, known_day2, public), known_day)
+        current,
+        jnp.where(is_draft | is_replace | is_swap, day, -1),
+        jnp.where(is_swap, day2, -1),
+        jnp.where(is_swap, at_day2, held8),
+        at_day,
+        jnp.where(is_replace | is_swap, day, -1),
+        jnp.where(is_swap, known_day2, public),
+        known_day,
+    )
     days_axis = jnp.arange(days)[:, None]
-    new_rack, = settled(jnp.where(days_axis == first, value, jnp.where(days_axis == second, value2, rack)))
-    # One cell per game and write (an index past the rack writes nothing), rather than every day of every rack.
-    # The values are read back from the new rack, so that the writes come after every read of the old racks
-    # and XLA updates them in place instead of copying them first.
+    (new_rack,) = settled(
+        jnp.where(days_axis == first, value, jnp.where(days_axis == second, value2, rack))
+    )
+    # One cell per game and write (an index past the rack writes nothing), rather than every day of
+    # every rack. The values are read back from the new rack, so that the writes come after every
+    # read of the old racks and XLA updates them in place instead of copying them first.
     racks = _put(state.racks, seat * days + first, first >= 0, _at(new_rack, first))
     racks = _put(racks, seat * days + second, second >= 0, _at(new_rack, second))
     knowns = _put(state.known, seat * days + known_first, known_first >= 0, known_value)
     knowns = _put(knowns, seat * days + second, second >= 0, known_value2)
 
-    # The draft: the next seat drafts the next tile, or, once every rack is full, the three top tiles of the
-    # draw pile become the discard piles and the first player begins.
+    # The draft: the next seat drafts the next tile, or, once every rack is full, the three top
+    # tiles of the draw pile become the discard piles and the first player begins.
     following = (current + 1) % players
-    all_full, = settled(_all_rows(_seat_row(racks, following) >= 0))
+    (all_full,) = settled(_all_rows(_seat_row(racks, following) >= 0))
     # End of the own turn: a complete journey wins at once, then the turn limit ends the game.
     ends_turn = pushes | is_swap
     turn = state.turn + ends_turn
@@ -238,27 +287,37 @@ def apply_actions(config: Config, state: BatchState, action: jax.Array) -> tuple
     limit = config.options.turn_limit
     stopped = ends_turn & ~won & (turn >= limit) if limit is not None else jnp.zeros_like(won)
     draft_more, draft_done, is_draw, is_take, ends_turn, won, over = settled(
-        is_draft & ~all_full, is_draft & all_full, is_draw, is_take, ends_turn, won, won | stopped)
+        is_draft & ~all_full, is_draft & all_full, is_draw, is_take, ends_turn, won, won | stopped
+    )
     carries_on = ends_turn & ~over
 
     new_size = size - draft_more - 3 * draft_done - is_draw
     new_phase = jnp.where(draft_done | carries_on, DRAW_PHASE, phase)
     new_phase = jnp.where(is_draw | is_take, PLACE_PHASE, jnp.where(over, OVER_PHASE, new_phase))
-    new_current = jnp.where(draft_more | carries_on, following, jnp.where(draft_done, state.first, current))
+    new_current = jnp.where(
+        draft_more | carries_on, following, jnp.where(draft_done, state.first, current)
+    )
     new_held = jnp.where(draft_more | is_draw, draw_top, jnp.where(is_take, pile_top, held))
     new_held = jnp.where(draft_done | ends_turn, -1, new_held)
     taken_from = jnp.where(is_draw, 0, jnp.where(is_take, pile + 1, state.taken_from))
     taken_from = jnp.where(draft_done | ends_turn, -1, taken_from)
-    # Rules 2: drawing the last tile reshuffles at once; a turn that ends with an empty draw pile (nothing was
-    # buried when it ran out) reshuffles for the next turn if there is something to shuffle now.
+    # Rules 2: drawing the last tile reshuffles at once; a turn that ends with an empty draw pile
+    # (nothing was buried when it ran out) reshuffles for the next turn if there is something to
+    # shuffle now.
     reshuffle = (is_draw | carries_on) & (new_size == 0)
     new_held, slot, discarded, reshuffle = settled(
-        new_held, jnp.where(pushes, pile_size, capacity), jnp.where(is_replace, at_day, held8), reshuffle)
-    # The new held tile is the last read of the old piles and draw pile: the piles are written, and the draw pile
-    # reshuffled, after it.
-    draft_done, slot, reshuffle = (_after(value, new_held) for value in (draft_done, slot, reshuffle))
-    # Discard piles: the end of the draft fills the bottom slot of every pile; a replaced or discarded tile goes
-    # on top of the chosen pile.
+        new_held,
+        jnp.where(pushes, pile_size, capacity),
+        jnp.where(is_replace, at_day, held8),
+        reshuffle,
+    )
+    # The new held tile is the last read of the old piles and draw pile: the piles are written, and
+    # the draw pile reshuffled, after it.
+    draft_done, slot, reshuffle = (
+        _after(value, new_held) for value in (draft_done, slot, reshuffle)
+    )
+    # Discard piles: the end of the draft fills the bottom slot of every pile; a replaced or
+    # discarded tile goes on top of the chosen pile.
     piles = state.piles.at[:, 0].set(jnp.where(draft_done, reveal, state.piles[:, 0]))
     piles = piles.at[pile, slot, jnp.arange(action.shape[0])].set(discarded, mode="drop")
     sizes = jnp.where(draft_done, 1, sizes + (pushes & on_pile) - (is_take & on_pile))
