@@ -2,7 +2,16 @@
 
 from .runner import run_local, run_ray
 from .stats import Rating, rate_games, wilson
-from .tournament import GameResult, Paired, PlayerSummary, Summary, Tournament, paired, play_game, summarize
+from .tournament import (
+    GameResult,
+    Paired,
+    PlayerSummary,
+    Summary,
+    Tournament,
+    paired,
+    play_game,
+    summarize,
+)
 
 __all__ = [
     "GameResult",

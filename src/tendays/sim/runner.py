@@ -25,28 +25,36 @@ def _play(job: tuple[Tournament, int]) -> GameResult:
     return play_game(tournament, index)
 
 
-def run_local(tournament: Tournament, workers: int = 1, progress: Progress = _no_progress) -> list[GameResult]:
+def run_local(
+    tournament: Tournament, workers: int = 1, progress: Progress = _no_progress
+) -> list[GameResult]:
     """Play every game here (``workers`` = 1) or across ``workers`` processes."""
     jobs = [(tournament, i) for i in range(tournament.games)]
     if workers <= 1:
         results = list(progress((_play(job) for job in jobs), len(jobs)))
     else:
-        # "spawn" keeps workers clean of the parent's threads (tqdm, Ray) and behaves alike on every OS.
+        # "spawn" keeps workers clean of the parent's threads (tqdm, Ray) and behaves alike on every
+        # OS.
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             results = list(progress(pool.imap_unordered(_play, jobs), len(jobs)))
     return sorted(results, key=lambda r: r.index)
 
 
-def run_ray(tournament: Tournament, address: str | None = None, progress: Progress = _no_progress
-            ) -> list[GameResult]:
+def run_ray(
+    tournament: Tournament, address: str | None = None, progress: Progress = _no_progress
+) -> list[GameResult]:
     """Play every game as a Ray task (on the cluster at ``address``, or a local one)."""
     try:
         import ray
     except ImportError:
-        raise RuntimeError("the ray backend needs Ray: pip install -e '.[distributed]' from a clone") from None
+        raise RuntimeError(
+            "the ray backend needs Ray: pip install -e '.[distributed]' from a clone"
+        ) from None
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(
+            address=address, include_dashboard=False, log_to_driver=False, configure_logging=False
+        )
     try:
         remote_play = ray.remote(play_game)
         pending = [remote_play.remote(tournament, i) for i in range(tournament.games)]

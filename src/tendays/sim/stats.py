@@ -10,7 +10,8 @@ __all__ = ["Rating", "rate_games", "wilson"]
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% by default); (0, 1) when there are no trials."""
+    """The Wilson score interval for a proportion (95% by default); (0, 1) when there are no
+    trials."""
     if trials <= 0:
         return 0.0, 1.0
     p = successes / trials
@@ -22,7 +23,8 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """An openskill (Plackett-Luce) rating: skill ``mu``, uncertainty ``sigma``, and ``mu - 3 sigma``."""
+    """An openskill (Plackett-Luce) rating: skill ``mu``, uncertainty ``sigma``, and ``mu - 3
+    sigma``."""
 
     mu: float
     sigma: float
@@ -33,10 +35,11 @@ class Rating:
 
 
 def rate_games(players: int, games: Sequence[Sequence[int]]) -> list[Rating]:
-    """Rate ``players`` from games given as ranks per player (1 = first; equal ranks tie; games in order).
+    """Rate ``players`` from games given as ranks per player (1 = first; equal ranks tie; games in
+    order).
 
-    Each game lists a rank for every player who took part, as ``ranks[player]``; ``0`` marks a player who
-    sat out. Games are rated in the order given, so the result is reproducible.
+    Each game lists a rank for every player who took part, as ``ranks[player]``; ``0`` marks a
+    player who sat out. Games are rated in the order given, so the result is reproducible.
     """
     from openskill.models import PlackettLuce
 

@@ -1,12 +1,12 @@
 """Tournaments: many seeded bot games with seats rotated, played in any order, summed up in order.
 
-Game ``i`` of a tournament is fully determined by the configuration and ``i``: its seed and its seating
-(seats rotate, so every player sits in every seat equally often) derive from them, and every bot's dice
-from the game's seed (:func:`tendays.engine.decision_rng`). So the games can be played in one process,
-across worker processes or on a Ray cluster, and the results (all but the measured thinking times) are
-the same. In a *duplicate* tournament each deal is played once per seating (games ``d*n`` to
-``d*n + n - 1`` share deal ``d``), so the luck of the deal cancels between the players and the result can
-also be read per deal (:class:`Paired`).
+Game ``i`` of a tournament is fully determined by the configuration and ``i``: its seed and its
+seating (seats rotate, so every player sits in every seat equally often) derive from them, and every
+bot's dice from the game's seed (:func:`tendays.engine.decision_rng`). So the games can be played in
+one process, across worker processes or on a Ray cluster, and the results (all but the measured
+thinking times) are the same. In a *duplicate* tournament each deal is played once per seating
+(games ``d*n`` to ``d*n + n - 1`` share deal ``d``), so the luck of the deal cancels between the
+players and the result can also be read per deal (:class:`Paired`).
 
 A bot that raises, answers an illegal move or (for external engines) answers too slowly or not at
 all loses the game with the reason recorded; the tournament goes on.
@@ -23,13 +23,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tendays.bots import Bot, analyze, make_bot, refusal
-from tendays.engine import Game, IllegalMoveError, Move, Options, Phase, PlayerView, load_edition, play_bots
+from tendays.engine import (
+    Game,
+    IllegalMoveError,
+    Move,
+    Options,
+    Phase,
+    PlayerView,
+    load_edition,
+    play_bots,
+)
 
 from .stats import Rating, rate_games, wilson
 
 _Z95 = 1.959964
 
-__all__ = ["GameResult", "Paired", "PlayerSummary", "Summary", "Tournament", "paired", "play_game", "summarize"]
+__all__ = [
+    "GameResult",
+    "Paired",
+    "PlayerSummary",
+    "Summary",
+    "Tournament",
+    "paired",
+    "play_game",
+    "summarize",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +64,9 @@ class Tournament:
     duplicate: bool = False  # each deal once per seating
 
     def options(self) -> Options:
-        return Options(players=len(self.players), days=self.days, swap=self.swap, turn_limit=self.max_turns)
+        return Options(
+            players=len(self.players), days=self.days, swap=self.swap, turn_limit=self.max_turns
+        )
 
     def validate(self) -> None:
         """Raise ``ValueError`` for a tournament that cannot be played, before any game starts."""
@@ -55,9 +75,11 @@ class Tournament:
         if self.games < 1:
             raise ValueError(f"play at least one game, not {self.games}")
         if self.duplicate and self.games % len(self.players):
-            raise ValueError(f"a duplicate tournament plays each deal once per seating: the number of games "
-                             f"must be a multiple of the number of players ({len(self.players)}), "
-                             f"not {self.games}")
+            raise ValueError(
+                f"a duplicate tournament plays each deal once per seating: the number of games "
+                f"must be a multiple of the number of players ({len(self.players)}), "
+                f"not {self.games}"
+            )
         options = self.options()
         options.validate(load_edition(self.edition))
         for spec in self.players:
@@ -68,7 +90,8 @@ class Tournament:
                 raise ValueError(reason)
 
     def deal(self, index: int) -> int:
-        """The deal game ``index`` is played on: its own, or in a duplicate tournament its seatings' shared one."""
+        """The deal game ``index`` is played on: its own, or in a duplicate tournament its seatings'
+        shared one."""
         return index // len(self.players) if self.duplicate else index
 
     def game_seed(self, index: int) -> int:
@@ -100,7 +123,8 @@ class GameResult:
     hit_limit: bool
     think_seconds: tuple[float, ...]
     decisions: tuple[int, ...]
-    start_distance: tuple[int, ...]  # each player's journey distance when the draft ended (-1: not reached)
+    # each player's journey distance when the draft ended (-1: not reached)
+    start_distance: tuple[int, ...]
     forfeit: int | None = None  # the player who lost by a bad answer
     reason: str = ""
 
@@ -115,7 +139,8 @@ class _Failed(Exception):
 
 
 class _Seat:
-    """A bot at one seat of a tournament game: it times its decisions and remembers its last answer."""
+    """A bot at one seat of a tournament game: it times its decisions and remembers its last
+    answer."""
 
     def __init__(self, seat: int, bot: Bot) -> None:
         self.seat = seat
@@ -142,7 +167,8 @@ class _Seat:
 
 
 def play_game(tournament: Tournament, index: int) -> GameResult:
-    """Play game ``index`` of ``tournament`` through the engine's turn loop (:func:`tendays.engine.play_bots`)."""
+    """Play game ``index`` of ``tournament`` through the engine's turn loop
+    (:func:`tendays.engine.play_bots`)."""
     edition = load_edition(tournament.edition)
     seed = tournament.game_seed(index)
     seating = tournament.seating(index)
@@ -194,11 +220,12 @@ def play_game(tournament: Tournament, index: int) -> GameResult:
 
 @dataclass(frozen=True, slots=True)
 class Paired:
-    """One player's result per deal of a duplicate tournament, and the win rate's interval over deals.
+    """One player's result per deal of a duplicate tournament, and the win rate's interval over
+    deals.
 
-    ``won``: deals the player won on every seating; ``lost``: deals won on none; ``split``: the rest.
-    The interval treats each deal's share of wins as one observation, so the seatings of a deal, which
-    share its luck, are not counted as independent games.
+    ``won``: deals the player won on every seating; ``lost``: deals won on none; ``split``: the
+    rest. The interval treats each deal's share of wins as one observation, so the seatings of a
+    deal, which share its luck, are not counted as independent games.
     """
 
     deals: int
@@ -208,23 +235,33 @@ class Paired:
     ci95: tuple[float, float]
 
     def to_json(self) -> dict[str, Any]:
-        return {"deals": self.deals, "won": self.won, "split": self.split, "lost": self.lost,
-                "ci95": list(self.ci95)}
+        return {
+            "deals": self.deals,
+            "won": self.won,
+            "split": self.split,
+            "lost": self.lost,
+            "ci95": list(self.ci95),
+        }
 
 
 def paired(tournament: Tournament, results: Sequence[GameResult], player: int) -> Paired:
-    """``player``'s result per deal over the complete deals among ``results`` of a duplicate tournament."""
+    """``player``'s result per deal over the complete deals among ``results`` of a duplicate
+    tournament."""
     seatings = len(tournament.players)
     by_deal: dict[int, list[GameResult]] = {}
     for r in results:
         by_deal.setdefault(tournament.deal(r.index), []).append(r)
-    shares = [sum(r.winner == player for r in games) / seatings
-              for games in by_deal.values() if len(games) == seatings]
+    shares = [
+        sum(r.winner == player for r in games) / seatings
+        for games in by_deal.values()
+        if len(games) == seatings
+    ]
     won = sum(share == 1 for share in shares)
     lost = sum(share == 0 for share in shares)
     deals = len(shares)
     if deals < 2 or statistics.pstdev(shares) == 0:
-        # Too few deals, or all alike, for a spread: the games' interval, which treats them as independent.
+        # Too few deals, or all alike, for a spread: the games' interval, which treats them as
+        # independent.
         games = deals * seatings
         interval = wilson(round(sum(shares) * seatings), games)
     else:
@@ -266,7 +303,11 @@ class PlayerSummary:
             "limit_games": self.limit_games,
             "forfeits": self.forfeits,
             "mean_think_ms": self.mean_think_ms,
-            "rating": {"mu": self.rating.mu, "sigma": self.rating.sigma, "ordinal": self.rating.ordinal},
+            "rating": {
+                "mu": self.rating.mu,
+                "sigma": self.rating.sigma,
+                "ordinal": self.rating.ordinal,
+            },
             "mean_start_distance": self.mean_start_distance,
             "wins_by_forfeit": self.wins_by_forfeit,
             "never_played": self.never_played,
@@ -320,31 +361,35 @@ def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
         pairs = paired(tournament, results, p) if tournament.duplicate and n > 1 else None
         wins = sum(r.winner == p for r in results)
         won = [r.turns for r in results if r.winner == p and r.forfeit is None]
-        # A forfeited decision's time is the time until it failed, not thinking: count finished games only.
+        # A forfeited decision's time is the time until it failed, not thinking: count finished
+        # games only.
         finished = [r for r in results if r.forfeit != p]
         decisions = sum(r.decisions[p] for r in finished)
         think = sum(r.think_seconds[p] for r in finished)
         forfeited = [r for r in results if r.forfeit == p]
         starts = [r.start_distance[p] for r in results if r.start_distance[p] >= 0]
-        players.append(PlayerSummary(
-            name=names[p],
-            spec=tournament.players[p],
-            games=len(results),
-            wins=wins,
-            win_rate=wins / len(results) if results else 0.0,
-            ci95=pairs.ci95 if pairs is not None else wilson(wins, len(results)),
-            mean_turns_to_win=statistics.fmean(won) if won else None,
-            median_turns_to_win=float(statistics.median(won)) if won else None,
-            limit_games=sum(r.hit_limit for r in results),
-            forfeits=sum(r.forfeit == p for r in results),
-            mean_think_ms=1000 * think / decisions if decisions else None,
-            rating=ratings[p],
-            mean_start_distance=statistics.fmean(starts) if starts else None,
-            wins_by_forfeit=sum(r.winner == p and r.forfeit is not None for r in results),
-            never_played=bool(results) and len(forfeited) == len(results)
-            and all(r.decisions[p] <= 1 for r in forfeited),
-            paired=pairs,
-        ))
+        players.append(
+            PlayerSummary(
+                name=names[p],
+                spec=tournament.players[p],
+                games=len(results),
+                wins=wins,
+                win_rate=wins / len(results) if results else 0.0,
+                ci95=pairs.ci95 if pairs is not None else wilson(wins, len(results)),
+                mean_turns_to_win=statistics.fmean(won) if won else None,
+                median_turns_to_win=float(statistics.median(won)) if won else None,
+                limit_games=sum(r.hit_limit for r in results),
+                forfeits=sum(r.forfeit == p for r in results),
+                mean_think_ms=1000 * think / decisions if decisions else None,
+                rating=ratings[p],
+                mean_start_distance=statistics.fmean(starts) if starts else None,
+                wins_by_forfeit=sum(r.winner == p and r.forfeit is not None for r in results),
+                never_played=bool(results)
+                and len(forfeited) == len(results)
+                and all(r.decisions[p] <= 1 for r in forfeited),
+                paired=pairs,
+            )
+        )
     turns = [r.turns for r in results]
     return Summary(
         tournament=tournament,
