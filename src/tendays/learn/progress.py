@@ -1,9 +1,9 @@
 """Where a newcomer stopped in the guided game, kept in a small JSON file for the terminal.
 
-The file is ``$TENDAYS_LEARN_FILE`` if set, else ``learn.json`` in tendays' folder of the user's data
-(``$XDG_DATA_HOME/tendays``, by default ``~/.local/share/tendays``). It holds, per edition, the step reached,
-and whether the guided game was finished or skipped: a player who did either is no longer a first-timer.
-The browser keeps the same facts in its local storage.
+The file is ``$TENDAYS_LEARN_FILE`` if set, else ``learn.json`` in tendays' folder of the user's
+data (``$XDG_DATA_HOME/tendays``, by default ``~/.local/share/tendays``). It holds, per edition, the
+step reached, and whether the guided game was finished or skipped: a player who did either is no
+longer a first-timer. The browser keeps the same facts in its local storage.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ class Progress:
 
     @classmethod
     def load(cls, path: Path | None = None) -> Progress:
-        """The progress in ``path`` (default: :func:`default_path`); a missing or unreadable file is a fresh start."""
+        """The progress in ``path`` (default: :func:`default_path`); a missing or unreadable file is
+        a fresh start."""
         path = path or default_path()
         try:
             data: Any = json.loads(path.read_text("utf-8"))
@@ -48,8 +49,15 @@ class Progress:
         if not isinstance(data, dict):
             return cls(path)
         steps = data.get("steps")
-        steps = {str(k): v for k, v in steps.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0} \
-            if isinstance(steps, dict) else {}
+        steps = (
+            {
+                str(k): v
+                for k, v in steps.items()
+                if isinstance(v, int) and not isinstance(v, bool) and v >= 0
+            }
+            if isinstance(steps, dict)
+            else {}
+        )
         return cls(path, steps, data.get("finished") is True, data.get("skipped") is True)
 
     @property
@@ -61,10 +69,17 @@ class Progress:
         return self.steps.get(edition, 0)
 
     def save(self) -> None:
-        """Write the file (its folder is made); a file that cannot be written only loses the place kept."""
+        """Write the file (its folder is made); a file that cannot be written only loses the place
+        kept."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps({"steps": self.steps, "finished": self.finished,
-                                             "skipped": self.skipped}, indent=1) + "\n", "utf-8")
+            self.path.write_text(
+                json.dumps(
+                    {"steps": self.steps, "finished": self.finished, "skipped": self.skipped},
+                    indent=1,
+                )
+                + "\n",
+                "utf-8",
+            )
         except OSError:
             pass

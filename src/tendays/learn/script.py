@@ -1,10 +1,12 @@
-"""A lesson as data: the deal, every move of the guided game, and the moments when a rule first matters.
+"""A lesson as data: the deal, every move of the guided game, and the moments when a rule first
+matters.
 
-A lesson file (``lessons/<edition>.json``) holds a game record (edition, options, seed, moves: the newcomer's
-and the bots') with the seat the newcomer plays, the bot the others were played by, and ``notes``: for each
-move at which a rule first matters, the topics to explain there. :func:`find_moments` finds those moments in
-any game from the engine's own states; ``tools/make_lessons.py`` chooses a deal where every topic occurs,
-and the tests prove that each lesson's notes are exactly what the engine says happens.
+A lesson file (``lessons/<edition>.json``) holds a game record (edition, options, seed, moves: the
+newcomer's and the bots') with the seat the newcomer plays, the bot the others were played by, and
+``notes``: for each move at which a rule first matters, the topics to explain there.
+:func:`find_moments` finds those moments in any game from the engine's own states;
+``tools/make_lessons.py`` chooses a deal where every topic occurs, and the tests prove that each
+lesson's notes are exactly what the engine says happens.
 """
 
 from __future__ import annotations
@@ -31,8 +33,16 @@ from tendays.engine import (
 )
 from tendays.engine.i18n import gettext as _
 
-__all__ = ["FORMAT", "Lesson", "LessonError", "Topic", "available_lessons", "find_moments", "link_kinds",
-           "load_lesson"]
+__all__ = [
+    "FORMAT",
+    "Lesson",
+    "LessonError",
+    "Topic",
+    "available_lessons",
+    "find_moments",
+    "link_kinds",
+    "load_lesson",
+]
 
 FORMAT = "tendays-lesson/1"
 
@@ -58,13 +68,19 @@ class Topic(StrEnum):
     WIN = "win"  # a complete journey wins at once
 
 
-_KIND_TOPIC = {MoveKind.DRAFT: Topic.DRAFT, MoveKind.DRAW: Topic.DRAW, MoveKind.TAKE: Topic.TAKE,
-               MoveKind.REPLACE: Topic.REPLACE, MoveKind.DISCARD: Topic.DISCARD}
+_KIND_TOPIC = {
+    MoveKind.DRAFT: Topic.DRAFT,
+    MoveKind.DRAW: Topic.DRAW,
+    MoveKind.TAKE: Topic.TAKE,
+    MoveKind.REPLACE: Topic.REPLACE,
+    MoveKind.DISCARD: Topic.DISCARD,
+}
 _ROLE_TOPIC = {Role.LINK: Topic.LINK, Role.SKIP: Topic.SKIP}
 
 
 def link_kinds(state: State, seat: int) -> dict[Topic, tuple[int, ...]]:
-    """Each kind of working link in ``seat``'s rack (neighbours, link, skip), with the days of its first one."""
+    """Each kind of working link in ``seat``'s rack (neighbours, link, skip), with the days of its
+    first one."""
     rack = state.racks[seat]
     found: dict[Topic, tuple[int, ...]] = {}
     for link in checker_for(state.edition).check(rack).links:
@@ -75,16 +91,20 @@ def link_kinds(state: State, seat: int) -> dict[Topic, tuple[int, ...]]:
         else:
             via = rack[link.via_day - 1]
             assert via is not None
-            found.setdefault(_ROLE_TOPIC[state.edition.tiles[via].role], (link.from_day, link.via_day, link.to_day))
+            found.setdefault(
+                _ROLE_TOPIC[state.edition.tiles[via].role],
+                (link.from_day, link.via_day, link.to_day),
+            )
     return found
 
 
 def find_moments(record: GameRecord, seat: int) -> dict[int, tuple[Topic, ...]]:
-    """The moves (0-based numbers) at which a topic first matters to the player at ``seat``, with those topics.
+    """The moves (0-based numbers) at which a topic first matters to the player at ``seat``, with
+    those topics.
 
-    The player's own first draft, first turn, draw, take, replace and discard; the first working link of each
-    kind in the player's rack; the player's first taking of a discard pile's last tile; the first reshuffle,
-    whoever's draw caused it; and the player's winning move.
+    The player's own first draft, first turn, draw, take, replace and discard; the first working
+    link of each kind in the player's rack; the player's first taking of a discard pile's last tile;
+    the first reshuffle, whoever's draw caused it; and the player's winning move.
     """
     state = new_game(load_edition(record.edition), record.options, record.seed)
     seen: set[Topic] = set()
@@ -116,7 +136,8 @@ def find_moments(record: GameRecord, seat: int) -> dict[int, tuple[Topic, ...]]:
 
 @dataclass(frozen=True)
 class Lesson:
-    """One guided game: its record, the newcomer's seat, the bot of the other seats, and the moments."""
+    """One guided game: its record, the newcomer's seat, the bot of the other seats, and the
+    moments."""
 
     record: GameRecord
     seat: int
@@ -138,9 +159,16 @@ class Lesson:
     def to_json(self) -> dict[str, Any]:
         record = self.record.to_json()
         del record["format"]
-        return {"format": FORMAT, **record, "seat": self.seat, "bot": self.bot,
-                "notes": [{"move": number, "topics": [str(t) for t in topics]}
-                          for number, topics in sorted(self.notes.items())]}
+        return {
+            "format": FORMAT,
+            **record,
+            "seat": self.seat,
+            "bot": self.bot,
+            "notes": [
+                {"move": number, "topics": [str(t) for t in topics]}
+                for number, topics in sorted(self.notes.items())
+            ],
+        }
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
@@ -150,7 +178,9 @@ class Lesson:
         try:
             if data.get("format") != FORMAT:
                 raise LessonError(f"not a lesson ({FORMAT}): format {data.get('format')!r}")
-            record = GameRecord.from_json({k: data[k] for k in ("edition", "options", "seed", "moves")})
+            record = GameRecord.from_json(
+                {k: data[k] for k in ("edition", "options", "seed", "moves")}
+            )
             notes = {int(n["move"]): tuple(Topic(t) for t in n["topics"]) for n in data["notes"]}
             lesson = cls(record, int(data["seat"]), str(data["bot"]), notes)
         except (KeyError, TypeError, ValueError) as error:
@@ -158,7 +188,10 @@ class Lesson:
                 raise
             raise LessonError(f"not a lesson: {error}") from error
         if not 0 <= lesson.seat < lesson.options.players:
-            raise LessonError(f"lesson seat {lesson.seat + 1} is not a seat of a {lesson.options.players}-player game")
+            raise LessonError(
+                f"lesson seat {lesson.seat + 1} is not a seat of a {lesson.options.players}-player "
+                f"game"
+            )
         try:
             lesson.record.replay()
         except RecordError as error:
@@ -176,12 +209,20 @@ _LESSONS: dict[str, Lesson] = {}
 
 
 def load_lesson(edition: str) -> Lesson:
-    """The shipped lesson of an edition (read once); ``LessonError`` names the editions that have one."""
+    """The shipped lesson of an edition (read once); ``LessonError`` names the editions that have
+    one."""
     lesson = _LESSONS.get(edition)
     if lesson is None:
         if edition not in available_lessons():
-            raise LessonError(_("there is no guided game for the edition '{edition}'; there is one for {known}")
-                              .format(edition=edition[:32], known=", ".join(available_lessons())))
-        text = resources.files("tendays.learn").joinpath("lessons", f"{edition}.json").read_text("utf-8")
+            raise LessonError(
+                _(
+                    "there is no guided game for the edition '{edition}'; there is one for {known}"
+                ).format(edition=edition[:32], known=", ".join(available_lessons()))
+            )
+        text = (
+            resources.files("tendays.learn")
+            .joinpath("lessons", f"{edition}.json")
+            .read_text("utf-8")
+        )
         lesson = _LESSONS[edition] = Lesson.from_json(json.loads(text))
     return lesson
