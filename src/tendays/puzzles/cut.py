@@ -1,9 +1,10 @@
 """Cutting puzzles out of a played game: every position of it that makes a puzzle with one answer.
 
-A ``finish`` puzzle is a turn's start where exactly one pile top, on exactly one day, completes the mover's
-journey. A ``block`` puzzle is a two-player turn where the mover drew a tile that does not finish their own
-journey, and exactly one pile, covered with it, leaves the other player no pile top that completes theirs.
-Only the top few tiles of each pile are kept: nothing below a top can be taken this turn or the next.
+A ``finish`` puzzle is a turn's start where exactly one pile top, on exactly one day, completes the
+mover's journey. A ``block`` puzzle is a two-player turn where the mover drew a tile that does not
+finish their own journey, and exactly one pile, covered with it, leaves the other player no pile top
+that completes theirs. Only the top few tiles of each pile are kept: nothing below a top can be
+taken this turn or the next.
 """
 
 from __future__ import annotations
@@ -26,11 +27,16 @@ def _trim(piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
 
 
 def cut(states: Iterable[State], seed: int) -> Iterator[Puzzle]:
-    """The proven puzzles among a game's states (the state after each move, in order), numbered ``source``."""
+    """The proven puzzles among a game's states (the state after each move, in order), numbered
+    ``source``."""
     for number, state in enumerate(states):
         if state.is_over or not all(state.piles):
             continue
-        found = _finish(state, seed, number) if state.phase is Phase.DRAW else _block(state, seed, number)
+        found = (
+            _finish(state, seed, number)
+            if state.phase is Phase.DRAW
+            else _block(state, seed, number)
+        )
         if found is None:
             continue
         try:
@@ -48,7 +54,16 @@ def _finish(state: State, seed: int, number: int) -> Puzzle | None:
     answers = finishes(state.edition, tiles, state.piles)
     if len(answers) != 1:
         return None
-    puzzle = Puzzle("", state.edition.id, Kind.FINISH, tiles, _trim(state.piles), answers[0], 0, source=(seed, number))
+    puzzle = Puzzle(
+        "",
+        state.edition.id,
+        Kind.FINISH,
+        tiles,
+        _trim(state.piles),
+        answers[0],
+        0,
+        source=(seed, number),
+    )
     return _rated(puzzle)
 
 
@@ -63,22 +78,35 @@ def _block(state: State, seed: int, number: int) -> Puzzle | None:
     rack = tuple(t for t in own if t is not None)
     opponent = tuple(t for t in other if t is not None)
     checker = checker_for(state.edition)
-    if checker.is_complete(opponent) or any(checker.is_complete(with_tile(rack, day, held))
-                                            for day in range(1, len(rack) + 1)):
+    if checker.is_complete(opponent) or any(
+        checker.is_complete(with_tile(rack, day, held)) for day in range(1, len(rack) + 1)
+    ):
         return None
     safe = safe_discards(state.edition, opponent, state.piles, held)
     if len(safe) != 1:
         return None
-    puzzle = Puzzle("", state.edition.id, Kind.BLOCK, rack, _trim(state.piles), Answer(safe[0]), 0, held=held,
-                    opponent=opponent, source=(seed, number))
+    puzzle = Puzzle(
+        "",
+        state.edition.id,
+        Kind.BLOCK,
+        rack,
+        _trim(state.piles),
+        Answer(safe[0]),
+        0,
+        held=held,
+        opponent=opponent,
+        source=(seed, number),
+    )
     return _rated(puzzle)
 
 
 def rating(puzzle: Puzzle) -> int:
-    """An estimate of a puzzle's difficulty on the scale of players' puzzle ratings (about 800 to 1800).
+    """An estimate of a puzzle's difficulty on the scale of players' puzzle ratings (about 800 to
+    1800).
 
-    Harder: a block (the other player's rack must be read), a transport tile in the link that decides, and
-    near misses (pile tops that, on some day, leave the journey broken in one step only).
+    Harder: a block (the other player's rack must be read), a transport tile in the link that
+    decides, and near misses (pile tops that, on some day, leave the journey broken in one step
+    only).
     """
     edition = puzzle.game_edition
     checker = checker_for(edition)
@@ -93,8 +121,11 @@ def rating(puzzle: Puzzle) -> int:
     day = answer.day
     around = [rack[d - 1] for d in (day - 1, day + 1) if 1 <= d <= len(rack)]
     transport = any(edition.tiles[t].role is not Role.REGION for t in (needed, *around))
-    near = sum(len(checker.check(with_tile(rack, d, pile[-1])).problems) == 1
-               for pile in puzzle.piles for d in range(1, len(rack) + 1))
+    near = sum(
+        len(checker.check(with_tile(rack, d, pile[-1])).problems) == 1
+        for pile in puzzle.piles
+        for d in range(1, len(rack) + 1)
+    )
     base = 1000 if puzzle.kind is Kind.FINISH else 1300
     return min(1800, base + 200 * transport + 25 * near)
 

@@ -1,4 +1,5 @@
-"""A puzzle as a value: its position, its answer, and the one JSON form the command line and the server print."""
+"""A puzzle as a value: its position, its answer, and the one JSON form the command line and the
+server print."""
 
 from __future__ import annotations
 
@@ -12,19 +13,22 @@ __all__ = ["Answer", "Kind", "Puzzle", "PuzzleError"]
 
 
 class PuzzleError(ValueError):
-    """A puzzle or an answer that is not well formed (an unknown tile, a pile or day that does not exist)."""
+    """A puzzle or an answer that is not well formed (an unknown tile, a pile or day that does not
+    exist)."""
 
 
 class Kind(StrEnum):
     """What a puzzle asks."""
 
     FINISH = "finish"  # take one pile's top and put it on one day: the journey is complete
-    BLOCK = "block"  # discard the drawn tile onto the one pile that leaves the next player no finish
+    # discard the drawn tile onto the one pile that leaves the next player no finish
+    BLOCK = "block"
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A pile (1-3) and, for a ``finish`` puzzle, a day (1-N; 0 for a ``block`` puzzle, which asks no day)."""
+    """A pile (1-3) and, for a ``finish`` puzzle, a day (1-N; 0 for a ``block`` puzzle, which asks
+    no day)."""
 
     pile: int
     day: int = 0
@@ -35,9 +39,11 @@ class Answer:
 
 @dataclass(frozen=True, slots=True)
 class Puzzle:
-    """A position and its answer. Tiles are tile indices of the edition; piles list their top tile last.
+    """A position and its answer. Tiles are tile indices of the edition; piles list their top tile
+    last.
 
-    ``source`` says where it was cut: the seed of the bot game and the number of moves made before it.
+    ``source`` says where it was cut: the seed of the bot game and the number of moves made before
+    it.
     """
 
     id: str
@@ -48,7 +54,8 @@ class Puzzle:
     solution: Answer
     rating: int
     held: int | None = None  # block: the tile drawn from the draw pile, to discard
-    opponent: tuple[int, ...] | None = None  # block: the next player's rack, shown (as with open hands)
+    # block: the next player's rack, shown (as with open hands)
+    opponent: tuple[int, ...] | None = None
     source: tuple[int, int] = (0, 0)
 
     @property
@@ -60,7 +67,8 @@ class Puzzle:
         return load_edition(self.edition)
 
     def to_json(self, *, with_solution: bool = True) -> dict[str, Any]:
-        """The puzzle as ``tendays puzzles --json`` prints it; without the solution for a player still solving it."""
+        """The puzzle as ``tendays puzzles --json`` prints it; without the solution for a player
+        still solving it."""
         tiles = self.game_edition.tiles
         data: dict[str, Any] = {
             "id": self.id,

@@ -1,7 +1,8 @@
-"""The puzzles shipped with the package: ``data/EDITION.jsonl.gz``, one puzzle a line in its JSON form.
+"""The puzzles shipped with the package: ``data/EDITION.jsonl.gz``, one puzzle a line in its JSON
+form.
 
-``tools/make_puzzles.py`` writes them; the tests prove every one again. A daily puzzle is chosen from the
-date alone, so everyone gets the same one on the same day.
+``tools/make_puzzles.py`` writes them; the tests prove every one again. A daily puzzle is chosen
+from the date alone, so everyone gets the same one on the same day.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def data_file(edition: str) -> str:
 def shipped(edition: str) -> tuple[Puzzle, ...]:
     """Every shipped puzzle of an edition, in file order (none for an edition without a file)."""
     if edition not in available_editions():
-        raise PuzzleError(f"unknown edition {edition!r}; known editions: {', '.join(available_editions())}")
+        raise PuzzleError(
+            f"unknown edition {edition!r}; known editions: {', '.join(available_editions())}"
+        )
     path = resources.files("tendays.puzzles").joinpath("data", data_file(edition))
     if not path.is_file():
         return ()
@@ -48,7 +51,8 @@ def puzzle_by_id(edition: str, puzzle_id: str) -> Puzzle | None:
 
 
 def pick(edition: str, count: int, seed: int, kind: Kind | None = None) -> list[Puzzle]:
-    """``count`` different puzzles (fewer if there are not so many), the same ones for the same seed."""
+    """``count`` different puzzles (fewer if there are not so many), the same ones for the same
+    seed."""
     pool = [p for p in shipped(edition) if kind is None or p.kind is kind]
     return random.Random(f"tendays-puzzles/{edition}/{seed}").sample(pool, min(count, len(pool)))
 
