@@ -116,7 +116,7 @@ def test_a_cancelled_or_lapsed_seek_is_not_paired(store: Store, book: SeekBook) 
     assert lapsed is not None and lapsed.status == SeekStatus.EXPIRED
 
 
-def test_a_settled_pairing_tells_each_owner_the_game_and_a_failed_one_waits_again(store: Store,
+def test_a_settled_pairing_tells_each_owner_the_game_a_while_and_a_failed_one_waits_again(store: Store,
                                                                                 book: SeekBook) -> None:
     ann, ben, cid, dan = accounts(store, 4)
     seek(book, ann)
@@ -130,6 +130,9 @@ def test_a_settled_pairing_tells_each_owner_the_game_and_a_failed_one_waits_agai
     first, second = book.get(pairing.first.id), book.get(pairing.second.id)
     assert first is not None and (first.game_id, first.token) == ("g1", "t-first")
     assert second is not None and (second.game_id, second.token) == ("g1", "t-second")
+    book.sweep(time.time() + 120)  # later, the tokens are forgotten; the game stays
+    forgotten = book.get(pairing.first.id)
+    assert forgotten is not None and (forgotten.game_id, forgotten.token) == ("g1", None)
 
 
 def test_many_seeks_paired_at_once_through_two_pools_are_each_paired_at_most_once(store: Store,

@@ -76,9 +76,9 @@ def _owned(seek: Seek | None, seek_id: str) -> Seek:
 
 
 def _answer(matchmaker: Matchmaker, seek: Seek, with_game: bool = True) -> SeekAnswer:
-    ready = with_game and seek.game_id is not None and seek.token is not None
-    return SeekAnswer(id=seek.id, status=seek.status.value, game=seek.game_id if ready else None,
-                      token=seek.token if ready else None,
-                      url=f"/play/{seek.game_id}#token={seek.token}" if ready else None,
+    game = seek.game_id if with_game else None
+    token = seek.token if game is not None else None  # forgotten after a while: the seat opens signed in
+    url = None if game is None else f"/play/{game}#token={token}" if token else f"/play/{game}"
+    return SeekAnswer(id=seek.id, status=seek.status.value, game=game, token=token, url=url,
                       waited=max(0.0, time.time() - seek.created),
                       offer_bot_after=matchmaker.settings.bot_offer_after)

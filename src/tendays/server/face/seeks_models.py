@@ -34,7 +34,10 @@ class SeekAnswer(BaseModel):
         description="open: waiting; paired: a game was made (its id follows once it exists); cancelled: by its "
                     "owner or a newer seek of theirs; expired: nobody compatible came in time")
     game: str | None = Field(description="the paired game's id; null while waiting")
-    token: str | None = Field(None, description="your seat's secret token in the paired game")
-    url: str | None = Field(None, description="your seat link, /play/{id}#token={token}")
+    token: str | None = Field(None, description="your seat's secret token in the paired game (forgotten after 10 "
+                                                "minutes: the seat is your account's, and opens wherever you are "
+                                                "signed in)")
+    url: str | None = Field(None, description="your seat link, /play/{id}#token={token} (or /play/{id} once the "
+                                              "token is forgotten)")
     waited: float = Field(description="seconds since the seek was made")
     offer_bot_after: float = Field(description="seconds of waiting after which the page offers a bot instead")

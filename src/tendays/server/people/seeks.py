@@ -169,11 +169,16 @@ class SeekBook:
                        .values(status=SeekStatus.OPEN))
 
     def sweep(self, now: float) -> list[str]:
-        """Let open seeks past their time lapse; the ids of those still open (oldest first), to pair again."""
+        """Let open seeks past their time lapse, and forget the seat tokens of old pairings (the seat is the
+        account's: it opens signed in, so a copy of the database need not hold its token); the ids of the
+        seeks still open (oldest first), to pair again."""
         with self.engine.begin() as db:
             db.execute(update(SeekTable).where(SeekTable.status == SeekStatus.OPEN,
                                                SeekTable.created < now - self.expiry)
                        .values(status=SeekStatus.EXPIRED))
+            db.execute(update(SeekTable).where(SeekTable.status == SeekStatus.PAIRED, SeekTable.token.is_not(None),
+                                               SeekTable.created < now - self.expiry)
+                       .values(token=None))
             return list(db.scalars(select(SeekTable.id).where(SeekTable.status == SeekStatus.OPEN)
                                    .order_by(SeekTable.created, SeekTable.id)))
 

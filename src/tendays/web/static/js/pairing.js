@@ -53,9 +53,9 @@ function stopWaiting(message = "") {
 /** Paired: remember the seat on this device and go to the table. */
 function enter(answer) {
   clearTimeout(timer);
-  remembered.setSeat(answer.game, answer.token, { edition: seek ? seek.edition : "" });
+  if (answer.token) remembered.setSeat(answer.game, answer.token, { edition: seek ? seek.edition : "" });
   seek = null;
-  location.href = answer.url || `${playPath(answer.game)}#token=${encodeURIComponent(answer.token)}`;
+  location.href = answer.url || playPath(answer.game);
 }
 
 function waitedText(seconds) {
