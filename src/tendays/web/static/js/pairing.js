@@ -64,9 +64,11 @@ function waitedText(seconds) {
 }
 
 async function poll() {
-  if (!seek) return;
+  const asked = seek;
+  if (!asked) return;
   try {
-    const answer = await signedApi(`/api/seeks/${encodeURIComponent(seek.id)}`);
+    const answer = await signedApi(`/api/seeks/${encodeURIComponent(asked.id)}`);
+    if (seek !== asked) return; // stopped (or sought again) while the answer was on its way
     if (answer.game) {
       enter(answer);
       return;
@@ -75,10 +77,11 @@ async function poll() {
       stopWaiting(t(`pair.${answer.status}`));
       return;
     }
-    status.textContent = t("pair.looking");
+    if (status.textContent !== t("pair.looking")) status.textContent = t("pair.looking"); // said once, not each look
     waited.textContent = waitedText(answer.waited);
     if (answer.waited >= answer.offer_bot_after) botOffer.hidden = false;
   } catch (failure) {
+    if (seek !== asked) return;
     if (failure instanceof ApiError && failure.status === 404) {
       stopWaiting(t("pair.lost"));
       return;
