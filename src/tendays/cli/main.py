@@ -21,6 +21,7 @@ COMMANDS = {
     "engine": ("engine_cmd", "serve a built-in bot over the line-based engine protocol"),
     "serve": ("serve_cmd", "start the web server for browser games"),
     "admin": ("admin_cmd", "the operator's commands for a running server, and database backups"),
+    "accounts": ("accounts_cmd", "the operator's account commands: reset a forgotten password"),
 }
 
 
