@@ -17,6 +17,7 @@ from sqlalchemy import select
 from tendays.server.face.app import Limits, create_app
 from tendays.server.face.guard import over_tls
 from tendays.server.face.logs import RedactSecrets, redact
+from tendays.server.people.sign_in_limits import SignInLimits
 from tendays.server.storage.schema import AccountTable, SessionTable
 
 PASSWORD = "correct horse battery"
@@ -107,6 +108,16 @@ def test_sign_in_is_limited_per_address(app_client: TestClient) -> None:
     assert answer.status_code == 429 and "Retry-After" in answer.headers
     answer = app_client.post("/api/session?lang=de", json={"name": "someone else", "password": "x"})
     assert "Anmeldungen" in answer.json()["detail"]
+
+
+def test_accounts_made_from_one_address_are_limited(app_client: TestClient) -> None:
+    app_client.app.state.accounts.limits = SignInLimits(per_address=2)
+    stranger = TestClient(app_client.app)
+    for name in ("Ann", "Ben"):
+        assert stranger.post("/api/accounts", json={"name": name, "password": PASSWORD}).status_code == 201
+    answer = stranger.post("/api/accounts", json={"name": "Cy", "password": PASSWORD})
+    assert answer.status_code == 429 and int(answer.headers["Retry-After"]) == 900
+    assert "accounts made from your address" in answer.json()["detail"]
 
 
 def test_one_account_cannot_read_or_change_another(app_client: TestClient) -> None:

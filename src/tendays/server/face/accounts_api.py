@@ -52,10 +52,11 @@ def accounts_router() -> APIRouter:
     router = APIRouter(tags=["accounts"])
 
     @router.post("/api/accounts", summary="Sign up: a new account, signed in", status_code=201,
-                 response_model=SessionInfo, responses={k: ACCOUNT_ERRORS[k] for k in (409, 422)})
+                 response_model=SessionInfo, responses={k: ACCOUNT_ERRORS[k] for k in (409, 422, 429)})
     async def sign_up(request: Request, body: Credentials) -> JSONResponse:
         try:
-            ticket = await accounts_of(request).sign_up(body.name, body.password, request.cookies.get(COOKIE))
+            ticket = await accounts_of(request).sign_up(body.name, body.password, request.cookies.get(COOKIE),
+                                                        _address(request))
         except AccountError as error:
             raise _refusal(error) from None
         return _signed_in(request, ticket, 201)

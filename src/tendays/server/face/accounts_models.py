@@ -48,6 +48,6 @@ ACCOUNT_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorAnswer, "description": "the X-CSRF-Token header is missing or wrong"},
     409: {"model": ErrorAnswer, "description": "the name is taken (letter case aside)"},
     422: {"model": ErrorAnswer, "description": "a name or password that cannot be (the message says why)"},
-    429: {"model": ErrorAnswer, "description": "too many failed sign-ins for this name or address; see "
-                                               "Retry-After"},
+    429: {"model": ErrorAnswer, "description": "too many failed sign-ins for this name or address, or too many "
+                                               "accounts made from this address; see Retry-After"},
 }

@@ -42,7 +42,7 @@ from ..storage.schema import (
 )
 from .export import account_data
 from .passwords import dummy_hash, hash_password, needs_rehash, password_problem, verify
-from .sign_in_limits import SignInLimits, address_key, name_key_of
+from .sign_in_limits import SignInLimits, address_key, name_key_of, sign_up_key
 
 __all__ = ["SESSION_SECONDS", "Account", "AccountError", "Accounts", "Session", "Ticket", "reset_password"]
 
@@ -131,14 +131,23 @@ class Accounts:
 
     # -- signing up and in ----------------------------------------------------------------------
 
-    async def sign_up(self, name: str, password: str, replacing: str | None = None) -> Ticket:
-        """A new account, signed in; 422 for a name or password that cannot be, 409 for a name taken."""
+    async def sign_up(self, name: str, password: str, replacing: str | None = None,
+                      address: str | None = None) -> Ticket:
+        """A new account, signed in; 422 for a name or password that cannot be, 409 for a name taken, 429
+        when ``address`` made as many accounts as it may (each costs a slow hash) within the limits' window."""
         name = account_name(name)
         problem = password_problem(password, name)
         if problem is not None:
             raise AccountError(422, problem)
-        password_hash = await self._slow(hash_password, password)
         now = self.clock()
+        if address is not None:
+            keys = [sign_up_key(address)]
+            wait = await self._db(lambda db: self.limits.waiting(db, keys, now))
+            if wait > 0:
+                raise AccountError(429, _("too many accounts made from your address; try again in {minutes} min")
+                                   .format(minutes=max(1, round(wait / 60))), retry_after=wait)
+            await self._db(lambda db: self.limits.fail(db, keys, now))  # every sign-up counts, made or not
+        password_hash = await self._slow(hash_password, password)
 
         def create(db: Connection) -> Ticket | None:
             try:
@@ -183,6 +192,7 @@ class Accounts:
             if rehashed is not None:
                 db.execute(update(AccountTable).where(AccountTable.id == account.id).values(password_hash=rehashed))
             db.execute(delete(SessionTable).where(SessionTable.expires <= now))
+            self.limits.forget_old(db, now)
             return self._new_session(db, account, replacing, now)
 
         return await self._db(enter)

@@ -4,6 +4,7 @@ The counts live in the ``sign_in_limits`` table, so every server process counts 
 (``"name:<name key>"`` or ``"address:<address>"``) that fails ``most`` times within ``window`` seconds is
 blocked for ``block`` seconds; while it is blocked no password is even tried. A name that does not exist is
 counted like one that does, so the limits answer the same for both. A good sign-in clears its name's count.
+Accounts made from one address are counted the same way (``"sign-up:<address>"``): each costs a slow hash.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..storage.schema import SignInLimitTable
 
-__all__ = ["SignInLimits", "address_key", "name_key_of"]
+__all__ = ["SignInLimits", "address_key", "name_key_of", "sign_up_key"]
 
 
 def name_key_of(key: str) -> str:
@@ -25,6 +26,12 @@ def name_key_of(key: str) -> str:
 
 def address_key(address: str) -> str:
     return f"address:{address}"
+
+
+def sign_up_key(address: str) -> str:
+    """The count of accounts made from an address (each costs a slow hash), limited like an address's
+    failed sign-ins."""
+    return f"sign-up:{address}"
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,12 @@ class SignInLimits:
         if failures >= self.most(key):
             db.execute(update(SignInLimitTable).where(SignInLimitTable.key == key).values(
                 failures=0, window_start=now, blocked_until=now + self.block))
+
+    def forget_old(self, db: Connection, now: float) -> None:
+        """Drop the counts whose window has passed and that block nothing: they would count nothing more."""
+        db.execute(delete(SignInLimitTable).where(
+            SignInLimitTable.window_start < now - self.window,
+            (SignInLimitTable.blocked_until.is_(None)) | (SignInLimitTable.blocked_until <= now)))
 
     @staticmethod
     def clear(db: Connection, key: str) -> None:
