@@ -2,6 +2,7 @@
 // opponents' ratings), waits (and may stop waiting), and is sent to the game once paired. After a wait the
 // server sets, a game against a bot of their choosing (not rated) is offered instead.
 
+import { signedIn } from "./account_session.js";
 import { ApiError, api, el, playPath, remembered } from "./common.js";
 import { levelWord, t } from "./i18n.js";
 
@@ -17,13 +18,9 @@ const error = document.getElementById("pair-error");
 const botOffer = document.getElementById("pair-bot-offer");
 const botSelect = document.getElementById("pair-bot");
 
-let session = null; // {name, csrf} of the signed-in person
+let session = null; // {name, csrf} of the signed-in person (api() sends the token with every change)
 let seek = null; // {id, edition, pace} while waiting
 let timer = null;
-
-function signedApi(path, options = {}) {
-  return api(path, { ...options, headers: { "X-CSRF-Token": session.csrf } });
-}
 
 function show(part) {
   form.hidden = part !== "form";
@@ -67,7 +64,7 @@ async function poll() {
   const asked = seek;
   if (!asked) return;
   try {
-    const answer = await signedApi(`/api/seeks/${encodeURIComponent(asked.id)}`);
+    const answer = await api(`/api/seeks/${encodeURIComponent(asked.id)}`);
     if (seek !== asked) return; // stopped (or sought again) while the answer was on its way
     if (answer.game) {
       enter(answer);
@@ -104,7 +101,7 @@ function startWaiting(value) {
 /** Stop waiting on the server; the seek's answer (it may have been paired just before). */
 async function cancelSeek() {
   clearTimeout(timer);
-  return signedApi(`/api/seeks/${encodeURIComponent(seek.id)}`, { method: "DELETE" });
+  return api(`/api/seeks/${encodeURIComponent(seek.id)}`, { method: "DELETE" });
 }
 
 form.addEventListener("submit", async (event) => {
@@ -121,7 +118,7 @@ form.addEventListener("submit", async (event) => {
   const button = document.getElementById("pair-button");
   button.disabled = true;
   try {
-    const answer = await signedApi("/api/seeks", { method: "POST", body });
+    const answer = await api("/api/seeks", { method: "POST", body });
     startWaiting({ id: answer.id, edition: body.edition, pace: body.pace });
   } catch (failure) {
     error.textContent = t("pair.failed", { error: failure.message });
@@ -149,7 +146,7 @@ document.getElementById("pair-bot-play").addEventListener("click", async () => {
       return;
     }
     const seats = [{ kind: "human" }, { kind: "bot", bot: botSelect.value }];
-    const game = await signedApi("/api/games", { method: "POST", body: { edition, name: session.name, seats, pace } });
+    const game = await api("/api/games", { method: "POST", body: { edition, name: session.name, seats, pace } });
     seek = null;
     remembered.setSeat(game.id, game.token, { seat: game.seat, edition });
     location.href = game.url;
@@ -173,11 +170,7 @@ export async function startPairing(editions, chosen, levels) {
   botSelect.replaceChildren(...levels.map((level) => el("option", { value: level.name, selected: level.name === "normal" },
     level.rating === null || level.rating === undefined ? t("lobby.seat_level", { level: levelWord(level.name) })
       : t("lobby.seat_level_rated", { level: levelWord(level.name), rating: level.rating.toFixed(1) }))));
-  try {
-    session = await api("/api/session");
-  } catch {
-    session = null; // nobody signed in (401), or the server is away: the panel says how to sign in
-  }
+  session = await signedIn(); // null: nobody signed in (or the server is away): the panel says how to sign in
   panel.hidden = false;
   show(session ? "form" : "signed-out");
 }
