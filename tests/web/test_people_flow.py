@@ -57,13 +57,13 @@ class Table:
 
 
 def sign_up(page: Page, server: Server, name: str) -> None:
-    """Sign up through the API from the page (the browser keeps the session cookie)."""
-    page.goto(f"{server.url}/")
-    page.wait_for_selector("body[data-ready]", state="attached")
-    status = page.evaluate("""async ([name, password]) => (await fetch('/api/accounts', {method: 'POST',
-        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name, password})})).status""",
-                           [name, PASSWORD])
-    assert status == 201
+    """Sign up on the account page, which then opens the lobby, signed in."""
+    page.goto(f"{server.url}/account#sign-up")
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#sign-up-name", name)
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#sign-up-form button[type=submit]")
+    page.wait_for_url(f"{server.url}/")
 
 
 def seek(page: Page, server: Server, edition: str = "usa") -> None:
@@ -187,20 +187,24 @@ def test_an_anonymous_player_plays_as_before(browser: Any, server: Server) -> No
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
 def test_the_new_pages_pass_axe(browser: Any, server: Server, locale: str) -> None:
     page = new_page(browser, locale=locale)
-    open_lobby(page, f"{server.url}/")
-    page.wait_for_selector("#pair-signed-out:not([hidden])")
-    assert audit(page) == [], "lobby, signed out"
-    sign_up(page, server, f"Axe{locale[:2]}")
-    open_lobby(page, f"{server.url}/")
-    page.wait_for_selector("#pair-form:not([hidden])")
-    assert audit(page) == [], "lobby, signed in"
+
+    def check(path: str | None, ready: str, what: str) -> None:
+        if path is not None:
+            page.goto(f"{server.url}{path}")
+        page.wait_for_selector(ready, state="attached")
+        assert page.get_attribute("html", "lang") == locale[:2], what
+        assert audit(page) == [], what
+
+    check("/", "#pair-signed-out:not([hidden])", "lobby, signed out")
+    check("/account", "#signed-out:not([hidden])", "sign up or in")
+    sign_up(page, server, f"Axe {locale}")
+    check(None, "#pair-form:not([hidden])", "lobby, signed in")
     page.click("#pair-button")
-    page.wait_for_selector("#pair-bot-offer:not([hidden])")
-    assert audit(page) == [], "lobby, waiting"
+    check(None, "#pair-bot-offer:not([hidden])", "lobby, waiting, a bot offered")
     page.click("#pair-cancel")
-    for path in ("/players/Ann", "/leaderboard"):
-        page.goto(f"{server.url}{path}")
-        page.wait_for_selector("body[data-ready]", state="attached")
-        assert audit(page) == [], path
-        assert page.get_attribute("html", "lang") == locale[:2]
+    check("/account", "#signed-in:not([hidden])", "account")
+    check("/players/Ann", "#games tr", "profile")
+    check("/leaderboard", "body[data-ready]", "leaderboard")
+    game = page.evaluate("async () => (await (await fetch('/api/players/Ann')).json()).games[0].id")
+    check(f"/replay/{game}", "#table:not([hidden])", "replay")
     assert page.js_errors == []
