@@ -22,6 +22,7 @@ from tendays import __version__
 
 from ..matches.lobby import Lobby
 from ..people.accounts import Accounts
+from ..people.results import catch_up, results_hook
 from ..settings import MasterSettings
 from ..storage.journal import Journal
 from ..storage.store import DatabaseLock, Store
@@ -32,6 +33,7 @@ from .guard import LimitBook, Limits, RequestGuard, RequestLanguage
 from .learn import learn_router
 from .lobby_api import lobby_router
 from .pages import pages_router
+from .players import players_router
 from .puzzles import puzzles_router
 from .replays import replays_router
 from .routing import ERROR_HANDLERS, static_dir
@@ -57,10 +59,13 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         try:
             journal = Journal(Store(database_url))
             lobby = Lobby(journal, settings)
+            lobby.on_finished = results_hook(journal)  # places and ratings: people, above the matches
             restored = lobby.restore()
             if restored:
                 log.info("restored %d unfinished game(s) from the database", restored)
             lobby.start()
+            if caught := await catch_up(lobby):
+                log.info("rated %d game(s) that had ended unrated", caught)
             app.state.lobby = lobby
             app.state.accounts = Accounts(lobby)
             try:
@@ -92,5 +97,6 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
     app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
     app.include_router(lobby_router())
     app.include_router(accounts_router())
+    app.include_router(players_router())
     app.include_router(table_router(limits))
     return app

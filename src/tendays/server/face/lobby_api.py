@@ -85,7 +85,7 @@ def lobby_router() -> APIRouter:
         match, token = await lobby_of(request).create(
             body.edition, [(s.kind, s.bot) for s in body.seats], body.options.model_dump(),
             account.name if account else body.name, body.pace.to_pace() if body.pace else None,
-            account_id=account.id if account else None)
+            rated=body.rated, account_id=account.id if account else None)
         return _ticket(match, 0, token)
 
     @router.post("/api/games/{game_id}/join", summary="Take the first free human seat",

@@ -72,6 +72,8 @@ class CreateGame(BaseModel):
     seats: list[SeatRequest] = Field(min_length=1, max_length=4, description="every seat; seat 1 must be human")
     options: OptionsRequest = Field(default_factory=lambda: OptionsRequest.model_validate({}))
     pace: PaceRequest | None = Field(None, description="the clock: null (the default) for none")
+    rated: bool = Field(False, description="a rated game: every seat a person, only signed-in people may create "
+                                           "or join it (401 otherwise), and the result moves their ratings")
 
     _name = field_validator("name")(clean_name)
 
@@ -105,13 +107,15 @@ class GameSummary(BaseModel):
     id: str
     edition: str
     status: Literal["waiting", "playing", "over"] = Field(description="waiting: human seats are free")
-    ended: Literal["abandoned", "closed"] | None = Field(None, description="why a game ended before it was played "
-                                                                           "out; null otherwise")
+    ended: Literal["abandoned", "closed", "forfeit"] | None = Field(
+        None, description="why a game ended before it was played out (forfeit: a rated game left to one person); "
+                          "null otherwise")
     seats: list[SeatSummary]
     options: dict[str, Any] = Field(description="days, swap, open_hands, turn_limit")
     pace: dict[str, Any] | None = Field(description="the clock: kind, per_move and bank (seconds); null: none")
     created: str = Field(description="when the game was created, ISO 8601")
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
+    rated: bool = Field(False, description="a rated game: signed-in people only, and the result moves their ratings")
 
 
 class GamePage(BaseModel):

@@ -9,6 +9,8 @@ leaving, coming back, and ending a game nobody plays any more.
   the seat back at any time. The table tells of a turn played on the clock once the bot has played it.
 - A person may leave: a bot plays their seat, and the others may choose to end the game.
 - A game in which no person is left (all have left, or are away with no table open) ends as abandoned.
+- In a rated game, being away until a bot takes the seat is leaving it (for good: it counts as a loss),
+  and a rated game with one person left ends at once in their favour ("forfeit").
 - A seat a bot plays, and every seat of a game that is over, is offered no moves
   (:class:`~tendays.server.matches.wire.TableEncoder`).
 
@@ -51,6 +53,7 @@ class AbsentTable(Protocol):
     driving: bool
     lease_until: float
     stand_in_turn: int | None
+    rated: bool
 
     @property
     def seats(self) -> Sequence[Seat]: ...
@@ -61,7 +64,7 @@ class AbsentTable(Protocol):
     def connected(self, seat: int) -> bool: ...
     def publish(self) -> None: ...
     def wake_bots(self) -> None: ...
-    async def end(self, ended: str, reason: str) -> None: ...
+    async def end(self, ended: str, reason: str, **args: str | int) -> None: ...
 
 
 class Absence:
@@ -126,9 +129,18 @@ class Absence:
         seat.timeouts += 1
         table.stand_in_turn = seat.index
         seat.away = seat.timeouts >= self._settings.timeouts_to_bot
+        lost = seat.away and table.rated  # away in a rated game: the seat is left, and the game lost
+        if lost:
+            seat.away, seat.left = False, True
         await self._journal.run(self._journal.store.update_seat, table.id, seat.index, away=seat.away,
-                                timeouts=seat.timeouts)
-        if seat.away and await self.end_if_nobody_left():
+                                timeouts=seat.timeouts, **({"left": True} if lost else {}))
+        if lost:
+            await self._chat.notice(N_("{name} was away until a bot took the seat, which loses a rated game: a bot "
+                                       "plays the seat from now on"), name=seat.display_name)
+            if await self.forfeit_if_alone():
+                table.stand_in_turn = None
+                return
+        if (seat.away or lost) and await self.end_if_nobody_left():
             table.stand_in_turn = None
             return
         table.publish()
@@ -175,7 +187,7 @@ class Absence:
         await self._journal.run(self._journal.store.update_seat, table.id, seat, left=True, away=False)
         await self._chat.notice(N_("{name} left the game: a bot plays the seat from now on"),
                                 name=place.display_name)
-        if not await self.end_if_nobody_left():
+        if not await self.forfeit_if_alone() and not await self.end_if_nobody_left():
             table.publish()
             table.wake_bots()
 
@@ -205,6 +217,17 @@ class Absence:
         else:
             await self._chat.notice(N_("{name} would like to end the game"), name=table.seats[seat].display_name)
             table.publish()
+
+    async def forfeit_if_alone(self) -> bool:
+        """End a rated game at once when only one person is left in it (the others left, or were away until a
+        bot took their seats): that person wins it."""
+        table = self._table
+        staying = [s for s in table.seats if s.kind == "human" and not s.left]
+        if not table.rated or table.status != "playing" or len(staying) != 1:
+            return False
+        await table.end("forfeit", N_("{name} is the only player left at this rated game, and wins it"),
+                        name=staying[0].display_name)
+        return True
 
     async def end_if_nobody_left(self) -> bool:
         if self.someone_there() or self._table.status == "over":

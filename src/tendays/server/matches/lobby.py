@@ -12,7 +12,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -52,11 +52,15 @@ class Lobby:
         self._loading: Counter[str] = Counter()  # games being read from the database: their notices are kept
         self._holds: Counter[str] = Counter()  # games handed out by get() and not yet released
         self._unplayable: set[str] = set()  # leased games this server cannot replay (it keeps them, unplayed)
+        # Told of every game that ends here (the face installs it: places and ratings, which live above the
+        # matches); it may be told twice of one game, by this process or another, and must not mind.
+        self.on_finished: Callable[[Match], Coroutine[Any, Any, None]] | None = None
+        self._finishing: set[asyncio.Task[None]] = set()
 
     def _match(self, stored: StoredGame) -> Match:
         """The match of a stored game; alone on the database this process drives it, else only under a lease."""
         match = Match(stored, self.journal, self.settings, self.thinker)
-        match.on_over = self._forget_if_unused
+        match.on_over = self._over
         match.driving = self.cluster is None
         return match
 
@@ -104,6 +108,7 @@ class Lobby:
             self.cluster.start()
 
     async def close(self) -> None:
+        await asyncio.gather(*self._finishing, return_exceptions=True)
         if self._sweeper is not None:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
@@ -238,10 +243,11 @@ class Lobby:
     async def create(self, edition: str, seats: Sequence[tuple[str, str | None]], options: dict[str, Any],
                      name: str, pace: Pace | None = None, seat: int = 0,
                      reserved: Sequence[int] = (), names: Sequence[str | None] = (),
-                     account_id: int | None = None) -> tuple[Match, str]:
+                     rated: bool = False, account_id: int | None = None) -> tuple[Match, str]:
         """A new game; ``seats`` are (kind, bot level) pairs and ``seat`` (0 unless a rematch) goes to
         ``name`` (signed in to ``account_id``, or anonymous). ``reserved``: human seats kept for named players
-        (a rematch). Returns (match, token)."""
+        (a rematch). ``rated``: people in every seat (signed in: the caller checks), and the result moves their
+        ratings. Returns (match, token)."""
         if len(self.active()) >= self.settings.max_games:
             raise LobbyError(503, _("the server holds as many games as it may; try again later"))
         try:
@@ -250,6 +256,10 @@ class Lobby:
             raise LobbyError(422, str(error)) from None
         if not seats or seats[seat][0] != "human":
             raise LobbyError(422, _("seat 1 is yours, so it must be a human seat"))
+        if rated and account_id is None:
+            raise LobbyError(401, _("sign in first: only signed-in players may create or join a rated game"))
+        if rated and (len(seats) < 2 or any(kind != "human" for kind, _level in seats)):
+            raise LobbyError(422, _("a rated game is for two to four people: every seat must be a human seat"))
         # Only the registry's plain names: external engines (``cmd:...``) and budgets run programs or
         # spend the server's time, so only the operator may configure them, never a web request.
         for number, (kind, level) in enumerate(seats, 1):
@@ -279,7 +289,7 @@ class Lobby:
 
         stored = StoredGame(
             id=self._new_id(), edition=loaded.id, options=game_options, seed=self.settings.seed_source(),
-            created=datetime.now(UTC), last_move_at=now, pace=pace,
+            created=datetime.now(UTC), last_move_at=now, pace=pace, rated=rated,
             seats=[StoredSeat(i, kind, level if kind == "bot" else None, seat_name(i, kind, level),
                               hash_token(token) if i == seat else None, reserved=i in reserved and i != seat,
                               account_id=account_id if i == seat else None)
@@ -315,6 +325,12 @@ class Lobby:
         if match is None:
             raise LobbyError(404, _("there is no game '{game}'").format(game=game_id))
         try:
+            if match.rated:  # people signed in, each in one seat
+                if account_id is None:
+                    raise LobbyError(401, _("sign in first: only signed-in players may create or join a rated "
+                                            "game"))
+                if match.seat_of_account(account_id) is not None:
+                    raise LobbyError(409, _("you already have a seat at this rated game"))
             _check_distinct(match, name)
             seat, token = await match.join(name, account_id=account_id)
         finally:
@@ -373,6 +389,14 @@ class Lobby:
             self._holds[match.id] -= 1
         if not self._holds[match.id]:
             del self._holds[match.id]
+        self._forget_if_unused(match)
+
+    def _over(self, match: Match) -> None:
+        """A game ended (here, or another process told of it): tell :attr:`on_finished`, and let it go."""
+        if self.on_finished is not None:
+            task = asyncio.create_task(self.on_finished(match), name=f"results of game {match.id}")
+            self._finishing.add(task)
+            task.add_done_callback(self._finishing.discard)
         self._forget_if_unused(match)
 
     def _forget_if_unused(self, match: Match) -> None:

@@ -95,6 +95,7 @@ class Match:
             stored.pace, len(self.seats), [s.bank for s in stored.seats], stored.deadline, stored.turn_started)
         self.ended = stored.ended  # "abandoned" or "closed" when the game ended before it was played out
         self.rematch = stored.rematch
+        self.rated = stored.rated  # only signed-in people sit at it; leaving or going away loses it
         self.last_move_at = stored.last_move_at or stored.created.timestamp()
         # What the game's row holds: its deadline and turn start, and when it last moved.
         self._stored_clock: tuple[float | None, float | None] = (stored.deadline, stored.turn_started)
@@ -165,6 +166,7 @@ class Match:
             "pace": self.clock.pace.to_json() if self.clock else None,
             "created": self.created.isoformat(),
             "rematch": self.rematch,
+            "rated": self.rated,
         }
 
     def seat_for(self, token: str) -> int | None:
@@ -372,9 +374,10 @@ class Match:
         await self.chat.notice(N_("{name} offers a rematch: the same seats and options again"), name=name)
         self.publish()
 
-    async def end(self, ended: str, reason: str) -> None:
-        """End the game before it is played out (``ended``: "abandoned" or "closed"), saying why: ``reason`` is a
-        msgid marked with :func:`~tendays.server.matches.notices.N_`, told to each reader in their language."""
+    async def end(self, ended: str, reason: str, **args: str | int) -> None:
+        """End the game before it is played out (``ended``: "abandoned", "closed" or "forfeit": a rated game left
+        to one person), saying why: ``reason`` is a msgid marked with :func:`~tendays.server.matches.notices.N_`
+        (formatted with ``args``), told to each reader in their language."""
         async with self.lock:
             if self.status == "over":
                 return
@@ -384,7 +387,7 @@ class Match:
             if self.clock is not None:
                 self.clock.stop()
             self.absence.disarm()
-        await self.chat.notice(reason, sentence=True)
+        await self.chat.notice(reason, sentence=True, **args)
         self.publish()
         self._over()
 

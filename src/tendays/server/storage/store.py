@@ -87,6 +87,7 @@ class StoredGame:
     ended: str | None = None
     rematch: str | None = None
     chat: list[ChatRow] = field(default_factory=list)
+    rated: bool = False  # only signed-in people sit at it, and its result moves their ratings
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,7 @@ class Store:
                 id=game.id, edition=game.edition, options=json.dumps(game.options.to_json()), seed=game.seed,
                 created=game.created, finished=game.finished, last_move_at=game.last_move_at,
                 clock=json.dumps(game.pace.to_json()) if game.pace else None, deadline=game.deadline,
-                turn_started=game.turn_started, **leased,
+                turn_started=game.turn_started, rated=game.rated, **leased,
             ))
             db.execute(insert(SeatTable), [
                 {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
@@ -400,4 +401,4 @@ def _utc(moment: datetime) -> datetime:
 def _stored_game(row: Row[Any], options: Options, pace: Pace | None) -> StoredGame:
     return StoredGame(row.id, row.edition, options, row.seed, _utc(row.created), [], [], bool(row.finished),
                       pace=pace, deadline=row.deadline, turn_started=row.turn_started, last_move_at=row.last_move_at,
-                      finished_at=row.finished_at, ended=row.ended, rematch=row.rematch)
+                      finished_at=row.finished_at, ended=row.ended, rematch=row.rematch, rated=bool(row.rated))

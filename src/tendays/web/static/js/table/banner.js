@@ -106,8 +106,10 @@ export function turnPanel(gameId) {
         el("button", { type: "button", onclick: (e) => copyLink(link, e.currentTarget) }, t("banner.copy")));
     } else if (turn.over && turn.ended) {
       banner.classList.add("over");
-      banner.replaceChildren(el("strong", {}, turn.ended === "closed" ? t("banner.closed") : t("banner.abandoned")),
-        ` ${t("banner.nobody_won_why")}`);
+      const forfeit = turn.ended === "forfeit"; // a rated game left to one person, who won it
+      banner.replaceChildren(el("strong", {}, forfeit ? t("banner.forfeit")
+        : turn.ended === "closed" ? t("banner.closed") : t("banner.abandoned")),
+      ` ${forfeit ? t("banner.forfeit_why") : t("banner.nobody_won_why")}`);
     } else if (turn.over) {
       banner.classList.add("over");
       const text = turn.winner === null || turn.winner === undefined ? t("banner.nobody")

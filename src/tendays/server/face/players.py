@@ -1,0 +1,58 @@
+"""People's profiles and the leaderboards: ``GET /api/players/{name}``, ``GET /api/leaderboard`` and their
+pages, ``/players/{name}`` (with the rating chart the page draws) and ``/leaderboard``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse
+
+from tendays.engine import available_editions
+from tendays.engine.i18n import gettext as _
+
+from ..people.profiles import leaderboard, profile
+from .models import ERRORS, ErrorAnswer
+from .players_models import Leaderboard, Profile
+from .routing import lobby_of, page
+
+__all__ = ["players_router"]
+
+PlayerName = Annotated[str, PathParam(description="the player's name (any letter case)", max_length=64)]
+
+
+def players_router() -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/api/players/{name}", summary="A player's profile: ratings, their history and games",
+                response_model=Profile,
+                responses={404: {"model": ErrorAnswer, "description": "nobody has this name"}})
+    async def player(request: Request, name: PlayerName, page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+                     per_page: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+        journal = lobby_of(request).journal
+        found = await journal.run(profile, journal.store.engine, name, page, per_page)
+        if found is None:
+            raise HTTPException(404, _("there is no player called '{name}'").format(name=name[:64]))
+        return found
+
+    @router.get("/api/leaderboard", summary="An edition's best players, with the bots' ratings beside them",
+                response_model=Leaderboard, responses={422: ERRORS[422]})
+    async def best(request: Request, edition: Annotated[str, Query(max_length=32)] = "usa",
+                   page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+                   per_page: Annotated[int, Query(ge=1, le=100)] = 50) -> dict[str, Any]:
+        if edition not in available_editions():
+            raise HTTPException(422, _("unknown edition '{edition}'; known: {known}").format(
+                edition=edition, known=", ".join(available_editions())))
+        journal = lobby_of(request).journal
+        return await journal.run(leaderboard, journal.store.engine, edition, page, per_page)
+
+    @router.get("/players/{name}", include_in_schema=False)
+    async def player_page(name: PlayerName) -> FileResponse:
+        return page("player.html")
+
+    @router.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return page("leaderboard.html")
+
+    return router

@@ -1,0 +1,148 @@
+"""People's ratings: openskill (Plackett-Luce), the model and scale of the bots' published ratings.
+
+A rating is a skill ``mu`` and its uncertainty ``sigma``; a new player starts where openskill starts every
+player, and where the bots' ladder started its levels (mu 25, sigma 25/3). The rating shown is ``mu``
+itself, so a person's 28 reads against the normal bot's 28.3 (``tendays.bots.LEVELS``); the deviation shown
+is ``sigma``, and a rating is provisional while ``sigma`` is above :data:`PROVISIONAL_SIGMA` (the first dozen
+or so games). Plackett-Luce rates any number of players from their places, so one model serves two-player
+and four-player games alike (Glicko-2 knows only pairs).
+
+A rated game is rated once, whoever finishes it and however many server processes see it end: the same
+transaction that rates it first writes the seats' places, and only where no place is written yet
+(:func:`rate_game`). What a seat's place is, the rules of a rated game decide (:func:`places`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from ..matches.master import Match
+from ..storage.schema import GameTable, RatingHistoryTable, RatingTable, SeatTable
+
+__all__ = ["PROVISIONAL_SIGMA", "START", "Rating", "is_provisional", "places", "rate_game", "rate_places"]
+
+_MODEL = PlackettLuce()
+
+#: A rating whose deviation is above this is provisional (shown with a "?", and left off the leaderboard).
+PROVISIONAL_SIGMA = 6.0
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A person's skill in one edition: ``mu`` (the rating shown) and its deviation ``sigma``."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.sigma)
+
+
+#: Where every new player starts (openskill's own start, as the bots' ladder did).
+START = Rating(_MODEL.mu, _MODEL.sigma)
+
+
+def is_provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
+
+
+def rate_places(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
+    """The ratings after one game in which ``ratings[i]`` finished at ``places[i]`` (1 first; ties share)."""
+    teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r in ratings]
+    rated = _MODEL.rate(teams, ranks=[float(p) for p in places])
+    return [Rating(team[0].mu, team[0].sigma, r.games + 1) for r, team in zip(ratings, rated, strict=True)]
+
+
+def places(match: Match) -> list[int] | None:
+    """Each seat's place in a finished game (1 for the winner; ties share a place), or None for a game with
+    no result: an unrated game ended before it was played out, or any game the operator closed.
+
+    Played out: the winner is first and everyone else shares second (everyone shares first when the turn
+    limit ended it with no winner). In a rated game, a person who left, or was away until a bot took the
+    seat, lost: they share the last place, whoever played their seat afterwards, and the others share first
+    if their bot won. A rated game that ended before it was played out with nobody gone (it expired waiting
+    for a move) was lost by the person whose turn it was.
+    """
+    state = match.state
+    gone = {s.index for s in match.seats if s.kind == "human" and (s.left or s.away)}
+    if not state.is_over:
+        if not match.rated or match.ended == "closed":
+            return None
+        if not gone:
+            gone = {state.current}
+        return [2 if seat.index in gone else 1 for seat in match.seats]
+    winner = state.winner
+    if not match.rated or not gone:
+        return [1 if winner is None or seat.index == winner else 2 for seat in match.seats]
+    stayed_won = winner is None or winner in gone
+    ranks = [1 if stayed_won or seat.index == winner else 2 for seat in match.seats]
+    last = max(ranks[s] for s in range(len(ranks)) if s not in gone) + 1 if len(gone) < len(ranks) else 1
+    return [last if seat in gone else ranks[seat] for seat in range(len(ranks))]
+
+
+def rate_game(engine: Engine, game_id: str, seat_places: Sequence[int], at: float | None = None) -> bool:
+    """Write the places of a finished game and, if it is rated, move its people's ratings; once.
+
+    False if the game's places were already written (another server process, or an earlier call, did it),
+    and then nothing changes. Safe with several processes on one PostgreSQL database: the places are
+    claimed with ``... WHERE place IS NULL`` (the second claim waits for the first and then finds nothing
+    to claim), and the ratings rows are locked in account order before they are read.
+    """
+    moment = time.time() if at is None else at
+    for attempt in range(3):
+        try:
+            with engine.begin() as db:
+                _rate_in(db, game_id, seat_places, moment)
+            return True
+        except _AlreadyPlaced:
+            return False
+        except IntegrityError:  # a new player's first rating was written meanwhile by another game: again
+            if attempt == 2:
+                raise
+    return False
+
+
+class _AlreadyPlaced(Exception):
+    """The game's places were written before: roll back, nothing to do."""
+
+
+def _rate_in(db: Connection, game_id: str, seat_places: Sequence[int], at: float) -> None:
+    claimed = 0
+    for seat, place in enumerate(seat_places):
+        claimed += db.execute(update(SeatTable).where(SeatTable.game_id == game_id, SeatTable.seat == seat,
+                                                      SeatTable.place.is_(None)).values(place=place)).rowcount
+    if claimed != len(seat_places):
+        raise _AlreadyPlaced
+    game = db.execute(select(GameTable.edition, GameTable.rated).where(GameTable.id == game_id)).one_or_none()
+    if game is None or not game.rated:
+        return
+    people = {row.account_id: seat_places[row.seat] for row in db.execute(
+        select(SeatTable.seat, SeatTable.account_id).where(SeatTable.game_id == game_id,
+                                                           SeatTable.account_id.is_not(None)))}
+    if len(people) < 2:
+        return
+    accounts = sorted(people)
+    known = {row.account_id: Rating(row.mu, row.sigma, row.games) for row in db.execute(
+        select(RatingTable).where(RatingTable.account_id.in_(accounts), RatingTable.edition == game.edition)
+        .order_by(RatingTable.account_id).with_for_update())}
+    after = rate_places([known.get(a, START) for a in accounts], [people[a] for a in accounts])
+    for account, rating in zip(accounts, after, strict=True):
+        values = {"mu": rating.mu, "sigma": rating.sigma, "rating": rating.mu, "games": rating.games,
+                  "updated": at}
+        if account in known:
+            db.execute(update(RatingTable).where(RatingTable.account_id == account,
+                                                 RatingTable.edition == game.edition).values(**values))
+        else:
+            db.execute(insert(RatingTable).values(account_id=account, edition=game.edition, **values))
+        db.execute(insert(RatingHistoryTable).values(
+            account_id=account, edition=game.edition, game_id=game_id, at=at, rating=rating.mu,
+            deviation=rating.sigma))

@@ -1,0 +1,97 @@
+// A player's profile (/players/{name}): ratings per edition, the rating history drawn as a chart here, and the
+// games played, newest first, a page at a time, each linked to its replay (or, while played, its table).
+
+import { ApiError, api, el, markReady } from "./common.js";
+import { startLanguage, t } from "./i18n.js";
+import { ratingChart } from "./players/chart.js";
+import { changeText, deviationText, editionName, ratingText } from "./players/words.js";
+import { preferences } from "./preferences.js";
+
+const $ = (id) => document.getElementById(id);
+const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const PER_PAGE = 20;
+
+await startLanguage();
+$("preferences").replaceWith(preferences());
+
+let editions = [];
+let bots = { levels: [] };
+let profile = null;
+
+function showRatings() {
+  const editionsRated = Object.entries(profile.ratings);
+  $("ratings").replaceChildren(editionsRated.length === 0 ? el("p", { class: "muted" }, t("players.unrated"))
+    : el("dl", { class: "rating-list" }, editionsRated.flatMap(([edition, r]) => [
+      el("dt", {}, editionName(editions, edition)),
+      el("dd", {}, el("strong", { class: "rating-value" }, ratingText(r.rating, r.provisional)), " ",
+        el("span", { class: "muted" }, deviationText(r.deviation)), " · ", t("players.rated_games", { n: r.games }),
+        r.provisional ? el("span", { class: "small muted" }, ` · ${t("players.provisional")}`) : null),
+    ])));
+}
+
+function showChart() {
+  const shown = Object.keys(profile.history).filter((e) => profile.history[e].length > 0);
+  const select = $("chart-edition");
+  $("chart-edition-label").hidden = shown.length < 2;
+  if (select.options.length !== shown.length) {
+    select.replaceChildren(...shown.map((e) => el("option", { value: e }, editionName(editions, e))));
+  }
+  const edition = select.value || shown[0];
+  $("chart").replaceChildren(shown.length === 0 ? el("p", { class: "muted" }, t("players.no_history"))
+    : ratingChart(profile.history[edition], bots.levels));
+}
+
+function resultText(game) {
+  if (game.result === "playing") return t("players.playing");
+  if (game.result === "abandoned") return t("players.abandoned");
+  const word = t(`players.${game.result}`);
+  return game.players > 2 && game.place ? `${word} (${t("players.place", { place: game.place, n: game.players })})`
+    : word;
+}
+
+function againstText(game) {
+  return game.others.map((o) => (o.bot ? t("players.bot_seat", { name: o.name || o.bot }) : o.name || "—"))
+    .join(", ");
+}
+
+function showGames() {
+  const rows = profile.games.map((game) => el("tr", { class: `result-${game.result}` },
+    el("td", {}, new Date(game.created).toLocaleDateString(document.documentElement.lang)),
+    el("td", {}, editionName(editions, game.edition), game.rated ? el("span", { class: "rated-mark" },
+      ` · ${t("players.rated")}`) : null),
+    el("td", {}, againstText(game)),
+    el("td", {}, resultText(game)),
+    el("td", {}, game.rating === null ? "" : `${ratingText(game.rating)} (${changeText(game.change)})`),
+    el("td", {}, el("a", { href: game.link }, game.result === "playing" ? t("players.watch") : t("players.replay")))));
+  $("games").replaceChildren(...rows);
+  $("no-games").hidden = profile.total > 0;
+  $("games-page").textContent = t("players.page", { page: profile.page, pages: profile.pages });
+  $("games-previous").disabled = profile.page <= 1;
+  $("games-next").disabled = profile.page >= profile.pages;
+}
+
+async function load(page) {
+  try {
+    profile = await api(`/api/players/${encodeURIComponent(name)}?page=${page}&per_page=${PER_PAGE}`);
+  } catch (error) {
+    $("player-name").textContent = name;
+    $("player-error").textContent = error instanceof ApiError ? error.message : String(error);
+    return;
+  }
+  document.title = t("players.page_title", { name: profile.name });
+  $("player-name").textContent = profile.name;
+  $("player-since").textContent = t("players.since", {
+    date: new Date(profile.since * 1000).toLocaleDateString(document.documentElement.lang) });
+  showRatings();
+  showChart();
+  showGames();
+}
+
+$("chart-edition").addEventListener("change", showChart);
+$("games-previous").addEventListener("click", () => load(profile.page - 1));
+$("games-next").addEventListener("click", () => load(profile.page + 1));
+
+[editions, bots] = await Promise.all([api("/api/editions").catch(() => []),
+  api("/api/leaderboard").then((b) => b.bots).catch(() => ({ levels: [] }))]);
+await load(1);
+markReady();

@@ -1,0 +1,30 @@
+// How the players' pages write ratings and editions: one decimal, a "?" on a provisional rating.
+
+import { t } from "../i18n.js";
+
+/** "28.3" or, while the deviation is still large, "28.3?". */
+export function ratingText(rating, provisional = false) {
+  return `${rating.toFixed(1)}${provisional ? "?" : ""}`;
+}
+
+/** "± 4.2" */
+export function deviationText(deviation) {
+  return `± ${deviation.toFixed(1)}`;
+}
+
+/** The edition's name in the reader's words, from the editions the server lists. */
+export function editionName(editions, id) {
+  const found = editions.find((e) => e.id === id);
+  return found ? found.name : id;
+}
+
+/** "+1.4" or "−0.8" */
+export function changeText(change) {
+  return `${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}`;
+}
+
+/** The ladder's note: on which table the bots' ratings were measured. */
+export function botsNote(bots, editions) {
+  return bots.edition ? t("players.bots_note", { edition: editionName(editions, bots.edition), players: bots.players })
+    : "";
+}
