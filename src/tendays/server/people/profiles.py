@@ -1,14 +1,17 @@
 """What the site shows of a person and of the best players: a profile (ratings, their history, the games
 played, newest first, a page at a time) and an edition's leaderboard, with the bots' published ratings.
 
-Every query starts from an index: a person's seats by ``seats.account_id``, their ratings and history by
-the primary keys that begin with ``account_id``, the leaderboard by ``ratings.rating``; so the answers stay
-fast however many games the site holds (``benchmarks/accounts.py``).
+A profile's queries start from an index: a person's seats by ``seats.account_id``, their ratings and
+history by the primary keys that begin with ``account_id``; so a profile stays fast however many games
+the site holds (``benchmarks/accounts.py``). A leaderboard is read whole per edition and paged from
+memory (:class:`Leaderboards`).
 """
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -22,7 +25,7 @@ from ..matches.text import name_key
 from ..storage.schema import AccountTable, GameTable, RatingHistoryTable, RatingTable, SeatTable
 from .ratings import PROVISIONAL_SIGMA, START, is_provisional
 
-__all__ = ["HISTORY_POINTS", "bot_ratings", "leaderboard", "profile"]
+__all__ = ["HISTORY_POINTS", "Leaderboards", "bot_ratings", "profile"]
 
 #: The most recent rated games drawn on a profile's chart, per edition.
 HISTORY_POINTS = 500
@@ -45,12 +48,10 @@ _TABLES = (select(SeatTable.game_id, SeatTable.seat, SeatTable.name, SeatTable.k
                   SeatTable.account_id)
            .where(SeatTable.game_id.in_(bindparam("games", expanding=True)))
            .order_by(SeatTable.game_id, SeatTable.seat))
-_SETTLED = (RatingTable.edition == bindparam("edition"), RatingTable.sigma <= PROVISIONAL_SIGMA)
-_BOARD_COUNT = select(func.count()).select_from(RatingTable).where(*_SETTLED)
-# Ordered by the rating alone, so that the rating's index gives the order (no sort of the whole edition).
 _BOARD = (select(AccountTable.name, RatingTable.mu, RatingTable.sigma, RatingTable.games)
-          .join(AccountTable, AccountTable.id == RatingTable.account_id).where(*_SETTLED)
-          .order_by(RatingTable.rating.desc()).offset(bindparam("offset")).limit(bindparam("limit")))
+          .join(AccountTable, AccountTable.id == RatingTable.account_id)
+          .where(RatingTable.edition == bindparam("edition"), RatingTable.sigma <= PROVISIONAL_SIGMA)
+          .order_by(RatingTable.rating.desc(), RatingTable.account_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,16 +139,35 @@ def _result(finished: bool, place: int | None, seats: list[_Seat]) -> str:
     return "drawn" if sum(1 for s in seats if s.place == 1) > 1 else "won"
 
 
-def leaderboard(engine: Engine, edition: str, page: int = 1, per_page: int = 50) -> dict[str, Any]:
-    """The edition's best players with settled ratings (not provisional), best first, a page at a time."""
-    with engine.connect() as db:
-        total = db.scalar(_BOARD_COUNT, {"edition": edition}) or 0
-        rows = db.execute(_BOARD, {"edition": edition, "offset": (page - 1) * per_page, "limit": per_page}).all()
-    first = (page - 1) * per_page
-    players = [{"rank": first + i + 1, "name": r.name, "rating": round(r.mu, 2), "deviation": round(r.sigma, 2),
-                "games": r.games} for i, r in enumerate(rows)]
-    return {"edition": edition, "players": players, "bots": bot_ratings(), "page": page, "per_page": per_page,
-            "total": int(total), "pages": max(1, -(-int(total) // per_page))}
+class Leaderboards:
+    """Each edition's settled players (not provisional), best first, read whole from the database at most
+    every ``fresh`` seconds and paged from memory: one read of the edition's ratings serves every page asked
+    for meanwhile, however few of its players are settled (a filter no index of ``ratings`` serves)."""
+
+    def __init__(self, fresh: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.fresh = fresh
+        self._clock = clock
+        self._read: dict[str, tuple[float, list[dict[str, Any]]]] = {}
+
+    def board(self, engine: Engine, edition: str) -> list[dict[str, Any]]:
+        """Every settled player of ``edition``, best first (at most ``fresh`` seconds old)."""
+        now = self._clock()
+        read = self._read.get(edition)
+        if read is None or now - read[0] >= self.fresh:
+            with engine.connect() as db:
+                rows = db.execute(_BOARD, {"edition": edition}).all()
+            players = [{"rank": i + 1, "name": r.name, "rating": round(r.mu, 2), "deviation": round(r.sigma, 2),
+                        "games": r.games} for i, r in enumerate(rows)]
+            read = self._read[edition] = (now, players)
+        return read[1]
+
+    def page(self, engine: Engine, edition: str, page: int = 1, per_page: int = 50) -> dict[str, Any]:
+        """One page of the leaderboard, as ``GET /api/leaderboard`` answers it."""
+        players = self.board(engine, edition)
+        first = (page - 1) * per_page
+        return {"edition": edition, "players": players[first:first + per_page], "bots": bot_ratings(),
+                "page": page, "per_page": per_page, "total": len(players),
+                "pages": max(1, -(-len(players) // per_page))}
 
 
 def bot_ratings() -> dict[str, Any]:
