@@ -1,7 +1,6 @@
 // Shared helpers for the lobby and the table: DOM building, the REST API, and what the browser remembers.
 
 import { csrfHeaders } from "./account_session.js";
-import { csrfHeaders } from "./account_session.js";
 import { currentLanguage, t, tn } from "./i18n.js";
 
 /** Build an element: el("button", {class: "x", onclick: f, "aria-label": "..."}, "text", child, ...). */
@@ -57,12 +56,11 @@ function detailText(detail) {
  * is the server's. `headers`: more request headers (a signed-in session's X-CSRF-Token). */
 export async function api(path, { method = "GET", body, headers = {} } = {}) {
   const csrf = method === "GET" ? {} : await csrfHeaders(); // a signed-in browser's changes carry its token
-  const csrf = method === "GET" ? {} : await csrfHeaders(); // a signed-in browser's changes carry its token
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: { "Accept-Language": currentLanguage(), ...csrf, ...csrf, ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      headers: { "Accept-Language": currentLanguage(), ...csrf, ...(body === undefined ? {} : { "Content-Type": "application/json" }),
         ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });

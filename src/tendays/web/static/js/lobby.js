@@ -1,13 +1,11 @@
 // The lobby: create a game, join or watch an open one, and resume the games this device holds a seat in.
 
 import { signedIn } from "./account_session.js";
-import { signedIn } from "./account_session.js";
 import { api, el, fillIfEmpty, markReady, paceText, playPath, remembered, timeAgo } from "./common.js";
 import { botAbout, currentLanguage, levelWord, startLanguage, t, tn } from "./i18n.js";
 import { learnMemory } from "./learn_memory.js";
 import { startPairing } from "./pairing.js";
 import { preferences } from "./preferences.js";
-import { whoBar } from "./who.js";
 import { whoBar } from "./who.js";
 
 // The page is on screen (and may be typed into) while its words and choices load: nothing set below
@@ -16,7 +14,6 @@ await startLanguage(); // the language chosen here, else the browser's
 document.getElementById("learn-offer").hidden = !learnMemory.firstTime(); // offered until finished or skipped
 document.title = t("lobby.title");
 document.getElementById("preferences").replaceWith(preferences());
-whoBar().then((bar) => document.getElementById("who").replaceWith(bar));
 whoBar().then((bar) => document.getElementById("who").replaceWith(bar));
 
 const REFRESH_MS = 5000;
@@ -36,11 +33,6 @@ let editionNames = {};
 let botChoices = { levels: [], bots: [] }; // from the server's registry, /api/bots
 
 fillIfEmpty(nameInput, remembered.name());
-signedIn().then((session) => {
-  if (!session) return;
-  nameInput.value = session.name; // a signed-in person plays under the account's name
-  nameInput.readOnly = true;
-});
 signedIn().then((session) => {
   if (!session) return;
   nameInput.value = session.name; // a signed-in person plays under the account's name
