@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,6 +93,45 @@ def test_no_secret_reaches_the_log_at_debug(tmp_path: Path, served: list[Served]
         assert token not in log
     assert "tok%65n=…" in log
     assert '203.0.113.77:' in log and '"GET /health HTTP/1.1" 200' in log
+
+
+def _call(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+          ) -> tuple[int, str, dict[str, str]]:
+    """(status, body, headers) of a request, whatever the status."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{base}{path}", data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return int(answer.status), answer.read().decode(), dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        return int(error.code), error.read().decode(), dict(error.headers)
+
+
+def test_no_password_session_or_hash_reaches_the_log_at_debug(tmp_path: Path, served: list[Served]) -> None:
+    server = Served(tmp_path / "t.db", "--log-level", "debug")
+    served.append(server)
+    password, new_password = "a long secret phrase", "another secret phrase"
+    status, text, headers = _call(server.base, "POST", "/api/accounts", {"name": "Alice", "password": password})
+    assert status == 201
+    session = headers["set-cookie"].split(";")[0]
+    csrf = json.loads(text)["csrf"]
+    assert _call(server.base, "POST", "/api/session", {"name": "Alice", "password": "wrong " + password})[0] == 401
+    assert _call(server.base, "GET", f"/api/session?password={password.replace(' ', '+')}",
+                 headers={"Cookie": session})[0] == 200
+    signed = {"Cookie": session, "X-CSRF-Token": csrf}
+    assert _call(server.base, "POST", "/api/account/password", {"password": password, "new_password": new_password},
+                 signed)[0] == 204
+    game = json.loads(_call(server.base, "POST", "/api/games", {"edition": "usa", "name": "A", "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": "easy"}]}, signed)[1])
+    with connect(f"ws://{HOST}:{server.port}/ws/games/{game['id']}", open_timeout=10,
+                 additional_headers={"Cookie": session}) as ws:
+        ws.send(json.dumps({"type": "hello", "account": True}))
+        assert json.loads(ws.recv(timeout=10))["game"]["you"] == 0
+    log = server.stop()
+    assert "/api/account/password" in log and "/api/session?password=…" in log  # logged, their secrets not
+    for secret in (password, password.replace(" ", "+"), new_password, session.split("=", 1)[1], csrf, "$argon2"):
+        assert secret not in log
 
 
 def test_headers_too_large_are_refused_with_431(tmp_path: Path, served: list[Served]) -> None:
