@@ -22,6 +22,7 @@ from tendays import __version__
 
 from ..matches.lobby import Lobby
 from ..people.accounts import Accounts
+from ..people.matchmaker import Matchmaker
 from ..people.results import catch_up, results_hook
 from ..settings import MasterSettings
 from ..storage.journal import Journal
@@ -37,6 +38,7 @@ from .players import players_router
 from .puzzles import puzzles_router
 from .replays import replays_router
 from .routing import ERROR_HANDLERS, static_dir
+from .seeks_api import seeks_router
 from .sockets import table_router
 
 __all__ = ["Limits", "MasterSettings", "create_app", "static_dir"]
@@ -68,9 +70,12 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
                 log.info("rated %d game(s) that had ended unrated", caught)
             app.state.lobby = lobby
             app.state.accounts = Accounts(lobby)
+            app.state.matchmaker = matchmaker = Matchmaker(lobby)
+            matchmaker.start()
             try:
                 yield
             finally:
+                await matchmaker.close()
                 await lobby.close()
                 await journal.close()
         finally:
@@ -98,5 +103,6 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
     app.include_router(lobby_router())
     app.include_router(accounts_router())
     app.include_router(players_router())
+    app.include_router(seeks_router())
     app.include_router(table_router(limits))
     return app
