@@ -70,6 +70,18 @@ def test_sign_in_makes_a_new_session_and_ends_the_one_the_browser_had(app_client
     assert other.get("/api/session").status_code == 401
 
 
+def test_a_session_ends_30_days_after_its_sign_in(app_client: TestClient) -> None:
+    now = [1_000_000.0]
+    app_client.app.state.accounts.clock = lambda: now[0]
+    sign_up(app_client)
+    cookie = app_client.post("/api/session", json={"name": "Alice", "password": PASSWORD}).headers["set-cookie"]
+    assert f"Max-Age={30 * 24 * 3600}" in cookie
+    now[0] += 30 * 24 * 3600 - 1
+    assert app_client.get("/api/session").status_code == 200
+    now[0] += 2
+    assert app_client.get("/api/session").status_code == 401
+
+
 def test_sign_out_ends_the_session_on_the_server(app_client: TestClient) -> None:
     csrf = sign_up(app_client)
     session_id = app_client.cookies["tendays_session"]
