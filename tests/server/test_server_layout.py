@@ -1,5 +1,6 @@
-"""The server's folders show its parts: the HTTP face, people (accounts, ratings, pairing), the matches and the database, each resting only on
-the ones below it (face → people → matches → storage → settings)."""
+"""The server's folders show its parts: the HTTP face, people (accounts, ratings, pairing), the matches
+and the database, each resting only on the ones below it (face → people → matches → storage →
+settings)."""
 
 from __future__ import annotations
 
