@@ -56,12 +56,18 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_account_security.py",
     "tests/server/test_seeks_api.py",
     "tests/cli/test_accounts_cmd.py",
-    # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer.
+    # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer; the
+    # modules that only import JAX, pgx or OpenSpiel pay seconds for it in every process that collects them.
     "tests/batch/",
     "tests/rl/test_vector_env.py",
+    "tests/rl/test_vector_compact.py",
+    "tests/rl/test_pgx_env.py",
+    "tests/rl/test_openspiel.py",
+    # colour-science, which simulates colour vision, takes over a second to import.
+    "tests/engine/test_colour_blind.py",
+    # Every test runs tendays in a process of its own (most of a second each, 13 of them).
+    "tests/cli/test_bad_files.py",
     # The terminal game's screens through whole games, and its commands in subprocesses.
-    "tests/cli/test_bad_files.py::test_a_file_that_is_no_record_is_refused_in_one_line",
-    "tests/cli/test_bad_files.py::test_a_record_that_does_not_replay_as_saved_is_refused_in_one_line",
     "tests/cli/test_german_screens.py::test_german_screens_say_moves_turns_and_keys_in_german_words",
     "tests/cli/test_german_screens.py::test_help_rules_verdict_prompts_and_notices_speak_german_at_80x24",
     "tests/cli/test_german_screens.py::test_the_colour_blind_palette_is_a_key_away_and_kept_in_the_save",
@@ -104,6 +110,20 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/cli/test_replay_app.py::test_space_plays_the_game_back_to_its_end",
     "tests/cli/test_replay_app.py::test_the_person_called_you_holds_a_tile_in_the_replay",
     "tests/cli/test_saves_and_quitting.py::test_ctrl_q_and_the_palettes_quit_ask_first_with_moves_not_saved",
+    "tests/cli/test_saves_and_quitting.py::test_saving_beside_another_games_save_keeps_it_and_says_where",
+    "tests/cli/test_replay_app.py::test_arrow_keys_step_through_a_finished_game_showing_every_rack",
+    "tests/cli/test_play_app.py::test_keys_during_a_bots_turn_say_to_wait",
+    "tests/cli/test_layout.py::test_a_wide_terminal_shows_every_link_in_words_beside_the_rack",
+    "tests/cli/test_german_screens.py::test_every_tile_on_the_board_shows_its_colours_shape_in_full_at_80x24",
+    # Waiting on a clock or a timeout: an absent seat's turns, a silent engine, a lost lease.
+    "tests/server/test_leaks.py::test_no_hidden_tile_leaks_while_the_clock_plays_for_an_absent_seat",
+    "tests/server/test_absence.py::test_timeouts_are_played_by_the_bot_then_the_seat_is_handed_over_and_taken_back",
+    "tests/server/test_lease_loss.py::test_a_bot_move_refused_after_its_driver_stopped_is_taken_back",
+    "tests/commands/test_simulate_cmd.py::test_an_engine_that_never_answered_is_reported_as_such",
+    "tests/sim/test_engine_protocol.py::test_broken_engines_lose_with_a_reason"
+    "[slow-took longer than 0.5 s to answer 'go']",
+    "tests/sim/test_engine_protocol.py::test_broken_engines_lose_with_a_reason"
+    "[mute-took longer than 0.5 s to answer the greeting]",
     # Over a second of CPU each: bots thinking, whole games, subprocesses, Ray.
     "tests/bots/test_draft.py::test_draft_move_is_legal_deterministic_and_greedy_without_work",
     "tests/bots/test_draft.py::test_the_drafting_expert_drafts_legally_and_reproducibly_within_any_budget",
@@ -117,10 +137,21 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/i18n/test_catalogues.py::test_the_checking_command_finds_nothing",
     "tests/i18n/test_catalogues.py::test_the_template_holds_every_sentence_of_the_source",
     "tests/server/test_leaks.py::test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator",
+    "tests/server/test_expiry.py::test_ended_games_are_deleted_after_the_retention_time_or_kept_forever",
+    "tests/server/test_expiry.py::test_idle_games_expire_across_a_restart_and_are_not_replayed",
+    "tests/server/test_ratings.py::test_rated_games_over_the_api",
+    "tests/server/test_seeks.py::test_many_seeks_paired_at_once_through_two_pools_are_each_paired_at_most_once",
+    "tests/server/test_table.py::test_rate_limit_refuses_the_excess_and_a_flood_closes",
     "tests/server/test_limits.py::test_names_are_normalised_and_emoji_allowed",
     "tests/server/test_lobby.py::test_the_lobby_pages_thousands_of_games_quickly",
     "tests/sim/test_tournament.py::test_ray_gives_the_same_results_as_local",
     "tests/sim/test_tournament.py::test_workers_do_not_change_the_results",
+    "tests/sim/test_duplicate.py::test_the_command_plays_duplicate_and_reports_the_deals",
+    "tests/sim/test_duplicate.py::test_the_command_refuses_games_that_are_not_a_multiple_of_the_players",
+    "tests/sim/test_engine_protocol.py::test_a_good_engine_plays_whole_games",
+    "tests/rl/test_observation_reference.py::test_fast_encoder_equals_reference",
+    "tests/rl/test_progress.py::test_gain_table_and_sound_gaps_agree_with_the_gap_by_gap_definitions",
+    "tests/rl/test_env_speed_script.py::test_env_speed_json",
 )
 
 # Programs whose start makes a test slow, by the name of the program, and what they are.

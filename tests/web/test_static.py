@@ -88,10 +88,35 @@ def test_the_stylesheet_loads_nothing_from_elsewhere() -> None:
     assert not re.search(r"url\(\s*['\"]?https?:", css)
 
 
+# Parses each script named on the command line as an ES module, as the browser does, without running it:
+# one Node process for every script instead of a ``node --check`` each.
+PARSE = """
+import vm from "node:vm";
+import { readFileSync } from "node:fs";
+const errors = {};
+for (const path of process.argv.slice(1)) {
+  try {
+    new vm.SourceTextModule(readFileSync(path, "utf8"), { identifier: path });
+    errors[path] = "";
+  } catch (error) {
+    errors[path] = `${error.name}: ${error.message}`;
+  }
+}
+console.log(JSON.stringify(errors));
+"""
+
+
+@pytest.fixture(scope="module")
+def parse_errors() -> dict[str, str]:
+    """Why each script does not parse as an ES module ("" when it does)."""
+    result = subprocess.run(["node", "--experimental-vm-modules", "--no-warnings", "--input-type=module",
+                             "-e", PARSE, *map(str, SCRIPTS)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    errors: dict[str, str] = json.loads(result.stdout)
+    return errors
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed (only used to parse the scripts)")
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(STATIC / "js")))
-def test_a_script_parses_as_an_es_module(script: Path, tmp_path: Path) -> None:
-    module = tmp_path / (script.stem + ".mjs")  # .mjs: Node parses it as a module, as the browser does
-    module.write_text(script.read_text("utf-8"), "utf-8")
-    result = subprocess.run(["node", "--check", str(module)], capture_output=True, text=True, timeout=30)
-    assert result.returncode == 0, result.stderr
+def test_a_script_parses_as_an_es_module(script: Path, parse_errors: dict[str, str]) -> None:
+    assert parse_errors[str(script)] == ""
