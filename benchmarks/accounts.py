@@ -6,13 +6,14 @@
     python benchmarks/accounts.py --accounts 1000 --games 5000 --requests 200   # a quick look
 
 Seeds a fresh database (the migrations make it, as ``tendays serve`` does): ``--accounts`` accounts and
-``--games`` finished games between them (two players in seven games of ten, three in two, four in one; four
-in five in the USA, the rest in Germany; created over the last 90 days), rated in the order they were
-played with the server's own model (:func:`tendays.server.people.ratings.rate_places`), with every seat's
-place, every rating history row and every final rating stored as the server would have stored them.
-Each person has a hidden strength, and a game's places follow the players' strengths plus luck, so the
-ratings spread as on a real site. The games carry no moves (their replays are not asked for here); the
-accounts carry no usable password (nobody signs in). ``--waiting`` games wait for players in the lobby.
+``--games`` finished games between them (two players in seven games of ten, three in two, four in one; four in
+five in the USA, the rest in Germany; created over the last 90 days), rated in the order they were played with
+the server's own model (:func:`tendays.server.people.ratings.rate_places`), with every seat's place, every
+rating history row and every final rating stored as the server would have stored them. On PostgreSQL the
+tables are then analysed, as autovacuum would soon do. Each person has a hidden strength, and a game's places
+follow the players' strengths plus luck, so the ratings spread as on a real site. The games carry no moves
+(their replays are not asked for here); the accounts carry no usable password (nobody signs in). ``--waiting``
+games wait for players in the lobby.
 
 Then starts ``tendays serve`` on the database and asks, one request at a time over one keep-alive
 connection, for ``--requests`` profiles of random people (``GET /api/players/{name}``, the first page of
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import insert
+from sqlalchemy import insert, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_load import Server, percentile, postgres_cluster  # noqa: E402
@@ -119,6 +120,10 @@ def seed(url: str, accounts: int, games: int, waiting: int, rng: random.Random) 
             created=datetime.fromtimestamp(now - number, UTC), last_move_at=now - number,
             seats=[StoredSeat(0, "human", name=names[number % accounts], token_hash="0" * 64),
                    StoredSeat(1, "human")]))
+    if store.shared:  # as autovacuum would before long: the planner knows the tables' sizes
+        with store.engine.connect() as db:
+            db.execute(text("ANALYZE"))
+            db.commit()
     store.close()
     return {"accounts": accounts, "games": games, "waiting": waiting, "ratings": len(ratings),
             "seed_s": round(time.perf_counter() - started, 1),
