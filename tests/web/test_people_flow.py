@@ -102,7 +102,10 @@ def rating_of(page: Page, name: str) -> float:
     return float(answer["ratings"]["usa"]["rating"])
 
 
-def test_two_people_pair_play_a_rated_game_and_find_it_again(browser: Any, server: Server, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def paired(browser: Any, server: Server) -> tuple[Page, Page, str]:
+    """Ann and Ben sign up in two browsers (Ben's German), press "Play someone now", and play the game they are
+    paired into to its end: their pages and the game's id."""
     ann, ben = new_page(browser), new_page(browser, locale="de-DE")
     sign_up(ann, server, "Ann")
     sign_up(ben, server, "Ben")
@@ -115,10 +118,15 @@ def test_two_people_pair_play_a_rated_game_and_find_it_again(browser: Any, serve
     game_id = ann.url.split("/play/")[1].split("#")[0]
     assert ben.url.split("/play/")[1].split("#")[0] == game_id
     assert ann.locator("#players .player").count() == 2
-
     play_to_the_end(tables)
     for page in (ann, ben):
         page.wait_for_selector(".turn-banner.over")
+    return ann, ben, game_id
+
+
+def test_two_people_pair_play_a_rated_game_and_find_it_again(paired: tuple[Page, Page, str], server: Server,
+                                                             tmp_path: Path) -> None:
+    ann, ben, game_id = paired
     # The ratings moved, one up and one down; the game is on both profiles, linked to its replay.
     ratings = sorted(rating_of(ann, name) for name in ("Ann", "Ben"))
     assert ratings[0] < 25.0 < ratings[1], ratings
@@ -185,7 +193,7 @@ def test_an_anonymous_player_plays_as_before(browser: Any, server: Server) -> No
 
 
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_the_new_pages_pass_axe(browser: Any, server: Server, locale: str) -> None:
+def test_the_new_pages_pass_axe(browser: Any, server: Server, paired: tuple[Page, Page, str], locale: str) -> None:
     page = new_page(browser, locale=locale)
 
     def check(path: str | None, ready: str, what: str) -> None:
@@ -205,6 +213,5 @@ def test_the_new_pages_pass_axe(browser: Any, server: Server, locale: str) -> No
     check("/account", "#signed-in:not([hidden])", "account")
     check("/players/Ann", "#games tr", "profile")
     check("/leaderboard", "body[data-ready]", "leaderboard")
-    game = page.evaluate("async () => (await (await fetch('/api/players/Ann')).json()).games[0].id")
-    check(f"/replay/{game}", "#table:not([hidden])", "replay")
+    check(f"/replay/{paired[2]}", "#table:not([hidden])", "replay")
     assert page.js_errors == []
