@@ -71,10 +71,11 @@ def test_a_profile_shows_ratings_a_drawn_chart_and_games_linked_to_replays(brows
     rows = page.locator("#games tr")
     assert rows.count() == 6
     assert "being played" in rows.nth(0).inner_text()
-    assert rows.nth(0).locator("a").get_attribute("href") == "/play/g5"
+    assert rows.nth(0).locator("a").last.get_attribute("href") == "/play/g5"
     newest_rated = rows.nth(1)
     assert "won" in newest_rated.inner_text() and "Bob" in newest_rated.inner_text()
-    assert newest_rated.locator("a").get_attribute("href") == "/replay/g4"
+    assert newest_rated.locator("a").last.get_attribute("href") == "/replay/g4"
+    assert newest_rated.locator("a").first.get_attribute("href") == "/players/Bob"
     assert page.js_errors == []
 
 

@@ -29,6 +29,8 @@ class OtherSeat(BaseModel):
     name: str | None = Field(description="the name at the table (null: a free seat)")
     bot: str | None = Field(description="the bot level of a bot seat")
     place: int | None
+    profile: str | None = Field(description="the profile of the account that took the seat (/players/{name}); "
+                                            "null for anonymous, bot and deleted players")
 
 
 class PlayerGame(BaseModel):

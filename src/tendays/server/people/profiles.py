@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection, Engine
@@ -115,13 +116,18 @@ def _games(db: Connection, account: int, page: int, per_page: int,
             "id": row.game_id, "edition": row.edition, "rated": bool(row.rated),
             "result": _result(row.finished, mine.place if mine else None, seats),
             "place": mine.place if mine else None, "players": len(seats),
-            "others": [{"name": s.name, "bot": s.bot if s.kind == "bot" else None, "place": s.place}
-                       for s in seats if s.seat != row.seat],
+            "others": [{"name": s.name, "bot": s.bot if s.kind == "bot" else None, "place": s.place,
+                        "profile": _profile_link(s)} for s in seats if s.seat != row.seat],
             "ended": row.ended, "created": _utc(row.created).isoformat(), "finished_at": row.finished_at,
             "rating": point["rating"] if point else None, "change": point["change"] if point else None,
             "link": f"/replay/{row.game_id}" if row.finished else f"/play/{row.game_id}",
         })
     return games, int(total)
+
+
+def _profile_link(seat: _Seat) -> str | None:
+    """The profile of the account that took the seat (None: anonymous, a bot, or a deleted account)."""
+    return f"/players/{quote(seat.name, safe='')}" if seat.account_id is not None and seat.name else None
 
 
 def _utc(moment: datetime) -> datetime:

@@ -49,9 +49,11 @@ function resultText(game) {
     : word;
 }
 
-function againstText(game) {
-  return game.others.map((o) => (o.bot ? t("players.bot_seat", { name: o.name || o.bot }) : o.name || "—"))
-    .join(", ");
+/** The others at the table, each person with an account linked to their profile. */
+function against(game) {
+  return game.others.flatMap((o, i) => [i ? ", " : null,
+    o.bot ? t("players.bot_seat", { name: o.name || o.bot })
+      : o.profile ? el("a", { href: o.profile }, o.name) : o.name || "—"]);
 }
 
 function showGames() {
@@ -59,7 +61,7 @@ function showGames() {
     el("td", {}, new Date(game.created).toLocaleDateString(document.documentElement.lang)),
     el("td", {}, editionName(editions, game.edition), game.rated ? el("span", { class: "rated-mark" },
       ` · ${t("players.rated")}`) : null),
-    el("td", {}, againstText(game)),
+    el("td", {}, against(game)),
     el("td", {}, resultText(game)),
     el("td", {}, game.rating === null ? "" : `${ratingText(game.rating)} (${changeText(game.change)})`),
     el("td", {}, el("a", { href: game.link }, game.result === "playing" ? t("players.watch") : t("players.replay")))));
