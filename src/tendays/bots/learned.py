@@ -196,9 +196,9 @@ def load_policy(path: str | None = None) -> tuple[dict[str, np.ndarray], str, in
     name = path or POLICY_FILE
     try:
         with (
-            source.open("rb") if source is not None else open(path, "rb") as file,
+            source.open("rb") if source is not None else open(path, "rb") as file,  # type: ignore[arg-type]
             np.load(file) as data,
-        ):  # type: ignore[arg-type]
+        ):
             params = {name: data[name].astype(np.float32) for name in _PARAMS}
             edition, players, days = str(data["edition"]), int(data["players"]), int(data["days"])
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
