@@ -413,3 +413,46 @@ def test_a_leaderboard_is_read_at_most_every_few_seconds(tmp_path: Path) -> None
         assert boards.page(store.engine, "usa", page=2, per_page=1)["players"][0]["rank"] == 2
     finally:
         store.close()
+
+
+def test_a_rated_game_that_expires_is_lost_by_the_person_to_move(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        lobby = open_lobby(f"sqlite:///{tmp_path / 'games.db'}", idle_expiry=60.0)
+        try:
+            match, (ada, bob) = await rated_pair(lobby)
+            with lobby.journal.store.engine.begin() as db:  # nobody moved for longer than the expiry
+                db.execute(update(GameTable).where(GameTable.id == match.id).values(last_move_at=time.time() - 120))
+            assert await lobby.sweep() == (1, 0)
+            assert match.ended == "abandoned"
+            await settled(lobby)
+            store = lobby.journal.store
+            stalled, waited = (ada, bob) if match.state.current == 0 else (bob, ada)
+            assert rating_of(store, waited).mu > START.mu > rating_of(store, stalled).mu
+        finally:
+            await lobby.close()
+            await lobby.journal.close()
+
+    asyncio.run(scenario())
+
+
+def test_with_three_people_one_leaving_does_not_end_a_rated_game(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        lobby = open_lobby(f"sqlite:///{tmp_path / 'games.db'}")
+        try:
+            ada, bob, cy = add_accounts(lobby.journal.store, "Ada", "Bob", "Cy")
+            match, _token = await lobby.create("usa", [HUMAN] * 3, {}, "Ada", rated=True, account_id=ada)
+            await lobby.join(match.id, "Bob", account_id=bob)
+            await lobby.join(match.id, "Cy", account_id=cy)
+            await match.leave(2)
+            assert match.status == "playing" and match.seats[2].left  # a bot plays Cy's seat, which has lost
+            await match.leave(1)
+            assert match.ended == "forfeit"  # Ada is the only person left
+            await settled(lobby)
+            store = lobby.journal.store
+            assert rating_of(store, ada).mu > START.mu > rating_of(store, bob).mu
+            assert rating_of(store, bob).mu == pytest.approx(rating_of(store, cy).mu)  # both left: a shared last
+        finally:
+            await lobby.close()
+            await lobby.journal.close()
+
+    asyncio.run(scenario())
