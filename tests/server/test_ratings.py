@@ -5,6 +5,7 @@ profile and leaderboard answers, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from pathlib import Path
@@ -236,6 +237,10 @@ def test_leaving_a_rated_two_person_game_ends_it_in_the_others_favour(db_url: st
         try:
             match, (ada, bob) = await rated_pair(lobby)
             assert match.rated and match.summary()["rated"]
+            watcher = match.subscribe(None)
+            table = json.loads(watcher.drain()[-1])
+            assert table["game"]["rated"] is True  # the table says so (leaving it loses it)
+            match.unsubscribe(watcher)
             await match.leave(0)
             assert match.status == "over" and match.ended == "forfeit"
             await settled(lobby)

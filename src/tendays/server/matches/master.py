@@ -195,14 +195,14 @@ class Match:
 
     def _extra(self, now: float) -> dict[str, Any]:
         """The table's facts beside the view: the clock (running only while the game is played), why it
-        ended, the rematch offered, and whether (and who asked) to end a game someone left."""
+        ended, the rematch offered, whether (and who asked) to end a game someone left, and whether it is rated."""
         playing = self.status == "playing"
         clock = None
         if self.clock is not None:
             clock = self.clock.to_json(now) if playing else {**self.clock.pace.to_json(), "deadline": None}
         gone = any(s.kind == "human" and (s.left or s.away) for s in self.seats)
         return {"clock": clock, "ended": self.ended, "rematch": self.rematch, "end_votes": sorted(self.end_votes),
-                "can_end": playing and gone}
+                "can_end": playing and gone, "rated": self.rated}
 
     # -- seats -------------------------------------------------------------------------------
 

@@ -13,9 +13,9 @@ export function presencePanel(actions) {
     const mine = isSpectator(game) ? null : game.seats[game.you];
     return {
       mine, seats: game.seats, you: game.you, status: game.status, over: isOver(game), canEnd: Boolean(game.can_end),
-      votes: game.end_votes || [], rematch: game.rematch, ended: game.ended,
+      votes: game.end_votes || [], rematch: game.rematch, ended: game.ended, rated: Boolean(game.rated),
     };
-  }, ({ mine, seats, you, status, over, canEnd, votes, rematch }) => {
+  }, ({ mine, seats, you, status, over, canEnd, votes, rematch, rated }) => {
     const holder = document.getElementById("seat-actions");
     const names = people(seats, you);
     const parts = [];
@@ -37,7 +37,7 @@ export function presencePanel(actions) {
           asked ? t("seat.asked_end") : t("seat.end")), " ");
       }
       parts.push(el("button", { type: "button", class: "quiet", id: "leave-button", onclick: () => {
-        if (window.confirm(t("seat.leave_confirm"))) {
+        if (window.confirm(rated ? t("seat.leave_confirm_rated") : t("seat.leave_confirm"))) {
           actions.seat("leave");
         }
       } }, t("seat.leave")));
