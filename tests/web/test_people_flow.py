@@ -167,13 +167,17 @@ def test_someone_left_waiting_is_offered_a_bot_instead(browser: Any, server: Ser
     assert cleo.js_errors == []
 
 
-def test_waiting_can_be_stopped(browser: Any, server: Server) -> None:
-    dora = new_page(browser)
+def test_waiting_can_be_stopped_on_a_phone(browser: Any, server: Server) -> None:
+    dora = new_page(browser, 360, 740, is_mobile=True, has_touch=True, locale="de-DE")
     sign_up(dora, server, "Dora")
     seek(dora, server)
+    wide = "[...document.querySelectorAll('#quick-pair *')].filter(n => n.getBoundingClientRect().right > innerWidth)"
     dora.click("#pair-cancel")
     dora.wait_for_selector("#pair-form:not([hidden])")
-    assert dora.inner_text("#pair-error") == "You stopped looking."
+    assert dora.evaluate(f"{wide}.length") == 0  # nothing of the panel runs off the screen
+    assert dora.inner_text("#pair-error") == "Du hast die Suche beendet."
+    seek(dora, server)  # and a second time: the first seek is over, the new one waits
+    assert dora.locator("#pair-waiting:not([hidden])").count() == 1
     assert dora.js_errors == []
 
 
