@@ -29,11 +29,14 @@ const myGames = document.getElementById("my-games");
 const firstSeat = document.getElementById("first-seat");
 const playingList = document.getElementById("playing-list");
 const pages = { joinable: 1, playing: 1 }; // the page of each list shown
+let listFailed = false; // the games error says the list could not be read (else it is a refused join: it stays)
 let editionNames = {};
 let botChoices = { levels: [], bots: [] }; // from the server's registry, /api/bots
 
 fillIfEmpty(nameInput, remembered.name());
 signedIn().then((session) => {
+  document.getElementById("rated-offer").hidden = !session; // only signed-in people may create a rated game
+  document.getElementById("rated-signed-out").hidden = Boolean(session);
   if (!session) return;
   nameInput.value = session.name; // a signed-in person plays under the account's name
   nameInput.readOnly = true;
@@ -80,6 +83,23 @@ function renderSeats() {
       el("label", { for: id, class: "seat-no" }, t("lobby.seat_no", { n: seat })), select));
   }
   renderFirstSeat();
+  applyRated();
+}
+
+/** A rated game is for two to four people: while it is chosen, every other seat is a person's and stays so. */
+function applyRated() {
+  const rated = form.elements.rated.checked;
+  const alone = form.querySelector("#seat-count input[value='1']");
+  alone.disabled = rated;
+  if (rated && alone.checked) {
+    form.querySelector("#seat-count input[value='2']").checked = true;
+    renderSeats(); // comes back here with two seats
+    return;
+  }
+  for (const select of seatList.querySelectorAll("select")) {
+    if (rated) select.value = "human";
+    select.disabled = rated;
+  }
 }
 
 /** Who takes the first turn: chosen by chance, or a seat. */
@@ -137,6 +157,7 @@ function enterSeat(answer, edition) {
 form.addEventListener("change", (event) => {
   if (event.target.dataset.seat) event.target.dataset.chosen = "true"; // kept when the seats are drawn again
   if (event.target.name === "seats") renderSeats();
+  if (event.target.name === "rated") applyRated();
 });
 
 form.addEventListener("submit", async (event) => {
@@ -167,6 +188,7 @@ form.addEventListener("submit", async (event) => {
       first_seat: firstSeat.value === "" ? null : Number(firstSeat.value), // null: chosen by chance
     },
   };
+  if (form.elements.rated.checked) body.rated = true; // the other seats are people's (applyRated)
   const pace = form.elements.pace.value;
   if (pace) {
     const [kind, perMove, bank] = pace.split(":");
@@ -195,6 +217,11 @@ form.addEventListener("submit", async (event) => {
 
 async function join(game) {
   gamesError.textContent = "";
+  if (game.rated && !(await signedIn())) { // the server would refuse too: say why, and where to sign in
+    gamesError.replaceChildren(t("lobby.rated_join_signed_out"), " ",
+      el("a", { href: "/account" }, t("lobby.rated_sign_in")));
+    return;
+  }
   const name = requireName();
   if (!name) {
     gamesError.textContent = t("lobby.name_before_join");
@@ -235,8 +262,10 @@ function gameItem(game) {
   actions.push(el("a", { class: "button", href: `${playPath(game.id)}#spectate`,
     "aria-label": t("lobby.watch_label", { title, id: game.id }), "data-spectate": game.id }, t("lobby.watch")));
   const rules = [tn("lobby.days", game.options ? game.options.days : 10), paceText(game.pace) || t("lobby.no_clock")];
-  return el("li", { class: `game-item ${game.status}`, "data-game": game.id },
-    el("div", { class: "game-head" }, el("strong", {}, title),
+  const rated = game.rated ? el("span", { class: "chip rated", title: t("lobby.rated_mark_title") },
+    t("lobby.rated_mark")) : null;
+  return el("li", { class: `game-item ${game.status}`, "data-game": game.id, "data-rated": String(Boolean(rated)) },
+    el("div", { class: "game-head" }, el("strong", {}, title), rated,
       el("span", { class: `status ${game.status}` }, status),
       el("span", { class: "muted small" }, rules.join(" · ")),
       el("span", { class: "muted small" }, timeAgo(game.created))),
@@ -274,10 +303,12 @@ async function refreshGames() {
       : [el("li", { class: "muted" }, t("lobby.no_open"))]));
     playingList.replaceChildren(...(playing.length ? playing.map(gameItem)
       : [el("li", { class: "muted" }, t("lobby.none_now"))]));
-    gamesError.textContent = "";
+    if (listFailed) gamesError.textContent = "";
+    listFailed = false;
     renderMyGames([...open, ...playing]);
   } catch (error) {
     gamesError.textContent = t("lobby.list_failed", { error: error.message });
+    listFailed = true;
   }
 }
 
