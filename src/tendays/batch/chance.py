@@ -23,8 +23,8 @@ __all__ = ["deal", "new_games", "resolve"]
 
 def new_games(config: Config, orders: jax.Array, first: jax.Array, keys: jax.Array) -> BatchState:
     """Games at the start of the draft, from given tile orders (int[B, box], top of the draw pile
-    last, as the scalar engine's ``draw_pile``: the last tile is the first one drafted), first seats
-    and PRNG keys."""
+    last, as the scalar engine's ``draw_pile``: the last tile is the first one
+    drafted), first seats and PRNG keys."""
     batch = orders.shape[0]
     box = config.box
     players, days = config.players, config.days
@@ -53,8 +53,8 @@ def new_games(config: Config, orders: jax.Array, first: jax.Array, keys: jax.Arr
 
 
 def deal(config: Config, keys: jax.Array) -> BatchState:
-    """New games, shuffled and with their first seat chosen from ``keys`` (one PRNG key per
-    game)."""
+    """New games, shuffled and with their first seat chosen from
+    ``keys`` (one PRNG key per game)."""
     words, following = _draws(keys, config.box + 1)
     return _deal(config, words, following)
 
@@ -197,8 +197,8 @@ def resolve(
     return state
 
 
-# The fields a reshuffle reads or changes, and those a new deal sets (all but the report of the game
-# that ended).
+# The fields a reshuffle reads or changes, and those a new deal sets (all but the
+# report of the game that ended).
 _SHUFFLED = ("key", "draw", "draw_size", "piles", "pile_size", "reshuffles")
 _DEALT = tuple(
     field.name for field in dataclasses.fields(BatchState) if field.name not in ("ended", "result")

@@ -97,8 +97,8 @@ class Config:
             if move.kind in (MoveKind.TAKE, MoveKind.REPLACE, MoveKind.DISCARD):
                 pile[index] = move.pile - 1
         # Facts: day d of the drafting rack is empty (d), the draw pile has a tile (D), pile p has a
-        # tile (D + 1 + p), pile p may take the discard (D + 4 + p), swapping is allowed now (D +
-        # 7).
+        # tile (D + 1 + p), pile p may take the discard (D + 4 + p),
+        # swapping is allowed now (D + 7).
         days = options.days
         fact = np.select(
             [kind == DRAFT, kind == DRAW, kind == TAKE, (kind == REPLACE) | (kind == DISCARD)],

@@ -25,8 +25,8 @@ __all__ = ["from_scalar", "game_of", "game_of_scalar", "games_of", "known_racks"
 def known_racks(state: State) -> list[list[int]]:
     """Per rack and day, the tile the public history reveals there (-1: not revealed), as
     ``tendays.engine.knowledge_of`` works it out for the other seats. With open hands or once the
-    game is over every rack is shown outright, and this is all -1 (observations then read the racks
-    themselves)."""
+    game is over every rack is shown outright, and this is all -1 (observations
+    then read the racks themselves)."""
     players, days = state.options.players, state.options.days
     if players == 1 or state.phase is Phase.OVER or state.options.open_hands:
         return [[-1] * days for _ in range(players)]

@@ -19,8 +19,8 @@ __all__ = ["BatchEnv"]
 
 def _chunk(batch: int) -> int:
     # Games that need chance in one step: a few in a thousand in random play (more in the step where
-    # games dealt together reach the turn limit together); chance.resolve takes further chunks when
-    # needed.
+    # games dealt together reach the turn limit together); chance.resolve
+    # takes further chunks when needed.
     return max(1, min(batch, 8 + batch // 256))
 
 
@@ -77,13 +77,13 @@ class BatchEnv:
         return chance.resolve(self.config, after, shuffle, redeal, _chunk(after.phase.shape[0]))
 
     def _legal_action_mask(self, state: BatchState) -> jax.Array:
-        """bool[B, num_actions]: the legal actions of each game's player to move (all False once
-        over)."""
+        """bool[B, num_actions]: the legal actions of each game's player
+        to move (all False once over)."""
         return rules.legal_mask(self.config, state)
 
     def _observe(self, state: BatchState, player: Any) -> jax.Array:
-        """float32[B, observation_size]: each game as seat ``player`` (an int, or int[B]) may know
-        it."""
+        """float32[B, observation_size]: each game as seat ``player`` (an
+        int, or int[B]) may know it."""
         seats = jnp.broadcast_to(jnp.asarray(player, jnp.int32), state.phase.shape)
         return observe.observe_batch(self.config, state, seats)
 

@@ -82,8 +82,8 @@ def observe_batch(
     held, _ = _held(state, seats)
     known = _known_racks(config, state, seats)  # int8[players, days, B]
 
-    # Row 3 of a game's counts: its known rack tiles and the visible held tile; rows 0..2: its
-    # discard piles.
+    # Row 3 of a game's counts: its known rack tiles and the visible held tile;
+    # rows 0..2: its discard piles.
     base = jnp.arange(batch) * (4 * t)
     nowhere = batch * 4 * t  # dropped
     in_pile = jnp.arange(config.pile_capacity)[None, :, None] < state.pile_size[:, None, :]
@@ -112,8 +112,8 @@ def observe_batch(
 
     pieces = jax.vmap(one_game, in_axes=(-1, 0, -1, 0, 0))(state, seats, known, contents, unseen)
     # Each piece is written into its columns of the result in place. (Joined with one concatenate,
-    # XLA's CPU backend picks the source of every element of the [B, size] result in turn: five
-    # times slower.)
+    # XLA's CPU backend picks the source of every element of the [B, size] result
+    # in turn: five times slower.)
     dtype = jnp.uint8 if compact else jnp.float32
     out = jnp.zeros((batch, sum(piece.shape[1] for piece in pieces)), dtype)
     start = 0
@@ -157,8 +157,8 @@ def _observe_game(
     unseen: jax.Array,
     compact: bool,
 ) -> list[jax.Array]:
-    """One game's observation (no batch axis) in its pieces, given the viewer's known racks and the
-    tile counts."""
+    """One game's observation (no batch axis) in its pieces, given the viewer's
+    known racks and the tile counts."""
     t, d, players = config.tiles, config.days, config.players
     box = float(config.box)
     copies = jnp.asarray(config.counts, jnp.float32)

@@ -29,8 +29,8 @@ def is_complete(config: Config, rack: jax.Array) -> jax.Array:
     checker's walk).
 
     One lookup per day, each on its own: XLA's CPU backend then works out the indices as vector
-    operations (a lookup over all days at once works them out element by element, several times
-    slower)."""
+    operations (a lookup over all days at once works them out element by
+    element, several times slower)."""
     n = config.tiles
     table = jnp.asarray(config.link_table)
     (tile,) = settled(jnp.where(rack >= 0, rack, n).astype(jnp.int32))
@@ -42,8 +42,8 @@ def is_complete(config: Config, rack: jax.Array) -> jax.Array:
 
 
 def _bit(flags: list[bool], index: jax.Array) -> jax.Array:
-    """flags[index] for small tables: bits of 32-bit constants picked by shifts (no lookup in
-    memory)."""
+    """flags[index] for small tables: bits of 32-bit constants picked by
+    shifts (no lookup in memory)."""
     words = [
         sum(1 << b for b, flag in enumerate(flags[w : w + 32]) if flag)
         for w in range(0, len(flags), 32)
@@ -55,8 +55,8 @@ def _bit(flags: list[bool], index: jax.Array) -> jax.Array:
 
 
 def _all_rows(rows: jax.Array) -> jax.Array:
-    """rows.all(axis=0) as one elementwise operation per row (a reduction costs more on XLA's CPU
-    backend)."""
+    """rows.all(axis=0) as one elementwise operation per row (a reduction
+    costs more on XLA's CPU backend)."""
     out = rows[0]
     for row in rows[1:]:
         out = out & row
@@ -202,8 +202,8 @@ def legal_mask(config: Config, state: BatchState) -> jax.Array:
 
 def legal_rows(config: Config, state: BatchState) -> jax.Array:
     """bool[actions, B]: :func:`legal_mask` with the actions first (one row per action, as the facts
-    are built; a consumer that transposes the mask back reads these rows with no transpose at
-    all)."""
+    are built; a consumer that transposes the mask back reads these
+    rows with no transpose at all)."""
     facts = legal_facts(config, state)
     return jnp.stack(facts)[config.action_fact]
 
@@ -234,8 +234,8 @@ def apply_actions(
         state.piles.reshape(3 * capacity, -1), pile * capacity + jnp.maximum(pile_size - 1, 0)
     )
     draw_top = _cell(state.draw, jnp.maximum(size - 1, 0))
-    # When the draft ends, the draw pile has lost one tile per day of every rack: its top three are
-    # known.
+    # When the draft ends, the draw pile has lost one tile per day of every
+    # rack: its top three are known.
     left = config.box - players * days
     reveal = state.draw[left - 3 : left][::-1]  # [3, B]: the top tile first
 
@@ -302,8 +302,8 @@ def apply_actions(
     taken_from = jnp.where(is_draw, 0, jnp.where(is_take, pile + 1, state.taken_from))
     taken_from = jnp.where(draft_done | ends_turn, -1, taken_from)
     # Rules 2: drawing the last tile reshuffles at once; a turn that ends with an empty draw pile
-    # (nothing was buried when it ran out) reshuffles for the next turn if there is something to
-    # shuffle now.
+    # (nothing was buried when it ran out) reshuffles for the next turn if there
+    # is something to shuffle now.
     reshuffle = (is_draw | carries_on) & (new_size == 0)
     new_held, slot, discarded, reshuffle = settled(
         new_held,

@@ -9,8 +9,8 @@ __all__ = ["choose_actions", "random_actions"]
 
 
 def random_actions(key: jax.Array, mask: jax.Array) -> jax.Array:
-    """int32[B]: one legal action per row of ``mask`` (bool[B, A]), uniformly at random (0 for a row
-    with none)."""
+    """int32[B]: one legal action per row of ``mask`` (bool[B, A]), uniformly at
+    random (0 for a row with none)."""
     return choose_actions(mask, jax.random.uniform(key, mask.shape[:1]))
 
 
@@ -51,8 +51,8 @@ def choose_actions(mask: jax.Array, uniform: jax.Array) -> jax.Array:
         base = jnp.where(later, jnp.asarray(8 * k, count_type), base)
         before = jnp.where(later, seen, before)
         seen = seen + counts[k]
-    # The rank-th set bit of the byte, by halving: skip the low half when it holds at most rank set
-    # bits.
+    # The rank-th set bit of the byte, by halving: skip the low half when it
+    # holds at most rank set bits.
     rank = pick - before
     for width in (4, 2, 1):
         low = jax.lax.population_count(byte & jnp.uint8((1 << width) - 1)).astype(count_type)

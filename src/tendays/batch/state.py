@@ -66,8 +66,8 @@ class BatchState:
         return int(self.phase.shape[0])
 
 
-# Every field is an array (jax 0.4.30 needs the fields named; later versions read them from the
-# dataclass).
+# Every field is an array (jax 0.4.30 needs the fields named; later versions
+# read them from the dataclass).
 jax.tree_util.register_dataclass(
     BatchState, data_fields=[f.name for f in dataclasses.fields(BatchState)], meta_fields=[]
 )

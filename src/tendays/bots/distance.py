@@ -45,8 +45,8 @@ _SPARSE = 24  # below this many states, stepping state by state beats testing ev
 
 
 def bit_indices(mask: int) -> Iterator[int]:
-    """The indices of the set bits of ``mask``, lowest first (the states of a set of walk
-    states)."""
+    """The indices of the set bits of ``mask``, lowest first (the
+    states of a set of walk states)."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -207,8 +207,8 @@ class Analysis:
 
 
 class _Passes:
-    """Forward and backward reachability of one rack, computed level by level of changes as
-    needed."""
+    """Forward and backward reachability of one rack, computed level
+    by level of changes as needed."""
 
     def __init__(self, graph: JourneyGraph, rack: Rack) -> None:
         self.graph = graph
@@ -265,8 +265,8 @@ class _Passes:
         return self.graph.step(self.forward[day - 1][c])
 
     def through(self, day: int, c: int) -> int:
-        """States on day ``day`` that lie on a completion with at most ``c`` changes on the other
-        days."""
+        """States on day ``day`` that lie on a completion with at most
+        ``c`` changes on the other days."""
         self.extend(c)
         backward = self.backward[day]
         result = 0
@@ -275,8 +275,8 @@ class _Passes:
         return result
 
     def complete(self, budget: int) -> tuple[int, ...] | None:
-        """A completion with at most ``budget`` changes that respects tile counts, if one is
-        found."""
+        """A completion with at most ``budget`` changes that respects
+        tile counts, if one is found."""
         self.extend(budget)
         graph = self.graph
         rack, masks, backward = self.rack, self.masks, self.backward

@@ -113,8 +113,8 @@ class EngineBot:
         return f" (exit status {code})"
 
     def _answer(self, timeout: float, what: str) -> str:
-        """The next line that is not a comment ('info ...' or '# ...'), within ``timeout``
-        seconds."""
+        """The next line that is not a comment ('info ...' or '#
+        ...'), within ``timeout`` seconds."""
         while True:
             try:
                 line = self._lines.get(timeout=timeout)

@@ -204,8 +204,8 @@ class ExpertBot:
     # -- budget --------------------------------------------------------------------------
 
     def _budget(self, candidates: list[Move], evaluate: Callable[[Move, int], None]) -> int:
-        """Rollouts to spend on this decision; in timed mode, measured with a first rollout per
-        move."""
+        """Rollouts to spend on this decision; in timed mode, measured
+        with a first rollout per move."""
         if self.think is None:
             return max(self.iterations or 0, len(candidates))
         started = time.perf_counter()
@@ -245,16 +245,16 @@ class ExpertBot:
             for rank, (_, day) in enumerate(options[:_CANDIDATES]):
                 new_rack = rack if day == 0 else with_tile(rack, day, held)
                 first = pile_to_cover(edition, new_rack, view.piles, allowed)
-                # Other piles only for the best placement: where a discard goes matters less than
-                # what.
+                # Other piles only for the best placement: where a discard
+                # goes matters less than what.
                 for pile in [first] + ([p for p in allowed if p != first] if rank == 0 else []):
                     ranked.append(Move.discard(pile) if day == 0 else Move.replace(day, pile))
         ordered = [greedy] + [m for m in ranked if m != greedy]
         return ordered
 
     def _as_short(self, view: PlayerView, moves: Sequence[Move]) -> list[Move]:
-        """Every placement that leaves the journey as short as the best one does, onto every allowed
-        pile."""
+        """Every placement that leaves the journey as short as the best one
+        does, onto every allowed pile."""
         edition, rack, held = view.edition, view.rack, view.in_hand
         assert rack is not None and held is not None
         options = [(analyze(edition, rack).distance, 0)]
@@ -309,8 +309,8 @@ class ExpertBot:
         return self._race(world, move, me, rng, rivals)
 
     def _contest(self, world: State, move: Move, me: int, rng: random.Random) -> float:
-        """Play ``move`` in a world of plausible racks, then everybody plays greedy playouts: 1 if
-        ``me`` wins."""
+        """Play ``move`` in a world of plausible racks, then everybody plays
+        greedy playouts: 1 if ``me`` wins."""
         state = apply(world, move)
         turns = 0
         limit = _PLAYOUT_TURNS * world.options.players
@@ -365,8 +365,8 @@ class ExpertBot:
 
 
 def _rival_turns(view: PlayerView) -> list[float]:
-    """For each other player, a guess at the turns they still need, from how many tiles they
-    replaced."""
+    """For each other player, a guess at the turns they still need, from
+    how many tiles they replaced."""
     replaced = [0] * view.options.players
     for event in view.events:
         if event.kind is EventKind.REPLACE and event.player is not None:

@@ -35,8 +35,8 @@ class FallibleBot:
         moves = view.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        # Draw the die first, so the stream of choices does not depend on what greedy would have
-        # done.
+        # Draw the die first, so the stream of choices does not depend on
+        # what greedy would have done.
         if rng.random() >= self.miss:
             return self._greedy.choose(view, rng)
         return rng.choice(self._plausible(view, moves))

@@ -88,8 +88,8 @@ class TileOdds:
 
     @classmethod
     def from_state(cls, state: State, player: int) -> TileOdds:
-        """The odds as ``player`` would judge them, counting every other rack as unseen (for
-        search)."""
+        """The odds as ``player`` would judge them, counting every other
+        rack as unseen (for search)."""
         unseen = [t.count for t in state.edition.tiles]
         visible = [0] * len(unseen)
         buried = [0] * len(unseen)
@@ -283,8 +283,8 @@ def playout_move(state: State, rng: random.Random) -> Move:
 
 
 class GreedyBot:
-    """Takes a face-up tile only when it shortens the journey; places each tile where it helps
-    most."""
+    """Takes a face-up tile only when it shortens the journey; places
+    each tile where it helps most."""
 
     name = "greedy"
 

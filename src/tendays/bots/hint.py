@@ -18,8 +18,8 @@ __all__ = ["HandAdvice", "Hint", "hand_advice", "hint"]
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The viewer's journey distance, the days to change for one shortest completion, and a
-    sentence."""
+    """The viewer's journey distance, the days to change for one
+    shortest completion, and a sentence."""
 
     distance: int
     days: tuple[int, ...]
@@ -48,8 +48,8 @@ def hint(view: PlayerView, *, lang: str | None = None) -> Hint:
 
 @dataclass(frozen=True, slots=True)
 class HandAdvice:
-    """Where the tile in hand does the most good: ``day`` (0: nowhere, discard it) and a
-    sentence."""
+    """Where the tile in hand does the most good: ``day`` (0: nowhere,
+    discard it) and a sentence."""
 
     day: int
     message: str
@@ -57,8 +57,8 @@ class HandAdvice:
 
 def hand_advice(view: PlayerView, *, lang: str | None = None) -> HandAdvice | None:
     """For the viewer placing a tile in hand: the day where it brings the journey closest to
-    complete, or the advice to discard it when it brings it no closer; None when the viewer holds no
-    tile to place."""
+    complete, or the advice to discard it when it brings it no closer; None when the
+    viewer holds no tile to place."""
     with use_language(lang):
         if (
             view.rack is None
@@ -91,8 +91,8 @@ def hand_advice(view: PlayerView, *, lang: str | None = None) -> HandAdvice | No
 
 
 def _advice(distance: int, empty: list[int], change: list[int]) -> str:
-    """The sentence for ``distance`` tiles: days to fill and days to change (``distance`` days in
-    all)."""
+    """The sentence for ``distance`` tiles: days to fill and days to
+    change (``distance`` days in all)."""
     facts = {"count": distance, "fill": join_list(empty), "change": join_list(change)}
     if not change:
         return ngettext(

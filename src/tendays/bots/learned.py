@@ -52,8 +52,8 @@ _PARAMS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "gain_scale", "distan
 
 
 def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
-    """float32[observation_size]: the batched engine's observation of ``view.player``, from the view
-    alone."""
+    """float32[observation_size]: the batched engine's observation of
+    ``view.player``, from the view alone."""
     assert view.player is not None and view.rack is not None
     t, d, players, player = spec.tiles, spec.days, spec.players, view.player
     edition, options = view.edition, view.options
@@ -92,8 +92,8 @@ def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
     block("pile_contents")[:] = (contents / copies).reshape(-1)
     at("draw_size", 0, view.draw_pile_size / box)
 
-    # Racks as the viewer knows them: its own, and the public history's (every rack when they are
-    # shown).
+    # Racks as the viewer knows them: its own, and the public history's
+    # (every rack when they are shown).
     if view.racks is not None:
         known = [list(rack) for rack in view.racks]
     else:
@@ -142,8 +142,8 @@ def forward(
     spec: PolicySpec, params: dict[str, Any], obs: Any, mask: Any, xp: Any
 ) -> tuple[Any, Any]:
     """Masked action logits (``[N, actions]``, a large negative number where illegal) and state
-    values (``[N]``) for observations ``obs`` and legal-action masks ``mask``, with the array module
-    ``xp``."""
+    values (``[N]``) for observations ``obs`` and legal-action masks ``mask``,
+    with the array module ``xp``."""
     return head(params, features(spec, obs, xp), mask, xp)
 
 
@@ -172,8 +172,8 @@ def init_params(
 
 
 def save_policy(path: Any, params: dict[str, Any], edition: str, options: Options) -> None:
-    """Write weights (as float16, to stay small) and the game they were trained for to ``path``
-    (.npz)."""
+    """Write weights (as float16, to stay small) and the game they were
+    trained for to ``path`` (.npz)."""
     arrays: dict[str, Any] = {name: np.asarray(params[name], np.float16) for name in _PARAMS}
     np.savez_compressed(
         path,
@@ -225,8 +225,8 @@ def _shipped() -> tuple[dict[str, np.ndarray], str, int, int]:
 
 
 def refusal(edition: str, options: Options) -> str | None:
-    """Why the shipped policy cannot play a game of ``edition`` (an id) with ``options``, or None if
-    it can."""
+    """Why the shipped policy cannot play a game of ``edition`` (an id) with
+    ``options``, or None if it can."""
     trained_edition, days = _shipped()[1], _shipped()[3]
     if (edition, options.days) == (trained_edition, days):
         return None

@@ -104,8 +104,8 @@ class OpponentModel:
     def chances(
         self, view: PlayerView, knowledge: Knowledge, facts: TableFacts | None = None
     ) -> dict[int, tuple[float, ...]]:
-        """Per other player: for each tile (index), the chance their hidden days hold a copy (0 if
-        none unseen)."""
+        """Per other player: for each tile (index), the chance their hidden days
+        hold a copy (0 if none unseen)."""
         facts = facts or table_facts(view)
         result: dict[int, tuple[float, ...]] = {}
         tiles = len(view.edition.tiles)

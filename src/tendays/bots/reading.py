@@ -19,8 +19,8 @@ __all__ = ["TableFacts", "table_facts"]
 
 @dataclass(frozen=True, slots=True)
 class TableFacts:
-    """Per player, what the public history shows of their progress and of the tiles they turned
-    down."""
+    """Per player, what the public history shows of their progress and
+    of the tiles they turned down."""
 
     replaced: tuple[int, ...]  # tiles put into the rack after the draft
     taken: tuple[int, ...]  # tiles taken from a pile
@@ -33,8 +33,8 @@ class TableFacts:
 
 
 def table_facts(view: PlayerView) -> TableFacts:
-    """Follow the piles through the public history: each player's progress and what they turned
-    down."""
+    """Follow the piles through the public history: each player's
+    progress and what they turned down."""
     players, tiles = view.options.players, len(view.edition.tiles)
     replaced = [0] * players
     taken = [0] * players

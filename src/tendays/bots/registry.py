@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 
 def N_(message: str) -> str:  # noqa: N802 (gettext's name for a message marked for the catalogues)
-    """Mark a description for the catalogues; it is translated where it is shown (the setup
-    screen)."""
+    """Mark a description for the catalogues; it is translated where it
+    is shown (the setup screen)."""
     return message
 
 
@@ -269,8 +269,8 @@ _RATINGS: dict[str, Any] = {}
 
 
 def ladder_ratings() -> dict[str, Any]:
-    """The published ladder tournament (``bots/ratings.json``): how it was played, and each level's
-    rating."""
+    """The published ladder tournament (``bots/ratings.json``): how it was
+    played, and each level's rating."""
     if not _RATINGS:
         text = resources.files("tendays.bots").joinpath("ratings.json").read_text("utf-8")
         _RATINGS.update(json.loads(text))
@@ -306,8 +306,8 @@ def _entry(spec: str) -> tuple[BotEntry | None, str]:
 
 
 def refusal(spec: str, edition: str, options: Options) -> str | None:
-    """Why the bot ``spec`` cannot play a game of ``edition`` (an id) with ``options``, or None if
-    it can."""
+    """Why the bot ``spec`` cannot play a game of ``edition`` (an id) with
+    ``options``, or None if it can."""
     if spec.strip().startswith("cmd:"):
         return None
     entry, _ = _entry(spec)

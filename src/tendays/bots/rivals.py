@@ -47,8 +47,8 @@ def distance_shares(edition: Edition) -> tuple[tuple[float, ...], ...]:
 
 def sample_distance(table: Sequence[Sequence[float]], replaced: int, rng: random.Random) -> int:
     """A distance for a player who replaced ``replaced`` tiles, from ``table`` (per count of
-    replaced tiles, the shares of distance 1, 2, ...; the last row stands for every larger
-    count)."""
+    replaced tiles, the shares of distance 1, 2, ...; the last row
+    stands for every larger count)."""
     row = table[min(replaced, len(table) - 1)]
     return 1 + rng.choices(range(len(row)), weights=row)[0]
 

@@ -114,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check_lines(edition: Edition, days: int | None) -> int:
-    """Standard input mode: a JSON verdict per journey line; the exit status sums up the worst
-    line."""
+    """Standard input mode: a JSON verdict per journey line; the exit
+    status sums up the worst line."""
     checker = checker_for(edition)
     if sys.stdin.isatty():
         print(

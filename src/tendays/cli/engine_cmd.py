@@ -39,8 +39,8 @@ VIEW_FIELDS = (
 
 
 def servable_bots() -> list[str]:
-    """The bots ``--bot`` can serve: every name and level of the registry, with a budget where one
-    is taken."""
+    """The bots ``--bot`` can serve: every name and level of the registry, with
+    a budget where one is taken."""
     from tendays.bots import BOTS, bot_names
 
     return [
@@ -67,8 +67,8 @@ ECHO_LIMIT = 40  # an answer quotes at most this many characters of what it was 
 
 
 def _quote(text: str) -> str:
-    """``text`` as an answer quotes it: a long line (a stray paste of a megabyte) is cut, and says
-    so."""
+    """``text`` as an answer quotes it: a long line (a stray paste of a
+    megabyte) is cut, and says so."""
     return (
         repr(text)
         if len(text) <= ECHO_LIMIT
@@ -77,8 +77,8 @@ def _quote(text: str) -> str:
 
 
 def _json_object(command: str, text: str, what: str) -> tuple[dict[str, Any] | None, str]:
-    """The JSON object after ``command``, or None and the protocol error naming what is wrong with
-    it."""
+    """The JSON object after ``command``, or None and the protocol error
+    naming what is wrong with it."""
     try:
         data = json_text.loads(text)
     except ValueError as error:
@@ -89,8 +89,8 @@ def _json_object(command: str, text: str, what: str) -> tuple[dict[str, Any] | N
 
 
 def newgame_problem(text: str) -> str:
-    """What is wrong with a ``newgame`` line's JSON, or "" when it describes a game this engine can
-    play."""
+    """What is wrong with a ``newgame`` line's JSON, or "" when it describes
+    a game this engine can play."""
     from tendays.engine import EditionError, Options, load_edition
 
     data, problem = _json_object("newgame", text, '{"edition", "options", "player"}')

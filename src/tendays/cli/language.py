@@ -44,8 +44,8 @@ def environment_language() -> str | None:
 
 
 def choose_language(requested: str | None, edition: str | None) -> str:
-    """``--lang``, else the environment's language, else the edition's own (English without an
-    edition)."""
+    """``--lang``, else the environment's language, else the edition's own
+    (English without an edition)."""
     if requested:
         return requested
     chosen = environment_language()

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 
 # name -> module under tendays.cli; each module defines ``add_arguments(parser)`` and ``run(args) ->
-# int``. Heavy dependencies (Textual, FastAPI, ...) are imported inside ``run`` so ``tendays check``
-# stays fast.
+# int``. Heavy dependencies (Textual, FastAPI, ...) are imported inside ``run`` so
+# ``tendays check`` stays fast.
 COMMANDS = {
     "map": ("map_cmd", "show an edition's regions, colours, borders and tiles"),
     "check": ("check_cmd", "check whether tiles form a complete journey"),

@@ -77,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def say_wrapped(text: str = "") -> None:
-    """Print ``text``, its long sentences broken between words at the terminal's width (not
-    mid-word)."""
+    """Print ``text``, its long sentences broken between words at the
+    terminal's width (not mid-word)."""
     width = shutil.get_terminal_size().columns
     print(textwrap.fill(text, width=width, subsequent_indent="  ") if len(text) > width else text)
 

@@ -1,5 +1,5 @@
-"""``tendays simulate``: play many seeded bot games with seats rotated and report per-player
-statistics."""
+"""``tendays simulate``: play many seeded bot games with seats rotated and
+report per-player statistics."""
 
 from __future__ import annotations
 
@@ -100,8 +100,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def split_players(text: str) -> list[str]:
-    """Split a comma-separated player list; a ``cmd:`` spec runs to the next item that is a spec
-    itself."""
+    """Split a comma-separated player list; a ``cmd:`` spec runs to the
+    next item that is a spec itself."""
     from tendays.bots import bot_names
 
     names = bot_names()

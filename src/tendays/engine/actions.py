@@ -53,8 +53,8 @@ class ActionCodec:
         self._moves: tuple[Move, ...] = tuple(moves)
         self._index: dict[Move, int] = {move: i for i, move in enumerate(moves)}
         # The engine hands out the same tuple of legal moves for the same situation; remembering the
-        # mask of each such tuple (held here, so its id stays unique) saves hashing every move each
-        # step.
+        # mask of each such tuple (held here, so its id stays unique) saves
+        # hashing every move each step.
         self._masks: dict[int, tuple[tuple[Move, ...], bytes]] = {}
         assert len(self._moves) == self.size
 

@@ -57,8 +57,8 @@ class EditionTables:
     link: bytes  # (n + 1) ** 3
 
     def connects(self, a: int, b: int, via: int | None = None) -> bool:
-        """Whether region ``a`` connects to region ``b`` on foot (``via`` None) or through transport
-        ``via``."""
+        """Whether region ``a`` connects to region ``b`` on foot (``via`` None)
+        or through transport ``via``."""
         n = self.n
         if via is None:
             return bool(self.step[a * n + b])

@@ -55,8 +55,8 @@ class Region:
 
 @dataclass(frozen=True, slots=True)
 class Tile:
-    """A kind of tile. ``index`` is its position in ``Edition.tiles``; the engine works with
-    indices."""
+    """A kind of tile. ``index`` is its position in ``Edition.tiles``;
+    the engine works with indices."""
 
     index: int
     id: str
@@ -74,16 +74,16 @@ class Tile:
         return self.role is Role.REGION
 
     def term(self, lang: str | None = None) -> Term:
-        """The tile's name in ``lang`` (default: the current language), in every form a sentence
-        needs."""
+        """The tile's name in ``lang`` (default: the current language), in
+        every form a sentence needs."""
         terms = self.terms
         return (
             terms.get(lang or current_language()) or terms.get(DEFAULT_LANGUAGE) or Term(self.name)
         )
 
     def name_in(self, lang: str | None = None) -> str:
-        """The tile's name in ``lang`` (default: the current language): "Kalifornien", "blaues
-        Flugzeug"."""
+        """The tile's name in ``lang`` (default: the current language):
+        "Kalifornien", "blaues Flugzeug"."""
         return self.term(lang).name
 
 
@@ -116,8 +116,8 @@ class Edition:
 
     @cached_property
     def tables(self) -> EditionTables:
-        """The edition's connection tables (:mod:`tendays.engine.connections`), built on first
-        use."""
+        """The edition's connection tables (:mod:`tendays.engine.connections`),
+        built on first use."""
         neighbors = [
             frozenset(self.by_id[r.upper()].index for r in self.regions[t.index].neighbors)
             if t.is_region
@@ -137,8 +137,8 @@ class Edition:
         return tuple(self.vocabulary)
 
     def words(self, lang: str | None = None) -> Words:
-        """The edition's words in ``lang`` (default: the current language), or English where it has
-        none."""
+        """The edition's words in ``lang`` (default: the current language),
+        or English where it has none."""
         vocabulary = self.vocabulary
         return vocabulary.get(lang or current_language()) or vocabulary[DEFAULT_LANGUAGE]
 
@@ -203,8 +203,8 @@ _CACHE: dict[str, Edition] = {}
 
 
 def default_edition() -> str:
-    """The id of the edition played when none is named: the one whose data file says ``"default":
-    true``."""
+    """The id of the edition played when none is named: the one whose data
+    file says ``"default": true``."""
     chosen = [e for e in available_editions() if load_edition(e).default]
     if len(chosen) != 1:
         raise EditionError(
@@ -388,8 +388,8 @@ def edition_from_dict(data: dict[str, Any]) -> Edition:
 def _colour_table(
     data: dict[str, Any], key: str, colors: tuple[str, ...], where: str
 ) -> dict[str, str]:
-    """A table keyed by colour (and "any"), such as the palette: empty when absent, complete when
-    present."""
+    """A table keyed by colour (and "any"), such as the palette: empty when
+    absent, complete when present."""
     table = {str(k): str(v) for k, v in data.get(key, {}).items()}
     strange = sorted(set(table) - set(colors) - {"any"})
     if strange:
@@ -402,8 +402,8 @@ def _colour_table(
 def _english_words(
     tiles: list[Tile], colors: tuple[str, ...], region_noun: str, any_color_name: str
 ) -> dict[str, Any]:
-    """The English words of an edition file that gives none: its own names, "the" before transport
-    tiles."""
+    """The English words of an edition file that gives none: its own names,
+    "the" before transport tiles."""
     return {
         "region_noun": region_noun,
         "region_noun_plural": f"{region_noun}s",

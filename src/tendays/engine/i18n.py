@@ -104,8 +104,8 @@ def _ranked(header: str) -> list[str]:
 
 @cache
 def translation(lang: str) -> _gettext.NullTranslations:
-    """The catalogue of a language (English: the source's own sentences). Unknown languages read as
-    English."""
+    """The catalogue of a language (English: the source's own sentences).
+    Unknown languages read as English."""
     if lang == DEFAULT_LANGUAGE or lang not in available_languages():
         return _gettext.NullTranslations()
     path = resources.files("tendays").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.mo")
@@ -114,8 +114,8 @@ def translation(lang: str) -> _gettext.NullTranslations:
 
 
 def current_language() -> str:
-    """The language of sentences written here and now (``"en"`` unless :func:`use_language` says
-    otherwise)."""
+    """The language of sentences written here and now (``"en"`` unless
+    :func:`use_language` says otherwise)."""
     return _LANGUAGE.get()
 
 
@@ -140,14 +140,14 @@ def gettext(message: str) -> str:
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of a message for the number ``n`` in the current language ("1 Karte", "2
-    Karten")."""
+    """The form of a message for the number ``n`` in the current
+    language ("1 Karte", "2 Karten")."""
     return translation(_LANGUAGE.get()).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
-    """``message`` in the current language, told apart from the same English words in another
-    ``context``."""
+    """``message`` in the current language, told apart from the same English
+    words in another ``context``."""
     return translation(_LANGUAGE.get()).pgettext(context, message)
 
 
@@ -168,8 +168,8 @@ class Term:
     """A name that a sentence can put in the form it needs: ``"{tile}"`` is the name as printed on
     the tile ("blauer Zug", "pink airplane"), ``"{tile:the}"`` the name with its definite article
     ("der blaue Zug", "the pink airplane") and ``"{tile:The}"`` the same at the start of a sentence.
-    Each language's forms come from the edition data, so translations choose the form their grammar
-    needs."""
+    Each language's forms come from the edition data, so translations choose
+    the form their grammar needs."""
 
     __slots__ = ("definite", "name")
 

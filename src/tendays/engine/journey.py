@@ -64,8 +64,8 @@ class Verdict:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
-        """The one JSON form of a verdict (``tendays check --json``, the server, the engine
-        protocol)."""
+        """The one JSON form of a verdict (``tendays check --json``, the
+        server, the engine protocol)."""
         return {
             "valid": self.valid,
             "problems": [
@@ -97,8 +97,8 @@ class JourneyChecker:
         self.neighbors: tuple[frozenset[int], ...] = tables.neighbors
 
     def connects(self, a: int, b: int, via: int | None = None) -> bool:
-        """Whether region ``a`` connects to region ``b`` on foot (``via`` None) or through transport
-        ``via``."""
+        """Whether region ``a`` connects to region ``b`` on foot (``via`` None)
+        or through transport ``via``."""
         return self.tables.connects(a, b, via)
 
     def is_complete(self, rack: Sequence[int | None]) -> bool:
@@ -159,8 +159,8 @@ class JourneyChecker:
                 # {b}, {region}, {link}, {skip} and {transport} are tile names ("Ohio",
                 # "pink airplane"); "{tile:the}" is the name with its article ("the car",
                 # "das Auto") and "{tile:The}" the same at the start of a sentence. {noun} is the
-                # edition's word for a region ("state"); a translation may leave out any
-                # placeholder.
+                # edition's word for a region ("state"); a translation
+                # may leave out any placeholder.
                 problems.append(Problem(day, _("this day is still empty"), lang=lang))
             else:
                 seen.setdefault(t, []).append(day)
@@ -265,8 +265,8 @@ class JourneyChecker:
                     **facts,
                 )
             return True, _("{link:the} joins {a} and {b}").format(link=tv, a=ta, b=tb)
-        # The region a skip stands for is the first by its edition name, so every language names the
-        # same one.
+        # The region a skip stands for is the first by its edition name, so every
+        # language names the same one.
         common = sorted(self.neighbors[a] & self.neighbors[b], key=lambda i: edition.tiles[i].name)
         if common:
             return True, _("{skip:the} stands for {region}, which borders {a} and {b}").format(

@@ -71,8 +71,8 @@ class Knowledge:
             ) - len(fixed)
             chosen: list[int] = []
             if hidden and weights is not None and player in weights:
-                # Efraimidis-Spirakis: the copies with the largest random keys u ** (1 / weight)
-                # win.
+                # Efraimidis-Spirakis: the copies with the largest
+                # random keys u ** (1 / weight) win.
                 weight = weights[player]
                 keyed = sorted(
                     range(len(tiles)),

@@ -46,8 +46,8 @@ def contiguous_blocks(sizes: Iterable[tuple[str, int]]) -> dict[str, Block]:
 
 
 def env_layout(tiles: int, days: int) -> dict[str, Block]:
-    """The blocks of the environments' observation, for ``tiles`` kinds of tile and racks of
-    ``days``."""
+    """The blocks of the environments' observation, for ``tiles`` kinds
+    of tile and racks of ``days``."""
     t, d = tiles, days
     return contiguous_blocks(
         [
@@ -72,8 +72,8 @@ def env_layout(tiles: int, days: int) -> dict[str, Block]:
 
 
 def array_layout(tiles: int, days: int) -> dict[str, Block]:
-    """The blocks of the batched engine's observation, for ``tiles`` kinds of tile and racks of
-    ``days``."""
+    """The blocks of the batched engine's observation, for ``tiles`` kinds
+    of tile and racks of ``days``."""
     t, d = tiles, days
     return contiguous_blocks(
         [

@@ -53,8 +53,8 @@ class Options:
     rules: int = RULES_VERSION
 
     def validate(self, edition: Edition) -> None:
-        """Raise ``ValueError``, in the game's words, if these options cannot be played with
-        ``edition``."""
+        """Raise ``ValueError``, in the game's words, if these options
+        cannot be played with ``edition``."""
         if not 1 <= self.players <= MAX_PLAYERS:
             raise ValueError(
                 ngettext(

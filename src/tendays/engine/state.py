@@ -448,8 +448,8 @@ def _end_turn(
     reshuffles = state.reshuffles
     if not draw_pile:
         # Rules 1 reshuffled here; under rules 2 the draw pile is empty here only when there was
-        # nothing to shuffle when it ran out, and the next turn starts with a new draw pile if there
-        # is now.
+        # nothing to shuffle when it ran out, and the next turn starts with a
+        # new draw pile if there is now.
         piles, draw_pile, reshuffles, events = _reshuffle(state.seed, piles, reshuffles, events)
     return State(
         state.edition,
@@ -472,8 +472,8 @@ def _end_turn(
 def _reshuffle(
     seed: int, piles: tuple[tuple[int, ...], ...], reshuffles: int, events: EventLog
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, EventLog]:
-    """Shuffle every discard-pile tile but the tops into a new draw pile (nothing happens if none
-    are buried)."""
+    """Shuffle every discard-pile tile but the tops into a new draw pile (nothing
+    happens if none are buried)."""
     rest = [t for p in piles for t in p[:-1]]
     if not rest:
         return piles, (), reshuffles, events

@@ -116,8 +116,8 @@ def view_to_json(view: PlayerView, *, events: bool = True) -> dict[str, Any]:
 
 
 def view_from_json(data: dict[str, Any]) -> PlayerView:
-    """Rebuild a view from :func:`view_to_json`'s object; raises ``ValueError`` if it is
-    malformed."""
+    """Rebuild a view from :func:`view_to_json`'s object; raises
+    ``ValueError`` if it is malformed."""
     try:
         edition = load_edition(str(data["edition"]))
 

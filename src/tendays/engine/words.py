@@ -27,8 +27,8 @@ __all__ = ["NamedTile", "Words", "words_from_dict"]
 
 
 class NamedTile(Protocol):
-    """What the words read of a tile (``tendays.engine.Tile`` has it), so this module needs no
-    edition."""
+    """What the words read of a tile (``tendays.engine.Tile`` has it), so
+    this module needs no edition."""
 
     @property
     def id(self) -> str: ...
@@ -57,8 +57,8 @@ class Words:
         return self.terms[index]
 
     def name(self, index: int | None) -> str:
-        """A tile's name as printed on it ("Kalifornien", "blaues Flugzeug"); "?" for a hidden
-        tile."""
+        """A tile's name as printed on it ("Kalifornien", "blaues
+        Flugzeug"); "?" for a hidden tile."""
         return "?" if index is None else self.terms[index].name
 
     def color(self, color: str | None) -> str:

@@ -39,8 +39,8 @@ class Progress:
 
     @classmethod
     def load(cls, path: Path | None = None) -> Progress:
-        """The progress in ``path`` (default: :func:`default_path`); a missing or unreadable file is
-        a fresh start."""
+        """The progress in ``path`` (default: :func:`default_path`); a missing or
+        unreadable file is a fresh start."""
         path = path or default_path()
         try:
             data: Any = json.loads(path.read_text("utf-8"))
@@ -69,8 +69,8 @@ class Progress:
         return self.steps.get(edition, 0)
 
     def save(self) -> None:
-        """Write the file (its folder is made); a file that cannot be written only loses the place
-        kept."""
+        """Write the file (its folder is made); a file that cannot be
+        written only loses the place kept."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_text(

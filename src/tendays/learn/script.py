@@ -79,8 +79,8 @@ _ROLE_TOPIC = {Role.LINK: Topic.LINK, Role.SKIP: Topic.SKIP}
 
 
 def link_kinds(state: State, seat: int) -> dict[Topic, tuple[int, ...]]:
-    """Each kind of working link in ``seat``'s rack (neighbours, link, skip), with the days of its
-    first one."""
+    """Each kind of working link in ``seat``'s rack (neighbours, link, skip),
+    with the days of its first one."""
     rack = state.racks[seat]
     found: dict[Topic, tuple[int, ...]] = {}
     for link in checker_for(state.edition).check(rack).links:
@@ -136,8 +136,8 @@ def find_moments(record: GameRecord, seat: int) -> dict[int, tuple[Topic, ...]]:
 
 @dataclass(frozen=True)
 class Lesson:
-    """One guided game: its record, the newcomer's seat, the bot of the other seats, and the
-    moments."""
+    """One guided game: its record, the newcomer's seat, the bot of the
+    other seats, and the moments."""
 
     record: GameRecord
     seat: int
@@ -209,8 +209,8 @@ _LESSONS: dict[str, Lesson] = {}
 
 
 def load_lesson(edition: str) -> Lesson:
-    """The shipped lesson of an edition (read once); ``LessonError`` names the editions that have
-    one."""
+    """The shipped lesson of an edition (read once); ``LessonError``
+    names the editions that have one."""
     lesson = _LESSONS.get(edition)
     if lesson is None:
         if edition not in available_lessons():

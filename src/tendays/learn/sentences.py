@@ -22,8 +22,8 @@ def bot_name(seat: int) -> str:
 
 
 def topic_text(topic: Topic, state: State, move: Move | None, link: str) -> str:
-    """The explanation of a rule, given the state before ``move`` and the sentence of the link it is
-    about."""
+    """The explanation of a rule, given the state before ``move`` and the
+    sentence of the link it is about."""
     edition = state.edition
     words = edition.words()
     nouns = words.region_nouns(2)
@@ -32,8 +32,8 @@ def topic_text(topic: Topic, state: State, move: Move | None, link: str) -> str:
     pile = move.a if move is not None else 0
     # TRANSLATORS: the guided first game explains each rule the first time it matters. {nouns} is
     # the edition's word for regions in the plural ("states", "Regionen"); {link} is a sentence
-    # about one step of the journey ("Ohio borders Indiana", "the pink airplane joins Texas and
-    # Utah").
+    # about one step of the journey ("Ohio borders Indiana", "the pink
+    # airplane joins Texas and Utah").
     texts = {
         Topic.DRAFT: ngettext(
             "Welcome! You play against {count} gentle bot. Your goal is a journey of {days} days "

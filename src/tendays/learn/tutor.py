@@ -36,8 +36,8 @@ _LINK_TOPICS = (Topic.NEIGHBOURS, Topic.LINK, Topic.SKIP)
 @dataclass(frozen=True, slots=True)
 class Pointer:
     """The part of the screen a step is about: ``area`` is "rack" (``day``), "draw", "pile"
-    (``pile``) or "" at the end. A replacement points at its day, then at the ``pile`` the old tile
-    goes onto."""
+    (``pile``) or "" at the end. A replacement points at its day, then at the
+    ``pile`` the old tile goes onto."""
 
     area: str
     day: int = 0
@@ -124,8 +124,8 @@ class Tutor:
             if e.player != seat or e.kind is EventKind.WIN
         )
         expected = self.lesson.moves[at] if number < self.total else None
-        # The topics of the others' moves since the last decision (a reshuffle), then those of this
-        # move.
+        # The topics of the others' moves since the last decision (a
+        # reshuffle), then those of this move.
         topics = [
             t
             for m in range(since + (number > 0), at + (expected is not None))

@@ -27,8 +27,8 @@ def _trim(piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
 
 
 def cut(states: Iterable[State], seed: int) -> Iterator[Puzzle]:
-    """The proven puzzles among a game's states (the state after each move, in order), numbered
-    ``source``."""
+    """The proven puzzles among a game's states (the state after each move, in
+    order), numbered ``source``."""
     for number, state in enumerate(states):
         if state.is_over or not all(state.piles):
             continue

@@ -47,8 +47,8 @@ class Judgement:
 
 
 def parse_answer(puzzle: Puzzle, pile: int, day: int = 0) -> Answer:
-    """Check that an answer names a pile (and, for a finish, a day) of the puzzle; the refusal is in
-    words."""
+    """Check that an answer names a pile (and, for a finish, a day) of the
+    puzzle; the refusal is in words."""
     if not 1 <= pile <= PILES:
         raise PuzzleError(
             _("there is no discard pile {pile}; the piles are 1-{piles}").format(
@@ -116,8 +116,8 @@ def _judge_finish(puzzle: Puzzle, answer: Answer) -> Judgement:
             "{problem}."
         ).format(day=answer.day, tile=words.tile(tile), problem=verdict.problems[0])
     else:
-        # TRANSLATORS: {problem} is the engine's first broken link, with its days ("day 3 → 4:
-        # ...").
+        # TRANSLATORS: {problem} is the engine's first broken link, with
+        # its days ("day 3 → 4: ...").
         explanation = _(
             "Not this one: with {tile:the} from pile {pile} on day {day} the journey is still "
             "broken: {problem}."

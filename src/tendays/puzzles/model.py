@@ -1,5 +1,5 @@
-"""A puzzle as a value: its position, its answer, and the one JSON form the command line and the
-server print."""
+"""A puzzle as a value: its position, its answer, and the one JSON form the
+command line and the server print."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ __all__ = ["Answer", "Kind", "Puzzle", "PuzzleError"]
 
 
 class PuzzleError(ValueError):
-    """A puzzle or an answer that is not well formed (an unknown tile, a pile or day that does not
-    exist)."""
+    """A puzzle or an answer that is not well formed (an unknown tile, a pile
+    or day that does not exist)."""
 
 
 class Kind(StrEnum):
@@ -27,8 +27,8 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A pile (1-3) and, for a ``finish`` puzzle, a day (1-N; 0 for a ``block`` puzzle, which asks
-    no day)."""
+    """A pile (1-3) and, for a ``finish`` puzzle, a day (1-N; 0 for a
+    ``block`` puzzle, which asks no day)."""
 
     pile: int
     day: int = 0

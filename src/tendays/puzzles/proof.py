@@ -29,8 +29,8 @@ def with_tile(rack: Sequence[int], day: int, tile: int) -> tuple[int, ...]:
 
 
 def finishes(edition: Edition, rack: Sequence[int], piles: Piles) -> list[Answer]:
-    """Every pile and day whose top tile, put on that day, completes the journey (the engine
-    decides)."""
+    """Every pile and day whose top tile, put on that day, completes the
+    journey (the engine decides)."""
     checker = checker_for(edition)
     found = []
     for pile, tiles in enumerate(piles, 1):
@@ -50,8 +50,8 @@ def discard_onto(piles: Piles, pile: int, tile: int) -> tuple[tuple[int, ...], .
 
 
 def safe_discards(edition: Edition, opponent: Sequence[int], piles: Piles, held: int) -> list[int]:
-    """The piles onto which discarding ``held`` leaves the next player no pile top that completes
-    their rack."""
+    """The piles onto which discarding ``held`` leaves the next player no pile
+    top that completes their rack."""
     return [
         pile
         for pile in range(1, PILES + 1)
@@ -60,8 +60,8 @@ def safe_discards(edition: Edition, opponent: Sequence[int], piles: Piles, held:
 
 
 def prove(puzzle: Puzzle) -> None:
-    """Raise :class:`ProofError` unless the puzzle's position can occur and its solution is the only
-    answer."""
+    """Raise :class:`ProofError` unless the puzzle's position can occur and its
+    solution is the only answer."""
     edition = load_edition(puzzle.edition)
     checker = checker_for(edition)
     if len(puzzle.piles) != PILES or not all(puzzle.piles):

@@ -51,8 +51,8 @@ def puzzle_by_id(edition: str, puzzle_id: str) -> Puzzle | None:
 
 
 def pick(edition: str, count: int, seed: int, kind: Kind | None = None) -> list[Puzzle]:
-    """``count`` different puzzles (fewer if there are not so many), the same ones for the same
-    seed."""
+    """``count`` different puzzles (fewer if there are not so many), the
+    same ones for the same seed."""
     pool = [p for p in shipped(edition) if kind is None or p.kind is kind]
     return random.Random(f"tendays-puzzles/{edition}/{seed}").sample(pool, min(count, len(pool)))
 

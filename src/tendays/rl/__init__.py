@@ -73,8 +73,8 @@ GYM_ID = "tendays/TenDays-v0"
 
 
 def make_pgx_env(edition: str = "usa", players: int = 2, **options: object) -> object:
-    """A pgx environment of 10 Days (:func:`tendays.rl.pgx_env.make_pgx_env`; needs the ``pgx``
-    extra)."""
+    """A pgx environment of 10 Days (:func:`tendays.rl.pgx_env.make_pgx_env`;
+    needs the ``pgx`` extra)."""
     from .pgx_env import make_pgx_env as make
 
     return make(edition, players, **options)

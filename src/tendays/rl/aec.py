@@ -72,8 +72,8 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
             }
         )
         action_space = spaces.Discrete(self.codec.size)
-        # The same space objects every time, so seeding a space sticks (the PettingZoo API asks for
-        # it).
+        # The same space objects every time, so seeding a space sticks (the
+        # PettingZoo API asks for it).
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
         self._np_random: np.random.Generator | None = None
@@ -108,8 +108,8 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
         }
 
     def step(self, action: int | None) -> None:
-        """Play ``action`` for the selected agent; ``None`` only for an agent whose game has
-        ended."""
+        """Play ``action`` for the selected agent; ``None`` only for
+        an agent whose game has ended."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -66,6 +66,6 @@ def env_settings(
 
 
 def action_mask(codec: ActionCodec, moves: Iterable[Move]) -> np.ndarray:
-    """The engine's mask of ``moves`` as a fresh int8 array (1: legal), which its receiver may
-    change."""
+    """The engine's mask of ``moves`` as a fresh int8 array (1: legal),
+    which its receiver may change."""
     return np.frombuffer(codec.mask(moves), dtype=np.int8).copy()

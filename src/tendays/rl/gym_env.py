@@ -159,8 +159,8 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.progress.score(rack) / (len(rack) + 1)
 
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
-        """The agent's observation and the info holding its action mask, both from its view
-        alone."""
+        """The agent's observation and the info holding its action
+        mask, both from its view alone."""
         agent_view = view(self._require_game().state, AGENT_SEAT)
         return self.encoder.encode(agent_view), {
             "action_mask": action_mask(self.codec, agent_view.legal_moves())

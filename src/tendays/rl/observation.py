@@ -68,8 +68,8 @@ Row = tuple[int | None, ...]
 
 
 class _Rack:
-    """What the observation needs of one own rack, worked out once: a rack stays the same for
-    several turns."""
+    """What the observation needs of one own rack, worked out once: a rack
+    stays the same for several turns."""
 
     __slots__ = ("best_gain", "counts", "gains", "segment")
 
@@ -122,8 +122,8 @@ class ObservationEncoder:
         own = self._racks.get(rack) or self._rack(rack)
         segment = start["rack"]
         obs[segment : segment + own.segment.size] = own.segment
-        # Single values are gathered and written with one call: each numpy call costs more than its
-        # work here.
+        # Single values are gathered and written with one call: each numpy call
+        # costs more than its work here.
         limit = view.options.turn_limit
         index = [
             start["phase"] + int(view.phase),
@@ -193,8 +193,8 @@ class ObservationEncoder:
         return {name: observation[block.start : block.stop] for name, block in self.blocks.items()}
 
     def _rack(self, rack: Row) -> _Rack:
-        """Work out and keep the rack blocks, tile counts and progress gains of the own rack
-        ``rack``."""
+        """Work out and keep the rack blocks, tile counts and progress
+        gains of the own rack ``rack``."""
         tiles, days, progress = self.tile_kinds, self.days, self.progress
         segment = np.zeros(days * tiles + 2 * days + 1, np.float32)  # rack, rack_empty, rack_sound
         empty, sound = days * tiles, days * tiles + days
@@ -214,8 +214,8 @@ class ObservationEncoder:
         return entry
 
     def _pile(self, pile: tuple[int, ...]) -> tuple[np.ndarray, int]:
-        """Keep the pile_contents block (float32[T]) and the packed tile counts of a discard
-        pile."""
+        """Keep the pile_contents block (float32[T]) and the packed
+        tile counts of a discard pile."""
         counts = np.bincount(pile, minlength=self.tile_kinds)
         entry = (counts * self._inverse_copies).astype(np.float32), _packed(pile)
         if len(self._piles) >= _CACHE_SIZE:
@@ -224,8 +224,8 @@ class ObservationEncoder:
         return entry
 
     def _row(self, row: Row) -> tuple[np.ndarray, int]:
-        """Keep the one-hot days of a known row of another rack (float32[D * T]) and its packed tile
-        counts."""
+        """Keep the one-hot days of a known row of another rack (float32[D *
+        T]) and its packed tile counts."""
         tiles = self.tile_kinds
         segment = np.zeros(self.days * tiles, np.float32)
         segment.put([d * tiles + t for d, t in enumerate(row) if t is not None], 1.0)

@@ -71,8 +71,8 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 class _Rules:
-    """What a game's parameters fix (edition, options, numbering, encoder); shared, never copied, by
-    states."""
+    """What a game's parameters fix (edition, options, numbering, encoder);
+    shared, never copied, by states."""
 
     def __init__(self, edition: str, players: int, days: int, swap: bool, turns: int) -> None:
         self.edition = load_edition(edition)
@@ -124,8 +124,8 @@ class TenDaysGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type in
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            # draft, two decisions a turn, and chance: a seat, a tile per draft and draw, three to
-            # open the piles
+            # draft, two decisions a turn, and chance: a seat, a tile per draft and
+            # draw, three to open the piles
             max_game_length=2 * slots + 3 * limit + 4,
         )
         super().__init__(_GAME_TYPE, info, settings)
@@ -297,8 +297,8 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
 
 class TenDaysObserver:
     """OpenSpiel's Python observer: the encoder's vector, and strings of the view (with the history
-    when the observation type asks for perfect recall; its public or private part alone when it asks
-    for one)."""
+    when the observation type asks for perfect recall; its public or private part
+    alone when it asks for one)."""
 
     def __init__(self, game: _Rules, kind: Any) -> None:
         self._game = game

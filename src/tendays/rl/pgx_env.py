@@ -41,8 +41,8 @@ OBSERVATIONS = ("compact", "float32")
 
 @dataclass
 class TenDaysPgxState(core.State):  # type: ignore[misc]  # pgx has no type information
-    """One game in pgx's form; ``_game`` is the batched engine's state of that game (a batch of
-    one)."""
+    """One game in pgx's form; ``_game`` is the batched engine's state
+    of that game (a batch of one)."""
 
     current_player: Any = jnp.int32(0)
     observation: Any = jnp.zeros(0, jnp.uint8)
@@ -102,8 +102,8 @@ def _typed(key: jax.Array) -> jax.Array:
 
 
 def _one(many: Callable[..., Any]) -> Callable[..., Any]:
-    """A one-game function made of ``many``, a function of a batch (batch first in every argument
-    and result)."""
+    """A one-game function made of ``many``, a function of a batch (batch first
+    in every argument and result)."""
 
     def one(*args: Any) -> Any:
         return jax.tree_util.tree_map(
@@ -132,8 +132,8 @@ def _by_batch(many: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _last(game: BatchState) -> BatchState:
-    """Games with the batch first (as pgx and vmap keep them) with the batch last (as the batched
-    rules do)."""
+    """Games with the batch first (as pgx and vmap keep them) with the batch
+    last (as the batched rules do)."""
     moved: BatchState = jax.tree_util.tree_map(lambda field: jnp.moveaxis(field, 0, -1), game)
     return moved
 
@@ -184,8 +184,8 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         self._view, self._first_view = _by_batch(view), _one(view)
 
     def init(self, key: jax.Array) -> TenDaysPgxState:
-        """pgx's ``Env.init``, on the plain one-game functions (it may run inside a batched
-        ``lax.cond``)."""
+        """pgx's ``Env.init``, on the plain one-game functions (it may run
+        inside a batched ``lax.cond``)."""
         state = self._init(key)
         observation = self._first_view(state._game, state.current_player)
         return state.replace(observation=observation)  # type: ignore

@@ -23,8 +23,8 @@ Rack = Sequence[int | None]
 
 
 class RackProgress:
-    """Counts the satisfied journey conditions of racks of one edition, from its connection
-    tables."""
+    """Counts the satisfied journey conditions of racks of one edition,
+    from its connection tables."""
 
     def __init__(self, edition: Edition) -> None:
         tables = edition.tables
@@ -73,8 +73,8 @@ class RackProgress:
         return z is not None and bool(self._hops[(z * n + a) * n + b])
 
     def sound_gaps(self, rack: Rack) -> list[bool]:
-        """Soundness of each of the ``len(rack) - 1`` gaps (``gap_sound`` of each, in one pass over
-        the rack)."""
+        """Soundness of each of the ``len(rack) - 1`` gaps (``gap_sound`` of
+        each, in one pass over the rack)."""
         n, m = self._n, self._n + 1
         step, hop = self._padded_step, self._padded_hop
         pad = [n, *[n if t is None else t for t in rack], n]
@@ -131,8 +131,8 @@ class RackProgress:
         index += [2 * pairs + a * m + b for a, b in zip(pad[1:], pad[3 : days + 3], strict=False)]
         rows = self._rows.take(index, axis=0)
         raw = rows[:days] + rows[days : 2 * days] + rows[2 * days :]
-        # The same sum with each day's own tile (or none) is what the day gives the score now:
-        # subtract it.
+        # The same sum with each day's own tile (or none) is what the day
+        # gives the score now: subtract it.
         raw -= raw.take([d * m + t for d, t in enumerate(own)])[:, None]
         table: np.ndarray = raw[:, :n]
         table.flags.writeable = False

@@ -33,8 +33,8 @@ def run_local(
     if workers <= 1:
         results = list(progress((_play(job) for job in jobs), len(jobs)))
     else:
-        # "spawn" keeps workers clean of the parent's threads (tqdm, Ray) and behaves alike on every
-        # OS.
+        # "spawn" keeps workers clean of the parent's threads (tqdm, Ray)
+        # and behaves alike on every OS.
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             results = list(progress(pool.imap_unordered(_play, jobs), len(jobs)))
     return sorted(results, key=lambda r: r.index)

@@ -10,8 +10,8 @@ __all__ = ["Rating", "rate_games", "wilson"]
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% by default); (0, 1) when there are no
-    trials."""
+    """The Wilson score interval for a proportion (95% by default); (0,
+    1) when there are no trials."""
     if trials <= 0:
         return 0.0, 1.0
     p = successes / trials
@@ -23,8 +23,8 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """An openskill (Plackett-Luce) rating: skill ``mu``, uncertainty ``sigma``, and ``mu - 3
-    sigma``."""
+    """An openskill (Plackett-Luce) rating: skill ``mu``, uncertainty
+    ``sigma``, and ``mu - 3 sigma``."""
 
     mu: float
     sigma: float

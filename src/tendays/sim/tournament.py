@@ -90,8 +90,8 @@ class Tournament:
                 raise ValueError(reason)
 
     def deal(self, index: int) -> int:
-        """The deal game ``index`` is played on: its own, or in a duplicate tournament its seatings'
-        shared one."""
+        """The deal game ``index`` is played on: its own, or in a duplicate
+        tournament its seatings' shared one."""
         return index // len(self.players) if self.duplicate else index
 
     def game_seed(self, index: int) -> int:
@@ -139,8 +139,8 @@ class _Failed(Exception):
 
 
 class _Seat:
-    """A bot at one seat of a tournament game: it times its decisions and remembers its last
-    answer."""
+    """A bot at one seat of a tournament game: it times its decisions
+    and remembers its last answer."""
 
     def __init__(self, seat: int, bot: Bot) -> None:
         self.seat = seat
@@ -245,8 +245,8 @@ class Paired:
 
 
 def paired(tournament: Tournament, results: Sequence[GameResult], player: int) -> Paired:
-    """``player``'s result per deal over the complete deals among ``results`` of a duplicate
-    tournament."""
+    """``player``'s result per deal over the complete deals among
+    ``results`` of a duplicate tournament."""
     seatings = len(tournament.players)
     by_deal: dict[int, list[GameResult]] = {}
     for r in results:
@@ -260,8 +260,8 @@ def paired(tournament: Tournament, results: Sequence[GameResult], player: int) -
     lost = sum(share == 0 for share in shares)
     deals = len(shares)
     if deals < 2 or statistics.pstdev(shares) == 0:
-        # Too few deals, or all alike, for a spread: the games' interval, which treats them as
-        # independent.
+        # Too few deals, or all alike, for a spread: the games' interval,
+        # which treats them as independent.
         games = deals * seatings
         interval = wilson(round(sum(shares) * seatings), games)
     else:
@@ -361,8 +361,8 @@ def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
         pairs = paired(tournament, results, p) if tournament.duplicate and n > 1 else None
         wins = sum(r.winner == p for r in results)
         won = [r.turns for r in results if r.winner == p and r.forfeit is None]
-        # A forfeited decision's time is the time until it failed, not thinking: count finished
-        # games only.
+        # A forfeited decision's time is the time until it failed, not
+        # thinking: count finished games only.
         finished = [r for r in results if r.forfeit != p]
         decisions = sum(r.decisions[p] for r in finished)
         think = sum(r.think_seconds[p] for r in finished)

@@ -211,8 +211,8 @@ class PPO:
         return total, {"policy_loss": policy, "value_loss": value_loss, "entropy": entropy}
 
     def _iterate(self, carry: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, jax.Array]]:
-        """One rollout of ``games`` x ``steps`` decisions and its updates; returns the new carry and
-        figures."""
+        """One rollout of ``games`` x ``steps`` decisions and its updates;
+        returns the new carry and figures."""
         params, opt_state, state, key = carry
         s = self.settings
         state, key, batch, last_value = self._rollout(params, state, key)

@@ -1,5 +1,5 @@
-"""What the game screen says: the status line, the hand, the other seats and what to do next, from
-one view."""
+"""What the game screen says: the status line, the hand, the other seats and
+what to do next, from one view."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def journey_of(name: str) -> str:
 
 
 def day_keys(days: int) -> str:
-    """The keys that choose a day, in words: "1-5", or "1-9, 0 = day 10" (a longer rack: arrows or a
-    click)."""
+    """The keys that choose a day, in words: "1-5", or "1-9, 0 = day 10" (a
+    longer rack: arrows or a click)."""
     return f"1-{days}" if days < 10 else _("1-9, 0 = day 10")
 
 
@@ -128,15 +128,15 @@ def seats_text(pv: PlayerView, seats: Sequence[TerminalSeat]) -> Table:
 
 
 def _with_tile(message: str, tile: Text, **fields: object) -> Text:
-    """``message`` with the swatch and name of a tile where it says ``{tile}``, its other fields
-    filled in."""
+    """``message`` with the swatch and name of a tile where it says
+    ``{tile}``, its other fields filled in."""
     before, _tile, after = message.partition("{tile}")
     return Text.assemble(before.format(**fields), tile, after.format(**fields))
 
 
 def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
-    """What the person to move can do now, with the keys for it; ``pending`` is their half-made
-    choice."""
+    """What the person to move can do now, with the keys for it;
+    ``pending`` is their half-made choice."""
     edition = pv.edition
     keys = day_keys(pv.options.days)
     if pv.phase is Phase.DRAFT:

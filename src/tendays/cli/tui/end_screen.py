@@ -1,5 +1,5 @@
-"""The end of a game: the winner's journey day by day, every rack revealed with its verdict, a
-summary."""
+"""The end of a game: the winner's journey day by day, every rack revealed
+with its verdict, a summary."""
 
 from __future__ import annotations
 
@@ -146,8 +146,8 @@ def end_text(table: Table) -> tuple[str, Group]:
 
 
 class EndScreen(FittedScreen[None]):
-    """The end of the game; play again with the same options, save, go back to the board, or
-    quit."""
+    """The end of the game; play again with the same options, save,
+    go back to the board, or quit."""
 
     BINDINGS = [
         Binding("n", "again", "Play again"),

@@ -39,8 +39,8 @@ __all__ = ["WIDE", "GameScreen"]
 WIDE = 110  # from this many columns the journey's verdict in words stands beside the rack
 
 # Keys the footer offers only when they can be used now (check_action); each key also has a hidden
-# binding that always answers, so a key pressed at the wrong moment says why instead of doing
-# nothing.
+# binding that always answers, so a key pressed at the wrong moment says
+# why instead of doing nothing.
 _OFFERED = ("draw", "discard", "swap", "show_end")
 
 
@@ -124,8 +124,8 @@ class GameScreen(FittedScreen[None]):
 
     @property
     def waiting_for_human(self) -> bool:
-        """True when nothing happens until a person acts (their turn, a privacy screen, or the
-        end)."""
+        """True when nothing happens until a person acts (their turn, a
+        privacy screen, or the end)."""
         return not self.bot_busy and (
             self.table.is_over
             or self.table.seats[self.table.current].is_human
@@ -312,8 +312,8 @@ class GameScreen(FittedScreen[None]):
         return None
 
     def answer(self, pv: PlayerView, reply: Reply) -> None:
-        """Play the move a key or click came to, or show its words; the engine has the last word on
-        a move."""
+        """Play the move a key or click came to, or show its words; the engine
+        has the last word on a move."""
         move = reply.move
         if move is None:
             if reply.message:
@@ -442,8 +442,8 @@ class GameScreen(FittedScreen[None]):
         return unsaved_warning(self.table, self.config.save_path) if self.table.unsaved else None
 
     def action_quit(self) -> None:
-        """Quit; a game with moves since it was last saved (finished or not) asks for a second q
-        first."""
+        """Quit; a game with moves since it was last saved (finished or
+        not) asks for a second q first."""
         warning = self.unsaved_warning()
         if warning is None or self.quit_asked == self.table.move_count:
             self.app.exit()
@@ -452,8 +452,8 @@ class GameScreen(FittedScreen[None]):
         self.say(warning, error=True)
 
     def action_palette(self) -> None:
-        """c: switch the tile colours between the edition's palette and its palette for colour-blind
-        players."""
+        """c: switch the tile colours between the edition's palette and its
+        palette for colour-blind players."""
         chosen = palette_choice().toggle()
         self.config = replace(self.config, palette=chosen)
         self.say(

@@ -27,8 +27,8 @@ TYPED_LIMIT = 40
 def move_verbs() -> dict[str, str]:
     """The verbs of the move notation in the reader's language, by the notation's own word: the
     ``:`` box takes either ("ziehen" or "draw"); files and the wire keep the notation."""
-    # TRANSLATORS: the verbs a person may type in the move box (":"), one word each, lower case, all
-    # different.
+    # TRANSLATORS: the verbs a person may type in the move box (":"), one word
+    # each, lower case, all different.
     return {
         "draw": pgettext("typed move", "draw"),
         "take": pgettext("typed move", "take"),
@@ -47,8 +47,8 @@ def typed_example(move: Move) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A choice half made: ``kind`` "place" (``day`` 0: discard the held tile) or "swap" (``day`` 0:
-    no day yet)."""
+    """A choice half made: ``kind`` "place" (``day`` 0: discard the held tile) or
+    "swap" (``day`` 0: no day yet)."""
 
     kind: str
     day: int = 0
@@ -72,8 +72,8 @@ def _refuse(message: str) -> Reply:
 
 
 class InputModel:
-    """The keys and clicks of the person to move, turned into moves. Each method takes that person's
-    view."""
+    """The keys and clicks of the person to move, turned into moves. Each
+    method takes that person's view."""
 
     def __init__(self) -> None:
         self.pending: Pending | None = None
@@ -128,16 +128,16 @@ class InputModel:
             self.pile_cursor = pv.forced_pile or self.pile_cursor or 1
 
     def _to_discard_piles(self, pv: PlayerView) -> None:
-        """The held tile's day is chosen: the cursor goes to the pile it may go onto (pile 1 if any
-        will do)."""
+        """The held tile's day is chosen: the cursor goes to the pile it may go
+        onto (pile 1 if any will do)."""
         self.on_piles = True
         self.pile_cursor = pv.forced_pile or (self.pile_cursor if self.pile_cursor else 1)
 
     # -- days and piles ----------------------------------------------------------------------
 
     def choose_day(self, pv: PlayerView, day: int) -> Reply:
-        """A day key or click: draft onto it, choose it as a swap's day, or choose it to place the
-        held tile."""
+        """A day key or click: draft onto it, choose it as a swap's day, or
+        choose it to place the held tile."""
         days = pv.options.days
         if not 1 <= day <= days:
             return _refuse(
@@ -170,8 +170,8 @@ class InputModel:
         return Reply()
 
     def choose_pile(self, pv: PlayerView, pile: int) -> Reply:
-        """A pile key or click (``pile`` 0: the draw pile): take from it, or send the discard onto
-        it."""
+        """A pile key or click (``pile`` 0: the draw pile): take from it,
+        or send the discard onto it."""
         if pv.phase is Phase.DRAFT:
             self.on_piles = False
             return _refuse(_("While drafting, put the tile on an empty day of your rack."))

@@ -36,15 +36,15 @@ POINTER = "◀"
 
 
 def learn_offer() -> Iterator[Button]:
-    """The setup screen's button that offers the guided game, to a player who never finished nor
-    skipped it."""
+    """The setup screen's button that offers the guided game, to a player who
+    never finished nor skipped it."""
     if Progress.load().first_time:
         yield Button(_("Learn to play"), id="setup-learn", compact=True)
 
 
 def open_lesson(app: App[Any], edition: str) -> None:
-    """Show the guided game of ``edition`` (or of the first edition with one) over the screen on
-    top."""
+    """Show the guided game of ``edition`` (or of the first edition with
+    one) over the screen on top."""
     lessons = available_lessons()
     tutor = Tutor(load_lesson(edition if edition in lessons else lessons[0]))
     app.push_screen(LearnScreen(tutor, Progress.load(), app.pop_screen))
@@ -66,8 +66,8 @@ def move_keys(move: Move) -> str:
 
 
 class LearnScreen(FittedScreen[None]):
-    """One edition's guided game; ``on_leave`` is called when the player leaves it (finished or
-    not)."""
+    """One edition's guided game; ``on_leave`` is called when the player
+    leaves it (finished or not)."""
 
     CSS_PATH = Path(__file__).with_name("learn.tcss")
 
@@ -162,8 +162,8 @@ class LearnScreen(FittedScreen[None]):
         return Group(*lines)
 
     def _lesson(self, step: Step) -> RenderableType:
-        """The rules explained at this step, why the lesson makes its move, then what the others
-        did."""
+        """The rules explained at this step, why the lesson makes its
+        move, then what the others did."""
         parts: list[RenderableType] = []
         for text in step.lessons:
             parts.append(Text(text))

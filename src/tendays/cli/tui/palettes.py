@@ -20,8 +20,8 @@ PALETTES = ("normal", "cb")  # the edition's palette, or its palette for colour-
 
 
 class PaletteChoice:
-    """The palette a terminal app draws with; one object per app, so a key can switch it for every
-    widget."""
+    """The palette a terminal app draws with; one object per app, so a key
+    can switch it for every widget."""
 
     def __init__(self, name: str = "normal") -> None:
         if name not in PALETTES:
@@ -47,8 +47,8 @@ def palette_choice() -> PaletteChoice:
 
 @contextmanager
 def use_palette(choice: PaletteChoice) -> Iterator[PaletteChoice]:
-    """Draw with ``choice`` inside the block (an app runs inside it, so every task of the app sees
-    it)."""
+    """Draw with ``choice`` inside the block (an app runs inside it, so
+    every task of the app sees it)."""
     token = _PALETTE.set(choice)
     try:
         yield choice
@@ -58,6 +58,6 @@ def use_palette(choice: PaletteChoice) -> Iterator[PaletteChoice]:
 
 def draw_with(choice: PaletteChoice) -> None:
     """Draw with ``choice`` from now on in this task and the tasks it starts: an app calls it when
-    it loads, so its screens and widgets, each running in a task of its own, all see the same
-    choice."""
+    it loads, so its screens and widgets, each running in a task of its
+    own, all see the same choice."""
     _PALETTE.set(choice)

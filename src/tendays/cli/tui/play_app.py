@@ -61,8 +61,8 @@ class PlayApp(App[None]):
 
     async def run_async(self, *args: Any, **kwargs: Any) -> Any:
         # Every task and thread of the app copies this context: the engine's sentences (log,
-        # verdicts, refused moves, hints) and the terminal's own words are all in the player's
-        # language.
+        # verdicts, refused moves, hints) and the terminal's own words are
+        # all in the player's language.
         with use_language(self.language):
             return await super().run_async(*args, **kwargs)
 
@@ -109,8 +109,8 @@ class PlayApp(App[None]):
             self.push_screen(screen)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The command palette's commands (Ctrl+P), its Quit in the player's language and asking as
-        q does."""
+        """The command palette's commands (Ctrl+P), its Quit in the player's
+        language and asking as q does."""
         for command in super().get_system_commands(screen):
             if command.callback == self.action_quit:
                 yield SystemCommand(
@@ -122,8 +122,8 @@ class PlayApp(App[None]):
                 yield command
 
     async def action_quit(self) -> None:
-        """Ctrl+Q and the command palette's Quit: as q on the board, they ask first when moves would
-        be lost."""
+        """Ctrl+Q and the command palette's Quit: as q on the board, they ask
+        first when moves would be lost."""
         if isinstance(self.screen, (GameScreen, EndScreen, PrivacyScreen)):
             self.screen.action_quit()
             return
@@ -137,8 +137,8 @@ class PlayApp(App[None]):
         game.action_quit()
 
     def play_again(self) -> None:
-        """A new game with the same options and seats: the next seed when one was given, else a
-        fresh one."""
+        """A new game with the same options and seats: the next seed when one
+        was given, else a fresh one."""
         seed = None if self.config.seed is None or self.seed_used is None else self.seed_used + 1
         # A new game is played under today's rules, even after a game resumed from an old save.
         options = replace(self.game_screen.table.options, rules=RULES_VERSION)

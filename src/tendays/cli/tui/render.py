@@ -69,8 +69,8 @@ SWATCH_WIDTH = 8  # the shape, a space and the colour's word in six letters
 
 
 def _ink(background: str) -> str:
-    """Black or white, whichever reads better on ``background`` (#rrggbb), by WCAG relative
-    luminance."""
+    """Black or white, whichever reads better on ``background`` (#rrggbb),
+    by WCAG relative luminance."""
 
     def channel(hex_pair: str) -> float:
         value = int(hex_pair, 16) / 255
@@ -82,8 +82,8 @@ def _ink(background: str) -> str:
 
 
 def person(name: str) -> str:
-    """A seat's name as shown: "You" in the reader's language for the one person at a table of
-    bots."""
+    """A seat's name as shown: "You" in the reader's language for the
+    one person at a table of bots."""
     return _("You") if name == YOU else name
 
 
@@ -112,8 +112,8 @@ def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Tex
             label = f"{symbol} {word[: width - 2]:^{width - 2}}"
         else:
             label = f"{symbol}{words.letter(t.color)}"[:width].ljust(width)
-    # The colour goes on a span, not on the Text itself, so text appended after the swatch stays
-    # plain.
+    # The colour goes on a span, not on the Text itself, so text appended
+    # after the swatch stays plain.
     block = Text()
     block.append(label, style=f"bold {_ink(background)} on {background}")
     return block
@@ -125,8 +125,8 @@ def name_width(edition: Edition) -> int:
 
 
 def tile_name(edition: Edition, tile: int, label: str) -> str:
-    """The name written after a swatch labelled ``label``: none when the swatch already says it
-    (``car``)."""
+    """The name written after a swatch labelled ``label``: none when the
+    swatch already says it (``car``)."""
     name = edition.tiles[tile].name_in(current_language())
     return "" if name == label.strip() else name
 
@@ -230,8 +230,8 @@ def rack_line(
 
 
 def bullets(lines: Sequence[str], symbol: str, style: str) -> Table:
-    """Lines each after ``symbol``, wrapped with a hanging indent so a long explanation stays
-    readable."""
+    """Lines each after ``symbol``, wrapped with a hanging indent so a
+    long explanation stays readable."""
     grid = Table.grid(padding=0)
     grid.add_column(no_wrap=True)
     grid.add_column(ratio=1)

@@ -59,8 +59,8 @@ CSS_PATH = Path(__file__).with_name("tendays.tcss")
 
 
 def replay_states(record: GameRecord) -> list[State]:
-    """The state before the first move and after each move; raises ``RecordError`` naming a bad
-    move."""
+    """The state before the first move and after each move; raises
+    ``RecordError`` naming a bad move."""
     try:
         state = new_game(load_edition(record.edition), record.options, record.seed)
     except ValueError as error:  # options the engine refuses, an unknown edition
@@ -102,8 +102,8 @@ def racks_table(
     winner: int | None,
     width: int,
 ) -> RichTable:
-    """Every rack side by side: one column per seat, one row per day, each link marked as on the
-    board."""
+    """Every rack side by side: one column per seat, one row per day, each
+    link marked as on the board."""
     grid = RichTable(box=None, padding=(0, 1), pad_edge=False, show_edge=False, expand=False)
     players = max(1, len(racks))
     days = len(racks[0]) if racks else 0
@@ -215,8 +215,8 @@ class ReplayScreen(FittedScreen[None]):
         self.show()
 
     def action_palette(self) -> None:
-        """c: switch the tile colours between the edition's palette and its palette for colour-blind
-        players."""
+        """c: switch the tile colours between the edition's palette and its
+        palette for colour-blind players."""
         palette_choice().toggle()
         self.show()
 
@@ -260,8 +260,8 @@ class ReplayScreen(FittedScreen[None]):
         )
         width = self.size.width or 80
         if self.reveal:
-            # Each rack is read from its owner's view: the replay is public, so every view may be
-            # shown.
+            # Each rack is read from its owner's view: the replay is
+            # public, so every view may be shown.
             racks = [view(state, seat).rack or () for seat in range(self.record.options.players)]
             highlight = None if state.is_over else state.current
             self.query_one("#racks", Static).update(

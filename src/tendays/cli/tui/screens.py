@@ -46,8 +46,8 @@ ResultType = TypeVar("ResultType")
 
 
 def key_labels() -> dict[str, str]:
-    """The labels of the keys (in the footer and the key list), in the current language, by their
-    English words."""
+    """The labels of the keys (in the footer and the key list), in the current
+    language, by their English words."""
     return {
         "Draw": _("Draw"),
         "Discard": _("Discard"),
@@ -166,8 +166,8 @@ class HelpScreen(FittedScreen[None]):
 
 
 class TextScreen(FittedModal[None]):
-    """A pop-up with a title and some text (the journey verdict); the arrow keys scroll a long
-    text."""
+    """A pop-up with a title and some text (the journey verdict); the
+    arrow keys scroll a long text."""
 
     BINDINGS = [
         Binding("escape,enter,q,v,h", "close", "Close"),

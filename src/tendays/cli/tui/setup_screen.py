@@ -52,8 +52,8 @@ def players_help() -> str:
 
 
 class TickBox(Checkbox):
-    """A checkbox that shows ✓ when on and an empty box when off, so the two differ in more than
-    colour."""
+    """A checkbox that shows ✓ when on and an empty box when off, so the
+    two differ in more than colour."""
 
     @property
     def _button(self) -> Content:
@@ -168,8 +168,8 @@ class SetupScreen(FittedScreen[None]):
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def forget_refusal(self) -> None:
-        """A changed field may mend what was refused: the old refusal goes until Start is pressed
-        again."""
+        """A changed field may mend what was refused: the old refusal goes
+        until Start is pressed again."""
         self.query_one("#setup-error", Static).update("")
 
     def refuse(self, problem: str) -> None:

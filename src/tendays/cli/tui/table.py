@@ -60,8 +60,8 @@ class SeatError(ValueError):
 
 
 def make_seat_bot(spec: str) -> Bot:
-    """The bot for a seat spec: a level or bot of the registry (``tendays.bots.bot_names()``), or
-    ``cmd:...``."""
+    """The bot for a seat spec: a level or bot of the registry (``tendays.bots.bot_names()``),
+    or ``cmd:...``."""
     try:
         return make_bot(spec)
     except (ValueError, OSError) as error:
@@ -89,8 +89,8 @@ class TerminalSeat:
             return _("engine bot")
         # a bot named directly (greedy, expert:48) keeps its name
         level = LEVELS.get(self.spec.lower())
-        # TRANSLATORS: a bot seat's level after its name, "Bot 2 (normal bot)": no brackets of its
-        # own.
+        # TRANSLATORS: a bot seat's level after its name, "Bot 2 (normal
+        # bot)": no brackets of its own.
         return pgettext("seat", "{level} bot").format(
             level=self.spec if level is None else level.said
         )
@@ -126,8 +126,8 @@ def _misspelt_bot(word: str) -> str | None:
 
 
 def _person(word: str, number: int, people: int) -> str:
-    """The name of the person a ``--players`` word seats, or SeatError for a word that looks like a
-    slip."""
+    """The name of the person a ``--players`` word seats, or SeatError for a
+    word that looks like a slip."""
     if word.lower().startswith(PERSON_PREFIX):
         name = word[len(PERSON_PREFIX) :].strip()
         if not name:
@@ -383,15 +383,15 @@ class Table:
 
 
 def position_digest(state: State) -> str:
-    """A short fingerprint of a position: every seat's view of it (racks, piles, history),
-    hashed."""
+    """A short fingerprint of a position: every seat's view of it
+    (racks, piles, history), hashed."""
     views = [view_to_json(view(state, seat)) for seat in range(state.options.players)]
     return hashlib.sha256(json.dumps(views, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _shape_problem(data: object) -> str | None:
-    """What keeps ``data`` from being a game record's JSON object, in words; None if it has the
-    right shape."""
+    """What keeps ``data`` from being a game record's JSON object, in words;
+    None if it has the right shape."""
     if not isinstance(data, dict):
         kinds = {
             list: _("an array"),
@@ -503,8 +503,8 @@ def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
 
 
 def saved_palette(path: Path) -> str | None:
-    """The palette a save file was drawn in, or None when it names none (an older save, any game
-    record)."""
+    """The palette a save file was drawn in, or None when it names none (an
+    older save, any game record)."""
     try:
         data = json_text.loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError):

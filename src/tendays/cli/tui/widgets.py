@@ -59,8 +59,8 @@ def show_text(widget: Static, text: Text, layout: bool = True) -> None:
 
 
 def rack_pane_width(edition: Edition) -> int:
-    """The rack pane's width: the cursor, the day, the swatch, the longest name, the link mark, the
-    border."""
+    """The rack pane's width: the cursor, the day, the swatch, the longest
+    name, the link mark, the border."""
     return 1 + 3 + SWATCH_WIDTH + 1 + name_width(edition) + 6 + 2
 
 
@@ -82,8 +82,8 @@ class DayRow(Static):
 
 
 class PileRow(Static):
-    """The draw pile (``pile`` 0) or a discard pile; clicking it takes from it or discards onto
-    it."""
+    """The draw pile (``pile`` 0) or a discard pile; clicking it takes
+    from it or discards onto it."""
 
     class Chosen(Message):
         def __init__(self, pile: int) -> None:
@@ -104,8 +104,8 @@ class Unfocused(VerticalScroll, can_focus=False):
 
 
 class RackPane(Vertical):
-    """One rack, day by day with the verdict on each link, and the cursor day's link explained
-    below."""
+    """One rack, day by day with the verdict on each link, and the
+    cursor day's link explained below."""
 
     def __init__(self, edition: Edition, days: int) -> None:
         super().__init__(id="rack-pane")
@@ -143,8 +143,8 @@ class RackPane(Vertical):
         hinted: Collection[int],
     ) -> None:
         """``rack`` under ``heading``: the ``cursor`` day (highlighted when ``on_days``), the
-        ``chosen`` day and the ``hinted`` days marked, and the cursor day's link explained in full
-        below."""
+        ``chosen`` day and the ``hinted`` days marked, and the cursor day's
+        link explained in full below."""
         show_text(self.query_one("#rack-title", Static), Text(heading, style="bold"), layout=False)
         marks = day_marks(edition, rack)
         for row in self.query(DayRow):
@@ -177,8 +177,8 @@ class RackPane(Vertical):
 
 
 class LinksPane(Unfocused):
-    """Wide terminals only: the whole journey's verdict in words beside the rack, every link
-    explained."""
+    """Wide terminals only: the whole journey's verdict in words beside
+    the rack, every link explained."""
 
     def __init__(self) -> None:
         super().__init__(id="links")
@@ -200,8 +200,8 @@ class LinksPane(Unfocused):
 
 
 class GameLog(Unfocused):
-    """The game log, newest line last. It rewraps to its width and stays at its end unless scrolled
-    back."""
+    """The game log, newest line last. It rewraps to its width and stays at
+    its end unless scrolled back."""
 
     def __init__(self) -> None:
         super().__init__(id="log")
@@ -244,8 +244,8 @@ class SidePane(Vertical):
         yield GameLog()
 
     def show(self, pv: PlayerView, seats: Sequence[TerminalSeat], pile_cursor: int | None) -> None:
-        """The side of the table from ``pv``; ``pile_cursor`` is the pile the cursor stands on, if
-        any."""
+        """The side of the table from ``pv``; ``pile_cursor`` is the pile
+        the cursor stands on, if any."""
         edition = pv.edition
         show_text(self.query_one("#hand", Static), hand_text(pv, seats[pv.current].name))
         # the panel's padding, then the cursor column
