@@ -71,8 +71,7 @@ def seek(page: Page, server: Server, edition: str = "usa") -> None:
     open_lobby(page, f"{server.url}/")
     page.wait_for_selector("#pair-form:not([hidden])")
     page.select_option("#pair-form select[name=edition]", edition)
-    page.click("#pair-button")
-    page.wait_for_selector("#pair-waiting:not([hidden])")
+    page.click("#pair-button")  # then it waits, or (paired at once) goes to the table: the caller waits for which
 
 
 def play(page: Page, move: str) -> None:
@@ -171,13 +170,16 @@ def test_waiting_can_be_stopped_on_a_phone(browser: Any, server: Server) -> None
     dora = new_page(browser, 360, 740, is_mobile=True, has_touch=True, locale="de-DE")
     sign_up(dora, server, "Dora")
     seek(dora, server)
+    dora.wait_for_selector("#pair-waiting:not([hidden])")
     wide = "[...document.querySelectorAll('#quick-pair *')].filter(n => n.getBoundingClientRect().right > innerWidth)"
     dora.click("#pair-cancel")
     dora.wait_for_selector("#pair-form:not([hidden])")
     assert dora.evaluate(f"{wide}.length") == 0  # nothing of the panel runs off the screen
     assert dora.inner_text("#pair-error") == "Du hast die Suche beendet."
     seek(dora, server)  # and a second time: the first seek is over, the new one waits
-    assert dora.locator("#pair-waiting:not([hidden])").count() == 1
+    dora.wait_for_selector("#pair-waiting:not([hidden])")
+    dora.click("#pair-cancel")  # (else the next person to seek would be paired with Dora)
+    dora.wait_for_selector("#pair-form:not([hidden])")
     assert dora.js_errors == []
 
 
