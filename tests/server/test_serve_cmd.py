@@ -22,6 +22,12 @@ def test_negative_settings_are_refused(capsys: pytest.CaptureFixture[str]) -> No
     assert "--bot-delay cannot be negative" in capsys.readouterr().err
 
 
+def test_the_wait_before_a_bot_is_offered_is_a_duration(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--bot-offer-after", "soon"])
+    assert "argument --bot-offer-after: 'soon' is not a duration such as 45s" in capsys.readouterr().err
+
+
 def test_seat_tokens_never_reach_a_log() -> None:
     record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
                                ("127.0.0.1:5000", "/ws/games/abc?token=s3cr3t-T0ken_x"), None)

@@ -149,6 +149,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="delete ended games this long after they ended, or 'forever' "
         "(default 90d) [TENDAYS_RETENTION]",
     )
+    games.add_argument(
+        "--bot-offer-after",
+        type=duration,
+        default=duration(_env("BOT_OFFER_AFTER", "30s")),
+        metavar="DURATION",
+        help="\"Play someone now\": how long someone waits for an opponent before the lobby offers "
+        "a game against a bot instead (default 30s) [TENDAYS_BOT_OFFER_AFTER]",
+    )
     parser.add_argument(
         "--admin-token-file",
         default=_env("ADMIN_TOKEN_FILE", None),
@@ -239,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
         retention=args.retention,
         paces=PaceLimits(live_min=args.live_min),
         lease_ttl=args.lease,
+        bot_offer_after=args.bot_offer_after,
     )
     if args.bot_workers is not None:
         settings.bot_processes = int(args.bot_workers)
