@@ -17,11 +17,12 @@ games wait for players in the lobby.
 
 Then starts ``tendays serve`` on the database and asks, one request at a time over one keep-alive
 connection, for ``--requests`` profiles of random people (``GET /api/players/{name}``, the first page of
-their games), leaderboard pages (``GET /api/leaderboard?edition=...``, pages 1 to 5) and lobby pages
-(``GET /api/games``, pages 1 to 5), and reports each call's p50 and p99 in milliseconds, from sending the
-request to having the whole answer. Last, with the server stopped, it rates ``--rate`` more games through
-:func:`~tendays.server.people.ratings.rate_game` (one transaction each, as a game's end does) and reports
-the time per game.
+their games), leaderboard pages (``GET /api/leaderboard?edition=...``, pages 1 to 5), lobby pages
+(``GET /api/games``, pages 1 to 5) and the lobby's list of games being played
+(``GET /api/games?show=playing``, which the lobby page asks for beside the other), and reports each call's
+p50 and p99 in milliseconds, from sending the request to having the whole answer. Last, with the server
+stopped, it rates ``--rate`` more games through :func:`~tendays.server.people.ratings.rate_game` (one
+transaction each, as a game's end does) and reports the time per game.
 """
 
 from __future__ import annotations
@@ -136,6 +137,7 @@ def measure(base: str, requests: int, accounts: int, rng: random.Random) -> dict
         "profile": lambda: f"/api/players/player{rng.randrange(accounts):05d}",
         "leaderboard": lambda: f"/api/leaderboard?edition={rng.choice(['usa', 'germany'])}&page={rng.randint(1, 5)}",
         "lobby": lambda: f"/api/games?show=joinable&page={rng.randint(1, 5)}",
+        "playing": lambda: "/api/games?show=playing",
     }
     times: dict[str, list[float]] = {name: [] for name in calls}
     with httpx.Client(base_url=base, timeout=30) as http:

@@ -1,6 +1,7 @@
 """The schema's migrations (Alembic): they make exactly the tables the code declares, on SQLite and
-PostgreSQL; a database made before migrations existed upgrades in place, and one at revision 0003 (before
-accounts) reaches 0004 with its games intact; a missing driver is named."""
+PostgreSQL; a database made before migrations existed upgrades in place, one at revision 0003 (before
+accounts) reaches the newest with its games intact, and one at 0004 gets the leaderboard's index (0005) with
+its ratings intact; a missing driver is named."""
 
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ from server_helpers import write_game_row  # noqa: E402
 from sqlalchemy import MetaData, Table, inspect, text  # noqa: E402
 
 from tendays.server.matches.seats import hash_token  # noqa: E402
+from tendays.server.people.profiles import leaderboard  # noqa: E402
 from tendays.server.storage.schema import MIGRATIONS, Base  # noqa: E402
 from tendays.server.storage.store import Store  # noqa: E402
+
+HEAD = "0005"  # the newest revision
 
 
 def test_the_migrations_make_exactly_the_declared_tables(db_url: str) -> None:
@@ -29,7 +33,7 @@ def test_the_migrations_make_exactly_the_declared_tables(db_url: str) -> None:
     try:
         with store.engine.connect() as db:
             assert compare_metadata(MigrationContext.configure(db), Base.metadata) == []
-            assert db.scalar(text("SELECT version_num FROM alembic_version")) == "0004"
+            assert db.scalar(text("SELECT version_num FROM alembic_version")) == HEAD
     finally:
         store.close()
 
@@ -66,7 +70,7 @@ def test_a_missing_postgresql_driver_is_named_in_one_line(tmp_path: Path) -> Non
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_a_database_at_revision_0003_upgrades_to_0004_with_its_games_intact(db_url: str) -> None:
+def test_a_database_at_revision_0003_upgrades_to_the_newest_with_its_games_intact(db_url: str) -> None:
     store = Store(db_url)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -85,15 +89,44 @@ def test_a_database_at_revision_0003_upgrades_to_0004_with_its_games_intact(db_u
                                     for seat, name in enumerate(("Ann", "Ben"))])
         db.execute(moves.insert(), [{"game_id": "kept", "number": 1, "seat": 0, "move": "draft 3"}])
     store.close()
-    store = Store(db_url)  # upgrades to 0004
+    store = Store(db_url)  # upgrades to the newest revision
     try:
         with store.engine.connect() as db:
-            assert db.scalar(text("SELECT version_num FROM alembic_version")) == "0004"
+            assert db.scalar(text("SELECT version_num FROM alembic_version")) == HEAD
         game = store.load_game("kept")
         assert game is not None and game.moves == ["draft 3"]
         assert [(s.name, s.token_hash, s.account_id) for s in game.seats] == [
             ("Ann", hash_token("token-0"), None), ("Ben", hash_token("token-1"), None)]
         assert {"accounts", "sessions", "sign_in_limits", "ratings", "rating_history", "seeks"} <= set(
             inspect(store.engine).get_table_names())
+    finally:
+        store.close()
+
+
+def test_a_database_at_revision_0004_gets_the_leaderboards_index_with_its_ratings_intact(db_url: str) -> None:
+    store = Store(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with store.engine.begin() as db:
+        config.attributes["connection"] = db
+        command.downgrade(config, "0004")
+    engine = store.engine
+    assert "ix_ratings_rating" in {i["name"] for i in inspect(engine).get_indexes("ratings")}
+    tables = MetaData()
+    accounts, ratings = (Table(name, tables, autoload_with=engine) for name in ("accounts", "ratings"))
+    with engine.begin() as db:
+        db.execute(accounts.insert(), [{"id": n, "name": f"P{n}", "name_key": f"p{n}", "password_hash": "-",
+                                        "created": 1.0} for n in (1, 2)])
+        db.execute(ratings.insert(), [{"account_id": n, "edition": "usa", "mu": 20.0 + n, "sigma": sigma,
+                                       "rating": 20.0 + n, "games": 30, "updated": 1.0}
+                                      for n, sigma in ((1, 3.0), (2, 7.0))])
+    store.close()
+    store = Store(db_url)  # upgrades to the newest revision
+    try:
+        indexes = {i["name"] for i in inspect(store.engine).get_indexes("ratings")}
+        assert "ix_ratings_settled" in indexes and "ix_ratings_rating" not in indexes
+        board = leaderboard(store.engine, "usa")
+        assert [(p["name"], p["rating"]) for p in board["players"]] == [("P1", 21.0)]  # P2 is provisional
+        assert board["total"] == 1
     finally:
         store.close()

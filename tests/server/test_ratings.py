@@ -21,7 +21,7 @@ from tendays.server.matches.lobby import Lobby
 from tendays.server.matches.master import Match
 from tendays.server.matches.seats import LobbyError
 from tendays.server.matches.text import name_key
-from tendays.server.people.profiles import Leaderboards
+from tendays.server.people.profiles import leaderboard
 from tendays.server.people.ratings import PROVISIONAL_SIGMA, START, Rating, places, rate_game, rate_places
 from tendays.server.people.results import catch_up, results_hook
 from tendays.server.settings import PaceLimits
@@ -400,22 +400,19 @@ def test_rated_games_over_the_api(client: TestClient) -> None:
     assert [(g["id"], g["rated"], g["result"]) for g in profile["games"]] == [(game_id, True, "playing")]
 
 
-def test_a_leaderboard_is_read_at_most_every_few_seconds(tmp_path: Path) -> None:
+def test_a_leaderboard_shows_a_newly_settled_player_at_once_and_pages(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.db'}"
     seeded(url)
-    now = [100.0]
-    boards = Leaderboards(fresh=10.0, clock=lambda: now[0])
     store = Store(url)
     try:
-        assert [p["name"] for p in boards.page(store.engine, "usa")["players"]] == ["Bob"]
+        assert [p["name"] for p in leaderboard(store.engine, "usa")["players"]] == ["Bob"]
         with store.engine.begin() as db:  # Ada settles
             db.execute(update(RatingTable).where(RatingTable.account_id == 1).values(sigma=3.0))
-        now[0] += 9.0
-        assert [p["name"] for p in boards.page(store.engine, "usa")["players"]] == ["Bob"]
-        now[0] += 1.0
-        best = boards.page(store.engine, "usa", page=1, per_page=1)
+        best = leaderboard(store.engine, "usa", page=1, per_page=1)
         assert [p["name"] for p in best["players"]] == ["Ada"] and best["pages"] == 2 and best["total"] == 2
-        assert boards.page(store.engine, "usa", page=2, per_page=1)["players"][0]["rank"] == 2
+        second = leaderboard(store.engine, "usa", page=2, per_page=1)["players"]
+        assert [(p["name"], p["rank"]) for p in second] == [("Bob", 2)]
+        assert leaderboard(store.engine, "usa", page=3, per_page=1)["players"] == []
     finally:
         store.close()
 

@@ -12,7 +12,7 @@ from fastapi.responses import FileResponse
 from tendays.engine import available_editions
 from tendays.engine.i18n import gettext as _
 
-from ..people.profiles import Leaderboards, profile
+from ..people.profiles import leaderboard, profile
 from .models import ERRORS, ErrorAnswer
 from .players_models import Leaderboard, Profile
 from .routing import lobby_of, page
@@ -22,10 +22,9 @@ __all__ = ["players_router"]
 PlayerName = Annotated[str, PathParam(description="the player's name (any letter case)", max_length=64)]
 
 
-def players_router(boards: Leaderboards | None = None) -> APIRouter:
-    """The players' calls and pages; ``boards``: the leaderboards as this process keeps them (10 s fresh)."""
+def players_router() -> APIRouter:
+    """The players' calls and pages."""
     router = APIRouter()
-    leaderboards = boards or Leaderboards()
 
     @router.get("/api/players/{name}", summary="A player's profile: ratings, their history and games",
                 response_model=Profile,
@@ -47,7 +46,7 @@ def players_router(boards: Leaderboards | None = None) -> APIRouter:
             raise HTTPException(422, _("unknown edition '{edition}'; known: {known}").format(
                 edition=edition, known=", ".join(available_editions())))
         journal = lobby_of(request).journal
-        return await journal.run(leaderboards.page, journal.store.engine, edition, page, per_page)
+        return await journal.run(leaderboard, journal.store.engine, edition, page, per_page)
 
     @router.get("/players/{name}", include_in_schema=False)
     async def player_page(name: PlayerName) -> FileResponse:

@@ -1,58 +1,68 @@
 """What the site shows of a person and of the best players: a profile (ratings, their history, the games
 played, newest first, a page at a time) and an edition's leaderboard, with the bots' published ratings.
 
-A profile's queries start from an index: a person's seats by ``seats.account_id``, their ratings and
-history by the primary keys that begin with ``account_id``; so a profile stays fast however many games
-the site holds (``benchmarks/accounts.py``). A leaderboard is read whole per edition and paged from
-memory (:class:`Leaderboards`).
+A profile is three statements, each starting from an index: the account with its ratings (by
+``name_key``, then the primary key that begins with ``account_id``), every edition's recent history at
+once (the same), and one page of games with everyone at their tables and the number of games (by
+``seats.account_id``); so a profile stays fast however many games the site holds, and costs three round
+trips to the database whatever the person played (``benchmarks/accounts.py``). A leaderboard page is read
+through ``ix_ratings_settled``, the index of the settled players only (revision 0005), best first: a
+page costs the rows it shows, however few of an edition's players are settled.
 """
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import bindparam, func, select
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, Row
 
 from tendays.bots import LEVELS, ladder_ratings
 
 from ..matches.text import name_key
-from ..storage.schema import AccountTable, GameTable, RatingHistoryTable, RatingTable, SeatTable
-from .ratings import PROVISIONAL_SIGMA, START, is_provisional
+from ..storage.schema import SETTLED, AccountTable, GameTable, RatingHistoryTable, RatingTable, SeatTable
+from .ratings import START, is_provisional
 
-__all__ = ["HISTORY_POINTS", "Leaderboards", "bot_ratings", "profile"]
+__all__ = ["HISTORY_POINTS", "bot_ratings", "leaderboard", "profile"]
 
 #: The most recent rated games drawn on a profile's chart, per edition.
 HISTORY_POINTS = 500
 
 # Built once, as the store's statements are: building a statement costs more than running these.
-_ACCOUNT = select(AccountTable.id, AccountTable.name, AccountTable.created).where(
-    AccountTable.name_key == bindparam("key"))
-_RATINGS = select(RatingTable).where(RatingTable.account_id == bindparam("account")).order_by(RatingTable.edition)
-_HISTORY = (select(RatingHistoryTable.game_id, RatingHistoryTable.at, RatingHistoryTable.rating,
-                   RatingHistoryTable.deviation)
-            .where(RatingHistoryTable.account_id == bindparam("account"),
-                   RatingHistoryTable.edition == bindparam("edition"))
-            .order_by(RatingHistoryTable.at.desc()).limit(HISTORY_POINTS + 1))
+_ACCOUNT = (select(AccountTable.id, AccountTable.name, AccountTable.created, RatingTable.edition, RatingTable.mu,
+                   RatingTable.sigma, RatingTable.games)
+            .outerjoin(RatingTable, RatingTable.account_id == AccountTable.id)
+            .where(AccountTable.name_key == bindparam("key")).order_by(RatingTable.edition))
+_RECENT = (select(RatingHistoryTable.edition, RatingHistoryTable.game_id, RatingHistoryTable.at,
+                  RatingHistoryTable.rating, RatingHistoryTable.deviation,
+                  func.row_number().over(partition_by=RatingHistoryTable.edition,
+                                         order_by=RatingHistoryTable.at.desc()).label("newness"))
+           .where(RatingHistoryTable.account_id == bindparam("account")).subquery())
+_HISTORY = select(_RECENT).where(_RECENT.c.newness <= HISTORY_POINTS + 1).order_by(_RECENT.c.edition,
+                                                                                     _RECENT.c.at)
 _GAMES_COUNT = select(func.count()).select_from(SeatTable).where(SeatTable.account_id == bindparam("account"))
-_GAMES = (select(SeatTable.game_id, SeatTable.seat, GameTable.edition, GameTable.rated, GameTable.finished,
-                 GameTable.ended, GameTable.created, GameTable.finished_at)
-          .join(GameTable, GameTable.id == SeatTable.game_id).where(SeatTable.account_id == bindparam("account"))
-          .order_by(GameTable.created.desc(), GameTable.id).offset(bindparam("offset")).limit(bindparam("limit")))
-_TABLES = (select(SeatTable.game_id, SeatTable.seat, SeatTable.name, SeatTable.kind, SeatTable.bot, SeatTable.place,
-                  SeatTable.account_id)
-           .where(SeatTable.game_id.in_(bindparam("games", expanding=True)))
-           .order_by(SeatTable.game_id, SeatTable.seat))
+_PAGE = (select(SeatTable.game_id, SeatTable.seat.label("mine"), GameTable.edition, GameTable.rated,
+                GameTable.finished, GameTable.ended, GameTable.created, GameTable.finished_at,
+                func.count().over().label("total"))
+         .join(GameTable, GameTable.id == SeatTable.game_id).where(SeatTable.account_id == bindparam("account"))
+         .order_by(GameTable.created.desc(), GameTable.id).offset(bindparam("offset")).limit(bindparam("limit"))
+         .subquery())
+# The page's games with every seat at their tables, in one round trip.
+_GAMES = (select(_PAGE, SeatTable.seat, SeatTable.name, SeatTable.kind, SeatTable.bot, SeatTable.place,
+                 SeatTable.account_id)
+          .join(SeatTable, SeatTable.game_id == _PAGE.c.game_id)
+          .order_by(_PAGE.c.created.desc(), _PAGE.c.game_id, SeatTable.seat))
 _BOARD = (select(AccountTable.name, RatingTable.mu, RatingTable.sigma, RatingTable.games)
           .join(AccountTable, AccountTable.id == RatingTable.account_id)
-          .where(RatingTable.edition == bindparam("edition"), RatingTable.sigma <= PROVISIONAL_SIGMA)
-          .order_by(RatingTable.rating.desc(), RatingTable.account_id))
+          .where(RatingTable.edition == bindparam("edition"), SETTLED)
+          .order_by(RatingTable.rating.desc(), RatingTable.account_id.desc())
+          .offset(bindparam("offset")).limit(bindparam("limit")))
+_BOARD_COUNT = select(func.count()).select_from(RatingTable).where(RatingTable.edition == bindparam("edition"),
+                                                                   SETTLED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,26 +78,29 @@ class _Seat:
 def profile(engine: Engine, name: str, page: int = 1, per_page: int = 20) -> dict[str, Any] | None:
     """A person's profile as ``GET /api/players/{name}`` answers it; None if nobody has that name."""
     with engine.connect() as db:
-        account = db.execute(_ACCOUNT, {"key": name_key(name)}).one_or_none()
-        if account is None:
+        rows = db.execute(_ACCOUNT, {"key": name_key(name)}).all()
+        if not rows:
             return None
+        account = rows[0]
         ratings = {row.edition: {"rating": round(row.mu, 2), "deviation": round(row.sigma, 2), "games": row.games,
                                  "provisional": is_provisional(row.sigma)}
-                   for row in db.execute(_RATINGS, {"account": account.id})}
-        history = _history(db, account.id, ratings)
+                   for row in rows if row.edition is not None}
+        history = _history(db, account.id) if ratings else {}
         games, total = _games(db, account.id, page, per_page, history)
     return {"name": account.name, "since": account.created, "ratings": ratings, "history": history,
             "games": games, "page": page, "per_page": per_page, "total": total,
             "pages": max(1, -(-total // per_page))}
 
 
-def _history(db: Connection, account: int, ratings: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def _history(db: Connection, account: int) -> dict[str, list[dict[str, Any]]]:
     """Per edition, the rating after each of the last :data:`HISTORY_POINTS` rated games, oldest first."""
+    by_edition: dict[str, list[Row[Any]]] = defaultdict(list)
+    for row in db.execute(_HISTORY, {"account": account}):
+        by_edition[row.edition].append(row)
     history: dict[str, list[dict[str, Any]]] = {}
-    for edition in ratings:
-        rows = db.execute(_HISTORY, {"account": account, "edition": edition}).all()
+    for edition, rows in by_edition.items():
         points = [{"game": r.game_id, "at": r.at, "rating": round(r.rating, 2), "deviation": round(r.deviation, 2)}
-                  for r in reversed(rows)]
+                  for r in rows]
         # The first game's change is from the start, unless it is older than the chart.
         before = points.pop(0)["rating"] if len(points) > HISTORY_POINTS else round(START.mu, 2)
         for point in points:
@@ -100,24 +113,26 @@ def _history(db: Connection, account: int, ratings: dict[str, Any]) -> dict[str,
 def _games(db: Connection, account: int, page: int, per_page: int,
            history: dict[str, list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], int]:
     """One page of the person's games, newest first, with the others at the table and the result."""
-    total = db.scalar(_GAMES_COUNT, {"account": account}) or 0
-    rows = db.execute(_GAMES, {"account": account, "offset": (page - 1) * per_page, "limit": per_page}).all()
+    rows: list[Row[Any]] = []  # one per game of the page (its first seat's row), newest first
     tables: dict[str, list[_Seat]] = defaultdict(list)
-    if rows:
-        for s in db.execute(_TABLES, {"games": [r.game_id for r in rows]}):
-            tables[s.game_id].append(_Seat(s.seat, s.name, s.kind, s.bot, s.place, s.account_id))
+    for s in db.execute(_GAMES, {"account": account, "offset": (page - 1) * per_page, "limit": per_page}):
+        if s.game_id not in tables:
+            rows.append(s)
+        tables[s.game_id].append(_Seat(s.seat, s.name, s.kind, s.bot, s.place, s.account_id))
+    # Counted with the page; counted apart only for a page past the last one.
+    total = rows[0].total if rows else db.scalar(_GAMES_COUNT, {"account": account}) or 0
     changes = {(edition, p["game"]): p for edition, points in history.items() for p in points}
     games = []
     for row in rows:
         seats = tables[row.game_id]
-        mine = seats[row.seat] if row.seat < len(seats) else None
+        mine = next((s for s in seats if s.seat == row.mine), None)
         point = changes.get((row.edition, row.game_id))
         games.append({
             "id": row.game_id, "edition": row.edition, "rated": bool(row.rated),
             "result": _result(row.finished, mine.place if mine else None, seats),
             "place": mine.place if mine else None, "players": len(seats),
             "others": [{"name": s.name, "bot": s.bot if s.kind == "bot" else None, "place": s.place,
-                        "profile": _profile_link(s)} for s in seats if s.seat != row.seat],
+                        "profile": _profile_link(s)} for s in seats if s.seat != row.mine],
             "ended": row.ended, "created": _utc(row.created).isoformat(), "finished_at": row.finished_at,
             "rating": point["rating"] if point else None, "change": point["change"] if point else None,
             "link": f"/replay/{row.game_id}" if row.finished else f"/play/{row.game_id}",
@@ -145,35 +160,18 @@ def _result(finished: bool, place: int | None, seats: list[_Seat]) -> str:
     return "drawn" if sum(1 for s in seats if s.place == 1) > 1 else "won"
 
 
-class Leaderboards:
-    """Each edition's settled players (not provisional), best first, read whole from the database at most
-    every ``fresh`` seconds and paged from memory: one read of the edition's ratings serves every page asked
-    for meanwhile, however few of its players are settled (a filter no index of ``ratings`` serves)."""
-
-    def __init__(self, fresh: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self.fresh = fresh
-        self._clock = clock
-        self._read: dict[str, tuple[float, list[dict[str, Any]]]] = {}
-
-    def board(self, engine: Engine, edition: str) -> list[dict[str, Any]]:
-        """Every settled player of ``edition``, best first (at most ``fresh`` seconds old)."""
-        now = self._clock()
-        read = self._read.get(edition)
-        if read is None or now - read[0] >= self.fresh:
-            with engine.connect() as db:
-                rows = db.execute(_BOARD, {"edition": edition}).all()
-            players = [{"rank": i + 1, "name": r.name, "rating": round(r.mu, 2), "deviation": round(r.sigma, 2),
-                        "games": r.games} for i, r in enumerate(rows)]
-            read = self._read[edition] = (now, players)
-        return read[1]
-
-    def page(self, engine: Engine, edition: str, page: int = 1, per_page: int = 50) -> dict[str, Any]:
-        """One page of the leaderboard, as ``GET /api/leaderboard`` answers it."""
-        players = self.board(engine, edition)
-        first = (page - 1) * per_page
-        return {"edition": edition, "players": players[first:first + per_page], "bots": bot_ratings(),
-                "page": page, "per_page": per_page, "total": len(players),
-                "pages": max(1, -(-len(players) // per_page))}
+def leaderboard(engine: Engine, edition: str, page: int = 1, per_page: int = 50) -> dict[str, Any]:
+    """One page of an edition's settled players (not provisional), best first, as ``GET /api/leaderboard``
+    answers it: two statements on the index of the settled players."""
+    first = (page - 1) * per_page
+    with engine.connect() as db:
+        total = int(db.scalar(_BOARD_COUNT, {"edition": edition}) or 0)
+        rows = db.execute(_BOARD, {"edition": edition, "offset": first, "limit": per_page}).all() if first < total \
+            else []
+    players = [{"rank": first + i + 1, "name": r.name, "rating": round(r.mu, 2), "deviation": round(r.sigma, 2),
+                "games": r.games} for i, r in enumerate(rows)]
+    return {"edition": edition, "players": players, "bots": bot_ratings(), "page": page, "per_page": per_page,
+            "total": total, "pages": max(1, -(-total // per_page))}
 
 
 def bot_ratings() -> dict[str, Any]:

@@ -24,14 +24,15 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from ..matches.master import Match
-from ..storage.schema import GameTable, RatingHistoryTable, RatingTable, SeatTable
+from ..storage.schema import SETTLED_SIGMA, GameTable, RatingHistoryTable, RatingTable, SeatTable
 
 __all__ = ["PROVISIONAL_SIGMA", "START", "Rating", "is_provisional", "places", "rate_game", "rate_places"]
 
 _MODEL = PlackettLuce()
 
-#: A rating whose deviation is above this is provisional (shown with a "?", and left off the leaderboard).
-PROVISIONAL_SIGMA = 6.0
+#: A rating whose deviation is above this is provisional (shown with a "?", and left off the leaderboard):
+#: the number the leaderboard's index is made with.
+PROVISIONAL_SIGMA = SETTLED_SIGMA
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,15 +20,20 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
+    literal_column,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "MIGRATIONS",
+    "SETTLED",
+    "SETTLED_SIGMA",
     "AccountTable",
     "Base",
     "ChatTable",
@@ -157,18 +162,33 @@ class SignInLimitTable(Base):
     blocked_until: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
+#: A rating whose deviation is at most this is settled (not provisional): the leaderboard's players, whom
+#: the partial index ``ix_ratings_settled`` holds (revision 0005; a new value needs a new revision).
+SETTLED_SIGMA = 6.0
+# The condition as the index states it: a literal, so that both databases see that a query implies it.
+_SETTLED_SQL = f"sigma <= {SETTLED_SIGMA!r}"
+
+
 class RatingTable(Base):
-    """A person's rating in one edition (revision 0004)."""
+    """A person's rating in one edition (revision 0004). The leaderboard reads an edition's settled players,
+    best first, from ``ix_ratings_settled`` (revision 0005), which holds only them: a page costs its rows,
+    however few of the edition's players are settled."""
 
     __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_settled", "edition", "rating", "account_id",
+                            postgresql_where=text(_SETTLED_SQL), sqlite_where=text(_SETTLED_SQL)),)
 
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
     edition: Mapped[str] = mapped_column(String(32), primary_key=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
-    rating: Mapped[float] = mapped_column(Float, index=True)  # the shown rating, kept for the leaderboard's order
+    rating: Mapped[float] = mapped_column(Float)  # the shown rating, kept for the leaderboard's order
     games: Mapped[int] = mapped_column(Integer)
     updated: Mapped[float] = mapped_column(Float)
+
+
+#: A query's condition for the settled ratings, written as the index's (so the index serves the query).
+SETTLED = RatingTable.sigma <= literal_column(repr(SETTLED_SIGMA))
 
 
 class RatingHistoryTable(Base):

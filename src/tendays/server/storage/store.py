@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, func, insert, select, text, update
+from sqlalchemy import Row, bindparam, delete, exists, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -339,15 +339,17 @@ class Store:
     def page_ids(self, show: str, offset: int, limit: int) -> tuple[list[str], int]:
         """Unfinished games a newcomer may join (``show="joinable"``) or watch ("playing"), newest first:
         one page of ids, and how many there are in all."""
-        free = select(SeatTable.game_id).where(SeatTable.kind == "human", SeatTable.token_hash.is_(None))
-        seats = (GameTable.id.in_(free.where(func.coalesce(SeatTable.reserved, False).is_(False)))
-                 if show == "joinable" else GameTable.id.not_in(free))
+        # EXISTS, not IN: "NOT IN" cannot become an anti-join (NULL's rules), so PostgreSQL read every seat
+        # of every game ever played for each page of the games being played.
+        free = exists().where(SeatTable.game_id == GameTable.id, SeatTable.kind == "human",
+                              SeatTable.token_hash.is_(None))
+        seats = (free.where(func.coalesce(SeatTable.reserved, False).is_(False)) if show == "joinable" else ~free)
         where = GameTable.finished.is_(False) & seats
-        with self.engine.connect() as db:
-            total = db.scalar(select(func.count()).select_from(GameTable).where(where)) or 0
-            ids = list(db.scalars(select(GameTable.id).where(where).order_by(GameTable.created.desc())
-                                  .offset(offset).limit(limit)))
-        return ids, int(total)
+        with self.engine.connect() as db:  # the page and the count in one round trip
+            rows = db.execute(select(GameTable.id, func.count().over()).where(where)
+                              .order_by(GameTable.created.desc()).offset(offset).limit(limit)).all()
+            total = rows[0][1] if rows else db.scalar(select(func.count()).select_from(GameTable).where(where))
+        return [row[0] for row in rows], int(total or 0)
 
     def list_games(self, finished: bool | None, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Games for the operator, newest first: (id, edition, created, finished, ended, moves, names), total."""
