@@ -1,5 +1,5 @@
-"""Shared test settings, and the two lanes: the whole suite, and the fast lane ``pytest -m "not slow"``
-(tests/lanes.py says which tests are slow and guards the rule)."""
+"""Shared test settings, and the two lanes: the whole suite, and the fast lane ``pytest -m "not
+slow"`` (tests/lanes.py says which tests are slow and guards the rule)."""
 
 from collections.abc import Iterator
 from pathlib import Path

@@ -1,16 +1,17 @@
-"""The two lanes of the test suite: everything (``bash scripts/test.sh``, as CI runs it) and the fast lane,
-``pytest -m "not slow"``, which is what one runs while working.
+"""The two lanes of the test suite: everything (``bash scripts/test.sh``, as CI runs it) and the
+fast lane, ``pytest -m "not slow"``, which is what one runs while working.
 
-A test is *slow* when it starts a browser, a server process, a database, a proxy or a terminal, or runs for
-more than a second. The marking is done here, at collection, so that it cannot be forgotten:
+A test is *slow* when it starts a browser, a server process, a database, a proxy or a terminal, or
+runs for more than a second. The marking is done here, at collection, so that it cannot be
+forgotten:
 
-- a test that uses a fixture which starts one of those (``SLOW_FIXTURES``, and the PostgreSQL half of the
-  server tests' ``db_url``) is marked slow, wherever it lives;
-- so is every test of a module that imports a helper which starts one (``SLOW_HELPERS``: the browser tests'
-  server and pages, the terminal tests' tmux, the server tests' processes and PostgreSQL);
+- a test that uses a fixture which starts one of those (``SLOW_FIXTURES``, and the PostgreSQL half
+  of the server tests' ``db_url``) is marked slow, wherever it lives;
+- so is every test of a module that imports a helper which starts one (``SLOW_HELPERS``: the browser
+  tests' server and pages, the terminal tests' tmux, the server tests' processes and PostgreSQL);
 - the other slow tests are named in ``SLOW_TESTS`` (measured with ``pytest --durations=0``);
-- and a guard watches every process a test starts: a test that is not marked slow and starts Chromium,
-  tmux, nginx, PostgreSQL or ``tendays serve`` fails and says how to mark it.
+- and a guard watches every process a test starts: a test that is not marked slow and starts
+  Chromium, tmux, nginx, PostgreSQL or ``tendays serve`` fails and says how to mark it.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ SLOW_FIXTURES = {
     "postgres": "a database",  # tests/server/conftest.py: a PostgreSQL cluster
     "postgres_url": "a database",
 }
-# Parametrised fixtures whose one value starts something: the server tests run on SQLite and PostgreSQL.
+# Parametrised fixtures whose one value starts something: the server tests
+# run on SQLite and PostgreSQL.
 SLOW_PARAMS = {("db_url", "postgresql"): "a database"}
 
-# Helpers of the tests that start a browser, a server process, a database or a terminal, by (module, name):
-# a test module that imports one is slow as a whole.
+# Helpers of the tests that start a browser, a server process, a database or a terminal, by (module,
+# name): a test module that imports one is slow as a whole.
 SLOW_HELPERS = {
     ("browser_helpers", "Server"): "a server process",  # tests/web: tendays serve in a subprocess
     ("browser_helpers", "new_page"): "a browser",
@@ -46,18 +48,21 @@ SLOW_HELPERS = {
     ("postgres", "PostgresCluster"): "a database",
 }
 
-# Tests slow for other reasons (a process of their own, or over a second of work), by node id: a folder
-# (ending in "/"), a module, a test (every parametrisation of it), or one parametrisation. Measured as the
-# CPU seconds of each test (its own and its subprocesses'), which a loaded machine does not inflate.
+# Tests slow for other reasons (a process of their own, or over a second of work), by node id: a
+# folder (ending in "/"), a module, a test (every parametrisation of it), or one parametrisation.
+# Measured as the CPU seconds of each test (its own and its subprocesses'), which a loaded machine
+# does not inflate.
 SLOW_TESTS: tuple[str, ...] = (
-    "tests/server/test_migrations.py::test_a_missing_postgresql_driver_is_named_in_one_line",  # tendays serve
+    # tendays serve
+    "tests/server/test_migrations.py::test_a_missing_postgresql_driver_is_named_in_one_line",
     # Accounts: every sign-up and sign-in hashes a password with Argon2id (64 MiB, on purpose slow).
     "tests/server/test_accounts.py",
     "tests/server/test_account_security.py",
     "tests/server/test_seeks_api.py",
     "tests/cli/test_accounts_cmd.py",
-    # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer; the
-    # modules that only import JAX, pgx or OpenSpiel pay seconds for it in every process that collects them.
+    # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer;
+    # the modules that only import JAX, pgx or OpenSpiel pay seconds for it in
+    # every process that collects them.
     "tests/batch/",
     "tests/rl/test_vector_env.py",
     "tests/rl/test_vector_compact.py",
@@ -156,10 +161,15 @@ SLOW_TESTS: tuple[str, ...] = (
 
 # Programs whose start makes a test slow, by the name of the program, and what they are.
 _PROGRAMS = {
-    "chromium": "a browser", "chrome": "a browser", "headless_shell": "a browser",
+    "chromium": "a browser",
+    "chrome": "a browser",
+    "headless_shell": "a browser",
     "tmux": "a terminal",
     "nginx": "a proxy",
-    "initdb": "a database", "pg_ctl": "a database", "postgres": "a database", "postmaster": "a database",
+    "initdb": "a database",
+    "pg_ctl": "a database",
+    "postgres": "a database",
+    "postmaster": "a database",
     "uvicorn": "a server process",
 }
 
@@ -170,11 +180,13 @@ def started(argv: Sequence[str]) -> str | None:
     for name, arg in zip(names, argv, strict=True):
         if name in _PROGRAMS:
             return _PROGRAMS[name]
-        if "playwright" in str(arg) and "driver" in str(arg):  # Playwright's driver, which starts the browser
+        # Playwright's driver, which starts the browser
+        if "playwright" in str(arg) and "driver" in str(arg):
             return "a browser"
     program, words = (names[0] if names else ""), [str(arg) for arg in argv[1:]]
     serving = (program.startswith("python") and words[:3] == ["-m", "tendays", "serve"]) or (
-        program == "tendays" and words[:1] == ["serve"])
+        program == "tendays" and words[:1] == ["serve"]
+    )
     app = program.startswith("python") and words[:1] == ["-c"] and "uvicorn" in "".join(words[1:2])
     return "a server process" if serving or app else None
 
@@ -193,7 +205,9 @@ def slow_reason(item: pytest.Item) -> str | None:
         return f"its module uses {helper[0]}.{helper[1]}, which starts {SLOW_HELPERS[helper]}"
     node = item.nodeid
     for entry in SLOW_TESTS:
-        if node == entry or node.startswith((entry + "[", entry + "::") if entry[-1] != "/" else entry):
+        if node == entry or node.startswith(
+            (entry + "[", entry + "::") if entry[-1] != "/" else entry
+        ):
             return "it is named in tests/lanes.py's SLOW_TESTS"
     return None
 
@@ -208,9 +222,9 @@ def _helper_in(module: Any) -> tuple[str, str] | None:
 
 
 def whole_and_slow(path: Path, config: pytest.Config) -> bool | None:
-    """True for a folder or module of ``SLOW_TESTS`` in the fast lane (``-m "not slow"``): it is not even
-    imported, so the fast lane neither pays for its imports (JAX) nor forks a process that holds JAX's
-    threads. None otherwise: pytest decides."""
+    """True for a folder or module of ``SLOW_TESTS`` in the fast lane (``-m "not slow"``): it is not
+    even imported, so the fast lane neither pays for its imports (JAX) nor forks a process that
+    holds JAX's threads. None otherwise: pytest decides."""
     if config.getoption("markexpr", "").strip() != f"not {MARK}":
         return None
     relative = path.relative_to(config.rootpath).as_posix() + ("/" if path.is_dir() else "")
@@ -224,9 +238,11 @@ def mark(items: list[pytest.Item]) -> None:
             item.add_marker(MARK)
 
 
-# -- what the fast lane still spends a second on -----------------------------------------------------------
+# -- what the fast lane still spends a second on
+# -----------------------------------------------------------
 
-SECOND = 1.0  # CPU seconds of a test (its own and its subprocesses') beyond which it belongs in the slow lane
+# CPU seconds of a test (its own and its subprocesses') beyond which it belongs in the slow lane
+SECOND = 1.0
 _heavy: list[tuple[float, str]] = []
 
 
@@ -241,7 +257,8 @@ def started_at(item: pytest.Item) -> None:
 
 
 def weigh(item: pytest.Item, report: pytest.TestReport) -> None:
-    """After ``item``'s last phase, attach its CPU seconds to ``report`` if it is unmarked and over a second."""
+    """After ``item``'s last phase, attach its CPU seconds to ``report`` if it
+    is unmarked and over a second."""
     start = item.stash.get(_START, None)
     if report.when == "teardown" and start is not None and item.get_closest_marker(MARK) is None:
         spent = _cpu() - start
@@ -250,16 +267,21 @@ def weigh(item: pytest.Item, report: pytest.TestReport) -> None:
 
 
 def note(report: pytest.TestReport) -> None:
-    """Keep the unmarked tests over a second, from their reports (which also come back from xdist's workers)."""
+    """Keep the unmarked tests over a second, from their reports (which also
+    come back from xdist's workers)."""
     for name, value in report.user_properties:
         if name == "cpu_seconds":
             _heavy.append((float(value), report.nodeid))
 
 
 def summary(write: Any) -> None:
-    """Name the unmarked tests that took over a second of CPU, so they can be named in SLOW_TESTS."""
+    """Name the unmarked tests that took over a second of CPU, so
+    they can be named in SLOW_TESTS."""
     if _heavy:
-        write(f"Over {SECOND:g} s of CPU and not marked slow (name them in tests/lanes.py's SLOW_TESTS):")
+        write(
+            f"Over {SECOND:g} s of CPU and not marked slow (name them in tests/lanes.py's "
+            f"SLOW_TESTS):"
+        )
         for spent, node in sorted(_heavy, reverse=True):
             write(f"  {spent:6.2f} s  {node}")
 
@@ -267,19 +289,27 @@ def summary(write: Any) -> None:
 _START = pytest.StashKey[float]()
 
 
-# -- the guard --------------------------------------------------------------------------------------------
+# -- the guard
+# --------------------------------------------------------------------------------------------
 
 _running: pytest.Item | None = None
 _seen: list[str] = []
 
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
-    """An audit hook: note what an unmarked test starts (args of subprocess.Popen: executable, argv, ...)."""
-    if event != "subprocess.Popen" or _running is None or _running.get_closest_marker(MARK) is not None:
+    """An audit hook: note what an unmarked test starts (args of
+    subprocess.Popen: executable, argv, ...)."""
+    if (
+        event != "subprocess.Popen"
+        or _running is None
+        or _running.get_closest_marker(MARK) is not None
+    ):
         return
     argv = args[1]
     argv = [argv] if isinstance(argv, str | bytes | os.PathLike) else list(argv)
-    what = started([os.fsdecode(arg) if isinstance(arg, bytes | os.PathLike) else str(arg) for arg in argv])
+    what = started(
+        [os.fsdecode(arg) if isinstance(arg, bytes | os.PathLike) else str(arg) for arg in argv]
+    )
     if what is not None:
         _seen.append(what)
 
@@ -297,15 +327,19 @@ def watching(item: pytest.Item) -> None:
 
 
 def verdict(item: pytest.Item, report: pytest.TestReport) -> None:
-    """Fail ``report`` if its phase of ``item`` started something that makes a test slow without the mark."""
-    # A teardown is not judged: the session's and modules' fixtures end in the teardown of whichever test ran
-    # last (a shared PostgreSQL cluster's pg_ctl stop), and stopping a service is not starting one.
+    """Fail ``report`` if its phase of ``item`` started something that makes
+    a test slow without the mark."""
+    # A teardown is not judged: the session's and modules' fixtures end in the teardown of whichever
+    # test ran last (a shared PostgreSQL cluster's pg_ctl stop), and stopping a
+    # service is not starting one.
     if not _seen or report.failed or report.when == "teardown":
         _seen.clear()
         return
     what = ", ".join(sorted(set(_seen)))
     _seen.clear()
     report.outcome = "failed"
-    report.longrepr = (f"{item.nodeid} starts {what} but is not marked slow, so it would run in the fast lane "
-                       f"(pytest -m \"not slow\"): decorate it with @pytest.mark.slow, or name it in "
-                       f"tests/lanes.py's SLOW_TESTS")
+    report.longrepr = (
+        f"{item.nodeid} starts {what} but is not marked slow, so it would run in the fast lane "
+        f'(pytest -m "not slow"): decorate it with @pytest.mark.slow, or name it in '
+        f"tests/lanes.py's SLOW_TESTS"
+    )

@@ -1,5 +1,5 @@
-"""No module of the package imports itself through others (an import circle): each room builds on the ones
-below it. The engine's edition, tables and words once imported one another."""
+"""No module of the package imports itself through others (an import circle): each room builds on
+the ones below it. The engine's edition, tables and words once imported one another."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 
 
 def _circles(imports: dict[str, set[str]]) -> list[list[str]]:
-    """The groups of modules that import one another, directly or through others (Tarjan's algorithm)."""
+    """The groups of modules that import one another, directly or through
+    others (Tarjan's algorithm)."""
     order: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -43,5 +44,7 @@ def test_the_finder_finds_a_circle() -> None:
 def test_the_package_has_no_import_circle() -> None:
     grimp = pytest.importorskip("grimp")
     graph = grimp.build_graph("tendays", cache_dir=None)
-    imports = {module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+    imports = {
+        module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules
+    }
     assert _circles(imports) == []

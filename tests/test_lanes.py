@@ -1,6 +1,6 @@
-"""The fast lane (``pytest -m "not slow"``) holds no test that starts a browser, a server process, a database,
-a proxy or a terminal: tests/lanes.py marks those, and its guard fails a test that starts one unmarked; the
-tests that took over a second of CPU unmarked are named after the run."""
+"""The fast lane (``pytest -m "not slow"``) holds no test that starts a browser, a server process, a
+database, a proxy or a terminal: tests/lanes.py marks those, and its guard fails a test that starts
+one unmarked; the tests that took over a second of CPU unmarked are named after the run."""
 
 from __future__ import annotations
 
@@ -18,10 +18,16 @@ TESTS = Path(__file__).resolve().parent
 
 STARTS = [
     (["/usr/bin/chromium", "--headless"], "a browser"),
-    ([".venv/lib/python3.11/site-packages/playwright/driver/node", "cli.js", "run-driver"], "a browser"),
+    (
+        [".venv/lib/python3.11/site-packages/playwright/driver/node", "cli.js", "run-driver"],
+        "a browser",
+    ),
     (["tmux", "-L", "test", "new-session", "-d"], "a terminal"),
     (["/usr/sbin/nginx", "-p", "/tmp/x", "-g", "daemon off;"], "a proxy"),
-    (["runuser", "-u", "postgres", "--", "/usr/lib/postgresql/17/bin/pg_ctl", "start"], "a database"),
+    (
+        ["runuser", "-u", "postgres", "--", "/usr/lib/postgresql/17/bin/pg_ctl", "start"],
+        "a database",
+    ),
     (["/usr/lib/postgresql/17/bin/initdb", "-D", "data"], "a database"),
     ([sys.executable, "-m", "tendays", "serve", "--port", "8000"], "a server process"),
     ([sys.executable, "-c", "import uvicorn\nuvicorn.run(app)", "8000"], "a server process"),
@@ -50,14 +56,21 @@ def test_quick_programs_do_not(argv: list[str]) -> None:
 def test_a_module_that_imports_a_starting_helper_is_slow() -> None:
     terminal = type("Terminal", (), {"__module__": "test_tmux"})
     quick = type("Quick", (), {"__module__": "test_tmux"})
-    assert lanes._helper_in(types.SimpleNamespace(Terminal=terminal, Quick=quick)) == ("test_tmux", "Terminal")
+    assert lanes._helper_in(types.SimpleNamespace(Terminal=terminal, Quick=quick)) == (
+        "test_tmux",
+        "Terminal",
+    )
     assert lanes._helper_in(types.SimpleNamespace(Quick=quick, path=Path)) is None
 
 
 def test_every_collected_test_with_a_slow_fixture_is_marked(request: pytest.FixtureRequest) -> None:
-    """In the fast lane the slow tests are deselected, so none of those left may need a slow fixture."""
-    unmarked = [item.nodeid for item in request.session.items
-                if lanes.slow_reason(item) is not None and item.get_closest_marker(lanes.MARK) is None]
+    """In the fast lane the slow tests are deselected, so none of those
+    left may need a slow fixture."""
+    unmarked = [
+        item.nodeid
+        for item in request.session.items
+        if lanes.slow_reason(item) is not None and item.get_closest_marker(lanes.MARK) is None
+    ]
     assert unmarked == []
 
 
@@ -108,14 +121,34 @@ def test_last_and_quick():
 
 
 @pytest.mark.slow
-def test_the_guard_fails_an_unmarked_test_that_starts_a_terminal_and_names_a_busy_one(tmp_path: Path) -> None:
+def test_the_guard_fails_an_unmarked_test_that_starts_a_terminal_and_names_a_busy_one(
+    tmp_path: Path,
+) -> None:
     for helper in ("conftest.py", "lanes.py"):
         shutil.copy(TESTS / helper, tmp_path / helper)
     (tmp_path / "test_guarded.py").write_text(GUARDED)
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                           "-W", "ignore::pytest.PytestUnknownMarkWarning", "-rf", str(tmp_path)],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert "1 failed, 4 passed" in done.stdout, done.stdout + done.stderr  # test_last_and_quick passes
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-W",
+            "ignore::pytest.PytestUnknownMarkWarning",
+            "-rf",
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    # test_last_and_quick passes
+    assert "1 failed, 4 passed" in done.stdout, done.stdout + done.stderr
     assert "test_unmarked starts a terminal but is not marked slow" in done.stdout
     assert "@pytest.mark.slow" in done.stdout
     heavy = done.stdout.split("Over 1 s of CPU and not marked slow")[1]

@@ -14,7 +14,8 @@ from tendays.engine import available_editions, checker_for, load_edition
 
 @cache
 def _journeys(edition_id: str, days: int) -> list[tuple[int, ...]]:
-    """Every complete journey of ``days`` days in an edition, respecting tile counts (brute force)."""
+    """Every complete journey of ``days`` days in an edition, respecting
+    tile counts (brute force)."""
     edition = load_edition(edition_id)
     checker = checker_for(edition)
     tiles = edition.tiles
@@ -107,7 +108,9 @@ def test_completions_are_complete_journeys_that_respect_tile_counts(edition_id: 
 
 def test_complete_journey_has_distance_zero_and_no_outs() -> None:
     edition = load_edition("usa")
-    rack = tuple(edition.tile(t).index for t in ["WA", "OR", "CA", "AZ", "NM", "TX", "OK", "KS", "NE", "SD"])
+    rack = tuple(
+        edition.tile(t).index for t in ["WA", "OR", "CA", "AZ", "NM", "TX", "OK", "KS", "NE", "SD"]
+    )
     analysis = analyze(edition, rack)
     assert analysis.distance == 0
     assert analysis.days_to_change == ()
@@ -135,7 +138,7 @@ def test_outs_lower_the_relaxed_distance_by_one() -> None:
         analysis = analyze(edition, rack)
         for day, outs in enumerate(analysis.outs):
             for tile in outs[:3]:
-                better = rack[:day] + (tile,) + rack[day + 1:]
+                better = rack[:day] + (tile,) + rack[day + 1 :]
                 assert analyze(edition, better).relaxed == analysis.relaxed - 1
 
 

@@ -1,4 +1,5 @@
-"""The draft by sampled futures (the ``expert+draft`` bot), and the relaxed distance it judges racks by."""
+"""The draft by sampled futures (the ``expert+draft`` bot), and the relaxed
+distance it judges racks by."""
 
 from __future__ import annotations
 
@@ -29,8 +30,13 @@ def test_finish_draft_fills_the_empty_days_with_the_tiles_to_come() -> None:
     assert all(t is None for t in rack)
     start = (state.draw_pile[0],) + rack[1:]
     to_come = state.draw_pile[1:10]
-    odds = TileOdds.build([t.count for t in edition.tiles], [0] * len(edition.tiles), [0] * len(edition.tiles),
-                          [0] * len(edition.tiles), 50)
+    odds = TileOdds.build(
+        [t.count for t in edition.tiles],
+        [0] * len(edition.tiles),
+        [0] * len(edition.tiles),
+        [0] * len(edition.tiles),
+        50,
+    )
     final = finish_draft(edition, start, to_come, odds)
     assert final[0] == start[0]
     assert None not in final
@@ -47,13 +53,21 @@ def test_draft_move_is_legal_deterministic_and_greedy_without_work() -> None:
         assert v.rack is not None and v.in_hand is not None
         knowledge = knowledge_of(v)
         odds = TileOdds.from_knowledge(knowledge, v.draw_pile_size)
-        first = draft_move(edition, v.rack, v.in_hand, moves, knowledge, odds, random.Random(3), 200)
+        first = draft_move(
+            edition, v.rack, v.in_hand, moves, knowledge, odds, random.Random(3), 200
+        )
         assert first in moves
-        assert first == draft_move(edition, v.rack, v.in_hand, moves, knowledge, odds, random.Random(3), 200)
-        without = draft_move(edition, v.rack, v.in_hand, moves, knowledge, odds, random.Random(3), 0)
+        assert first == draft_move(
+            edition, v.rack, v.in_hand, moves, knowledge, odds, random.Random(3), 200
+        )
+        without = draft_move(
+            edition, v.rack, v.in_hand, moves, knowledge, odds, random.Random(3), 0
+        )
         greedy_day = greedy.choose(v, random.Random(3))
-        assert analyze(edition, _placed(v.rack, without.day, v.in_hand)).distance == \
-            analyze(edition, _placed(v.rack, greedy_day.day, v.in_hand)).distance
+        assert (
+            analyze(edition, _placed(v.rack, without.day, v.in_hand)).distance
+            == analyze(edition, _placed(v.rack, greedy_day.day, v.in_hand)).distance
+        )
         state = apply(state, first)
 
 

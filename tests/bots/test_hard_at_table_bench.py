@@ -18,17 +18,25 @@ def _load(name: str):
 
 def test_the_diagnosis_counts_are_consistent_and_reproducible() -> None:
     bench = _load("hard_at_table")
-    tallies = [bench.play(("normal", "normal", seed, seat)) for seed in (bench.FIRST_SEED, bench.FIRST_SEED + 1)
-               for seat in (0, 1)]
+    tallies = [
+        bench.play(("normal", "normal", seed, seat))
+        for seed in (bench.FIRST_SEED, bench.FIRST_SEED + 1)
+        for seat in (0, 1)
+    ]
     total = bench.Tally()
     for tally in tallies:
         total.add(tally)
     assert total.games == 4 and total.wins + total.other_wins <= 4
-    assert total.thrown > 0 and total.thrown_taken_at_once <= total.thrown_taken_by_other <= total.thrown
+    assert (
+        total.thrown > 0
+        and total.thrown_taken_at_once <= total.thrown_taken_by_other <= total.thrown
+    )
     assert total.left_greedy <= total.decisions and total.takes_own <= total.takes
     assert total.other_wins_with_gift <= total.other_wins
     assert total.other_take_or_draw_as_playout <= total.other_draw_decisions <= total.other_moves
-    assert len(total.other_distance) > 0 and all(true >= 0 and guess >= 1 for true, guess in total.other_distance)
+    assert len(total.other_distance) > 0 and all(
+        true >= 0 and guess >= 1 for true, guess in total.other_distance
+    )
     assert bench.play(("normal", "normal", bench.FIRST_SEED, 1)) == tallies[1]
     alone = bench.play(("normal", "", bench.FIRST_SEED, 0))
     assert alone.games == 1 and alone.wins == 1 and len(alone.turns_to_win) == 1

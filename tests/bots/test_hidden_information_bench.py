@@ -1,4 +1,5 @@
-"""The hidden-information benchmark: its table-reading expert deals worlds as documented, and it runs."""
+"""The hidden-information benchmark: its table-reading expert deals
+worlds as documented, and it runs."""
 
 import importlib.util
 import random
@@ -24,7 +25,9 @@ def _bench():
 def _midgame(turns: int = 8):
     game = Game("usa", Options(players=2), seed=5)
     greedy = make_bot("greedy")
-    while (decision := next_decision(game)) and (decision.view.phase is Phase.DRAFT or decision.view.turn < turns):
+    while (decision := next_decision(game)) and (
+        decision.view.phase is Phase.DRAFT or decision.view.turn < turns
+    ):
         game.play(greedy.choose(decision.view, decision.rng), decision.seat)
     assert not game.state.is_over
     return game.state
@@ -54,15 +57,21 @@ def test_worlds_keep_the_share_of_the_other_rack_asked_for() -> None:
             if tile is not None:  # what the public history reveals stays
                 assert world.racks[other][day] == tile
         # The hidden days and the draw pile hold the same tiles, dealt anew.
-        assert (Counter(world.draw_pile) + Counter(world.racks[other][d] for d in hidden)
-                == Counter(table.draw_pile) + Counter(table.racks[other][d] for d in hidden))
+        assert Counter(world.draw_pile) + Counter(world.racks[other][d] for d in hidden) == Counter(
+            table.draw_pile
+        ) + Counter(table.racks[other][d] for d in hidden)
         changed += any(world.racks[other][d] != table.racks[other][d] for d in hidden)
     assert changed >= 18
 
 
 def test_benchmark_prints_every_row() -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--games", "2", "--rollouts", "2", "--workers", "1"],
-                         capture_output=True, text=True, check=True, timeout=300).stdout
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--games", "2", "--rollouts", "2", "--workers", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
     rows = [line for line in out.splitlines() if line.startswith("| ") and "/2 |" in line]
     assert len(rows) == 4
     assert "as shipped" in rows[0] and "100%" in rows[1] and "50%" in rows[2] and "0%" in rows[3]

@@ -1,4 +1,5 @@
-"""The difficulty ladder: the fallible bot, the levels in the registry, and the learned opponent model."""
+"""The difficulty ladder: the fallible bot, the levels in the registry,
+and the learned opponent model."""
 
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ def test_the_levels_run_from_beginner_to_hard_and_each_makes_a_bot() -> None:
     assert level_names() == ("beginner", "easy", "normal", "hard")
     for name, level in LEVELS.items():
         assert make_bot(name).name == make_bot(level.bot).name
-    assert isinstance(make_bot("beginner"), FallibleBot) and make_bot("beginner").miss > make_bot("easy").miss
+    assert (
+        isinstance(make_bot("beginner"), FallibleBot)
+        and make_bot("beginner").miss > make_bot("easy").miss
+    )
     with pytest.raises(ValueError, match="bad share of overlooked moves"):
         make_bot("fallible:often")
     with pytest.raises(ValueError, match="between 0 and 1"):
@@ -60,8 +64,10 @@ def test_a_fallible_bot_never_makes_its_journey_longer() -> None:
         move = bot.choose(seen, decision.rng)
         if seen.phase is Phase.PLACE and move.kind is MoveKind.REPLACE:
             assert seen.rack is not None and seen.in_hand is not None
-            after = seen.rack[: move.day - 1] + (seen.in_hand,) + seen.rack[move.day:]
-            assert analyze(seen.edition, after).distance <= analyze(seen.edition, seen.rack).distance
+            after = seen.rack[: move.day - 1] + (seen.in_hand,) + seen.rack[move.day :]
+            assert (
+                analyze(seen.edition, after).distance <= analyze(seen.edition, seen.rack).distance
+            )
         kinds[move.kind.value] += 1
         game.play(move, decision.seat)
     assert kinds["replace"] and kinds["discard"] and kinds["draw"]

@@ -1,4 +1,5 @@
-"""The learned bot: legal moves from a player's view only, reproducible, small, and named in the registry."""
+"""The learned bot: legal moves from a player's view only, reproducible,
+small, and named in the registry."""
 
 import dataclasses
 import random
@@ -12,8 +13,24 @@ pytest.importorskip("numpy")
 import numpy as np  # noqa: E402
 
 from tendays.bots import make_bot  # noqa: E402
-from tendays.bots.learned import POLICY_FILE, LearnedBot, PolicySpec, encode, load_policy, save_policy  # noqa: E402
-from tendays.engine import Game, Options, Phase, knowledge_of, load_edition, next_decision, play_bots, view  # noqa: E402
+from tendays.bots.learned import (
+    POLICY_FILE,
+    LearnedBot,
+    PolicySpec,
+    encode,
+    load_policy,
+    save_policy,
+)  # noqa: E402
+from tendays.engine import (
+    Game,
+    Options,
+    Phase,
+    knowledge_of,
+    load_edition,
+    next_decision,
+    play_bots,
+    view,
+)  # noqa: E402
 
 OPTIONS = Options(players=2, days=10, turn_limit=300)
 
@@ -63,7 +80,9 @@ def test_it_plays_whole_games_with_legal_moves() -> None:
 def test_it_plays_three_and_four_player_games_too() -> None:
     for players in (3, 4):
         game = Game(load_edition("usa"), Options(players=players, days=10, turn_limit=60), players)
-        play_bots(game, [make_bot("learned"), make_bot("greedy"), *[make_bot("random")] * (players - 2)])
+        play_bots(
+            game, [make_bot("learned"), make_bot("greedy"), *[make_bot("random")] * (players - 2)]
+        )
         assert game.state.is_over
 
 
@@ -81,8 +100,8 @@ def test_it_is_deterministic_given_its_seed() -> None:
 
 
 def _hidden_elsewhere(state, player: int):  # type: ignore[no-untyped-def]
-    """The state with the other player's unseen days and the draw pile dealt differently: what ``player``
-    cannot know changes, their view's public part does not."""
+    """The state with the other player's unseen days and the draw pile dealt differently: what
+    ``player`` cannot know changes, their view's public part does not."""
     other = 1 - player
     known = knowledge_of(view(state, player)).racks[other]
     rack = list(state.racks[other])
@@ -107,8 +126,12 @@ def test_it_reads_nothing_a_player_cannot_see() -> None:
         if state.phase is not Phase.DRAFT:
             other, hidden_days = _hidden_elsewhere(state, seat)
             changed += other.racks != state.racks
-            np.testing.assert_array_equal(encode(view(state, seat), spec), encode(view(other, seat), spec))
-            assert bot.choose(view(state, seat), random.Random(1)) == bot.choose(view(other, seat), random.Random(1))
+            np.testing.assert_array_equal(
+                encode(view(state, seat), spec), encode(view(other, seat), spec)
+            )
+            assert bot.choose(view(state, seat), random.Random(1)) == bot.choose(
+                view(other, seat), random.Random(1)
+            )
         game.play(greedy.choose(decision.view, decision.rng), seat)
     assert changed > 0
 

@@ -1,4 +1,5 @@
-"""Reading the other players: the table's facts, plausible racks for them, and the expert that uses both."""
+"""Reading the other players: the table's facts, plausible racks for them,
+and the expert that uses both."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ from tendays.bots import ExpertBot, GreedyBot, make_bot
 from tendays.bots.distance import analyze
 from tendays.bots.reading import table_facts
 from tendays.bots.rivals import distance_shares, plausible_days, sample_distance
-from tendays.engine import EventKind, Game, Options, Phase, knowledge_of, load_edition, next_decision, view
+from tendays.engine import (
+    EventKind,
+    Game,
+    Options,
+    Phase,
+    knowledge_of,
+    load_edition,
+    next_decision,
+    view,
+)
 
 
 def game_after(turns: int, seed: int, players: int = 2, edition: str = "usa") -> Game:
@@ -30,14 +40,22 @@ def test_the_facts_follow_each_players_replacements_and_what_they_turned_down() 
     facts = table_facts(seen)
     replaced = Counter(e.player for e in seen.events if e.kind is EventKind.REPLACE)
     assert facts.replaced == tuple(replaced[p] for p in range(2))
-    taken = (sum(1 for e in seen.events if e.kind is EventKind.TAKE and e.player == p) for p in range(2))
+    taken = (
+        sum(1 for e in seen.events if e.kind is EventKind.TAKE and e.player == p) for p in range(2)
+    )
     assert facts.taken == tuple(taken)
     for p in range(2):
-        own = [e for e in seen.events if e.player == p and e.kind in (EventKind.REPLACE, EventKind.DISCARD)]
-        last_replace = max((i for i, e in enumerate(own) if e.kind is EventKind.REPLACE), default=-1)
+        own = [
+            e
+            for e in seen.events
+            if e.player == p and e.kind in (EventKind.REPLACE, EventKind.DISCARD)
+        ]
+        last_replace = max(
+            (i for i, e in enumerate(own) if e.kind is EventKind.REPLACE), default=-1
+        )
         assert facts.since_change[p] == len(own) - 1 - last_replace
         # every tile thrown away since the rack last changed is one the player turned down
-        assert {e.tile for e in own[last_replace + 1:]} <= facts.passed_now[p]
+        assert {e.tile for e in own[last_replace + 1 :]} <= facts.passed_now[p]
     # the facts are the same from either seat: they come from the public history only
     assert table_facts(view(game.state, 1)) == facts
 
@@ -51,14 +69,20 @@ def test_a_tile_turned_down_never_brings_a_greedy_player_closer() -> None:
             if decision.view.phase is Phase.DRAW:
                 facts = table_facts(decision.view)
                 for p in range(2):
-                    outs = {t for day in analyze(game.state.edition, game.state.racks[p]).outs for t in day}
+                    outs = {
+                        t
+                        for day in analyze(game.state.edition, game.state.racks[p]).outs
+                        for t in day
+                    }
                     assert not outs & facts.passed_now[p]
                     checked += len(facts.passed_now[p])
             game.play(bot.choose(decision.view, decision.rng), decision.seat)
     assert checked > 50
 
 
-def test_plausible_racks_are_made_of_unseen_tiles_around_the_known_days_and_as_far_as_asked() -> None:
+def test_plausible_racks_are_made_of_unseen_tiles_around_the_known_days_and_as_far_as_asked() -> (
+    None
+):
     edition = load_edition("usa")
     rng = random.Random(5)
     hits = trials = 0
@@ -89,7 +113,12 @@ def test_no_plausible_rack_while_days_are_empty_and_a_preset_tile_must_be_unseen
     decision = next_decision(game)
     assert decision is not None
     knowledge = knowledge_of(decision.view)
-    assert plausible_days(game.state.edition, knowledge, table_facts(decision.view), 1, 1, random.Random(1)) is None
+    assert (
+        plausible_days(
+            game.state.edition, knowledge, table_facts(decision.view), 1, 1, random.Random(1)
+        )
+        is None
+    )
     later = game_after(12, seed=2)
     seen = view(later.state, 0)
     mine = next(t for t in seen.rack if t is not None)

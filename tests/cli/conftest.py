@@ -1,4 +1,5 @@
-"""The terminal tests read the language from ``--lang`` and the editions, never from the machine's locale."""
+"""The terminal tests read the language from ``--lang`` and the editions,
+never from the machine's locale."""
 
 from __future__ import annotations
 

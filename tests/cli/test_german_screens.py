@@ -1,5 +1,6 @@
-"""Every screen of the terminal game in German at 80x24: no English sentence left, nothing cut; every tile
-shows its colour's shape, and the colour-blind palette is a key away and kept in the save file."""
+"""Every screen of the terminal game in German at 80x24: no English sentence left, nothing cut;
+every tile shows its colour's shape, and the colour-blind palette is a key
+away and kept in the save file."""
 
 from __future__ import annotations
 
@@ -23,17 +24,20 @@ from tendays.cli.tui.setup_screen import SetupScreen
 from tendays.cli.tui.table import load_save
 from tendays.engine import Game, Options, load_edition, play_bots, use_language
 
-# Words of English sentences that German never uses. The move notation ("draw", "take 2") is the same in
-# every language, so its words are not here; edition names are names.
-ENGLISH = re.compile(r"\b(?:the|and|your|you|is|are|of|to|with|from|onto|which|tiles?|journey|racks?|piles?|days?|"
-                     r"players?|press|click|game|choose|empty|hidden|turns?|seats?|winner|won|none|links?|shows?|"
-                     r"quit|saves?|holds?|nothing|every|this|that|cannot|must|by)\b", re.IGNORECASE)
+# Words of English sentences that German never uses. The move notation ("draw", "take 2") is the
+# same in every language, so its words are not here; edition names are names.
+ENGLISH = re.compile(
+    r"\b(?:the|and|your|you|is|are|of|to|with|from|onto|which|tiles?|journey|racks?|piles?|days?|"
+    r"players?|press|click|game|choose|empty|hidden|turns?|seats?|winner|won|none|links?|shows?|"
+    r"quit|saves?|holds?|nothing|every|this|that|cannot|must|by)\b",
+    re.IGNORECASE,
+)
 NAMES = ("10 Days in the USA",)
 
 
 def english_in(text: str) -> list[str]:
-    """The English words in ``text``, leaving out the edition names, file names and what is in backticks
-    (notation)."""
+    """The English words in ``text``, leaving out the edition names, file names and what is in
+    backticks (notation)."""
     for name in NAMES:
         text = text.replace(name, "")
     return ENGLISH.findall(re.sub(r"`[^`]*`|\S+\.json", "", text))
@@ -55,7 +59,9 @@ async def look(pilot: object, app: App[None], *keys: str) -> str:
 
 
 async def test_help_rules_verdict_prompts_and_notices_speak_german_at_80x24() -> None:
-    app = make_app("me,greedy", seed=5, edition="germany", days=5, language="de", skip_to_first_turn=True)
+    app = make_app(
+        "me,greedy", seed=5, edition="germany", days=5, language="de", skip_to_first_turn=True
+    )
     with use_language("de"):
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
@@ -79,7 +85,9 @@ async def test_help_rules_verdict_prompts_and_notices_speak_german_at_80x24() ->
             await pilot.pause()
             assert "Das Terminal ist zu klein: 50×15" in shown(app) and english_in(shown(app)) == []
     with use_language("de"):
-        rules = rules_markdown(load_edition("germany"), Options(players=2, days=5, swap=True, first_seat=1))
+        rules = rules_markdown(
+            load_edition("germany"), Options(players=2, days=5, swap=True, first_seat=1)
+        )
     assert english_in(rules) == [] and "Tauschvariante" in rules and "Spieler 2" in rules, rules
     with use_language("de"):
         rules = rules_markdown(load_edition("usa"), Options(players=3))
@@ -90,7 +98,11 @@ async def test_the_setup_screen_and_the_hot_seat_screen_speak_german() -> None:
     from tendays.cli.tui.play_app import PlayApp
     from tendays.cli.tui.table import PlayConfig
 
-    app = PlayApp(PlayConfig(edition="germany", players="Anna,Ben", seed=3, bot_delay=0), setup=True, language="de")
+    app = PlayApp(
+        PlayConfig(edition="germany", players="Anna,Ben", seed=3, bot_delay=0),
+        setup=True,
+        language="de",
+    )
     with use_language("de"):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -137,9 +149,15 @@ def rack_rows(app: App[None]) -> list[str]:
     return [line for line in screen_lines(app) if re.match(r"^ [ ▸↻] ?\s?\d+ ", line)]
 
 
-@pytest.mark.parametrize(("edition", "lang"), [("usa", "en"), ("usa", "de"), ("germany", "de"), ("germany", "en")])
-async def test_every_tile_on_the_board_shows_its_colours_shape_in_full_at_80x24(edition: str, lang: str) -> None:
-    app = make_app("me,greedy,random", seed=7, edition=edition, language=lang, skip_to_first_turn=True)
+@pytest.mark.parametrize(
+    ("edition", "lang"), [("usa", "en"), ("usa", "de"), ("germany", "de"), ("germany", "en")]
+)
+async def test_every_tile_on_the_board_shows_its_colours_shape_in_full_at_80x24(
+    edition: str, lang: str
+) -> None:
+    app = make_app(
+        "me,greedy,random", seed=7, edition=edition, language=lang, skip_to_first_turn=True
+    )
     data = load_edition(edition)
     with use_language(lang):
         async with app.run_test(size=(80, 24)) as pilot:
@@ -152,7 +170,11 @@ async def test_every_tile_on_the_board_shows_its_colours_shape_in_full_at_80x24(
             for row, tile in zip(rows, pv.rack, strict=True):
                 assert tile is not None
                 t = data.tiles[tile]
-                shape = data.symbols["any" if t.color is None else t.color] if t.role.name != "SKIP" else ""
+                shape = (
+                    data.symbols["any" if t.color is None else t.color]
+                    if t.role.name != "SKIP"
+                    else ""
+                )
                 assert shape in row and t.name_in(lang) in row, row  # the whole name, never cut
             for pile in pv.piles:  # the top of each discard pile shows its shape too
                 t = data.tiles[pile[-1]]
@@ -165,12 +187,17 @@ def swatch_colours(screen: GameScreen) -> set[str]:
     for widget in screen.query(Static):
         content = widget.content
         if isinstance(content, Text):
-            colours |= {str(span.style).split(" on ")[-1] for span in content.spans if " on #" in str(span.style)}
+            colours |= {
+                str(span.style).split(" on ")[-1]
+                for span in content.spans
+                if " on #" in str(span.style)
+            }
     return colours
 
 
-async def test_the_colour_blind_palette_is_a_key_away_and_kept_in_the_save(tmp_path: Path,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_colour_blind_palette_is_a_key_away_and_kept_in_the_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save = tmp_path / "game.json"
     app = make_app("me,greedy", seed=4, save_path=save, skip_to_first_turn=True)
     usa = load_edition("usa")
@@ -180,26 +207,36 @@ async def test_the_colour_blind_palette_is_a_key_away_and_kept_in_the_save(tmp_p
         await pilot.press("c")
         await pilot.pause()
         cb = swatch_colours(screen)
-        assert cb and cb <= set(usa.palette_cb.values()) | {"#8d8d8d"} and "colour-blind" in shown(app)
+        assert (
+            cb and cb <= set(usa.palette_cb.values()) | {"#8d8d8d"} and "colour-blind" in shown(app)
+        )
         for key in keys_for(Person(1).choose(screen)):
             await pilot.press(key)
         await pilot.press("s")
         await pilot.pause()
     assert json.loads(save.read_text())["palette"] == "cb" and load_save(save)[0].edition == "usa"
     assert started_app(monkeypatch, "--resume", str(save)).config.palette == "cb"
-    assert started_app(monkeypatch, "--resume", str(save), "--palette", "normal").config.palette == "normal"
+    assert (
+        started_app(monkeypatch, "--resume", str(save), "--palette", "normal").config.palette
+        == "normal"
+    )
     bad = json.loads(save.read_text()) | {"palette": "sepia"}
     save.write_text(json.dumps(bad))
     with pytest.raises(Exception, match="'palette' must be 'normal' or 'cb'"):
         load_save(save)
 
 
-# English words that German screens once showed: the notation's verbs, "Seed" and Textual's "palette".
-LEFT_IN_ENGLISH = re.compile(r"\b(?:draw|take|replace|discard|draft|swap|seed|palette)\b", re.IGNORECASE)
+# English words that German screens once showed: the notation's verbs,
+# "Seed" and Textual's "palette".
+LEFT_IN_ENGLISH = re.compile(
+    r"\b(?:draw|take|replace|discard|draft|swap|seed|palette)\b", re.IGNORECASE
+)
 
 
 async def test_german_screens_say_moves_turns_and_keys_in_german_words() -> None:
-    app = make_app("me,greedy,normal", seed=5, edition="germany", language="de", skip_to_first_turn=True)
+    app = make_app(
+        "me,greedy,normal", seed=5, edition="germany", language="de", skip_to_first_turn=True
+    )
     with use_language("de"):
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
@@ -207,17 +244,23 @@ async def test_german_screens_say_moves_turns_and_keys_in_german_words() -> None
             assert "Du hast vom Nachziehstapel gezogen." in text
             assert LEFT_IN_ENGLISH.findall(text) == [] and "Befehle" in screen_lines(app)[-1]
             status = screen_lines(app)[0]
-            assert "Runde" in status and "du bist dran" in status and "Zug" not in status  # a Zug is a train
+            # a Zug is a train
+            assert "Runde" in status and "du bist dran" in status and "Zug" not in status
             assert "Bot 2 (Bot greedy)" in text and "((" not in text
             text = await look(pilot, app, "colon")
-            assert "ziehen · nehmen STAPEL · ersetzen TAG STAPEL" in text and LEFT_IN_ENGLISH.findall(text) == []
+            assert (
+                "ziehen · nehmen STAPEL · ersetzen TAG STAPEL" in text
+                and LEFT_IN_ENGLISH.findall(text) == []
+            )
     record = german_record()
     replay = ReplayApp(record, language="de")  # type: ignore[arg-type]
     with use_language("de"):
         async with replay.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             text = await look(pilot, replay, "right", "right", "right")
-            assert "Spielzug 3/" in text and "auf Tag" in text and LEFT_IN_ENGLISH.findall(text) == []
+            assert (
+                "Spielzug 3/" in text and "auf Tag" in text and LEFT_IN_ENGLISH.findall(text) == []
+            )
             assert "q Beenden" in screen_lines(replay)[-1]  # the whole footer fits 80 columns
             text = await look(pilot, replay, "end")
             assert "Runde" in text and LEFT_IN_ENGLISH.findall(text) == []

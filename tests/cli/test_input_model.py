@@ -1,7 +1,8 @@
 """The terminal's keys and clicks, without a terminal: what each comes to at each point of a turn.
 
-A :class:`Keyboard` stands where the game screen stands: it hands the model the view of the person to
-move, plays the moves the model returns in an engine game, and gives the engine's refusals back to it.
+A :class:`Keyboard` stands where the game screen stands: it hands the model the view of the person
+to move, plays the moves the model returns in an engine game, and gives the engine's refusals back
+to it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ from arrows import next_arrow_keys
 
 from tendays.bots import GreedyBot
 from tendays.cli.tui.input_model import InputModel, Pending, Reply
-from tendays.engine import Game, IllegalMoveError, Move, Options, Phase, PlayerView, next_decision, view
+from tendays.engine import (
+    Game,
+    IllegalMoveError,
+    Move,
+    Options,
+    Phase,
+    PlayerView,
+    next_decision,
+    view,
+)
 
 
 class Keyboard:
@@ -44,7 +54,9 @@ class Keyboard:
         elif key == "escape":
             reply = model.cancel() or Reply()
         elif key in ("up", "down"):
-            model.move_cursor(-1 if key == "up" else 1, pv.options.days, holding=pv.phase is Phase.PLACE)
+            model.move_cursor(
+                -1 if key == "up" else 1, pv.options.days, holding=pv.phase is Phase.PLACE
+            )
             reply = Reply()
         elif key in ("left", "right"):
             model.point_at_piles(key == "right", pv)
@@ -71,7 +83,8 @@ class Keyboard:
             self.game.play(reply.move, pv.current)
         except IllegalMoveError as error:
             return self.model.refused(pv, reply.move, error)
-        self.model.reset(self.view)  # the next person to move: here, whoever it is, at the same keyboard
+        # the next person to move: here, whoever it is, at the same keyboard
+        self.model.reset(self.view)
         return reply
 
 
@@ -99,7 +112,10 @@ def refusal(message: str) -> Reply:
 
 
 def test_the_model_needs_no_terminal() -> None:
-    code = "import sys, tendays.cli.tui.input_model, tendays.cli.tui.table; assert 'textual' not in sys.modules"
+    code = (
+        "import sys, tendays.cli.tui.input_model, tendays.cli.tui.table; "
+        "assert 'textual' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -109,10 +125,13 @@ def test_drafting_puts_the_tile_on_the_day_chosen() -> None:
     assert keyboard.click_day(1) == Reply(Move.draft(1))  # seat 1 drafts by a click
     assert keyboard.game.moves == (Move.draft(3), Move.draft(1))
     assert keyboard.press("9") == refusal("there is no day 9; the rack has days 1-5")
-    assert keyboard.press("d") == refusal("While drafting, put the tile on an empty day of your rack.")
+    assert keyboard.press("d") == refusal(
+        "While drafting, put the tile on an empty day of your rack."
+    )
     assert keyboard.press("x") == refusal("While drafting, every tile goes onto an empty day.")
     assert keyboard.press("3") == refusal(
-        "draft 3: day 3 already holds a tile; drafted tiles go on empty days and never move")
+        "draft 3: day 3 already holds a tile; drafted tiles go on empty days and never move"
+    )
     assert keyboard.game.move_count == 2
 
 
@@ -131,7 +150,8 @@ def test_after_a_draft_the_cursor_moves_to_an_empty_day() -> None:
     keyboard.press("enter")  # seat 0 drafts day 1
     assert keyboard.model.cursor == 1  # seat 1, at the same keyboard: its day 1 is still empty
     keyboard.press("enter")  # seat 1 drafts day 1
-    assert keyboard.model.cursor == 2  # seat 0 again: day 1 is taken, day 2 is the nearest empty day
+    # seat 0 again: day 1 is taken, day 2 is the nearest empty day
+    assert keyboard.model.cursor == 2
     keyboard.press("up")
     keyboard.press("up")
     assert keyboard.press("enter") == Reply(Move.draft(5))
@@ -140,7 +160,8 @@ def test_after_a_draft_the_cursor_moves_to_an_empty_day() -> None:
 
 def test_drawing_with_the_arrow_keys() -> None:
     keyboard = after_the_draft()
-    assert keyboard.model.on_piles and keyboard.model.pile_cursor == 0  # the turn starts on the draw pile
+    # the turn starts on the draw pile
+    assert keyboard.model.on_piles and keyboard.model.pile_cursor == 0
     keyboard.press("up")
     assert keyboard.model.pile_cursor == 3  # ↑ from the draw pile wraps to discard pile 3
     keyboard.press("down")
@@ -156,7 +177,8 @@ def test_placing_with_the_arrow_keys_chooses_a_day_then_a_pile() -> None:
     keyboard.press("down")
     assert keyboard.model.cursor == 3
     assert keyboard.press("enter") == Reply() and keyboard.model.pending == Pending("place", 3)
-    assert keyboard.model.on_piles and keyboard.model.pile_cursor == 1  # any pile will do: pile 1 first
+    # any pile will do: pile 1 first
+    assert keyboard.model.on_piles and keyboard.model.pile_cursor == 1
     keyboard.press("down")
     assert keyboard.press("enter") == Reply(Move.replace(3, 2))
 
@@ -179,7 +201,9 @@ def test_enter_on_the_draw_pile_while_holding_a_tile_says_why_not() -> None:
     keyboard.press("enter")  # draw
     keyboard.press("right")
     keyboard.model.pile_cursor = 0
-    assert keyboard.press("enter") == refusal("You already hold a tile: put it on a day or discard it.")
+    assert keyboard.press("enter") == refusal(
+        "You already hold a tile: put it on a day or discard it."
+    )
 
 
 def test_a_whole_game_with_the_arrow_keys_and_enter_alone() -> None:
@@ -203,7 +227,9 @@ def test_day_zero_is_day_ten() -> None:
     assert keyboard.press("0") == Reply(Move.draft(10))
 
 
-@pytest.mark.parametrize(("key", "move"), [("d", Move.draw()), ("1", Move.take(1)), ("3", Move.take(3))])
+@pytest.mark.parametrize(
+    ("key", "move"), [("d", Move.draw()), ("1", Move.take(1)), ("3", Move.take(3))]
+)
 def test_drawing_or_taking_from_a_pile(key: str, move: Move) -> None:
     keyboard = after_the_draft()
     assert keyboard.press(key) == Reply(move)
@@ -213,16 +239,23 @@ def test_drawing_or_taking_from_a_pile(key: str, move: Move) -> None:
 def test_before_taking_a_tile_the_keys_say_what_comes_first() -> None:
     keyboard = after_the_draft()
     assert keyboard.press("7") == refusal("there is no discard pile 7; the piles are 1-3")
-    assert keyboard.press("x") == refusal("There is nothing to discard: first take a tile (d, or 1-3).")
+    assert keyboard.press("x") == refusal(
+        "There is nothing to discard: first take a tile (d, or 1-3)."
+    )
     keyboard.press("left")
-    assert keyboard.press("enter") == refusal("Choose where to take a tile from: d for the draw pile, 1-3 for a "
-                                              "discard pile (or → and ↑↓ to a pile, then Enter).")
+    assert keyboard.press("enter") == refusal(
+        "Choose where to take a tile from: d for the draw pile, 1-3 for a "
+        "discard pile (or → and ↑↓ to a pile, then Enter)."
+    )
     assert keyboard.click_day(2) == refusal(
-        "First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile.")
+        "First take a tile: d draws from the draw pile, 1-3 takes the top of a discard pile."
+    )
     assert keyboard.press("w") == refusal(
-        "tiles in a rack never move: swapping is only allowed with the swap variant (--swap)")
-    assert keyboard.type("replace 2 1") == refusal("replace 2 1: first take a tile ('draw' or 'take PILE'); "
-                                                   "'replace 2 1' comes after drawing")
+        "tiles in a rack never move: swapping is only allowed with the swap variant (--swap)"
+    )
+    assert keyboard.type("replace 2 1") == refusal(
+        "replace 2 1: first take a tile ('draw' or 'take PILE'); 'replace 2 1' comes after drawing"
+    )
     assert keyboard.type("fly 3").message.startswith("unknown move 'fly'")
     assert keyboard.game.state.phase is Phase.DRAW and keyboard.game.move_count == 10
 
@@ -233,7 +266,9 @@ def test_choosing_a_day_then_a_pile_replaces_that_day() -> None:
     assert keyboard.press("4") == Reply()
     assert keyboard.model.pending == Pending("place", 4)
     assert keyboard.press("0") == refusal("there is no discard pile 0; the piles are 1-3")
-    assert keyboard.click_pile(0) == refusal("You already hold a tile: put it on a day or discard it.")
+    assert keyboard.click_pile(0) == refusal(
+        "You already hold a tile: put it on a day or discard it."
+    )
     assert keyboard.model.pending == Pending("place", 4)  # the day stays chosen
     assert keyboard.press("2") == Reply(Move.replace(4, 2))
     assert keyboard.game.moves[-1] == Move.replace(4, 2) and keyboard.model.pending is None
@@ -254,11 +289,15 @@ def test_after_emptying_a_discard_pile_the_discard_must_go_back_onto_it() -> Non
     keyboard.press("1")  # pile 1 held one tile: now it is empty
     assert keyboard.view.forced_pile == 1
     keyboard.press("3")
-    assert keyboard.press("2") == refusal("replace 3 2: you took the last tile of discard pile 1, so your discard "
-                                          "must go onto pile 1: there are always three discard piles")
-    assert keyboard.model.pending == Pending("place", 3)  # the chosen day stays: only the pile was wrong
+    assert keyboard.press("2") == refusal(
+        "replace 3 2: you took the last tile of discard pile 1, so your discard "
+        "must go onto pile 1: there are always three discard piles"
+    )
+    # the chosen day stays: only the pile was wrong
+    assert keyboard.model.pending == Pending("place", 3)
     assert keyboard.game.state.phase is Phase.PLACE
-    assert keyboard.press("enter") == Reply(Move.replace(3, 1))  # Enter chooses the one pile allowed
+    # Enter chooses the one pile allowed
+    assert keyboard.press("enter") == Reply(Move.replace(3, 1))
     assert keyboard.game.moves[-1] == Move.replace(3, 1)
 
 
@@ -282,13 +321,17 @@ def test_swapping_two_days() -> None:
     keyboard.press("2")
     assert keyboard.click_day(4) == Reply(Move.swap(2, 4))
     after = view(keyboard.game.state, 0).rack
-    assert before is not None and after is not None and (after[1], after[3]) == (before[3], before[1])
+    assert (
+        before is not None and after is not None and (after[1], after[3]) == (before[3], before[1])
+    )
 
 
 def test_a_swap_only_replaces_drawing() -> None:
     keyboard = after_the_draft(swap=True)
     keyboard.press("d")
-    assert keyboard.press("w") == refusal("A swap replaces drawing: it is only possible at the start of your turn.")
+    assert keyboard.press("w") == refusal(
+        "A swap replaces drawing: it is only possible at the start of your turn."
+    )
 
 
 def test_escape_cancels_a_half_made_choice() -> None:
@@ -314,7 +357,8 @@ def test_a_typed_move_is_played_as_typed() -> None:
 def test_right_then_enter_discards_the_held_tile_as_the_prompt_says() -> None:
     keyboard = after_the_draft()
     keyboard.press("d")
-    keyboard.press("right")  # "discard it (x; →↑↓ Enter; ...)": → stands on a discard pile, never the draw pile
+    # "discard it (x; →↑↓ Enter; ...)": → stands on a discard pile, never the draw pile
+    keyboard.press("right")
     assert keyboard.model.on_piles and keyboard.model.pile_cursor == 1
     assert keyboard.press("enter") == Reply(Move.discard(1))
 
@@ -339,6 +383,7 @@ def test_the_move_box_takes_the_readers_verbs_and_the_notation() -> None:
     with use_language("de"):
         assert InputModel().typed("ersetzen 5 1") == Reply(Move.replace(5, 1))
         assert InputModel().typed("Ziehen") == Reply(Move.draw())
-        assert InputModel().typed("replace 5 1") == Reply(Move.replace(5, 1))  # the notation, in every language
+        # the notation, in every language
+        assert InputModel().typed("replace 5 1") == Reply(Move.replace(5, 1))
     reply = InputModel().typed("draw " * 1000)
     assert reply.error and len(reply.message) < 120 and "is not a move" in reply.message

@@ -1,4 +1,5 @@
-"""Every key the docs and the help offer, pressed on the game screen; a whole game with the arrow keys alone."""
+"""Every key the docs and the help offer, pressed on the game screen; a whole
+game with the arrow keys alone."""
 
 from __future__ import annotations
 
@@ -24,8 +25,17 @@ from tendays.cli.tui.widgets import GameLog
 from tendays.engine import EventKind, Game, Move, Options, Phase, play_bots
 
 DOCS = Path(__file__).parents[2] / "docs" / "terminal.md"
-KEY_NAMES = {"↑": "up", "↓": "down", "←": "left", "→": "right", "Enter": "enter", "Esc": "escape", ":": "colon",
-             "?": "question_mark", "F1": "f1"}
+KEY_NAMES = {
+    "↑": "up",
+    "↓": "down",
+    "←": "left",
+    "→": "right",
+    "Enter": "enter",
+    "Esc": "escape",
+    ":": "colon",
+    "?": "question_mark",
+    "F1": "f1",
+}
 
 
 def documented_keys(table: str) -> set[str]:
@@ -48,10 +58,21 @@ def bound_keys() -> set[str]:
 
 def test_every_key_in_the_docs_and_the_help_is_bound() -> None:
     docs = DOCS.read_text()
-    table = docs[docs.index("## Keys and mouse"):docs.index("**The arrow keys alone")]
+    table = docs[docs.index("## Keys and mouse") : docs.index("**The arrow keys alone")]
     assert documented_keys(table) == documented_keys(keys_help())
     assert documented_keys(table) <= bound_keys()
-    assert {"up", "down", "left", "right", "enter", "escape", "0", "9", "colon", "f1"} <= documented_keys(table)
+    assert {
+        "up",
+        "down",
+        "left",
+        "right",
+        "enter",
+        "escape",
+        "0",
+        "9",
+        "colon",
+        "f1",
+    } <= documented_keys(table)
 
 
 def footer(app: object) -> str:
@@ -81,11 +102,15 @@ async def test_every_day_key_drafts_onto_its_day_and_the_footer_offers_no_draw()
             await pilot.press(key)
             screen = await settle(pilot)
         pv = screen.table.view_for(0)
-        assert [e.day for e in pv.events if e.kind is EventKind.DRAFT and e.player == 0] == list(range(1, 11))
+        assert [e.day for e in pv.events if e.kind is EventKind.DRAFT and e.player == 0] == list(
+            range(1, 11)
+        )
 
 
 async def test_every_key_of_the_game_screen(tmp_path: Path) -> None:
-    app = make_app("me,random", seed=9, swap=True, save_path=tmp_path / "s.json", skip_to_first_turn=True)
+    app = make_app(
+        "me,random", seed=9, swap=True, save_path=tmp_path / "s.json", skip_to_first_turn=True
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settle(pilot)
         table, model = screen.table, screen.input
@@ -100,7 +125,8 @@ async def test_every_key_of_the_game_screen(tmp_path: Path) -> None:
         await press(pilot, "left", "down")
         assert not model.on_piles and model.cursor == 2
         assert "day 2" in screen.query_one("#day-detail").content.plain  # type: ignore[union-attr]
-        assert await played(pilot, screen, "up", "right", "enter") == (Move.draw(),)  # → the piles, Enter draws
+        # → the piles, Enter draws
+        assert await played(pilot, screen, "up", "right", "enter") == (Move.draw(),)
         assert table.view_for(0).phase is Phase.PLACE
         assert "x Discard" in footer(app) and "Draw" not in footer(app)
         await press(pilot, "x")
@@ -114,12 +140,15 @@ async def test_every_key_of_the_game_screen(tmp_path: Path) -> None:
         assert isinstance(app.screen, MoveInputScreen)
         assert (await played(pilot, screen, *"discard 3", "enter"))[0] == Move.discard(3)
         assert (await played(pilot, screen, "w", "3", "4"))[0] == Move.swap(3, 4)
-        for key in ("5", "6", "7", "8", "9"):  # a digit key is a day when a day comes next: here, swap days
+        # a digit key is a day when a day comes next: here, swap days
+        for key in ("5", "6", "7", "8", "9"):
             assert (await played(pilot, screen, "w", key, "1"))[0] == Move.swap(int(key), 1)
-        # The discard goes where the cursor last stood: pile 3 (also the pile it must go to, if 3 is emptied).
-        moves = await played(pilot, screen, "3", "1", "enter")  # take pile 3, day 1, Enter on the pile offered
+        # The discard goes where the cursor last stood: pile 3 (also the pile it must go to, if 3 is
+        # emptied). take pile 3, day 1, Enter on the pile offered
+        moves = await played(pilot, screen, "3", "1", "enter")
         assert moves[:2] == (Move.take(3), Move.replace(1, 3))
-        # Information: the verdict (scrolled with the arrows, closed with Enter or Esc), a hint, save, help.
+        # Information: the verdict (scrolled with the arrows, closed with Enter
+        # or Esc), a hint, save, help.
         await press(pilot, "v")
         assert isinstance(app.screen, TextScreen)
         await press(pilot, "down", "pagedown", "up", "pageup", "enter")
@@ -127,7 +156,10 @@ async def test_every_key_of_the_game_screen(tmp_path: Path) -> None:
         await press(pilot, "v", "escape", "h")
         assert app.screen is screen and "Hint: " in shown(app)
         await press(pilot, "s")
-        assert "Saved to" in shown_in(app, "#prompt") and str(tmp_path / "s.json") in screen.message.plain
+        assert (
+            "Saved to" in shown_in(app, "#prompt")
+            and str(tmp_path / "s.json") in screen.message.plain
+        )
         for key in ("question_mark", "f1"):
             await press(pilot, key)
             assert isinstance(app.screen, HelpScreen)
@@ -184,9 +216,20 @@ async def test_every_key_of_the_replay() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
-        for keys, position in ((("right",), 1), (("l",), 2), (("n",), 3), (("left",), 2), (("h",), 1), (("p",), 0),
-                               (("pagedown",), 10), (("pageup",), 0), (("end",), last), (("home",), 0),
-                               (("G",), last), (("g",), 0)):
+        for keys, position in (
+            (("right",), 1),
+            (("l",), 2),
+            (("n",), 3),
+            (("left",), 2),
+            (("h",), 1),
+            (("p",), 0),
+            (("pagedown",), 10),
+            (("pageup",), 0),
+            (("end",), last),
+            (("home",), 0),
+            (("G",), last),
+            (("g",), 0),
+        ):
             await press(pilot, *keys)
             assert screen.position == position, keys
         for key in ("question_mark", "f1"):
@@ -207,8 +250,14 @@ async def test_every_key_of_the_replay() -> None:
 
 
 async def test_every_key_of_the_end_screen_the_help_and_the_verdict(tmp_path: Path) -> None:
-    app = make_app("me,greedy", seed=11, days=5, turn_limit=2, save_path=tmp_path / "e.json",
-                   skip_to_first_turn=True)
+    app = make_app(
+        "me,greedy",
+        seed=11,
+        days=5,
+        turn_limit=2,
+        save_path=tmp_path / "e.json",
+        skip_to_first_turn=True,
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settle(pilot)
         for key in ("v", "h", "q", "escape", "enter"):  # each closes the verdict
@@ -264,12 +313,18 @@ def test_the_docs_show_the_bots_ratings_of_today() -> None:
 
 def test_the_refusals_in_the_docs_are_what_the_command_says(tmp_path: Path) -> None:
     docs = DOCS.read_text()
-    block = docs[docs.index("```console\n$ tendays play --players \"me,hrad\""):]
-    block = block[len("```console\n"):block.index("\n```", 10)]
+    block = docs[docs.index('```console\n$ tendays play --players "me,hrad"') :]
+    block = block[len("```console\n") : block.index("\n```", 10)]
     lines = block.splitlines()
     locale = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
     english = {key: value for key, value in os.environ.items() if key not in locale}
     for command, answer in zip(lines[::2], lines[1::2], strict=True):
-        said = subprocess.run([sys.executable, "-m", "tendays", *shlex.split(command.removeprefix("$ tendays "))],
-                              capture_output=True, text=True, cwd=tmp_path, timeout=120, env=english)
+        said = subprocess.run(
+            [sys.executable, "-m", "tendays", *shlex.split(command.removeprefix("$ tendays "))],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+            env=english,
+        )
         assert said.returncode == 2 and said.stderr.strip() == answer, command

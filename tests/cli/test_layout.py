@@ -1,4 +1,5 @@
-"""What is on screen at 80x24 and at wide sizes: nothing a player needs is cut, and resizing keeps it so."""
+"""What is on screen at 80x24 and at wide sizes: nothing a player needs is
+cut, and resizing keeps it so."""
 
 from __future__ import annotations
 
@@ -7,7 +8,16 @@ from pathlib import Path
 
 from rich.console import Console
 from textual.pilot import Pilot
-from tui_driver import Person, keys_for, make_app, screen_lines, screen_text, settle, shown, shown_in
+from tui_driver import (
+    Person,
+    keys_for,
+    make_app,
+    screen_lines,
+    screen_text,
+    settle,
+    shown,
+    shown_in,
+)
 
 from tendays.bots import LEVELS
 from tendays.cli.tui.end_screen import EndScreen, end_text
@@ -36,7 +46,8 @@ async def test_every_days_link_is_explained_in_full_under_the_rack_at_80x24() ->
         await press(pilot, "left")
         for day in range(1, 11):
             assert screen.input.cursor == day
-            assert " ".join(marks[day].message.split()) in shown_in(app, "#day-detail")  # wrapped, never cut
+            # wrapped, never cut
+            assert " ".join(marks[day].message.split()) in shown_in(app, "#day-detail")
             await press(pilot, "down")
 
 
@@ -54,7 +65,8 @@ async def test_the_verdict_scrolls_and_always_shows_how_to_close_it() -> None:
             await press(pilot, "pagedown")
             assert "Esc or Enter to close" in shown(app)
             seen += shown_in(app, "#popup-scroll")
-        for problem in verdict.problems:  # every problem was on screen, in full, at some scroll position
+        # every problem was on screen, in full, at some scroll position
+        for problem in verdict.problems:
             assert " ".join(str(problem).split()) in seen
 
 
@@ -76,7 +88,8 @@ def test_wrapped_explanations_keep_their_indent() -> None:
     for i in bullets:
         following = lines[i + 1] if i + 1 < len(lines) else ""
         if following and not following.startswith(("  ✓", "  ✗")) and following.strip():
-            assert following.startswith("    "), following  # a continuation line stays under its text
+            # a continuation line stays under its text
+            assert following.startswith("    "), following
 
 
 async def test_resizing_rewraps_the_log_without_a_sideways_scrollbar_and_keeps_its_end() -> None:
@@ -90,7 +103,8 @@ async def test_resizing_rewraps_the_log_without_a_sideways_scrollbar_and_keeps_i
             await pilot.pause()
             assert log.max_scroll_x == 0 and not log.show_horizontal_scrollbar
             assert log.scroll_y == log.max_scroll_y  # still at the latest line
-            assert " ".join(log.lines[-1].split()) in shown_in(app, "#log")  # the latest line, rewrapped
+            # the latest line, rewrapped
+            assert " ".join(log.lines[-1].split()) in shown_in(app, "#log")
 
 
 async def test_a_terminal_too_small_says_so_and_the_game_comes_back() -> None:
@@ -153,7 +167,9 @@ async def test_the_setup_screen_takes_typing_at_once_and_refuses_a_misspelt_leve
 
 async def test_a_finished_game_not_saved_asks_before_quitting(tmp_path: Path) -> None:
     save = tmp_path / "end.json"
-    app = make_app("me,greedy", seed=11, days=5, turn_limit=2, save_path=save, skip_to_first_turn=True)
+    app = make_app(
+        "me,greedy", seed=11, days=5, turn_limit=2, save_path=save, skip_to_first_turn=True
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settle(pilot)
         person = Person(1)
@@ -183,7 +199,8 @@ async def test_every_screen_fits_80x24_without_cutting_the_footer() -> None:
 
 def test_the_screens_in_the_docs_are_80x24_captures() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "terminal.md").read_text()
-    screens = [block for block in docs.split("```")[1::2] if block.startswith("\n")]  # commands name a language
+    # commands name a language
+    screens = [block for block in docs.split("```")[1::2] if block.startswith("\n")]
     assert len(screens) >= 7
     for block in screens:
         lines = block.strip("\n").split("\n")
@@ -212,12 +229,14 @@ async def test_the_setup_screen_at_80x24_shows_every_field_and_mends_its_refusal
         lines = screen_lines(app)
         assert any("Seed (empty: a new shuffle every game)" in line for line in lines)
         seed = app.screen.query_one("#setup-seed")
-        assert app.screen.query_one("#setup").region.contains_region(seed.region)  # the whole field, not cut
+        # the whole field, not cut
+        assert app.screen.query_one("#setup").region.contains_region(seed.region)
         swap = next(line for line in lines if "Swap variant" in line)
         assert "✓" not in swap
         app.screen.query_one("#setup-swap").value = True  # type: ignore[attr-defined]
         await pilot.pause()
-        assert "✓" in next(line for line in screen_lines(app) if "Swap variant" in line)  # on and off look different
+        # on and off look different
+        assert "✓" in next(line for line in screen_lines(app) if "Swap variant" in line)
         app.screen.query_one("#setup-players").value = "me,hrad,nromal,hadr"  # type: ignore[attr-defined]
         await press(pilot, "enter")
         refusal = next(line for line in screen_text(app).splitlines() if "is not a bot" in line)

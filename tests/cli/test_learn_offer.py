@@ -1,4 +1,5 @@
-"""The setup screen offers the guided game to a first-time player, and the guided game keeps its place."""
+"""The setup screen offers the guided game to a first-time player, and the
+guided game keeps its place."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from tendays.learn.progress import ENV_VAR, Progress, default_path
 
 
 @pytest.mark.slow
-async def test_a_first_time_player_is_offered_the_guided_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_first_time_player_is_offered_the_guided_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(ENV_VAR, str(tmp_path / "learn.json"))
     app = PlayApp(PlayConfig(bot_delay=0), setup=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -35,8 +38,9 @@ async def test_a_first_time_player_is_offered_the_guided_game(tmp_path: Path, mo
 
 
 @pytest.mark.slow
-async def test_no_offer_once_the_guided_game_was_finished_or_skipped(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_no_offer_once_the_guided_game_was_finished_or_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "learn.json"
     path.write_text(json.dumps({"steps": {}, "finished": False, "skipped": True}))
     monkeypatch.setenv(ENV_VAR, str(path))
@@ -46,7 +50,9 @@ async def test_no_offer_once_the_guided_game_was_finished_or_skipped(tmp_path: P
         assert not app.screen.query("#setup-learn")
 
 
-def test_the_progress_file_and_its_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_progress_file_and_its_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(ENV_VAR, raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_path() == tmp_path / "tendays" / "learn.json"
@@ -57,14 +63,18 @@ def test_the_progress_file_and_its_defaults(tmp_path: Path, monkeypatch: pytest.
     assert Progress.load().step("usa") == 7
     default_path().write_text("not json")
     assert Progress.load().step("usa") == 0  # a damaged file is a fresh start, not a traceback
-    default_path().write_text(json.dumps({"steps": {"usa": "seven", "germany": 2}, "finished": "yes"}))
+    default_path().write_text(
+        json.dumps({"steps": {"usa": "seven", "germany": 2}, "finished": "yes"})
+    )
     again = Progress.load()
     assert again.steps == {"germany": 2} and again.first_time
 
 
 def test_the_keys_each_move_takes() -> None:
-    assert [move_keys(m) for m in (Move.draft(10), Move.draw(), Move.take(2), Move.replace(5, 1), Move.discard(3))] \
-        == ["0", "d", "2", "5, then 1", "x, then 3"]
+    assert [
+        move_keys(m)
+        for m in (Move.draft(10), Move.draw(), Move.take(2), Move.replace(5, 1), Move.discard(3))
+    ] == ["0", "d", "2", "5, then 1", "x, then 3"]
 
 
 def test_the_help_names_the_edition_learnt_by_default(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,5 +1,6 @@
-"""``tendays learn`` in a real 80x24 terminal (tmux), played by reading the screen alone: each step's "Keys:"
-line says what to press; one wrong key first, whose explanation must show; then the guided game to its end."""
+"""``tendays learn`` in a real 80x24 terminal (tmux), played by reading the screen alone: each
+step's "Keys:" line says what to press; one wrong key first, whose explanation must show; then the
+guided game to its end."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from pathlib import Path
 import pytest
 from test_tmux import Terminal
 
-pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+    pytest.mark.slow,
+]
 
 STEP = re.compile(r"step (\d+) of (\d+)")
 KEYS = re.compile(r"Keys: (\S+?)(?:, then (\S+))?\s*$", re.MULTILINE)
@@ -30,7 +34,8 @@ def lesson(text: str) -> str:
 
 
 def wait(terminal: Terminal, check: object, what: str, timeout: float = 30.0) -> str:
-    """The screen once it shows what ``check`` looks for and has stopped changing (a step is drawn whole)."""
+    """The screen once it shows what ``check`` looks for and has stopped
+    changing (a step is drawn whole)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         text = screen(terminal)
@@ -49,7 +54,9 @@ def press(terminal: Terminal, key: str) -> None:
 def test_the_guided_game_to_its_end_at_80x24_by_the_keys_on_screen(tmp_path: Path) -> None:
     progress = tmp_path / "learn.json"
     terminal = Terminal(tmp_path)
-    terminal.start(f"{sys.executable} -m tendays learn usa --lang en --progress {progress}", tmp_path)
+    terminal.start(
+        f"{sys.executable} -m tendays learn usa --lang en --progress {progress}", tmp_path
+    )
     try:
         text = wait(terminal, lambda t: STEP.search(t) and KEYS.search(t), "the first step")
         found = STEP.search(text)
@@ -60,8 +67,11 @@ def test_the_guided_game_to_its_end_at_80x24_by_the_keys_on_screen(tmp_path: Pat
         assert keys is not None
         wrong = "1" if keys.group(1) != "1" else "2"
         press(terminal, wrong)
-        text = wait(terminal, lambda t: "Try this" in lesson(t) and KEYS.search(t),
-                    "the explanation of a wrong move")
+        text = wait(
+            terminal,
+            lambda t: "Try this" in lesson(t) and KEYS.search(t),
+            "the explanation of a wrong move",
+        )
         assert "step 1 of" in text
         step = 1
         while step <= total:
@@ -72,7 +82,11 @@ def test_the_guided_game_to_its_end_at_80x24_by_the_keys_on_screen(tmp_path: Pat
             step += 1
             if step > total:
                 break
-            text = wait(terminal, lambda t, n=step: f"step {n} of {total}" in t and KEYS.search(t), f"step {step}")
+            text = wait(
+                terminal,
+                lambda t, n=step: f"step {n} of {total}" in t and KEYS.search(t),
+                f"step {step}",
+            )
             assert "Try this" not in lesson(text), text
         text = wait(terminal, lambda t: "won the guided game" in lesson(t), "the end of the lesson")
         assert json.loads(progress.read_text())["finished"] is True
@@ -86,7 +100,9 @@ def test_the_place_reached_is_kept_and_restart_starts_over(tmp_path: Path) -> No
     progress = tmp_path / "learn.json"
     progress.write_text(json.dumps({"steps": {"germany": 3}, "finished": False, "skipped": False}))
     terminal = Terminal(tmp_path)
-    terminal.start(f"{sys.executable} -m tendays learn germany --lang de --progress {progress}", tmp_path)
+    terminal.start(
+        f"{sys.executable} -m tendays learn germany --lang de --progress {progress}", tmp_path
+    )
     try:
         wait(terminal, lambda t: "Schritt 4 von" in t, "the fourth step")
         press(terminal, "r")

@@ -1,4 +1,5 @@
-"""The terminal game driven headlessly: whole games, hot-seat privacy, save and resume, bad input."""
+"""The terminal game driven headlessly: whole games, hot-seat privacy,
+save and resume, bad input."""
 
 from __future__ import annotations
 
@@ -34,12 +35,15 @@ def own_rack_lines(screen: GameScreen, seat: int) -> list[str]:
     pv = screen.table.view_for(seat)
     assert pv.rack is not None
     marks = day_marks(screen.edition, pv.rack)
-    return [rack_line(screen.edition, day, tile, marks.get(day), name_width(screen.edition)).plain
-            for day, tile in enumerate(pv.rack, 1)]
+    return [
+        rack_line(screen.edition, day, tile, marks.get(day), name_width(screen.edition)).plain
+        for day, tile in enumerate(pv.rack, 1)
+    ]
 
 
-async def play_person_turns(pilot: Pilot[None], screen: GameScreen, person: Person, seat: int,
-                            use_mouse: bool = False) -> int:
+async def play_person_turns(
+    pilot: Pilot[None], screen: GameScreen, person: Person, seat: int, use_mouse: bool = False
+) -> int:
     """Play the person's moves until the game ends; returns how many moves the person made."""
     made = 0
     while not screen.table.is_over:
@@ -125,7 +129,9 @@ async def test_hot_seat_shows_a_privacy_screen_and_never_another_rack() -> None:
             if table.is_over:
                 break
             seat = table.current
-            assert isinstance(app.screen, PrivacyScreen), "every human turn after another seat's starts private"
+            assert isinstance(app.screen, PrivacyScreen), (
+                "every human turn after another seat's starts private"
+            )
             assert f"Pass the keyboard to {table.names[seat]}" in screen_text(app)
             # Behind the privacy screen nobody's tiles are drawn.
             assert screen.viewer is None
@@ -161,7 +167,8 @@ async def test_save_and_resume_continue_the_same_game(tmp_path: Path) -> None:
     record, specs = load_save(save)
     assert specs == ["human", "greedy", "random"]
     assert record.moves == moves and record.names == ("You", "Bot 2", "Bot 3")
-    assert GameRecord.loads(save.read_text()).seed == 21  # a plain game record for every other reader
+    # a plain game record for every other reader
+    assert GameRecord.loads(save.read_text()).seed == 21
     resumed = Table.from_record(record, parse_seats(",".join(specs), record.names))
     app = PlayApp(PlayConfig(bot_delay=0, save_path=save), table=resumed)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -171,7 +178,9 @@ async def test_save_and_resume_continue_the_same_game(tmp_path: Path) -> None:
         assert screen.table.is_over
 
 
-async def test_play_command_resumes_from_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_play_command_resumes_from_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tendays.cli import play_cmd
     from tendays.cli.main import build_parser
 
@@ -216,7 +225,8 @@ async def test_bad_input_is_explained_never_ignored() -> None:
         await pilot.press(*"fly 3", "enter")
         await pilot.pause()
         assert "unknown move 'fly'" in screen_text(app)
-        # The emptied-pile rule: pile 1 holds one tile; take it, then the discard must go back there.
+        # The emptied-pile rule: pile 1 holds one tile; take it, then
+        # the discard must go back there.
         pv = screen.table.view_for(0)
         assert len(pv.piles[0]) == 1
         await pilot.press("1")
@@ -226,7 +236,10 @@ async def test_bad_input_is_explained_never_ignored() -> None:
         assert "so it must go onto pile 1" in screen_text(app)
         await pilot.press("2")
         await pilot.pause()
-        assert "you took the last tile of discard pile 1, so your discard must go onto pile 1" in screen_text(app)
+        assert (
+            "you took the last tile of discard pile 1, so your discard must go onto pile 1"
+            in screen_text(app)
+        )
         assert screen.table.view_for(0).phase is Phase.PLACE  # nothing was played
         moves_before = screen.table.move_count
         await pilot.press("enter")
@@ -244,7 +257,8 @@ async def test_bad_input_is_explained_never_ignored() -> None:
 
 
 async def test_keys_during_a_bots_turn_say_to_wait() -> None:
-    config = PlayConfig(players="me,random", seed=2, bot_delay=30)  # the bot waits, so its turn lasts
+    # the bot waits, so its turn lasts
+    config = PlayConfig(players="me,random", seed=2, bot_delay=30)
     app = PlayApp(config, table=Table("usa", config.options(), 2, parse_seats(config.players)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -1,4 +1,5 @@
-"""The terminal game in German: the engine's sentences and the terminal's own words, at 80x24, nothing cut."""
+"""The terminal game in German: the engine's sentences and the terminal's own
+words, at 80x24, nothing cut."""
 
 from __future__ import annotations
 
@@ -7,7 +8,16 @@ import argparse
 import pytest
 from test_play_app import play_person_turns
 from textual.pilot import Pilot
-from tui_driver import Person, keys_for, make_app, screen_lines, screen_text, settle, shown, shown_in
+from tui_driver import (
+    Person,
+    keys_for,
+    make_app,
+    screen_lines,
+    screen_text,
+    settle,
+    shown,
+    shown_in,
+)
 
 from tendays.cli.play_cmd import add_arguments, choose_language
 from tendays.cli.tui.end_screen import EndScreen
@@ -29,7 +39,11 @@ async def test_a_whole_german_game_at_80x24_speaks_german_and_fits() -> None:
             assert "Zug" not in status  # a turn is a Runde: the Zug is the train
             footer = shown(app)
             assert "Ziehen" in footer and "Tipp" in footer and "Beenden" in footer
-            assert "Spieler" in screen_text(app) or "beginnt" in screen_text(app) or "zieht" in screen_text(app)
+            assert (
+                "Spieler" in screen_text(app)
+                or "beginnt" in screen_text(app)
+                or "zieht" in screen_text(app)
+            )
             lines = screen_lines(app)
             assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
             await pilot.press("h")
@@ -50,17 +64,21 @@ async def play_person_turns_once(pilot: Pilot[None], screen: GameScreen) -> None
     await pilot.pause()
 
 
-@pytest.mark.parametrize(("argv", "env", "expected"), [
-    (["--lang", "en", "--edition", "germany"], {}, "en"),
-    (["--edition", "germany"], {}, "de"),
-    ([], {}, "en"),
-    ([], {"LANG": "de_DE.UTF-8"}, "de"),
-    (["--edition", "germany"], {"LANG": "en_US.UTF-8"}, "en"),
-    (["--edition", "germany"], {"LANG": "fr_FR.UTF-8"}, "de"),
-    (["--edition", "germany"], {"LANG": "C.UTF-8"}, "de"),
-])
+@pytest.mark.parametrize(
+    ("argv", "env", "expected"),
+    [
+        (["--lang", "en", "--edition", "germany"], {}, "en"),
+        (["--edition", "germany"], {}, "de"),
+        ([], {}, "en"),
+        ([], {"LANG": "de_DE.UTF-8"}, "de"),
+        (["--edition", "germany"], {"LANG": "en_US.UTF-8"}, "en"),
+        (["--edition", "germany"], {"LANG": "fr_FR.UTF-8"}, "de"),
+        (["--edition", "germany"], {"LANG": "C.UTF-8"}, "de"),
+    ],
+)
 def test_the_language_comes_from_lang_the_environment_or_the_edition(
-        argv: list[str], env: dict[str, str], expected: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    argv: list[str], env: dict[str, str], expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(variable, raising=False)
     for variable, value in env.items():

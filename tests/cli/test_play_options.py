@@ -1,5 +1,5 @@
-"""The options of a terminal game: who begins, how many days, the registries it offers, old save files,
-and the bots' turns taken by the engine's turn loop."""
+"""The options of a terminal game: who begins, how many days, the registries it offers, old save
+files, and the bots' turns taken by the engine's turn loop."""
 
 from __future__ import annotations
 
@@ -15,10 +15,21 @@ from tendays.cli.main import build_parser, main
 from tendays.cli.tui.play_app import PlayApp
 from tendays.cli.tui.setup_screen import SetupScreen
 from tendays.cli.tui.table import PlayConfig, SeatError, Table, load_save, parse_seats
-from tendays.engine import EventKind, Game, GameRecord, Options, available_editions, next_decision, play_bots
+from tendays.engine import (
+    EventKind,
+    Game,
+    GameRecord,
+    Options,
+    available_editions,
+    next_decision,
+    play_bots,
+)
 
-GERMANY_17_DAYS = ("10 Tage durch Deutschland has 54 tiles: 3 racks of 17 days and 3 discard piles would leave 0 in "
-                   "the draw pile, too few for every player to draw once; with 3 players a rack has at most 16 days")
+GERMANY_17_DAYS = (
+    "10 Tage durch Deutschland has 54 tiles: 3 racks of 17 days and 3 discard piles would leave 0 "
+    "in the draw pile, too few for every player to draw once; with 3 players a rack has at most 16 "
+    "days"
+)
 
 
 def started_app(monkeypatch: pytest.MonkeyPatch, *argv: str) -> PlayApp:
@@ -40,7 +51,9 @@ def play_the_draft(table: Table) -> None:
 
 
 def test_first_seat_on_the_command_line_counts_from_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    app = started_app(monkeypatch, "--players", "me,random,random", "--first-seat", "3", "--seed", "4")
+    app = started_app(
+        monkeypatch, "--players", "me,random,random", "--first-seat", "3", "--seed", "4"
+    )
     table = app.first_table
     assert table is not None and table.options.first_seat == 2 and app.config.first_seat == 2
     play_the_draft(table)
@@ -49,18 +62,28 @@ def test_first_seat_on_the_command_line_counts_from_one(monkeypatch: pytest.Monk
     assert app.first_table is not None and app.first_table.options.first_seat is None
 
 
-def test_a_first_seat_that_is_not_at_the_table_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_first_seat_that_is_not_at_the_table_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["play", "--players", "me,normal", "--first-seat", "3"]) == 2
-    assert capsys.readouterr().err == "tendays play: the first player must be one of the 2 seats, not seat 3\n"
+    assert (
+        capsys.readouterr().err
+        == "tendays play: the first player must be one of the 2 seats, not seat 3\n"
+    )
     with pytest.raises(SystemExit):
         main(["play", "--first-seat", "0"])
-    assert "give a seat number (1 for the first seat) or 'random', not '0'" in capsys.readouterr().err
+    assert (
+        "give a seat number (1 for the first seat) or 'random', not '0'" in capsys.readouterr().err
+    )
 
 
 def test_a_save_file_carries_the_first_seat_and_a_resumed_game_keeps_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save = tmp_path / "game.json"
-    table = Table("usa", PlayConfig(players="me,random", first_seat=1).options(), 4, parse_seats("me,random"))
+    table = Table(
+        "usa", PlayConfig(players="me,random", first_seat=1).options(), 4, parse_seats("me,random")
+    )
     table.save(save)
     assert json.loads(save.read_text())["options"]["first_seat"] == 1
     app = started_app(monkeypatch, "--resume", str(save))
@@ -68,11 +91,32 @@ def test_a_save_file_carries_the_first_seat_and_a_resumed_game_keeps_it(
     assert app.config.first_seat == 1
 
 
-def test_days_the_tiles_cannot_support_are_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--days", "17", "--players", "me,normal,normal", "--edition", "germany", "--lang", "en"]) == 2
+def test_days_the_tiles_cannot_support_are_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert (
+        main(
+            [
+                "play",
+                "--days",
+                "17",
+                "--players",
+                "me,normal,normal",
+                "--edition",
+                "germany",
+                "--lang",
+                "en",
+            ]
+        )
+        == 2
+    )
     assert capsys.readouterr().err == f"tendays play: {GERMANY_17_DAYS}\n"
-    assert main(["play", "--days", "17", "--players", "me,normal,normal", "--edition", "germany"]) == 2
-    assert capsys.readouterr().err.startswith("tendays play: 10 Tage durch Deutschland hat 54 Plättchen: 3 Reisepläne")
+    assert (
+        main(["play", "--days", "17", "--players", "me,normal,normal", "--edition", "germany"]) == 2
+    )
+    assert capsys.readouterr().err.startswith(
+        "tendays play: 10 Tage durch Deutschland hat 54 Plättchen: 3 Reisepläne"
+    )
     assert main(["play", "--days", "1"]) == 2
     assert capsys.readouterr().err == "tendays play: a rack has 2 to 20 days, not 1\n"
 
@@ -100,7 +144,8 @@ async def test_the_setup_screen_offers_who_begins_and_shows_the_engines_refusal(
         screen.query_one("#setup-days").value = 5  # type: ignore[attr-defined]
         screen.query_one("#setup-first-seat").value = "4"  # type: ignore[attr-defined]
         screen.query_one("#setup-players").focus()
-        await pilot.press("enter")  # Enter in a field starts the game too (the button ignores quick clicks)
+        # Enter in a field starts the game too (the button ignores quick clicks)
+        await pilot.press("enter")
         await pilot.pause()
         assert "the first player must be one of the 3 seats, not seat 4" in screen_text(app)
         screen.query_one("#setup-first-seat").value = "2"  # type: ignore[attr-defined]
@@ -122,27 +167,39 @@ def test_the_command_offers_the_registered_editions_and_bots() -> None:
 
 
 def write_old_save(path: Path) -> Game:
-    """A save file as tendays wrote it before rules versions: options without "rules" or "first_seat"."""
+    """A save file as tendays wrote it before rules versions: options
+    without "rules" or "first_seat"."""
     game = Game("usa", Options(players=2, days=5, rules=1), 4, ("You", "Bot 2"))
     bot = make_bot("greedy")
     while game.move_count < 16:
         decision = next_decision(game)
         assert decision is not None
         game.play(bot.choose(decision.view, decision.rng), decision.seat)
-    path.write_text(json.dumps({
-        "format": "tendays-record/1",
-        "edition": "usa",
-        "options": {"players": 2, "days": 5, "swap": False, "open_hands": False, "turn_limit": None},
-        "seed": 4,
-        "moves": [str(move) for move in game.moves],
-        "names": ["You", "Bot 2"],
-        "seats": ["human", "greedy"],
-    }))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "tendays-record/1",
+                "edition": "usa",
+                "options": {
+                    "players": 2,
+                    "days": 5,
+                    "swap": False,
+                    "open_hands": False,
+                    "turn_limit": None,
+                },
+                "seed": 4,
+                "moves": [str(move) for move in game.moves],
+                "names": ["You", "Bot 2"],
+                "seats": ["human", "greedy"],
+            }
+        )
+    )
     return game
 
 
 async def test_an_old_save_file_resumes_under_the_rules_it_was_played_by(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save = tmp_path / "old.json"
     old = write_old_save(save)
     app = started_app(monkeypatch, "--resume", str(save), "--delay", "0")
@@ -180,7 +237,9 @@ def test_the_rules_screen_says_who_begins() -> None:
     from tendays.engine import load_edition
 
     usa = load_edition("usa")
-    assert "and player 2 in turn order begins" in rules_markdown(usa, Options(players=3, first_seat=1))
+    assert "and player 2 in turn order begins" in rules_markdown(
+        usa, Options(players=3, first_seat=1)
+    )
     assert "and a random player begins" in rules_markdown(usa, Options(players=3))
 
 
@@ -202,9 +261,19 @@ def test_save_file_is_a_game_record_with_seats(tmp_path: Path) -> None:
     assert GameRecord.from_json(data) == table.record
 
 
-@pytest.mark.parametrize(("word", "meant"), [("hrad", "hard"), ("nromal", "normal"), ("eays", "easy"),
-                                             ("expret:48", "expert:48"), ("greddy", "greedy")])
-def test_a_misspelt_bot_is_refused_with_the_levels_and_the_way_to_seat_a_person(word: str, meant: str) -> None:
+@pytest.mark.parametrize(
+    ("word", "meant"),
+    [
+        ("hrad", "hard"),
+        ("nromal", "normal"),
+        ("eays", "easy"),
+        ("expret:48", "expert:48"),
+        ("greddy", "greedy"),
+    ],
+)
+def test_a_misspelt_bot_is_refused_with_the_levels_and_the_way_to_seat_a_person(
+    word: str, meant: str
+) -> None:
     with pytest.raises(SeatError) as refused:
         parse_seats(f"me,{word}")
     message = str(refused.value)
@@ -214,5 +283,7 @@ def test_a_misspelt_bot_is_refused_with_the_levels_and_the_way_to_seat_a_person(
 
 def test_names_of_people_keep_working() -> None:
     seats = parse_seats("Ann,Norma,Ward,human:hard")
-    assert [s.name for s in seats] == ["Ann", "Norma", "Ward", "hard"] and all(s.is_human for s in seats)
+    assert [s.name for s in seats] == ["Ann", "Norma", "Ward", "hard"] and all(
+        s.is_human for s in seats
+    )
     assert not parse_seats("me,Hard")[1].is_human  # a bot's own name, in any case, is the bot

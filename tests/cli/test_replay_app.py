@@ -32,7 +32,8 @@ async def test_arrow_keys_step_through_a_finished_game_showing_every_rack() -> N
         await pilot.press("right", "right", "right")
         assert screen.position == 3
         text = screen_text(app)
-        assert f"move 3/{len(record.moves)} Ann: draft onto day {record.moves[2].a}" in text  # Ann, Bob, then Ann
+        # Ann, Bob, then Ann
+        assert f"move 3/{len(record.moves)} Ann: draft onto day {record.moves[2].a}" in text
         # Every rack is shown: after three draft moves, each drafted tile is on screen.
         state = record.replay(3)
         for seat in range(2):
@@ -85,7 +86,9 @@ async def test_an_unfinished_game_keeps_its_racks_hidden_unless_revealed() -> No
         assert "stay hidden" not in screen_text(app)
 
 
-def test_replay_text_prints_the_log_and_the_racks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_text_prints_the_log_and_the_racks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     record = finished_record()
     path = tmp_path / "game.json"
     path.write_text(record.dumps())
@@ -109,21 +112,29 @@ def test_replay_rejects_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_replay_refuses_a_record_whose_options_make_no_game(tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_refuses_a_record_whose_options_make_no_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "impossible.json"
     path.write_text(GameRecord("germany", Options(players=3, days=17), 1).dumps())
     assert main(["replay", str(path), "--text"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"tendays replay: {path}: this record cannot be replayed: 10 Tage durch Deutschland has "
-                          "54 tiles")
+    assert err.startswith(
+        f"tendays replay: {path}: this record cannot be replayed: 10 Tage durch Deutschland has "
+        "54 tiles"
+    )
     assert err.count("\n") == 1
 
 
 def game_with_cars(players: int = 2) -> GameRecord:
     """A finished 10-day game, with long names, in which some rack ends with a car."""
     for seed in range(1, 60):
-        game = Game("usa", Options(players=players), seed, ("Annabelle", "Bartholomew", "Charlotte", "Dan")[:players])
+        game = Game(
+            "usa",
+            Options(players=players),
+            seed,
+            ("Annabelle", "Bartholomew", "Charlotte", "Dan")[:players],
+        )
         play_bots(game, [GreedyBot()] * players)
         racks = game.state.racks
         if any(game.state.edition.tiles[t].name == "car" for rack in racks for t in rack):
@@ -140,22 +151,30 @@ async def test_at_80x24_every_day_name_and_mark_of_the_racks_is_shown_as_on_the_
         lines = screen_lines(app)
         text = shown(app)
         assert all(len(line) <= 80 for line in lines)
-        assert f"move {len(record.moves)}/{len(record.moves)}" in text and "game over" in text  # the whole header
+        # the whole header
+        assert f"move {len(record.moves)}/{len(record.moves)}" in text and "game over" in text
         assert "Annabelle ★ winner" in text or "Bartholomew ★ winner" in text
         region = app.screen.query_one("#racks").region
-        rows = [line for line in lines[region.y:region.y + region.height] if line[:2].strip().isdigit()]
+        rows = [
+            line
+            for line in lines[region.y : region.y + region.height]
+            if line[:2].strip().isdigit()
+        ]
         assert [int(row[:2]) for row in rows] == list(range(1, 11))  # day 10 too, never "…"
         state = record.replay()
         for rack in state.racks:
             marks = day_marks(state.edition, rack)
             for day, row in enumerate(rows, 1):
-                assert marks[day].symbol in row  # the same marks as the board: ⚑ on the last day, never ✓
+                # the same marks as the board: ⚑ on the last day, never ✓
+                assert marks[day].symbol in row
         assert "car car" not in text and "…" not in "".join(rows)
         for pile in state.piles:
             assert state.edition.tiles[pile[-1]].name in text  # every pile's top tile, in full
 
 
-def test_replay_text_counts_problems_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_text_counts_problems_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "game.json"
     path.write_text(game_with_cars().dumps())
     assert main(["replay", str(path), "--text"]) == 0

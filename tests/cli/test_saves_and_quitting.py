@@ -1,5 +1,5 @@
-"""Saving never overwrites another game's save, and every way out (q, Ctrl+Q, the command palette's Quit)
-asks first when moves would be lost."""
+"""Saving never overwrites another game's save, and every way out (q, Ctrl+Q, the command palette's
+Quit) asks first when moves would be lost."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
 
 async def test_saving_beside_another_games_save_keeps_it_and_says_where(tmp_path: Path) -> None:
     earlier = tmp_path / "tendays-save.json"
-    Table("usa", PlayConfig(players="me,random").options(), 4, parse_seats("me,random")).save(earlier)
+    Table("usa", PlayConfig(players="me,random").options(), 4, parse_seats("me,random")).save(
+        earlier
+    )
     kept = earlier.read_text()
     app = make_app("me,greedy", seed=21, save_path=earlier, skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -32,16 +34,23 @@ async def test_saving_beside_another_games_save_keeps_it_and_says_where(tmp_path
         assert f"tendays play --resume {fresh}" in said
         await pilot.press("d", "s")  # saving again goes to the game's own file
         await pilot.pause()
-        assert load_save(fresh)[0].moves == screen.table.record.moves and earlier.read_text() == kept
+        assert (
+            load_save(fresh)[0].moves == screen.table.record.moves and earlier.read_text() == kept
+        )
         assert not (tmp_path / "tendays-save-3.json").exists()
 
 
-def test_a_resumed_game_saves_back_into_its_own_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_resumed_game_saves_back_into_its_own_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save = tmp_path / "tendays-save.json"
     Table("usa", PlayConfig(players="me,random").options(), 4, parse_seats("me,random")).save(save)
     started: list[PlayApp] = []
     monkeypatch.setattr(PlayApp, "run", lambda self: started.append(self))
-    assert play_cmd.run(build_parser().parse_args(["play", "--resume", str(save), "--delay", "0"])) == 0
+    assert (
+        play_cmd.run(build_parser().parse_args(["play", "--resume", str(save), "--delay", "0"]))
+        == 0
+    )
     table = started[0].first_table
     assert table is not None and table.save_target(save) == save
 
@@ -52,7 +61,9 @@ async def test_ctrl_q_and_the_palettes_quit_ask_first_with_moves_not_saved(tmp_p
         await settle(pilot)
         await pilot.press("ctrl+q")
         await pilot.pause()
-        assert app.is_running and "q again quits without saving" in " ".join(screen_text(app).split())
+        assert app.is_running and "q again quits without saving" in " ".join(
+            screen_text(app).split()
+        )
         await pilot.press("ctrl+q")  # asked once: the second leaves
         await pilot.pause()
         assert not app.is_running

@@ -6,7 +6,17 @@ from rich.text import Text
 
 from tendays.cli.tui.palettes import PaletteChoice, use_palette
 from tendays.cli.tui.render import day_marks, last_actions, swatch, tile_text
-from tendays.engine import Event, EventKind, Move, Options, apply, load_edition, new_game, use_language, view
+from tendays.engine import (
+    Event,
+    EventKind,
+    Move,
+    Options,
+    apply,
+    load_edition,
+    new_game,
+    use_language,
+    view,
+)
 
 
 def test_swatches_show_each_colours_shape_and_word() -> None:
@@ -17,7 +27,8 @@ def test_swatches_show_each_colours_shape_and_word() -> None:
     assert swatch(usa, usa.tile("car").index).plain.strip() == "car"
     assert tile_text(usa, usa.tile("plane-pink").index).plain == "◆  pink  pink airplane"
     assert "(empty)" in tile_text(usa, None).plain
-    for tile in usa.tiles:  # every coloured tile shows its colour's shape from the edition data, in every width
+    # every coloured tile shows its colour's shape from the edition data, in every width
+    for tile in usa.tiles:
         if tile.color is not None:
             assert swatch(usa, tile.index).plain.startswith(usa.symbols[tile.color])
             letter = usa.words("en").letter(tile.color)
@@ -52,7 +63,11 @@ def test_day_marks_give_each_link_its_verdict() -> None:
     usa = load_edition("usa")
     rack = [usa.tile(t).index for t in ("WA", "OR", "plane-blue", "UT", "NM")]
     marks = day_marks(usa, rack)
-    assert marks[1].ok is True and marks[1].symbol == "✓→2" and "Washington borders Oregon" in marks[1].message
+    assert (
+        marks[1].ok is True
+        and marks[1].symbol == "✓→2"
+        and "Washington borders Oregon" in marks[1].message
+    )
     assert marks[3].ok is None and marks[3].symbol == "┆"
     assert marks[4].ok is False and "only touch at a corner" in marks[4].message
     assert marks[5].symbol == "⚑"
@@ -76,8 +91,10 @@ def test_last_actions_tell_what_a_seat_took_and_discarded() -> None:
     edition = state.edition
     replaced = state.events[-1]
     assert replaced == Event(EventKind.REPLACE, mover, day=1, pile=2, tile=replaced.tile)
-    assert last_actions(pv, mover) == (f"took {edition.tiles[top].name} (pile 2); day 1: "
-                                       f"{edition.tiles[replaced.tile].name} → pile 2")  # type: ignore[index]
+    assert last_actions(pv, mover) == (
+        f"took {edition.tiles[top].name} (pile 2); day 1: "
+        f"{edition.tiles[replaced.tile].name} → pile 2"
+    )  # type: ignore[index]
     assert last_actions(pv, 1 - mover) == ""
 
 
@@ -86,9 +103,16 @@ def test_every_day_of_a_full_rack_is_marked_even_behind_two_transports_in_a_row(
     rack = [usa.tile(t).index for t in ("WA", "car", "plane-blue", "OR", "CA")]
     marks = day_marks(usa, rack)
     assert sorted(marks) == [1, 2, 3, 4, 5]
-    assert marks[1].ok is False and "day 1: its link is blocked further on, at day 2 → 3: two transport tiles" \
+    assert (
+        marks[1].ok is False
+        and "day 1: its link is blocked further on, at day 2 → 3: two transport tiles"
         in marks[1].message
-    assert marks[2].ok is False and marks[3].ok is False and "two transport tiles in a row" in marks[3].message
+    )
+    assert (
+        marks[2].ok is False
+        and marks[3].ok is False
+        and "two transport tiles in a row" in marks[3].message
+    )
     assert "once the days around it are filled" not in " ".join(m.message for m in marks.values())
 
 
@@ -99,7 +123,8 @@ def test_a_skip_tile_is_named_once() -> None:
 
 
 def test_the_marks_of_the_board_are_no_colours_shape() -> None:
-    """The last day's mark and the hint's mark are glyphs no colour uses, so neither reads as a tile's colour."""
+    """The last day's mark and the hint's mark are glyphs no colour uses, so
+    neither reads as a tile's colour."""
     from tendays.cli.tui.widgets import HINT_MARK
 
     for edition in (load_edition("usa"), load_edition("germany")):
@@ -116,7 +141,8 @@ def test_the_turn_on_the_status_line_at_the_end_is_the_end_screens_count() -> No
     game = Game("usa", Options(players=2, days=5), 3, ("You", "Bot 2"))
     play_bots(game, [GreedyBot(), GreedyBot()])
     pv = view(game.state, None)
-    assert pv.is_over and f"turn {pv.turn} ·" in status_text(pv, game.names).plain  # "after {turns} turns"
+    # "after {turns} turns"
+    assert pv.is_over and f"turn {pv.turn} ·" in status_text(pv, game.names).plain
 
 
 def test_the_hint_says_where_the_tile_in_hand_goes() -> None:
@@ -137,8 +163,11 @@ def test_the_hint_says_where_the_tile_in_hand_goes() -> None:
             assert advice is not None and pv.rack is not None and pv.in_hand is not None
             before = journey_distance(pv.edition, pv.rack)
             if advice.day:
-                rack = pv.rack[:advice.day - 1] + (pv.in_hand,) + pv.rack[advice.day:]
-                assert journey_distance(pv.edition, rack) < before and f"day {advice.day}" in advice.message
+                rack = pv.rack[: advice.day - 1] + (pv.in_hand,) + pv.rack[advice.day :]
+                assert (
+                    journey_distance(pv.edition, rack) < before
+                    and f"day {advice.day}" in advice.message
+                )
                 placed += 1
             else:
                 assert "discard it" in advice.message

@@ -36,13 +36,23 @@ def screen_text(app: App[None]) -> str:
 
 
 def screen_lines(app: App[None]) -> list[str]:
-    """The terminal as a person sees it: one string per row, exactly what was drawn (nothing clipped is in it)."""
+    """The terminal as a person sees it: one string per row, exactly what was
+    drawn (nothing clipped is in it)."""
     import io
 
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), color_system=None, record=True,
-                      legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
     return [line.rstrip() for line in console.export_text(styles=False).splitlines()][:height]
 
 
@@ -52,10 +62,13 @@ def shown(app: App[None]) -> str:
 
 
 def shown_in(app: App[None], selector: str) -> str:
-    """What one widget shows on screen (its rows, cut to its own columns), joined as in :func:`shown`."""
+    """What one widget shows on screen (its rows, cut to its own
+    columns), joined as in :func:`shown`."""
     region = app.screen.query_one(selector).scrollable_content_region
-    rows = screen_lines(app)[region.y:region.y + region.height]
-    return " ".join(" ".join(row[region.x:region.x + region.width].split()) for row in rows).strip()
+    rows = screen_lines(app)[region.y : region.y + region.height]
+    return " ".join(
+        " ".join(row[region.x : region.x + region.width].split()) for row in rows
+    ).strip()
 
 
 def day_key(day: int) -> str:
@@ -93,17 +106,32 @@ async def settle(pilot: Pilot[None], limit: int = 5000) -> GameScreen:
     raise AssertionError("the bots never handed over")
 
 
-def make_app(players: str, seed: int, edition: str = "usa", days: int = 10, swap: bool = False,
-             turn_limit: int | None = None, save_path: Path = Path("tendays-save.json"),
-             skip_to_first_turn: bool = False, language: str | None = None) -> PlayApp:
+def make_app(
+    players: str,
+    seed: int,
+    edition: str = "usa",
+    days: int = 10,
+    swap: bool = False,
+    turn_limit: int | None = None,
+    save_path: Path = Path("tendays-save.json"),
+    skip_to_first_turn: bool = False,
+    language: str | None = None,
+) -> PlayApp:
     """A game with no bot delay, dealt from ``seed``.
 
     With ``skip_to_first_turn`` the draft and any bot turns before seat 0's first turn are played
-    outside the app (each seat choosing from its own view, by the engine's turn loop), so a test starts
-    where it matters.
+    outside the app (each seat choosing from its own view, by the engine's turn loop), so a test
+    starts where it matters.
     """
-    config = PlayConfig(edition=edition, players=players, days=days, swap=swap, seed=seed, bot_delay=0,
-                        save_path=save_path)
+    config = PlayConfig(
+        edition=edition,
+        players=players,
+        days=days,
+        swap=swap,
+        seed=seed,
+        bot_delay=0,
+        save_path=save_path,
+    )
     seats = parse_seats(players)
     options = Options(players=len(seats), days=days, swap=swap, turn_limit=turn_limit)
     table = Table(edition, options, seed, seats)
@@ -117,7 +145,8 @@ def make_app(players: str, seed: int, edition: str = "usa", days: int = 10, swap
 
 
 class Person:
-    """Plays a human seat by pressing keys, choosing moves like the greedy bot from that seat's view."""
+    """Plays a human seat by pressing keys, choosing moves like the
+    greedy bot from that seat's view."""
 
     def __init__(self, seed: int) -> None:
         self.bot = GreedyBot()

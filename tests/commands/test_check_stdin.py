@@ -1,4 +1,5 @@
-"""`tendays check` reading journeys from standard input: one JSON answer per line, an exit status for all."""
+"""`tendays check` reading journeys from standard input: one JSON answer per
+line, an exit status for all."""
 
 from __future__ import annotations
 
@@ -11,20 +12,27 @@ import pytest
 
 
 def check(stdin: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "tendays", "check", "usa", *args], input=stdin,
-                          capture_output=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "tendays", "check", "usa", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+    )
 
 
 COMPLETE = b"WA OR CA NV UT CO NM TX OK KS\n"
 BROKEN = b"WA,OR,CA,NV,UT,NM,TX,OK,KS,MO\n"
 
 
-@pytest.mark.parametrize(("lines", "status"), [
-    (COMPLETE + COMPLETE, 0),
-    (COMPLETE + BROKEN, 1),
-    (BROKEN + b"WA XX\n" + COMPLETE, 2),  # bad input counts more than an incomplete journey
-    (b"", 0),
-])
+@pytest.mark.parametrize(
+    ("lines", "status"),
+    [
+        (COMPLETE + COMPLETE, 0),
+        (COMPLETE + BROKEN, 1),
+        (BROKEN + b"WA XX\n" + COMPLETE, 2),  # bad input counts more than an incomplete journey
+        (b"", 0),
+    ],
+)
 def test_the_exit_status_sums_up_every_line(lines: bytes, status: int) -> None:
     result = check(lines)
     assert result.returncode == status
@@ -47,13 +55,20 @@ def test_bytes_that_are_not_utf8_are_an_error_line_not_echoed() -> None:
 
 
 def test_the_help_explains_the_stdin_mode() -> None:
-    result = subprocess.run([sys.executable, "-m", "tendays", "check", "--help"], capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "tendays", "check", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     help_text = " ".join(result.stdout.split())
     assert "with no TILE, journeys are read from standard input, one per line" in help_text
     assert "blank lines are skipped" in help_text
-    assert "Exit status: 0 every journey complete, 1 some journey not complete, 2 some line was bad input" \
+    assert (
+        "Exit status: 0 every journey complete, 1 some journey not complete, 2 some line was bad "
+        "input"
         in help_text
+    )
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
@@ -61,10 +76,15 @@ def test_an_interactive_terminal_gets_a_prompt() -> None:
     import pty
 
     main, secondary = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "tendays", "check", "usa"], stdin=secondary,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tendays", "check", "usa"],
+        stdin=secondary,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     os.close(secondary)
-    os.write(main, COMPLETE + b"\x04")  # a journey, then Ctrl-D at the start of a line: the end of input
+    # a journey, then Ctrl-D at the start of a line: the end of input
+    os.write(main, COMPLETE + b"\x04")
     out, err = process.communicate(timeout=60)
     os.close(main)
     assert b"Type a journey of 10 Days in the USA per line" in err and b"Ctrl-D ends" in err

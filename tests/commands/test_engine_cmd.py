@@ -18,24 +18,49 @@ GOOD_GAME = json.dumps({"edition": "usa", "options": Options(players=2).to_json(
 
 def answers(*commands: str) -> list[str]:
     sink = io.StringIO()
-    assert serve("greedy", 0, io.StringIO("\n".join(["tendays 2", *commands, "quit"]) + "\n"), sink) == 0
+    assert (
+        serve("greedy", 0, io.StringIO("\n".join(["tendays 2", *commands, "quit"]) + "\n"), sink)
+        == 0
+    )
     return sink.getvalue().splitlines()[1:]
 
 
-@pytest.mark.parametrize(("command", "words"), [
-    ("newgame {bad", "error 'newgame' needs {\"edition\", \"options\", \"player\"} as one JSON object on the same "
-                     "line: Expecting property name"),
-    ("newgame", "error 'newgame' needs"),
-    ("newgame [1]", "error 'newgame' needs {\"edition\", \"options\", \"player\"} as a JSON object, not list"),
-    ('newgame {"edition": "usa"}', "error 'newgame' has no 'options', 'player'"),
-    ('newgame {"edition": "mars", "options": {}, "player": 0}', "error 'newgame' describes no game: unknown edition"),
-    ('newgame {"edition": "usa", "options": {"players": 9}, "player": 0}', "error 'newgame' describes no game"),
-    ('newgame {"edition": "usa", "options": 5, "player": 0}', "'options' must be an object, not 5"),
-    ('newgame {"edition": "usa", "options": {"players": 2}, "player": 2}', "'player' must be a seat from 0 to 1"),
-    ("go {}", "error the view has no 'edition', 'options', 'player'"),
-    ("go {bad", "error 'go' needs the view as one JSON object on the same line"),
-    ('go "view"', "error 'go' needs the view as a JSON object, not str"),
-])
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        (
+            "newgame {bad",
+            'error \'newgame\' needs {"edition", "options", "player"} as one JSON object on the '
+            'same '
+            "line: Expecting property name",
+        ),
+        ("newgame", "error 'newgame' needs"),
+        (
+            "newgame [1]",
+            'error \'newgame\' needs {"edition", "options", "player"} as a JSON object, not list',
+        ),
+        ('newgame {"edition": "usa"}', "error 'newgame' has no 'options', 'player'"),
+        (
+            'newgame {"edition": "mars", "options": {}, "player": 0}',
+            "error 'newgame' describes no game: unknown edition",
+        ),
+        (
+            'newgame {"edition": "usa", "options": {"players": 9}, "player": 0}',
+            "error 'newgame' describes no game",
+        ),
+        (
+            'newgame {"edition": "usa", "options": 5, "player": 0}',
+            "'options' must be an object, not 5",
+        ),
+        (
+            'newgame {"edition": "usa", "options": {"players": 2}, "player": 2}',
+            "'player' must be a seat from 0 to 1",
+        ),
+        ("go {}", "error the view has no 'edition', 'options', 'player'"),
+        ("go {bad", "error 'go' needs the view as one JSON object on the same line"),
+        ('go "view"', "error 'go' needs the view as a JSON object, not str"),
+    ],
+)
 def test_a_malformed_command_gets_an_error_naming_the_problem(command: str, words: str) -> None:
     reply = answers(command)
     assert len(reply) == 1 and reply[0].startswith("error ") and words in reply[0], reply
@@ -43,27 +68,47 @@ def test_a_malformed_command_gets_an_error_naming_the_problem(command: str, word
 
 def test_after_an_error_the_engine_still_plays() -> None:
     state = new_game(load_edition("usa"), Options(players=2), 4)
-    reply = answers("newgame {bad", "go {}", "newgame " + GOOD_GAME, "go " + json.dumps(view_to_json(view(state, 0))))
+    reply = answers(
+        "newgame {bad",
+        "go {}",
+        "newgame " + GOOD_GAME,
+        "go " + json.dumps(view_to_json(view(state, 0))),
+    )
     assert reply[0].startswith("error") and reply[1].startswith("error")
     assert reply[2] == "ok" and reply[3].startswith("move draft ")
 
 
 def test_a_line_that_is_not_utf8_gets_an_error_not_a_crash() -> None:
-    result = subprocess.run([sys.executable, "-m", "tendays", "engine"], input=b"tendays 2\ngo {\xff}\nquit\n",
-                            capture_output=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "tendays", "engine"],
+        input=b"tendays 2\ngo {\xff}\nquit\n",
+        capture_output=True,
+        timeout=60,
+    )
     lines = result.stdout.decode().splitlines()
     assert result.returncode == 0 and result.stderr == b""
     assert lines[0] == "ready greedy" and lines[1].startswith("error 'go' needs the view")
 
 
 def test_an_unknown_bot_lists_only_the_bots_that_can_be_served() -> None:
-    result = subprocess.run([sys.executable, "-m", "tendays", "engine", "--bot", "hrad"], capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "tendays", "engine", "--bot", "hrad"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == f"tendays engine: unknown bot 'hrad'; serve one of: {', '.join(servable_bots())}\n"
+    assert (
+        result.stderr
+        == f"tendays engine: unknown bot 'hrad'; serve one of: {', '.join(servable_bots())}\n"
+    )
     assert "cmd:" not in result.stderr and "hard" in result.stderr and "expert" in result.stderr
-    result = subprocess.run([sys.executable, "-m", "tendays", "engine", "--bot", "cmd:tendays engine"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "tendays", "engine", "--bot", "cmd:tendays engine"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2 and "serve a built-in bot, not another engine" in result.stderr
 
 

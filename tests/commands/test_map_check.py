@@ -13,8 +13,13 @@ from tendays.cli.main import main
 
 
 def tendays(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tendays", *args], input=stdin, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "tendays", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_map_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,19 +45,44 @@ def test_map_unknown_edition(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "words"),
     [
-        (["usa", "WA", "OR", "CA", "NV", "UT", "CO", "NM", "TX", "OK", "KS"], 0, "complete 10-day journey"),
-        (["usa", "wa", "or", "ca", "nv", "ut", "nm", "tx", "ok", "ks", "car"], 1,
-         "day 5 → 6: Utah and New Mexico only touch at a corner"),
-        (["germany", "BE", "train-green", "MV", "BB", "BE", "--days", "5"], 1, "Mecklenburg-Vorpommern is pink"),
-        (["germany", "BE", "train-pink", "MV", "BB", "BE", "--days", "5"], 0, "complete 5-day journey"),
-        # A rack holding a tile more often than the box has it is judged by the verdict, not refused as input.
-        (["usa", "WA", "OR", "WA", "OR", "WA", "--days", "5"], 1,
-         "day 5: there is only one Washington tile, and this rack already holds it on day 1"),
-        (["germany", "BE", "BB", "BE", "BB", "BE", "--days", "5"], 1,
-         "day 5: there are only 2 Berlin tiles, and this rack already holds them on days 1 and 3"),
+        (
+            ["usa", "WA", "OR", "CA", "NV", "UT", "CO", "NM", "TX", "OK", "KS"],
+            0,
+            "complete 10-day journey",
+        ),
+        (
+            ["usa", "wa", "or", "ca", "nv", "ut", "nm", "tx", "ok", "ks", "car"],
+            1,
+            "day 5 → 6: Utah and New Mexico only touch at a corner",
+        ),
+        (
+            ["germany", "BE", "train-green", "MV", "BB", "BE", "--days", "5"],
+            1,
+            "Mecklenburg-Vorpommern is pink",
+        ),
+        (
+            ["germany", "BE", "train-pink", "MV", "BB", "BE", "--days", "5"],
+            0,
+            "complete 5-day journey",
+        ),
+        # A rack holding a tile more often than the box has it is judged by the
+        # verdict, not refused as input.
+        (
+            ["usa", "WA", "OR", "WA", "OR", "WA", "--days", "5"],
+            1,
+            "day 5: there is only one Washington tile, and this rack already holds it on day 1",
+        ),
+        (
+            ["germany", "BE", "BB", "BE", "BB", "BE", "--days", "5"],
+            1,
+            "day 5: there are only 2 Berlin tiles, and this rack already holds them on days 1 and "
+            "3",
+        ),
     ],
 )
-def test_check_exit_codes(args: list[str], code: int, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_exit_codes(
+    args: list[str], code: int, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["check", *args]) == code
     assert words in capsys.readouterr().out
 
@@ -62,8 +92,10 @@ def test_check_exit_codes(args: list[str], code: int, words: str, capsys: pytest
     [
         (["usa", "WA", "XX"], "10 Days in the USA has no tile 'XX'"),
         (["usa", "WA", "OR"], "a journey has 10 days, but 2 tiles were given"),
-        (["usa", "car", "OH", "car", "IN", "car", "KY", "car", "OH", "car", "MI", "car"],
-         "a journey has 10 days, but 11 tiles were given"),
+        (
+            ["usa", "car", "OH", "car", "IN", "car", "KY", "car", "OH", "car", "MI", "car"],
+            "a journey has 10 days, but 11 tiles were given",
+        ),
         (["atlantis", "WA"], "unknown edition 'atlantis'"),
     ],
 )
@@ -77,23 +109,57 @@ def test_check_json() -> None:
     assert result.returncode == 1
     assert json.loads(result.stdout) == {
         "valid": False,
-        "problems": [{"day": 1, "to_day": 2, "message": "day 1 → 2: Utah and New Mexico only touch at a corner"}],
+        "problems": [
+            {
+                "day": 1,
+                "to_day": 2,
+                "message": "day 1 → 2: Utah and New Mexico only touch at a corner",
+            }
+        ],
         "links": [
-            {"from_day": 1, "to_day": 2, "via_day": None, "ok": False,
-             "message": "Utah and New Mexico only touch at a corner"},
-            {"from_day": 2, "to_day": 3, "via_day": None, "ok": True, "message": "New Mexico borders Texas"},
-            {"from_day": 3, "to_day": 4, "via_day": None, "ok": True, "message": "Texas borders Oklahoma"},
-            {"from_day": 4, "to_day": 5, "via_day": None, "ok": True, "message": "Oklahoma borders Kansas"},
+            {
+                "from_day": 1,
+                "to_day": 2,
+                "via_day": None,
+                "ok": False,
+                "message": "Utah and New Mexico only touch at a corner",
+            },
+            {
+                "from_day": 2,
+                "to_day": 3,
+                "via_day": None,
+                "ok": True,
+                "message": "New Mexico borders Texas",
+            },
+            {
+                "from_day": 3,
+                "to_day": 4,
+                "via_day": None,
+                "ok": True,
+                "message": "Texas borders Oklahoma",
+            },
+            {
+                "from_day": 4,
+                "to_day": 5,
+                "via_day": None,
+                "ok": True,
+                "message": "Oklahoma borders Kansas",
+            },
         ],
     }
 
 
 def test_check_json_names_surplus_copies() -> None:
-    result = tendays("check", "usa", "car", "OH", "car", "IN", "car", "KY", "car", "OH", "car", "MI", "--json")
+    result = tendays(
+        "check", "usa", "car", "OH", "car", "IN", "car", "KY", "car", "OH", "car", "MI", "--json"
+    )
     verdict = json.loads(result.stdout)
     assert result.returncode == 1 and verdict["valid"] is False
-    assert {"day": 8, "to_day": None, "message": "day 8: there is only one Ohio tile, and this rack already holds "
-                                                 "it on day 2"} in verdict["problems"]
+    assert {
+        "day": 8,
+        "to_day": None,
+        "message": "day 8: there is only one Ohio tile, and this rack already holds it on day 2",
+    } in verdict["problems"]
 
 
 def test_check_reads_journeys_from_stdin() -> None:
@@ -101,21 +167,45 @@ def test_check_reads_journeys_from_stdin() -> None:
     result = tendays("check", "usa", stdin=lines)
     assert result.returncode == 2  # some lines were bad input
     verdicts = [json.loads(line) for line in result.stdout.splitlines()]
-    assert verdicts[0]["valid"] is True and verdicts[0]["problems"] == [] and len(verdicts[0]["links"]) == 9
-    assert verdicts[1]["valid"] is False and "only touch at a corner" in verdicts[1]["problems"][0]["message"]
+    assert (
+        verdicts[0]["valid"] is True
+        and verdicts[0]["problems"] == []
+        and len(verdicts[0]["links"]) == 9
+    )
+    assert (
+        verdicts[1]["valid"] is False
+        and "only touch at a corner" in verdicts[1]["problems"][0]["message"]
+    )
     assert verdicts[2] == {"error": "10 Days in the USA has no tile 'XX'"}
     assert verdicts[3] == {"error": "a journey has 10 days, but 2 tiles were given"}
 
 
-@pytest.mark.parametrize(("command", "language"), [("check", "English"), ("map", "English"),
-                                                   ("play", "the edition's own"), ("replay", "the edition's own")])
+@pytest.mark.parametrize(
+    ("command", "language"),
+    [
+        ("check", "English"),
+        ("map", "English"),
+        ("play", "the edition's own"),
+        ("replay", "the edition's own"),
+    ],
+)
 def test_the_help_says_the_language_the_command_speaks(command: str, language: str) -> None:
     help_text = " ".join(tendays(command, "--help").stdout.split())
     assert f"(default: from LANGUAGE/LANG, else {language})" in help_text
 
 
 def test_check_and_map_speak_english_for_the_german_edition_when_nothing_asks_for_german() -> None:
-    env = {key: value for key, value in os.environ.items() if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
-    shown = subprocess.run([sys.executable, "-m", "tendays", "map", "germany"], capture_output=True, text=True,
-                           env=env, timeout=120)
-    assert shown.returncode == 0 and "38 regions" in shown.stdout and "◆ pink" in shown.stdout  # as --help says
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+    }
+    shown = subprocess.run(
+        [sys.executable, "-m", "tendays", "map", "germany"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    # as --help says
+    assert shown.returncode == 0 and "38 regions" in shown.stdout and "◆ pink" in shown.stdout

@@ -1,5 +1,5 @@
-"""The plain install (no extras) runs every bot the game offers: each bot plays a move with the packages that
-only the extras bring hidden from it."""
+"""The plain install (no extras) runs every bot the game offers: each bot plays a move with the
+packages that only the extras bring hidden from it."""
 
 from __future__ import annotations
 
@@ -12,8 +12,14 @@ from pathlib import Path
 ROOT = Path(__file__).parents[2]
 
 # Distributions whose module has another name.
-MODULES = {"scikit-learn": "sklearn", "colour-science": "colour", "import-linter": "importlinter",
-           "sb3-contrib": "sb3_contrib", "psycopg": "psycopg", "uvicorn": "uvicorn"}
+MODULES = {
+    "scikit-learn": "sklearn",
+    "colour-science": "colour",
+    "import-linter": "importlinter",
+    "sb3-contrib": "sb3_contrib",
+    "psycopg": "psycopg",
+    "uvicorn": "uvicorn",
+}
 
 PLAY_EVERY_BOT = """
 import importlib.abc, random, sys
@@ -48,7 +54,11 @@ def test_every_offered_bot_plays_on_the_plain_install() -> None:
     extras = {_module(r) for group in project["optional-dependencies"].values() for r in group}
     hidden = sorted(extras - plain - {"tendays"})
     assert "fastapi" in hidden  # the extras really are hidden
-    result = subprocess.run([sys.executable, "-c", PLAY_EVERY_BOT, ",".join(hidden)], capture_output=True,
-                            text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", PLAY_EVERY_BOT, ",".join(hidden)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "learned played" in result.stdout

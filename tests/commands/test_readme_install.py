@@ -1,4 +1,5 @@
-"""The README's install lines work from a clone: the package is not on PyPI; extras as pyproject names them."""
+"""The README's install lines work from a clone: the package is not on PyPI;
+extras as pyproject names them."""
 
 from __future__ import annotations
 
@@ -11,15 +12,20 @@ ROOT = Path(__file__).parents[2]
 
 def test_the_quick_start_installs_the_terminal_game_from_the_clone() -> None:
     readme = (ROOT / "README.md").read_text()
-    quick_start = readme[readme.index("## Quick start"):readme.index("## The game in one paragraph")]
+    quick_start = readme[
+        readme.index("## Quick start") : readme.index("## The game in one paragraph")
+    ]
     assert "pip install -e . && .venv/bin/tendays play" in quick_start
     assert "not on PyPI" in quick_start
 
 
 def test_every_extra_is_installed_from_the_clone_and_exists() -> None:
     readme = (ROOT / "README.md").read_text()
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    assert not re.search(r"""pip install ["']tendays\[""", readme)  # that form needs the package on PyPI
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    # that form needs the package on PyPI
+    assert not re.search(r"""pip install ["']tendays\[""", readme)
     named = re.findall(r'"\.\[([a-z,]+)\]"', readme)
     assert named
     for group in named:

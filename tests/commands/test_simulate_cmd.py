@@ -1,4 +1,5 @@
-"""`tendays simulate`: a table that fits 80 columns, wins by forfeit apart, an engine that never answered named."""
+"""`tendays simulate`: a table that fits 80 columns, wins by forfeit apart, an engine that never
+answered named."""
 
 from __future__ import annotations
 
@@ -22,34 +23,77 @@ def broken(mode: str) -> str:
 
 def test_the_table_fits_80_columns() -> None:
     for players in ("greedy,random", "greedy", f"greedy,{broken('crash')},random"):
-        result = subprocess.run([sys.executable, "-m", "tendays", "simulate", "--players", players, "--games", "3",
-                                 "--workers", "1", "--quiet"], capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tendays",
+                "simulate",
+                "--players",
+                players,
+                "--games",
+                "3",
+                "--workers",
+                "1",
+                "--quiet",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert result.returncode == 0, result.stderr
         lines = result.stdout.splitlines()
         assert lines and all(len(line) <= 80 for line in lines), "\n".join(lines)
 
 
-def test_wins_by_forfeit_are_not_counted_as_turns_to_win(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["simulate", "--players", f"greedy,{broken('crash')}", "--games", "2", "--workers", "1", "--quiet"]
+def test_wins_by_forfeit_are_not_counted_as_turns_to_win(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [
+        "simulate",
+        "--players",
+        f"greedy,{broken('crash')}",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--quiet",
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     greedy = next(line for line in out.splitlines() if line.startswith("greedy "))
-    assert greedy.split()[1:5] == ["2", "100.0", "34-100", "-"]  # 2 wins, but no turns to win: both by forfeit
+    # 2 wins, but no turns to win: both by forfeit
+    assert greedy.split()[1:5] == ["2", "100.0", "34-100", "-"]
     assert "greedy won 2 games by another player's forfeit" in out
     assert main([*argv, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["players"][0]["mean_turns_to_win"] is None and data["players"][0]["wins_by_forfeit"] == 2
+    assert (
+        data["players"][0]["mean_turns_to_win"] is None
+        and data["players"][0]["wins_by_forfeit"] == 2
+    )
 
 
-def test_an_engine_that_never_answered_is_reported_as_such(monkeypatch: pytest.MonkeyPatch,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_engine_that_never_answered_is_reported_as_such(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(engine_client, "START_TIMEOUT", 0.5)
-    argv = ["simulate", "--players", f"greedy,{broken('mute')}", "--games", "2", "--workers", "1", "--quiet"]
+    argv = [
+        "simulate",
+        "--players",
+        f"greedy,{broken('mute')}",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--quiet",
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     mute = next(line for line in out.splitlines() if line.startswith("cmd:"))
     assert mute.split()[-2] == "-"  # no thinking time: it never made a decision that counted
-    assert "never played a move: it forfeited all 2 games at its first decision" in " ".join(out.split())
+    assert "never played a move: it forfeited all 2 games at its first decision" in " ".join(
+        out.split()
+    )
     assert "500" not in mute
     assert main([*argv, "--json"]) == 0
     player = json.loads(capsys.readouterr().out)["players"][1]

@@ -1,4 +1,5 @@
-"""The public history: an immutable log whose append costs the same at any length, and branches safely."""
+"""The public history: an immutable log whose append costs the same at any
+length, and branches safely."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def test_a_log_reads_like_a_tuple() -> None:
 def test_appending_never_changes_an_older_log() -> None:
     base = EventLog().append(*events(3))
     longer = base.append(Event(EventKind.TAKE, 0, pile=1))
-    other = base.append(Event(EventKind.SWAP, 1, day=2, day2=3))  # a branch from the same point (search, undo)
+    # a branch from the same point (search, undo)
+    other = base.append(Event(EventKind.SWAP, 1, day=2, day2=3))
     assert len(base) == 3 and list(base) == events(3)
     assert longer[-1].kind is EventKind.TAKE and other[-1].kind is EventKind.SWAP
     assert longer[:3] == other[:3] == tuple(base)

@@ -34,9 +34,18 @@ CASES = [
     ("usa", "OH OH", False, "day 1 → 2: Ohio on two days in a row"),
     # airplanes: both ends in the plane's colour
     ("usa", "CA plane-blue NY", True, None),
-    ("usa", "OH plane-pink IA", False,
-     "day 1 → 3: the pink airplane needs both ends pink; Ohio is yellow and Iowa is green"),
-    ("usa", "CA plane-blue OH", False, "day 1 → 3: the blue airplane needs both ends blue; Ohio is yellow"),
+    (
+        "usa",
+        "OH plane-pink IA",
+        False,
+        "day 1 → 3: the pink airplane needs both ends pink; Ohio is yellow and Iowa is green",
+    ),
+    (
+        "usa",
+        "CA plane-blue OH",
+        False,
+        "day 1 → 3: the blue airplane needs both ends blue; Ohio is yellow",
+    ),
     ("usa", "CA plane-blue CA", False, "California on both sides of the blue airplane"),
     # Alaska and Hawaii: any colour, but the other end must match the plane
     ("usa", "CA plane-blue AK", True, None),
@@ -53,17 +62,37 @@ CASES = [
     ("usa", "AZ car TX", True, None),
     ("usa", "WA car NV", True, None),
     ("usa", "OR car ID", True, None),  # the ends may also border each other
-    ("usa", "WA car TX", False, "no state borders both Washington and Texas, so the car has nothing to stand for"),
+    (
+        "usa",
+        "WA car TX",
+        False,
+        "no state borders both Washington and Texas, so the car has nothing to stand for",
+    ),
     # transport tiles: never at either end, never two in a row
     ("usa", "car OH IN", False, "day 1: the journey must start in a state, not with the car"),
-    ("usa", "OH IN plane-blue", False, "day 3: the journey must end in a state, not with the blue airplane"),
-    ("usa", "CA car plane-blue NY", False, "day 2 → 3: two transport tiles in a row (the car, then the blue airplane)"),
+    (
+        "usa",
+        "OH IN plane-blue",
+        False,
+        "day 3: the journey must end in a state, not with the blue airplane",
+    ),
+    (
+        "usa",
+        "CA car plane-blue NY",
+        False,
+        "day 2 → 3: two transport tiles in a row (the car, then the blue airplane)",
+    ),
     # Germany: trains by colour, buses as skips, Berlin any colour and twice
     ("germany", "HH SH", True, None),
     ("germany", "HH train-green BB", True, None),
     ("germany", "HH train-blue DD", False, "the blue train needs both ends blue; Hamburg is green"),
     ("germany", "BE train-pink MV", True, None),
-    ("germany", "DD train-orange BE", False, "the orange train needs both ends orange; Dresden is blue"),
+    (
+        "germany",
+        "DD train-orange BE",
+        False,
+        "the orange train needs both ends orange; Dresden is blue",
+    ),
     ("germany", "BE BB BE", True, None),
     ("germany", "BE BE", False, "Berlin on two days in a row"),
     ("germany", "BE train-green BE", False, "Berlin on both sides of the green train"),
@@ -117,26 +146,65 @@ def test_empty_days_are_reported() -> None:
 def test_verdict_json_shape() -> None:
     assert verdict("usa", "UT NM").to_json() == {
         "valid": False,
-        "problems": [{"day": 1, "to_day": 2, "message": "day 1 → 2: Utah and New Mexico only touch at a corner"}],
-        "links": [{"from_day": 1, "to_day": 2, "via_day": None, "ok": False,
-                   "message": "Utah and New Mexico only touch at a corner"}],
+        "problems": [
+            {
+                "day": 1,
+                "to_day": 2,
+                "message": "day 1 → 2: Utah and New Mexico only touch at a corner",
+            }
+        ],
+        "links": [
+            {
+                "from_day": 1,
+                "to_day": 2,
+                "via_day": None,
+                "ok": False,
+                "message": "Utah and New Mexico only touch at a corner",
+            }
+        ],
     }
 
 
-@pytest.mark.parametrize(("edition", "journey", "problems"), [
-    ("usa", "OH IN OH", ["day 3: there is only one Ohio tile, and this rack already holds it on day 1"]),
-    ("usa", "WA car ID car WA car ID", [
-        "day 5: there is only one Washington tile, and this rack already holds it on day 1",
-        "day 7: there is only one Idaho tile, and this rack already holds it on day 3",
-    ]),
-    ("usa", "OH plane-yellow IN plane-yellow KY plane-yellow MI", [
-        "day 6: there are only 2 yellow airplane tiles, and this rack already holds them on days 2 and 4",
-    ]),
-    ("germany", "BE BB BE", []),  # Berlin has two tiles
-    ("germany", "BE BB BE MV BE", ["day 5: there are only 2 Berlin tiles, and this rack already holds them on "
-                                   "days 1 and 3"]),
-])
-def test_the_verdict_knows_how_many_tiles_the_box_holds(edition: str, journey: str, problems: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("edition", "journey", "problems"),
+    [
+        (
+            "usa",
+            "OH IN OH",
+            ["day 3: there is only one Ohio tile, and this rack already holds it on day 1"],
+        ),
+        (
+            "usa",
+            "WA car ID car WA car ID",
+            [
+                "day 5: there is only one Washington tile, and this rack already holds it on day 1",
+                "day 7: there is only one Idaho tile, and this rack already holds it on day 3",
+            ],
+        ),
+        (
+            "usa",
+            "OH plane-yellow IN plane-yellow KY plane-yellow MI",
+            [
+                "day 6: there are only 2 yellow airplane tiles, and this rack already holds them "
+                "on days 2 and 4",
+            ],
+        ),
+        ("germany", "BE BB BE", []),  # Berlin has two tiles
+        (
+            "germany",
+            "BE BB BE MV BE",
+            [
+                "day 5: there are only 2 Berlin tiles, and this rack already holds them on "
+                "days 1 and 3"
+            ],
+        ),
+    ],
+)
+def test_the_verdict_knows_how_many_tiles_the_box_holds(
+    edition: str, journey: str, problems: list[str]
+) -> None:
     result = verdict(edition, journey)
-    assert [str(p) for p in result.problems if "tile" in p.message and "only" in p.message] == problems
+    assert [
+        str(p) for p in result.problems if "tile" in p.message and "only" in p.message
+    ] == problems
     assert result.valid is (not problems)

@@ -1,4 +1,5 @@
-"""The one turn loop: seeded decisions per seat and move, people and computer players at one table."""
+"""The one turn loop: seeded decisions per seat and move, people and
+computer players at one table."""
 
 from __future__ import annotations
 
@@ -49,8 +50,13 @@ def test_a_game_with_bots_is_reproducible_from_its_record() -> None:
         game = Game("germany", Options(players=3, turn_limit=40), 9)
         play_bots(game, [RandomMove(), RandomMove(), RandomMove()])
         return game
+
     assert play().moves == play().moves
-    assert decision_rng(9, 1, 20).random() == decision_rng(9, 1, 20).random() != decision_rng(9, 1, 21).random()
+    assert (
+        decision_rng(9, 1, 20).random()
+        == decision_rng(9, 1, 20).random()
+        != decision_rng(9, 1, 21).random()
+    )
 
 
 def test_the_loop_stops_when_a_person_is_to_move() -> None:

@@ -1,8 +1,8 @@
 """Records keep their meaning: games recorded under earlier rules replay as they were played.
 
 ``tests/data/records/rules1.json`` holds games recorded before rules versions existed (their options
-name no rules version), played by random players long enough to reshuffle the draw pile several times,
-with the table as that version of tendays left it at the end.
+name no rules version), played by random players long enough to reshuffle the draw pile several
+times, with the table as that version of tendays left it at the end.
 """
 
 from __future__ import annotations
@@ -12,9 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from tendays.engine import GameRecord, IllegalMoveError, RecordError, State, apply, load_edition, new_game
+from tendays.engine import (
+    GameRecord,
+    IllegalMoveError,
+    RecordError,
+    State,
+    apply,
+    load_edition,
+    new_game,
+)
 
-RECORDS = json.loads((Path(__file__).parent.parent / "data" / "records" / "rules1.json").read_text("utf-8"))
+RECORDS = json.loads(
+    (Path(__file__).parent.parent / "data" / "records" / "rules1.json").read_text("utf-8")
+)
 
 
 def table(state: State) -> dict[str, object]:
@@ -23,9 +33,15 @@ def table(state: State) -> dict[str, object]:
     def ids(tiles: tuple[int | None, ...]) -> list[str | None]:
         return [None if t is None else edition.tiles[t].id for t in tiles]
 
-    return {"racks": [ids(r) for r in state.racks], "piles": [ids(p) for p in state.piles],
-            "draw_pile": ids(state.draw_pile), "reshuffles": state.reshuffles, "turn": state.turn,
-            "winner": state.winner, "events": len(state.events)}
+    return {
+        "racks": [ids(r) for r in state.racks],
+        "piles": [ids(p) for p in state.piles],
+        "draw_pile": ids(state.draw_pile),
+        "reshuffles": state.reshuffles,
+        "turn": state.turn,
+        "winner": state.winner,
+        "events": len(state.events),
+    }
 
 
 @pytest.mark.parametrize("data", RECORDS, ids=[r["edition"] for r in RECORDS])
@@ -56,17 +72,25 @@ def test_the_same_moves_under_the_current_rules_are_another_game(data: dict) -> 
 
 def test_a_record_under_unknown_rules_is_refused() -> None:
     data = dict(RECORDS[0], options={**RECORDS[0]["options"], "rules": 99})
-    with pytest.raises(RecordError, match="played under rules version 99, which this version of tendays does not"):
+    with pytest.raises(
+        RecordError, match="played under rules version 99, which this version of tendays does not"
+    ):
         GameRecord.from_json(data)
 
 
 def test_a_record_with_options_the_tiles_cannot_support_is_refused() -> None:
-    data = dict(RECORDS[0], options={"players": 3, "days": 17, "rules": 2}, edition="germany", moves=[])
-    with pytest.raises(RecordError, match="cannot be replayed: .*too few for every player to draw once"):
+    data = dict(
+        RECORDS[0], options={"players": 3, "days": 17, "rules": 2}, edition="germany", moves=[]
+    )
+    with pytest.raises(
+        RecordError, match="cannot be replayed: .*too few for every player to draw once"
+    ):
         GameRecord.from_json(data).replay()
 
 
 def test_rules_1_games_keep_the_option_limits_they_were_created_under() -> None:
     # Rules 1 accepted any racks that could be dealt; such records still replay.
-    data = dict(RECORDS[0], options={"players": 3, "days": 17}, edition="germany", moves=["draft 1"])
+    data = dict(
+        RECORDS[0], options={"players": 3, "days": 17}, edition="germany", moves=["draft 1"]
+    )
     assert GameRecord.from_json(data).replay().racks[0][0] is not None

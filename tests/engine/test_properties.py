@@ -1,4 +1,5 @@
-"""Invariants over random games (Hypothesis): tiles conserved, three piles, replays, no leaks, honest ends."""
+"""Invariants over random games (Hypothesis): tiles conserved, three piles,
+replays, no leaks, honest ends."""
 
 from __future__ import annotations
 
@@ -40,9 +41,14 @@ games = st.fixed_dictionaries(
 def play(params: dict) -> tuple[list[State], list]:
     edition = load_edition(params["edition"])
     first_seat = params["first_seat"]
-    options = Options(players=params["players"], days=params["days"], swap=params["swap"],
-                      turn_limit=params["turn_limit"], rules=params["rules"],
-                      first_seat=None if first_seat is None else first_seat % params["players"])
+    options = Options(
+        players=params["players"],
+        days=params["days"],
+        swap=params["swap"],
+        turn_limit=params["turn_limit"],
+        rules=params["rules"],
+        first_seat=None if first_seat is None else first_seat % params["players"],
+    )
     state = new_game(edition, options, params["seed"])
     chooser = random.Random(params["choices"])
     states, moves = [state], []
@@ -101,8 +107,11 @@ def test_the_forced_pile_is_the_only_pile_legal_moves_use(params: dict) -> None:
         if state.phase is Phase.PLACE:
             piles = {move.pile for move in legal_moves(state)}
             assert piles == ({forced} if forced else {1, 2, 3})
-            assert forced == (state.taken_from if state.taken_from > 0 and not state.piles[state.taken_from - 1]
-                              else 0)
+            assert forced == (
+                state.taken_from
+                if state.taken_from > 0 and not state.piles[state.taken_from - 1]
+                else 0
+            )
         else:
             assert forced == 0
 
@@ -138,8 +147,11 @@ def hide_differently(state: State, player: int, rng: random.Random) -> State:
         if other != player:
             slots += [(other, day) for day, t in enumerate(rack) if t is not None]
             hidden += [t for t in rack if t is not None]
-    held_secretly = state.in_hand is not None and state.current != player and not (
-        state.phase is Phase.PLACE and state.taken_from > 0)
+    held_secretly = (
+        state.in_hand is not None
+        and state.current != player
+        and not (state.phase is Phase.PLACE and state.taken_from > 0)
+    )
     if held_secretly:
         hidden.append(state.in_hand)
     rng.shuffle(hidden)
@@ -147,12 +159,19 @@ def hide_differently(state: State, player: int, rng: random.Random) -> State:
     for other, day in slots:
         racks[other][day] = hidden.pop()
     in_hand = hidden.pop() if held_secretly else state.in_hand
-    return replace(state, racks=tuple(tuple(r) for r in racks), draw_pile=tuple(hidden), in_hand=in_hand,
-                   seed=rng.randrange(2**32))
+    return replace(
+        state,
+        racks=tuple(tuple(r) for r in racks),
+        draw_pile=tuple(hidden),
+        in_hand=in_hand,
+        seed=rng.randrange(2**32),
+    )
 
 
 @given(games, st.integers(0, 3), st.integers(0, 2**32))
-def test_a_view_never_shows_other_racks_or_the_draw_order(params: dict, seat: int, shuffle_seed: int) -> None:
+def test_a_view_never_shows_other_racks_or_the_draw_order(
+    params: dict, seat: int, shuffle_seed: int
+) -> None:
     states, _ = play(params)
     seat %= params["players"]
     rng = random.Random(shuffle_seed)

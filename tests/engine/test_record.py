@@ -1,4 +1,5 @@
-"""Records: (edition, options, seed, moves) as JSON, replayed exactly; golden playthroughs; perft counts."""
+"""Records: (edition, options, seed, moves) as JSON, replayed exactly;
+golden playthroughs; perft counts."""
 
 from __future__ import annotations
 
@@ -43,8 +44,15 @@ def test_record_json_round_trip() -> None:
     data = json.loads(record.dumps())
     assert data["format"] == "tendays-record/1"
     assert data["edition"] == "usa" and data["seed"] == 5 and data["names"] == ["Ann", "Ben", "Cy"]
-    assert data["options"] == {"players": 3, "days": 10, "swap": False, "open_hands": False, "turn_limit": 40,
-                               "first_seat": None, "rules": RULES_VERSION}
+    assert data["options"] == {
+        "players": 3,
+        "days": 10,
+        "swap": False,
+        "open_hands": False,
+        "turn_limit": 40,
+        "first_seat": None,
+        "rules": RULES_VERSION,
+    }
     assert GameRecord.loads(record.dumps()) == record
     assert GameRecord.loads(record.dumps()).replay() == game.state
     assert Game.from_record(record).state == game.state
@@ -69,11 +77,20 @@ def test_game_history_undo() -> None:
     [
         ("{", "not a tendays game record"),
         ('{"edition": "usa"}', "not a tendays game record"),
-        ('{"format": "chess/1", "edition": "usa", "options": {}, "seed": 1, "moves": []}', "unsupported record format"),
+        (
+            '{"format": "chess/1", "edition": "usa", "options": {}, "seed": 1, "moves": []}',
+            "unsupported record format",
+        ),
         ('{"edition": "usa", "options": {"colour": 1}, "seed": 1, "moves": []}', "unknown options"),
         ('{"edition": "usa", "options": {}, "seed": 1, "moves": ["fly 3"]}', "unknown move 'fly'"),
-        ('{"edition": "usa", "options": {"players": "3"}, "seed": 1, "moves": []}', "'players' must be a whole number"),
-        ('{"edition": "usa", "options": {"swap": 1}, "seed": 1, "moves": []}', "'swap' must be true or false"),
+        (
+            '{"edition": "usa", "options": {"players": "3"}, "seed": 1, "moves": []}',
+            "'players' must be a whole number",
+        ),
+        (
+            '{"edition": "usa", "options": {"swap": 1}, "seed": 1, "moves": []}',
+            "'swap' must be true or false",
+        ),
         ('{"edition": "usa", "options": {"days": null}, "seed": 1, "moves": []}', "cannot be null"),
     ],
 )
@@ -84,7 +101,9 @@ def test_bad_records(text: str, message: str) -> None:
 
 def test_a_record_with_an_illegal_move_names_it() -> None:
     record = GameRecord("usa", Options(), 1, (Move.draft(1), Move.draft(1), Move.draft(1)))
-    with pytest.raises(RecordError, match=r"move 3 \(draft 1\) does not replay: day 1 already holds a tile"):
+    with pytest.raises(
+        RecordError, match=r"move 3 \(draft 1\) does not replay: day 1 already holds a tile"
+    ):
         record.replay()
 
 
@@ -111,9 +130,14 @@ def playthrough(game: Game) -> str:
         lines.append(f"{number:4d} {move}")
         lines += [f"       {describe_event(edition, e, names)}" for e in state.events[before:]]
         if state.phase.name in ("DRAW", "OVER") and move.kind.value != "draft":
-            racks = " | ".join(" ".join(edition.tiles[t].id if t is not None else "--" for t in r)
-                               for r in state.racks)
-            lines.append(f"       racks: {racks}; piles: {' / '.join(tile_name(edition, p[-1]) for p in state.piles)}")
+            racks = " | ".join(
+                " ".join(edition.tiles[t].id if t is not None else "--" for t in r)
+                for r in state.racks
+            )
+            lines.append(
+                f"       racks: {racks}; piles: "
+                f"{' / '.join(tile_name(edition, p[-1]) for p in state.piles)}"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -129,6 +153,7 @@ def test_golden_playthrough(edition: str, options: Options, seed: int) -> None:
 
 # -- perft: the number of decision sequences of a given length from known positions --------------
 
+
 def perft(state: State, depth: int) -> int:
     if depth == 0:
         return 1
@@ -138,7 +163,9 @@ def perft(state: State, depth: int) -> int:
 def test_perft_counts() -> None:
     cases = json.loads((DATA / "perft.json").read_text(encoding="utf-8"))
     for case in cases:
-        state = new_game(load_edition(case["edition"]), Options.from_json(case["options"]), case["seed"])
+        state = new_game(
+            load_edition(case["edition"]), Options.from_json(case["options"]), case["seed"]
+        )
         for move in case["moves"]:
             state = apply(state, Move.from_text(move))
         for depth, expected in enumerate(case["counts"], 1):

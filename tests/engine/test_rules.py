@@ -1,4 +1,5 @@
-"""A game as the rules describe it: setup, the draft, turns, the emptied-pile rule, reshuffles, the end."""
+"""A game as the rules describe it: setup, the draft, turns, the
+emptied-pile rule, reshuffles, the end."""
 
 from __future__ import annotations
 
@@ -50,7 +51,13 @@ def test_components() -> None:
     assert len(USA.regions) == 50 and len(GERMANY.regions) == 38
     assert GERMANY.tile("BE").count == 2
     assert [t.id for t in USA.tiles if not t.is_region] == [
-        "plane-blue", "plane-green", "plane-orange", "plane-pink", "plane-yellow", "car"]
+        "plane-blue",
+        "plane-green",
+        "plane-orange",
+        "plane-pink",
+        "plane-yellow",
+        "car",
+    ]
     assert USA.tile("car").count == 6 and GERMANY.tile("bus").count == 5
     assert USA.tile("plane-pink").count == 2 and GERMANY.tile("TRAIN-GREEN").count == 2
 
@@ -82,7 +89,8 @@ def test_drafted_tiles_never_move() -> None:
     assert len(legal_moves(state)) == 9
 
 
-# Legal-move counts in known positions: 4 sources to draw from, 10 days x 3 piles + 3 discards to place.
+# Legal-move counts in known positions: 4 sources to draw from, 10 days x 3
+# piles + 3 discards to place.
 def test_legal_move_counts() -> None:
     state = drafted()
     assert [str(m) for m in legal_moves(state)] == ["draw", "take 1", "take 2", "take 3"]
@@ -101,7 +109,9 @@ def test_legal_move_counts() -> None:
 
 def test_emptied_pile_rule() -> None:
     state = apply(drafted(), Move.take(1))
-    with pytest.raises(IllegalMoveError, match="last tile of discard pile 1, so your discard must go onto pile 1"):
+    with pytest.raises(
+        IllegalMoveError, match="last tile of discard pile 1, so your discard must go onto pile 1"
+    ):
         apply(state, Move.discard(2))
     with pytest.raises(IllegalMoveError, match="must go onto pile 1"):
         apply(state, Move.replace(3, 3))
@@ -160,7 +170,9 @@ def test_bad_notation(text: str) -> None:
         Move.from_text(text)
 
 
-@pytest.mark.parametrize("text", ["draft 4", "draw", "take 2", "swap 3 7", "replace 5 1", "discard 3"])
+@pytest.mark.parametrize(
+    "text", ["draft 4", "draw", "take 2", "swap 3 7", "replace 5 1", "discard 3"]
+)
 def test_notation_round_trips(text: str) -> None:
     move = Move.from_text(text)
     assert str(move) == text
@@ -169,8 +181,9 @@ def test_notation_round_trips(text: str) -> None:
 
 
 def test_drawing_the_last_tile_reshuffles_before_placing() -> None:
-    # Printed: "If the player depletes the draw pile, all tiles in the three discard piles, EXCEPT the top
-    # tile on each pile, are shuffled together to form a new draw pile" (step 1 of the turn).
+    # Printed: "If the player depletes the draw pile, all tiles in the three discard piles, EXCEPT
+    # the top tile on each pile, are shuffled together to form a new
+    # draw pile" (step 1 of the turn).
     state = drafted()
     last = state.draw_pile[-1:]
     piles = (state.piles[0] + ids("OH", "IN"), state.piles[1] + ids("KY"), state.piles[2])
@@ -179,7 +192,11 @@ def test_drawing_the_last_tile_reshuffles_before_placing() -> None:
     assert drawn.in_hand == last[0] and drawn.phase is Phase.PLACE
     assert sorted(drawn.draw_pile) == sorted(piles[0][:-1] + piles[1][:-1])
     assert drawn.piles == (piles[0][-1:], piles[1][-1:], piles[2])
-    assert drawn.reshuffles == 1 and drawn.events[-1].kind is EventKind.RESHUFFLE and drawn.events[-1].count == 3
+    assert (
+        drawn.reshuffles == 1
+        and drawn.events[-1].kind is EventKind.RESHUFFLE
+        and drawn.events[-1].count == 3
+    )
     # The tile discarded afterwards stays on top: it was never part of the reshuffle.
     after = apply(drawn, Move.discard(3))
     assert after.piles[2][-1] == last[0] and sorted(after.draw_pile) == sorted(drawn.draw_pile)
@@ -215,7 +232,11 @@ def test_nothing_to_reshuffle_leaves_the_draw_pile_empty_until_a_turn_starts() -
 
 def test_reshuffles_are_seeded() -> None:
     state = drafted()
-    piles = (state.piles[0] + ids("OH", "IN", "KS", "NE"), state.piles[1] + ids("KY"), state.piles[2])
+    piles = (
+        state.piles[0] + ids("OH", "IN", "KS", "NE"),
+        state.piles[1] + ids("KY"),
+        state.piles[2],
+    )
     state = replace(state, draw_pile=state.draw_pile[-1:], piles=piles)
     first = apply(state, Move.draw())
     assert apply(state, Move.draw()).draw_pile == first.draw_pile
@@ -270,8 +291,16 @@ def test_swap_variant_swaps_two_days_and_ends_the_turn() -> None:
         (USA, Options(days=1), "2 to 20 days"),
         (USA, Options(days=21), "2 to 20 days"),
         (USA, Options(players=4, days=16), "would leave 0 in the draw pile.*at most 14 days"),
-        (USA, Options(players=4, days=15), "would leave 3 in the draw pile, too few for every player to draw once"),
-        (GERMANY, Options(players=3, days=17), "54 tiles.*would leave 0 in the draw pile.*at most 16 days"),
+        (
+            USA,
+            Options(players=4, days=15),
+            "would leave 3 in the draw pile, too few for every player to draw once",
+        ),
+        (
+            GERMANY,
+            Options(players=3, days=17),
+            "54 tiles.*would leave 0 in the draw pile.*at most 16 days",
+        ),
         (GERMANY, Options(players=4, days=12), "would leave 3 in the draw pile"),
         (USA, Options(turn_limit=0), "turn limit must be at least 1"),
         (USA, Options(first_seat=2), "the first player must be one of the 2 seats, not seat 3"),
@@ -284,8 +313,9 @@ def test_options_that_cannot_be_played_are_refused(edition, options: Options, me
         new_game(edition, options, 1)
 
 
-@pytest.mark.parametrize(("edition", "players", "days"),
-                         [(USA, 4, 14), (GERMANY, 3, 16), (GERMANY, 4, 11), (USA, 1, 20)])
+@pytest.mark.parametrize(
+    ("edition", "players", "days"), [(USA, 4, 14), (GERMANY, 3, 16), (GERMANY, 4, 11), (USA, 1, 20)]
+)
 def test_the_largest_playable_racks_are_accepted(edition, players: int, days: int) -> None:
     state = drafted(Options(players=players, days=days), edition=edition)
     assert len(state.draw_pile) >= players
@@ -294,7 +324,11 @@ def test_the_largest_playable_racks_are_accepted(edition, players: int, days: in
 def test_the_first_seat_can_be_chosen() -> None:
     for seat in range(3):
         state = drafted(Options(players=3, first_seat=seat))
-        assert state.current == seat and state.events[-1].kind is EventKind.START and state.events[-1].player == seat
+        assert (
+            state.current == seat
+            and state.events[-1].kind is EventKind.START
+            and state.events[-1].player == seat
+        )
     chosen_by_chance = {drafted(Options(players=3), seed=seed).current for seed in range(12)}
     assert chosen_by_chance == {0, 1, 2}
 

@@ -1,4 +1,5 @@
-"""The catalogues hold every sentence: extraction, completeness, placeholders, compiled files, no stray English."""
+"""The catalogues hold every sentence: extraction, completeness, placeholders,
+compiled files, no stray English."""
 
 from __future__ import annotations
 
@@ -18,13 +19,23 @@ from tendays.engine.i18n import FORMS, Term, available_languages
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "tendays"
 
-# Modules whose sentences players read. Their messages must all go through the catalogues; the rest of the
-# engine raises only for programmers (broken edition files, misuse of the API).
-USER_FACING = ["engine/state.py", "engine/options.py", "engine/moves.py", "engine/record.py", "engine/view.py",
-               "engine/wire.py", "engine/journey.py", "engine/describe.py", "bots/hint.py"]
+# Modules whose sentences players read. Their messages must all go through the catalogues; the rest
+# of the engine raises only for programmers (broken edition files, misuse of the API).
+USER_FACING = [
+    "engine/state.py",
+    "engine/options.py",
+    "engine/moves.py",
+    "engine/record.py",
+    "engine/view.py",
+    "engine/wire.py",
+    "engine/journey.py",
+    "engine/describe.py",
+    "bots/hint.py",
+]
 GETTEXT = {"_", "gettext", "ngettext", "pgettext"}
 SENTENCE = re.compile(r"[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}")
-NOTATION = re.compile(r"^'[a-z]+( [A-Z]+)*'$")  # the move notation ('replace DAY PILE') is the same in every language
+# the move notation ('replace DAY PILE') is the same in every language
+NOTATION = re.compile(r"^'[a-z]+( [A-Z]+)*'$")
 
 
 def load_tool() -> ModuleType:
@@ -43,7 +54,9 @@ def test_the_template_holds_every_sentence_of_the_source() -> None:
     new = sorted(map(str, set(source) - set(template)))
     gone = sorted(map(str, set(template) - set(source)))
     assert not new and not gone, f"run python tools/catalogues.py: new {new}, gone {gone}"
-    assert source == template, "run python tools/catalogues.py: comments or files of messages changed"
+    assert source == template, (
+        "run python tools/catalogues.py: comments or files of messages changed"
+    )
 
 
 def test_german_is_a_catalogue_language() -> None:
@@ -55,11 +68,20 @@ def test_german_is_a_catalogue_language() -> None:
 def test_every_message_is_translated(lang: str) -> None:
     catalog = tool.read(tool.po_path(lang), lang)
     template = tool.read(tool.TEMPLATE)
-    missing = [m.id for m in template if m.id and (catalog.get(m.id, m.context) is None
-                                                   or not all(tool.strings(catalog.get(m.id, m.context))))]
+    missing = [
+        m.id
+        for m in template
+        if m.id
+        and (
+            catalog.get(m.id, m.context) is None
+            or not all(tool.strings(catalog.get(m.id, m.context)))
+        )
+    ]
     fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
     assert not missing, f"{lang} lacks translations of {missing}"
-    assert not fuzzy, f"{lang} has fuzzy translations of {fuzzy}: check them and remove the fuzzy flag"
+    assert not fuzzy, (
+        f"{lang} has fuzzy translations of {fuzzy}: check them and remove the fuzzy flag"
+    )
     assert not catalog.obsolete, f"{lang} has obsolete messages: {list(catalog.obsolete)}"
     assert catalog.plural_forms == "nplurals=2; plural=(n != 1);" or lang != "de"
 
@@ -67,14 +89,24 @@ def test_every_message_is_translated(lang: str) -> None:
 def test_german_calls_a_turn_a_round_and_a_move_a_spielzug() -> None:
     # "Zug" is the train of the German edition: only a message about trains may say it.
     train = re.compile(r"\b(Zug|Zuges|Zugs|Züge|Zügen)\b")
-    said = [text for message in tool.read(tool.po_path("de"), "de") if message.id
-            and "train" not in " ".join(message.id if isinstance(message.id, tuple) else (message.id,)).lower()
-            for text in tool.strings(message) if train.search(text)]
+    said = [
+        text
+        for message in tool.read(tool.po_path("de"), "de")
+        if message.id
+        and "train"
+        not in " ".join(message.id if isinstance(message.id, tuple) else (message.id,)).lower()
+        for text in tool.strings(message)
+        if train.search(text)
+    ]
     assert said == []
 
 
 def fields(text: str) -> set[tuple[str, str]]:
-    return {(name, spec or "") for _literal, name, spec, _conv in string.Formatter().parse(text) if name is not None}
+    return {
+        (name, spec or "")
+        for _literal, name, spec, _conv in string.Formatter().parse(text)
+        if name is not None
+    }
 
 
 @pytest.mark.parametrize("lang", tool.languages())
@@ -86,8 +118,12 @@ def test_translations_use_only_the_placeholders_of_their_message(lang: str) -> N
         known = {name for text in ids for name, _spec in fields(text)}
         for translation in tool.strings(message):
             used = fields(translation)
-            assert {name for name, _spec in used} <= known, f"{translation!r} names a placeholder {ids[0]!r} lacks"
-            assert {spec for _name, spec in used} <= set(FORMS), f"{translation!r} asks for an unknown form"
+            assert {name for name, _spec in used} <= known, (
+                f"{translation!r} names a placeholder {ids[0]!r} lacks"
+            )
+            assert {spec for _name, spec in used} <= set(FORMS), (
+                f"{translation!r} asks for an unknown form"
+            )
             translation.format(**{name: Term("x", "the x") for name in known})  # it formats
 
 
@@ -96,28 +132,40 @@ def test_the_compiled_catalogue_is_the_compilation_of_its_source(lang: str) -> N
     mo = tool.po_path(lang).with_suffix(".mo")
     assert mo.exists(), "run python tools/catalogues.py compile"
     catalog = tool.read(tool.po_path(lang), lang)
-    assert tool.translations(mo.read_bytes()) == tool.translations(tool.compiled(catalog)), \
+    assert tool.translations(mo.read_bytes()) == tool.translations(tool.compiled(catalog)), (
         f"{mo} is out of date: run python tools/catalogues.py compile"
+    )
 
 
 def test_the_checking_command_finds_nothing() -> None:
     assert tool.problems() == []
 
 
-def untranslated(path: Path, root: Path = PACKAGE,
-                 allowed: Callable[[ast.AST, list[ast.AST]], bool] = lambda node, ancestors: False) -> list[str]:
-    """Sentences in a module that do not go through the catalogues, but for the nodes that ``allowed`` (given
-    the node and its ancestors, nearest first) lets pass."""
+def untranslated(
+    path: Path,
+    root: Path = PACKAGE,
+    allowed: Callable[[ast.AST, list[ast.AST]], bool] = lambda node, ancestors: False,
+) -> list[str]:
+    """Sentences in a module that do not go through the catalogues, but for the nodes that
+    ``allowed`` (given the node and its ancestors, nearest first) lets pass."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    docstrings = {node.body[0].value for node in ast.walk(tree)
-                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-                  and node.body and isinstance(node.body[0], ast.Expr)}
+    docstrings = {
+        node.body[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
 
     def in_gettext(node: ast.AST) -> bool:
         while node in parents:
             node = parents[node]
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GETTEXT:
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in GETTEXT
+            ):
                 return True
         return False
 
@@ -130,18 +178,43 @@ def untranslated(path: Path, root: Path = PACKAGE,
             continue
         where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
         if isinstance(node, ast.JoinedStr):
-            text = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+            text = "".join(
+                v.value
+                for v in node.values
+                if isinstance(v, ast.Constant) and isinstance(v.value, str)
+            )
             if SENTENCE.search(text):
-                found.append(f"{where}: a sentence in an f-string (use a catalogue message and .format)")
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node not in docstrings:
-            if isinstance(parents.get(node), ast.JoinedStr) or NOTATION.match(node.value) or in_gettext(node):
+                found.append(
+                    f"{where}: a sentence in an f-string (use a catalogue message and .format)"
+                )
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node not in docstrings
+        ):
+            if (
+                isinstance(parents.get(node), ast.JoinedStr)
+                or NOTATION.match(node.value)
+                or in_gettext(node)
+            ):
                 continue
             if SENTENCE.search(node.value):
                 found.append(f"{where}: {node.value!r} is not in a catalogue message")
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GETTEXT:
-            texts = node.args[1:] if node.func.id == "pgettext" else node.args[:2 if node.func.id == "ngettext" else 1]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in GETTEXT
+        ):
+            texts = (
+                node.args[1:]
+                if node.func.id == "pgettext"
+                else node.args[: 2 if node.func.id == "ngettext" else 1]
+            )
             if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in texts):
-                found.append(f"{where}: {node.func.id}() needs string literals, or extraction cannot see them")
+                found.append(
+                    f"{where}: {node.func.id}() needs string literals, or extraction cannot see "
+                    f"them"
+                )
     return found
 
 
@@ -152,10 +225,18 @@ def test_no_sentence_escapes_the_catalogues(module: str) -> None:
 
 def test_the_scan_finds_a_stray_sentence(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text('def f(day):\n    raise ValueError(f"there is no day {day}")\n\n\ndef g():\n'
-                      '    return "the game is over"\n\n\ndef h(text):\n    return _(text)\n', encoding="utf-8")
+    sample.write_text(
+        'def f(day):\n    raise ValueError(f"there is no day {day}")\n\n\ndef g():\n'
+        '    return "the game is over"\n\n\ndef h(text):\n    return _(text)\n',
+        encoding="utf-8",
+    )
     found = sorted(untranslated(sample, tmp_path), key=lambda line: int(line.split(":")[1]))
-    assert len(found) == 3 and "f-string" in found[0] and "not in a catalogue" in found[1] and "literals" in found[2]
+    assert (
+        len(found) == 3
+        and "f-string" in found[0]
+        and "not in a catalogue" in found[1]
+        and "literals" in found[2]
+    )
 
 
 @pytest.mark.parametrize("edition_id", available_editions())

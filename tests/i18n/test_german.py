@@ -1,4 +1,5 @@
-"""The engine in German: verdicts, refusals, the game log and hints, with plural forms; English unchanged."""
+"""The engine in German: verdicts, refusals, the game log and hints, with
+plural forms; English unchanged."""
 
 from __future__ import annotations
 
@@ -38,13 +39,19 @@ USA_RACK = ["car", "CA", "plane-pink", "OH", "CA", "car", "NV", "AZ", "UT", "NM"
 
 
 def problems(edition_id: str, ids: list[str | None], lang: str | None = None) -> list[str]:
-    return [str(p) for p in checker_for(load_edition(edition_id)).check(rack(edition_id, ids), lang=lang).problems]
+    return [
+        str(p)
+        for p in checker_for(load_edition(edition_id))
+        .check(rack(edition_id, ids), lang=lang)
+        .problems
+    ]
 
 
 def test_a_verdict_in_german() -> None:
     assert problems("germany", GERMAN_RACK, "de") == [
         "Tag 1 → 2: Oberfranken und Niederbayern grenzen nicht aneinander",
-        "Tag 4 → 6: Thüringen und Berlin haben keinen gemeinsamen Nachbarn, für den der Bus stehen könnte",
+        "Tag 4 → 6: Thüringen und Berlin haben keinen gemeinsamen Nachbarn, für den der Bus "
+        "stehen könnte",
         "Tag 6 → 7: Berlin an zwei Tagen hintereinander",
         "Tag 8 → 9: zwei Verkehrsmittel hintereinander (erst der rosa Zug, dann der Bus)",
     ]
@@ -52,20 +59,28 @@ def test_a_verdict_in_german() -> None:
         verdict = checker_for(load_edition("usa")).check(rack("usa", USA_RACK))
     assert [str(p) for p in verdict.problems] == [
         "Tag 1: die Reise darf nicht mit einem Verkehrsmittel beginnen, hier das Auto",
-        "Tag 2 → 4: das rosa Flugzeug verlangt, dass beide Enden rosa sind; Kalifornien ist blau und Ohio ist gelb",
+        "Tag 2 → 4: das rosa Flugzeug verlangt, dass beide Enden rosa sind; Kalifornien ist blau "
+        "und Ohio ist gelb",
         "Tag 4 → 5: Ohio und Kalifornien grenzen nicht aneinander",
-        "Tag 5: das Plättchen „Kalifornien“ gibt es nur einmal, und dieser Reiseplan hat es schon an Tag 2",
+        "Tag 5: das Plättchen „Kalifornien“ gibt es nur einmal, und dieser Reiseplan hat es schon "
+        "an Tag 2",
         "Tag 9 → 10: Utah und New Mexico berühren sich nur an einer Ecke",
     ]
-    assert "das Auto steht für Arizona, Nachbar von Kalifornien und Nevada" in [link.message for link in verdict.links]
+    assert "das Auto steht für Arizona, Nachbar von Kalifornien und Nevada" in [
+        link.message for link in verdict.links
+    ]
     # A problem keeps the language it was checked in, wherever it is printed.
-    assert verdict.to_json()["problems"][2]["message"] == "Tag 4 → 5: Ohio und Kalifornien grenzen nicht aneinander"
+    assert (
+        verdict.to_json()["problems"][2]["message"]
+        == "Tag 4 → 5: Ohio und Kalifornien grenzen nicht aneinander"
+    )
 
 
 def test_the_english_verdict_is_unchanged() -> None:
     assert problems("germany", GERMAN_RACK) == [
         "day 1 → 2: Oberfranken and Niederbayern do not share a border",
-        "day 4 → 6: no region borders both Thüringen and Berlin, so the bus has nothing to stand for",
+        "day 4 → 6: no region borders both Thüringen and Berlin, so the bus has nothing to stand "
+        "for",
         "day 6 → 7: Berlin on two days in a row",
         "day 8 → 9: two transport tiles in a row (the pink train, then the bus)",
     ]
@@ -82,10 +97,14 @@ def test_plural_forms() -> None:
     berlin = ["BE", "BB", "BE", "BB", "BE"]  # three Berlin tiles; the box has two
     assert problems("germany", berlin) == [
         "day 4: there is only one Brandenburg tile, and this rack already holds it on day 2",
-        "day 5: there are only 2 Berlin tiles, and this rack already holds them on days 1 and 3"]
+        "day 5: there are only 2 Berlin tiles, and this rack already holds them on days 1 and 3",
+    ]
     assert problems("germany", berlin, "de") == [
-        "Tag 4: das Plättchen „Brandenburg“ gibt es nur einmal, und dieser Reiseplan hat es schon an Tag 2",
-        "Tag 5: das Plättchen „Berlin“ gibt es nur 2-mal, und dieser Reiseplan hat alle schon an den Tagen 1 und 3"]
+        "Tag 4: das Plättchen „Brandenburg“ gibt es nur einmal, und dieser Reiseplan hat es schon "
+        "an Tag 2",
+        "Tag 5: das Plättchen „Berlin“ gibt es nur 2-mal, und dieser Reiseplan hat alle schon an "
+        "den Tagen 1 und 3",
+    ]
     germany = load_edition("germany")
     with use_language("de"):
         one, many = (describe_event(germany, Event(EventKind.LIMIT, count=n)) for n in (1, 12))
@@ -94,24 +113,37 @@ def test_plural_forms() -> None:
     assert one == "die Höchstzahl von 1 Spielzug ist erreicht: niemand gewinnt"
     assert many == "die Höchstzahl von 12 Spielzügen ist erreicht: niemand gewinnt"
     assert str(short.value) == "ein Reiseplan hat 2 bis 20 Tage, nicht 1"
-    assert describe_event(germany, Event(EventKind.LIMIT, count=1)) == "the turn limit (1 turn) is reached: nobody wins"
+    assert (
+        describe_event(germany, Event(EventKind.LIMIT, count=1))
+        == "the turn limit (1 turn) is reached: nobody wins"
+    )
 
 
 def test_illegal_moves_in_german() -> None:
     game = Game("germany", Options(players=2, days=5), 3)
     with use_language("de"):
-        with pytest.raises(IllegalMoveError, match=r"^die Reisepläne werden noch gefüllt: lege das gezogene Plättchen "
-                                                   r"auf einen leeren Tag \('draft DAY'\), nicht 'draw'$"):
+        with pytest.raises(
+            IllegalMoveError,
+            match=r"^die Reisepläne werden noch gefüllt: lege das gezogene Plättchen "
+            r"auf einen leeren Tag \('draft DAY'\), nicht 'draw'$",
+        ):
             game.play("draw")
         with pytest.raises(OutOfTurnError, match="^Spieler 1 ist an der Reihe, nicht Spieler 2$"):
             game.play("draft 1", 1)
-        with pytest.raises(InvalidMoveError, match="^unbekannter Spielzug 'fly'; die Spielzüge sind: draft, draw"):
+        with pytest.raises(
+            InvalidMoveError, match="^unbekannter Spielzug 'fly'; die Spielzüge sind: draft, draw"
+        ):
             Move.from_text("fly 3")
-        with pytest.raises(ValueError, match="^10 Tage durch Deutschland hat 54 Plättchen: 4 Reisepläne mit 17 Tagen "
-                                             "und 3 Ablagestapel ließen 0 im Nachziehstapel, zu wenige, damit jeder "
-                                             "einmal ziehen kann; mit 4 Spielern hat ein Reiseplan höchstens 11 Tage$"):
+        with pytest.raises(
+            ValueError,
+            match="^10 Tage durch Deutschland hat 54 Plättchen: 4 Reisepläne mit 17 Tagen "
+            "und 3 Ablagestapel ließen 0 im Nachziehstapel, zu wenige, damit jeder "
+            "einmal ziehen kann; mit 4 Spielern hat ein Reiseplan höchstens 11 Tage$",
+        ):
             Options(players=4, days=17).validate(load_edition("germany"))
-        with pytest.raises(RecordError, match="^Spielzug 1 \\(draw\\) lässt sich nicht nachspielen: die Reisepläne"):
+        with pytest.raises(
+            RecordError, match="^Spielzug 1 \\(draw\\) lässt sich nicht nachspielen: die Reisepläne"
+        ):
             GameRecord("germany", Options(), 1, (Move.draw(),)).replay()
     with pytest.raises(IllegalMoveError, match="^it is player 1's turn, not player 2's$"):
         game.play("draft 1", 1)
@@ -121,14 +153,24 @@ def test_the_game_log_in_german() -> None:
     germany, usa = load_edition("germany"), load_edition("usa")
     names = ("Anna", "Ben")
     blue_train, car = germany.tile("train-blue").index, usa.tile("car").index
-    assert describe_event(germany, Event(EventKind.REPLACE, 0, day=5, pile=2, tile=blue_train), names, lang="de") == \
-        "Anna ersetzt Tag 5 und legt auf Stapel 2 ab: blauer Zug"
-    assert describe_event(usa, Event(EventKind.REVEAL, pile=1, tile=car), lang="de") == \
-        "Das Auto wird als Ablagestapel 1 aufgedeckt"
-    assert describe_event(usa, Event(EventKind.TAKE, 1, pile=3, tile=usa.tile("CA").index), lang="de") == \
-        "Spieler 2 nimmt von Ablagestapel 3: Kalifornien"
-    assert describe_event(usa, Event(EventKind.TAKE, 1, pile=3, tile=usa.tile("CA").index)) == \
-        "Player 2 took California from discard pile 3"
+    assert (
+        describe_event(
+            germany, Event(EventKind.REPLACE, 0, day=5, pile=2, tile=blue_train), names, lang="de"
+        )
+        == "Anna ersetzt Tag 5 und legt auf Stapel 2 ab: blauer Zug"
+    )
+    assert (
+        describe_event(usa, Event(EventKind.REVEAL, pile=1, tile=car), lang="de")
+        == "Das Auto wird als Ablagestapel 1 aufgedeckt"
+    )
+    assert (
+        describe_event(usa, Event(EventKind.TAKE, 1, pile=3, tile=usa.tile("CA").index), lang="de")
+        == "Spieler 2 nimmt von Ablagestapel 3: Kalifornien"
+    )
+    assert (
+        describe_event(usa, Event(EventKind.TAKE, 1, pile=3, tile=usa.tile("CA").index))
+        == "Player 2 took California from discard pile 3"
+    )
     assert tile_name(usa, car, lang="de") == "Auto" and tile_name(usa, None, lang="de") == "?"
 
 
@@ -136,12 +178,15 @@ def test_a_hint_in_german() -> None:
     game = Game("usa", Options(players=2), 1)
     first = view(game.state, 0)
     assert hint(first).message.startswith("10 tiles from a complete journey: fill days 1, 2, 3")
-    assert hint(first, lang="de").message == \
-        "noch 10 Plättchen bis zur fertigen Reise: Tage 1, 2, 3, 4, 5, 6, 7, 8, 9 und 10 belegen"
+    assert (
+        hint(first, lang="de").message
+        == "noch 10 Plättchen bis zur fertigen Reise: Tage 1, 2, 3, 4, 5, 6, 7, 8, 9 und 10 belegen"
+    )
 
 
 def test_a_language_belongs_to_its_context() -> None:
-    """Two seats of one server, rendered at once in two threads and two tasks, never swap languages."""
+    """Two seats of one server, rendered at once in two threads and two
+    tasks, never swap languages."""
     germany = load_edition("germany")
     seen: dict[str, list[str]] = {"de": [], "en": []}
 
@@ -173,11 +218,23 @@ def test_a_language_belongs_to_its_context() -> None:
     assert current_language() == "en"
 
 
-@pytest.mark.parametrize(("asked", "chosen"), [
-    ("de", "de"), ("de-AT", "de"), ("de_DE.UTF-8", "de"), ("C.UTF-8", "en"), ("fr-CH, de;q=0.9, en;q=0.8", "de"),
-    ("en-US,en;q=0.9,de;q=0.8", "en"), ("fr", "en"), (["fr-FR", "de-CH"], "de"), (None, "en"), ("", "en"),
-    ("fr_FR:de_DE:en", "de"), ("C", "en"),
-])
+@pytest.mark.parametrize(
+    ("asked", "chosen"),
+    [
+        ("de", "de"),
+        ("de-AT", "de"),
+        ("de_DE.UTF-8", "de"),
+        ("C.UTF-8", "en"),
+        ("fr-CH, de;q=0.9, en;q=0.8", "de"),
+        ("en-US,en;q=0.9,de;q=0.8", "en"),
+        ("fr", "en"),
+        (["fr-FR", "de-CH"], "de"),
+        (None, "en"),
+        ("", "en"),
+        ("fr_FR:de_DE:en", "de"),
+        ("C", "en"),
+    ],
+)
 def test_matching_a_persons_language(asked: str | list[str] | None, chosen: str) -> None:
     assert match_language(asked) == chosen
 
@@ -187,6 +244,9 @@ def test_lists_and_terms() -> None:
     with use_language("de"):
         assert join_list([3, 5, 8]) == "3, 5 und 8"
     term = Term("blauer Zug", "der blaue Zug")
-    assert f"{term}|{term:the}|{term:The}|{term:Name}" == "blauer Zug|der blaue Zug|Der blaue Zug|Blauer Zug"
+    assert (
+        f"{term}|{term:the}|{term:The}|{term:Name}"
+        == "blauer Zug|der blaue Zug|Der blaue Zug|Blauer Zug"
+    )
     with pytest.raises(ValueError, match="unknown form"):
         format(term, "dative")

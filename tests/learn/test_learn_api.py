@@ -1,4 +1,5 @@
-"""The guided game over HTTP: steps as the table's game plus the lesson's words, moves judged by the server."""
+"""The guided game over HTTP: steps as the table's game plus the lesson's
+words, moves judged by the server."""
 
 from __future__ import annotations
 
@@ -43,14 +44,21 @@ def test_a_whole_guided_game_by_posting_the_moves_the_lesson_points_at(client: T
     while not data["done"]:
         game = data["game"]
         assert game["you"] == 0 and game["status"] == "playing" and game["racks"] is None
-        assert "expected" not in data  # the page never sees the lesson's moves, only the pointer and the words
+        # the page never sees the lesson's moves, only the pointer and the words
+        assert "expected" not in data
         assert data["instruction"] and data["pointer"]["area"] in ("rack", "draw", "pile")
         legal = [m["text"] for m in game["legal_moves"]]
         for wrong in [m for m in legal if m != str(tutor.step(data["number"]).expected)][:2]:
-            refused = client.post(f"/api/learn/usa/steps/{data['number']}", json={"move": wrong}).json()
-            assert refused["ok"] is False and "Try this: " + data["instruction"] in refused["message"]
-        answer = client.post(f"/api/learn/usa/steps/{data['number']}",
-                             json={"move": str(tutor.step(data["number"]).expected)}).json()
+            refused = client.post(
+                f"/api/learn/usa/steps/{data['number']}", json={"move": wrong}
+            ).json()
+            assert (
+                refused["ok"] is False and "Try this: " + data["instruction"] in refused["message"]
+            )
+        answer = client.post(
+            f"/api/learn/usa/steps/{data['number']}",
+            json={"move": str(tutor.step(data["number"]).expected)},
+        ).json()
         assert answer["ok"] is True
         assert answer["step"]["number"] == data["number"] + 1
         data = answer["step"]

@@ -1,5 +1,5 @@
-"""The shipped lessons, proved against the engine: every scripted moment happens, every move is legal, the
-gentle bots play their own moves, and the newcomer wins."""
+"""The shipped lessons, proved against the engine: every scripted moment happens, every move is
+legal, the gentle bots play their own moves, and the newcomer wins."""
 
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ def test_every_move_is_legal_the_bots_choose_theirs_and_the_newcomer_wins(editio
         seat = game.state.current
         assert move in game.state.legal_moves(), (number, move)
         if seat != lesson.seat:
-            chosen = gentle.choose(view(game.state, seat), decision_rng(lesson.record.seed, seat, number))
+            chosen = gentle.choose(
+                view(game.state, seat), decision_rng(lesson.record.seed, seat, number)
+            )
             assert chosen == move, f"move {number}: the {lesson.bot} bot plays {chosen}, not {move}"
         game.play(move, seat)
     assert game.state.winner == lesson.seat
@@ -45,7 +47,10 @@ def test_the_guided_game_is_short_and_the_draw_pile_runs_out(edition: str) -> No
     tutor = Tutor(load_lesson(edition))
     turns = [tutor.step(n).expected for n in range(tutor.total)]
     assert tutor.total <= 40
-    assert sum(1 for m in turns if m is not None and m.kind is MoveKind.DRAFT) == tutor.lesson.options.days
+    assert (
+        sum(1 for m in turns if m is not None and m.kind is MoveKind.DRAFT)
+        == tutor.lesson.options.days
+    )
     assert tutor.step(tutor.total).view.events[-1].kind is EventKind.WIN
 
 

@@ -1,4 +1,5 @@
-"""The tutor: what each step says and points at, a wrong move explained (never applied), and both languages."""
+"""The tutor: what each step says and points at, a wrong move explained (never
+applied), and both languages."""
 
 from __future__ import annotations
 
@@ -26,9 +27,14 @@ def test_the_expected_move_passes_and_the_step_points_at_it(tutor: Tutor) -> Non
             assert step.pointer == Pointer("draw") and "draw pile" in step.instruction
         elif move.kind is MoveKind.REPLACE:
             assert step.pointer == Pointer("rack", day=move.a, pile=move.b)
-            assert f"day {move.a}" in step.instruction and f"discard pile {move.b}" in step.instruction
+            assert (
+                f"day {move.a}" in step.instruction and f"discard pile {move.b}" in step.instruction
+            )
         else:
-            assert step.pointer == Pointer("pile", pile=move.a) and f"discard pile {move.a}" in step.instruction
+            assert (
+                step.pointer == Pointer("pile", pile=move.a)
+                and f"discard pile {move.a}" in step.instruction
+            )
     end = tutor.step(tutor.total)
     assert end.done and end.view.winner == tutor.lesson.seat and "won" in end.instruction
 
@@ -101,8 +107,14 @@ def test_the_newcomer_sees_only_their_own_view(tutor: Tutor) -> None:
 def test_every_sentence_speaks_german(edition: str) -> None:
     german = Tutor(load_lesson(edition))
     with use_language("de"):
-        texts = [t for n in range(german.total + 1) for t in (german.step(n).instruction, *german.step(n).lessons)]
-        wrong = german.check(0, next(m for m in german.step(0).view.legal_moves() if m != german.step(0).expected))
+        texts = [
+            t
+            for n in range(german.total + 1)
+            for t in (german.step(n).instruction, *german.step(n).lessons)
+        ]
+        wrong = german.check(
+            0, next(m for m in german.step(0).view.legal_moves() if m != german.step(0).expected)
+        )
     assert any(text.startswith("Lege") for text in texts)
     assert all("Put " not in text and "Here: " not in text for text in texts)
     assert "Versuch" in wrong.message

@@ -1,5 +1,5 @@
-"""The puzzles API and page: puzzles are handed out without their solution, answers are judged (and explained)
-by the engine in the sender's language, and bad requests get a reason in words."""
+"""The puzzles API and page: puzzles are handed out without their solution, answers are judged (and
+explained) by the engine in the sender's language, and bad requests get a reason in words."""
 
 from __future__ import annotations
 
@@ -46,14 +46,19 @@ def test_a_right_and_a_wrong_answer_are_explained(client: TestClient) -> None:
     puzzle = first(Kind.FINISH)
     url = f"/api/puzzles/usa/{puzzle.id}/answer"
     right = client.post(url, json=puzzle.solution.to_json()).json()
-    assert right["correct"] and right["explanation"].startswith("Right:") and right["verdict"]["valid"]
+    assert (
+        right["correct"] and right["explanation"].startswith("Right:") and right["verdict"]["valid"]
+    )
     wrong = Answer(puzzle.solution.pile, puzzle.solution.day % 10 + 1)
     answer = client.post(url, json=wrong.to_json(), headers={"Accept-Language": "de"}).json()
     assert not answer["correct"] and "solution" not in answer  # still to be solved
     assert answer["explanation"].startswith("Leider nicht:") and not answer["verdict"]["valid"]
     solution = client.get(f"/api/puzzles/usa/{puzzle.id}/solution").json()
     assert solution["solution"] == puzzle.solution.to_json() and solution["verdict"]["valid"]
-    assert f"pile {puzzle.solution.pile} belongs on day {puzzle.solution.day}" in solution["explanation"]
+    assert (
+        f"pile {puzzle.solution.pile} belongs on day {puzzle.solution.day}"
+        in solution["explanation"]
+    )
 
 
 def test_a_block_answer(client: TestClient) -> None:
@@ -62,13 +67,17 @@ def test_a_block_answer(client: TestClient) -> None:
     assert client.post(url, json={"pile": puzzle.solution.pile}).json()["correct"]
     wrong = client.post(url, json={"pile": puzzle.solution.pile % 3 + 1}).json()
     assert not wrong["correct"] and "completes the other player's journey" in wrong["explanation"]
-    assert wrong["verdict"]["valid"]  # the other player's journey, as the pile left open completes it
+    # the other player's journey, as the pile left open completes it
+    assert wrong["verdict"]["valid"]
 
 
 def test_the_daily_puzzle_is_the_same_for_everyone_on_a_date(client: TestClient) -> None:
     one = client.get("/api/puzzles/usa/daily?date=2026-12-24").json()
     assert one == client.get("/api/puzzles/usa/daily?date=2026-12-24").json()
-    assert one["id"] == daily("usa", __import__("datetime").date(2026, 12, 24)).id and one["daily"] == "2026-12-24"
+    assert (
+        one["id"] == daily("usa", __import__("datetime").date(2026, 12, 24)).id
+        and one["daily"] == "2026-12-24"
+    )
     assert client.get("/api/puzzles/usa/daily").status_code == 200
 
 
@@ -76,21 +85,45 @@ def test_next_is_near_the_rating_and_follows_the_seed(client: TestClient) -> Non
     one = client.get("/api/puzzles/usa/next?rating=1000&seed=4").json()
     assert one == client.get("/api/puzzles/usa/next?rating=1000&seed=4").json()
     assert "solution" not in one and puzzle_by_id("usa", one["id"]) is not None
-    ratings = [client.get(f"/api/puzzles/usa/next?rating=1000&seed={s}").json()["rating"] for s in range(8)]
+    ratings = [
+        client.get(f"/api/puzzles/usa/next?rating=1000&seed={s}").json()["rating"] for s in range(8)
+    ]
     assert all(abs(r - 1000) <= 150 for r in ratings)
 
 
-@pytest.mark.parametrize(("method", "url", "body", "status", "words"), [
-    ("get", "/api/puzzles/mars/daily", None, 404, "unknown edition"),
-    ("get", "/api/puzzles/usa/usa-x9999", None, 404, "there is no puzzle"),
-    ("get", "/api/puzzles/usa/daily?date=yesterday", None, 422, "is not a date"),
-    ("post", "/api/puzzles/usa/{finish}/answer", {"pile": 4, "day": 2}, 422, "there is no discard pile 4"),
-    ("post", "/api/puzzles/usa/{finish}/answer", {"pile": 1, "day": 0}, 422, "there is no day 0"),
-    ("post", "/api/puzzles/usa/{finish}/answer", {"pile": "one"}, 422, "pile"),
-    ("post", "/api/puzzles/germany/{block}/answer", {"pile": 1, "day": 3}, 422, "only for a pile"),
-])
-def test_bad_requests_are_refused_in_words(client: TestClient, method: str, url: str, body: Any, status: int,
-                                           words: str) -> None:
+@pytest.mark.parametrize(
+    ("method", "url", "body", "status", "words"),
+    [
+        ("get", "/api/puzzles/mars/daily", None, 404, "unknown edition"),
+        ("get", "/api/puzzles/usa/usa-x9999", None, 404, "there is no puzzle"),
+        ("get", "/api/puzzles/usa/daily?date=yesterday", None, 422, "is not a date"),
+        (
+            "post",
+            "/api/puzzles/usa/{finish}/answer",
+            {"pile": 4, "day": 2},
+            422,
+            "there is no discard pile 4",
+        ),
+        (
+            "post",
+            "/api/puzzles/usa/{finish}/answer",
+            {"pile": 1, "day": 0},
+            422,
+            "there is no day 0",
+        ),
+        ("post", "/api/puzzles/usa/{finish}/answer", {"pile": "one"}, 422, "pile"),
+        (
+            "post",
+            "/api/puzzles/germany/{block}/answer",
+            {"pile": 1, "day": 3},
+            422,
+            "only for a pile",
+        ),
+    ],
+)
+def test_bad_requests_are_refused_in_words(
+    client: TestClient, method: str, url: str, body: Any, status: int, words: str
+) -> None:
     url = url.format(finish=first(Kind.FINISH).id, block=first(Kind.BLOCK, "germany").id)
     answer = client.request(method.upper(), url, json=body)
     assert answer.status_code == status, answer.text

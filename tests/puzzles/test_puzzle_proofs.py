@@ -1,5 +1,5 @@
-"""Every shipped puzzle, proven again by the engine: its position can occur, its rack is not yet complete, and
-its solution is the one and only answer of its kind. Also what the proof refuses."""
+"""Every shipped puzzle, proven again by the engine: its position can occur, its rack is not yet
+complete, and its solution is the one and only answer of its kind. Also what the proof refuses."""
 
 from __future__ import annotations
 
@@ -9,7 +9,16 @@ from dataclasses import replace
 import pytest
 
 from tendays.engine import available_editions, checker_for, load_edition
-from tendays.puzzles import Answer, Kind, ProofError, Puzzle, finishes, prove, safe_discards, shipped
+from tendays.puzzles import (
+    Answer,
+    Kind,
+    ProofError,
+    Puzzle,
+    finishes,
+    prove,
+    safe_discards,
+    shipped,
+)
 from tendays.puzzles.cut import cut
 from tendays.puzzles.proof import with_tile
 
@@ -29,8 +38,14 @@ def test_shipped_positions_fit_the_box(edition: str) -> None:
     box = load_edition(edition)
     checker = checker_for(box)
     for puzzle in shipped(edition):
-        shown = Counter([*puzzle.rack, *(t for pile in puzzle.piles for t in pile), *(puzzle.opponent or ()),
-                         *([puzzle.held] if puzzle.held is not None else [])])
+        shown = Counter(
+            [
+                *puzzle.rack,
+                *(t for pile in puzzle.piles for t in pile),
+                *(puzzle.opponent or ()),
+                *([puzzle.held] if puzzle.held is not None else []),
+            ]
+        )
         assert all(count <= box.tiles[tile].count for tile, count in shown.items()), puzzle.id
         assert not checker.is_complete(puzzle.rack), puzzle.id
         assert len(puzzle.rack) == 10 and len(puzzle.piles) == 3 and all(puzzle.piles)
@@ -39,13 +54,18 @@ def test_shipped_positions_fit_the_box(edition: str) -> None:
 def test_the_solution_of_a_finish_puzzle_completes_the_journey() -> None:
     puzzle = next(p for p in shipped("usa") if p.kind is Kind.FINISH)
     top = puzzle.piles[puzzle.solution.pile - 1][-1]
-    assert checker_for(load_edition("usa")).check(with_tile(puzzle.rack, puzzle.solution.day, top)).valid
+    assert (
+        checker_for(load_edition("usa"))
+        .check(with_tile(puzzle.rack, puzzle.solution.day, top))
+        .valid
+    )
 
 
 def test_a_second_answer_is_refused() -> None:
     box = load_edition("usa")
 
-    def spare(puzzle: Puzzle) -> bool:  # the box has one more copy of the winning tile than the puzzle shows
+    # the box has one more copy of the winning tile than the puzzle shows
+    def spare(puzzle: Puzzle) -> bool:
         top = puzzle.piles[puzzle.solution.pile - 1][-1]
         shown = [*puzzle.rack, *(t for pile in puzzle.piles for t in pile)]
         return shown.count(top) < box.tiles[top].count
@@ -53,7 +73,9 @@ def test_a_second_answer_is_refused() -> None:
     puzzle = next(p for p in shipped("usa") if p.kind is Kind.FINISH and spare(p))
     top = puzzle.piles[puzzle.solution.pile - 1][-1]
     other = puzzle.solution.pile % 3 + 1
-    piles = tuple((*pile, top) if number == other else pile for number, pile in enumerate(puzzle.piles, 1))
+    piles = tuple(
+        (*pile, top) if number == other else pile for number, pile in enumerate(puzzle.piles, 1)
+    )
     with pytest.raises(ProofError, match="finish the journey with"):
         prove(replace(puzzle, piles=piles))
 
@@ -72,7 +94,9 @@ def test_a_block_puzzle_has_one_safe_pile_and_the_others_hand_over_a_finish() ->
     edition = load_edition("germany")
     puzzle = next(p for p in shipped("germany") if p.kind is Kind.BLOCK)
     assert puzzle.opponent is not None and puzzle.held is not None
-    assert safe_discards(edition, puzzle.opponent, puzzle.piles, puzzle.held) == [puzzle.solution.pile]
+    assert safe_discards(edition, puzzle.opponent, puzzle.piles, puzzle.held) == [
+        puzzle.solution.pile
+    ]
     assert finishes(edition, puzzle.opponent, puzzle.piles)  # there is a threat to block
     with pytest.raises(ProofError, match="safe discards"):
         prove(replace(puzzle, solution=Answer(puzzle.solution.pile % 3 + 1)))

@@ -1,8 +1,8 @@
 """The observation encoder as first written: plain, slow and obviously following docs/rl.md's table.
 
 The fast :class:`tendays.rl.ObservationEncoder` must give exactly the same vectors (tests/rl/
-test_observation_reference.py); this one reads the full :func:`tendays.engine.knowledge_of` and works out
-each progress gain from :meth:`RackProgress.gap_sound` one gap at a time.
+test_observation_reference.py); this one reads the full :func:`tendays.engine.knowledge_of` and
+works out each progress gain from :meth:`RackProgress.gap_sound` one gap at a time.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ OPPONENT_SLOTS = MAX_PLAYERS - 1
 _GAIN_SCALE = 0.25
 
 
-def gains(progress: RackProgress, rack: tuple[int | None, ...], tile: int, sound: list[bool]) -> list[int]:
+def gains(
+    progress: RackProgress, rack: tuple[int | None, ...], tile: int, sound: list[bool]
+) -> list[int]:
     """For each day, how the score changes if ``tile`` is put on that day, gap by gap."""
     days = len(rack)
     work = list(rack)
@@ -42,11 +44,24 @@ class ReferenceEncoder:
         self.tiles = tiles = len(edition.tiles)
         self.days = days = options.days
         self.inverse = 1.0 / np.array(edition.tables.counts)
-        sizes = [("phase", 4), ("to_move", MAX_PLAYERS), ("progress", 1), ("rack", days * tiles), ("rack_empty", days),
-                 ("rack_sound", days + 1), ("held", tiles), ("held_source", PILES + 1), ("held_gain", days),
-                 ("pile_top", PILES * tiles), ("pile_contents", PILES * tiles), ("pile_size", PILES),
-                 ("pile_top_gain", PILES), ("draw_pile_size", 1), ("unseen", tiles),
-                 ("opponents", OPPONENT_SLOTS * (2 + days * tiles))]
+        sizes = [
+            ("phase", 4),
+            ("to_move", MAX_PLAYERS),
+            ("progress", 1),
+            ("rack", days * tiles),
+            ("rack_empty", days),
+            ("rack_sound", days + 1),
+            ("held", tiles),
+            ("held_source", PILES + 1),
+            ("held_gain", days),
+            ("pile_top", PILES * tiles),
+            ("pile_contents", PILES * tiles),
+            ("pile_size", PILES),
+            ("pile_top_gain", PILES),
+            ("draw_pile_size", 1),
+            ("unseen", tiles),
+            ("opponents", OPPONENT_SLOTS * (2 + days * tiles)),
+        ]
         self.start: dict[str, int] = {}
         self.size = 0
         for name, size in sizes:
@@ -86,9 +101,11 @@ class ReferenceEncoder:
             if pile:
                 obs[start["pile_top"] + p * tiles + pile[-1]] = 1.0
                 offset = start["pile_contents"] + p * tiles
-                obs[offset:offset + tiles] = np.bincount(pile, minlength=tiles) * self.inverse
+                obs[offset : offset + tiles] = np.bincount(pile, minlength=tiles) * self.inverse
                 obs[start["pile_size"] + p] = len(pile) / total
-                obs[start["pile_top_gain"] + p] = max(gains(self.progress, rack, pile[-1], sound)) * _GAIN_SCALE
+                obs[start["pile_top_gain"] + p] = (
+                    max(gains(self.progress, rack, pile[-1], sound)) * _GAIN_SCALE
+                )
         obs[start["draw_pile_size"]] = view.draw_pile_size / total
         knowledge = knowledge_of(view)
         slot = 2 + days * tiles
@@ -100,5 +117,7 @@ class ReferenceEncoder:
             for d, t in enumerate(knowledge.racks[seat]):
                 if t is not None:
                     obs[offset + 2 + d * tiles + t] = 1.0
-        obs[start["unseen"]:start["unseen"] + tiles] = np.array(knowledge.unseen_counts) * self.inverse
+        obs[start["unseen"] : start["unseen"] + tiles] = (
+            np.array(knowledge.unseen_counts) * self.inverse
+        )
         return obs

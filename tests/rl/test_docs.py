@@ -18,7 +18,8 @@ def test_the_doc_has_examples() -> None:
     assert len(_doc_examples()) == 4
 
 
-@pytest.mark.parametrize("index", [0, 1, pytest.param(2, marks=pytest.mark.slow), 3])  # 2 compiles the pgx env
+# 2 compiles the pgx env
+@pytest.mark.parametrize("index", [0, 1, pytest.param(2, marks=pytest.mark.slow), 3])
 def test_doc_example_runs(index: int) -> None:
     exec(compile(_doc_examples()[index], f"docs/rl.md example {index + 1}", "exec"), {})
 

@@ -29,11 +29,18 @@ def _play_out(env: gym.Env, seed: int, choose=None) -> tuple[list[int], list[flo
             return actions, rewards, {"terminated": terminated, "truncated": truncated, **info}
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"edition": "germany", "players": 3, "opponents": ["greedy", "random"]},
-                                    {"players": 4, "days": 5, "swap": True, "shaping": 0.5}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"edition": "germany", "players": 3, "opponents": ["greedy", "random"]},
+        {"players": 4, "days": 5, "swap": True, "shaping": 0.5},
+    ],
+)
 def test_check_env(kwargs: dict) -> None:
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the checker warns about anything doubtful: treat that as failure
+        # the checker warns about anything doubtful: treat that as failure
+        warnings.simplefilter("error")
         # Made through the registry, so the checker also renders in every declared mode.
         check_env(gym.make(GYM_ID, **kwargs).unwrapped)
 
@@ -72,7 +79,9 @@ def test_the_agent_always_has_seat_zero_to_move() -> None:
     while True:
         assert env.state.current == 0
         assert np.array_equal(info["action_mask"].astype(bool), env.action_masks())
-        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        obs, _, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
         if terminated or truncated:
             break
 
@@ -136,7 +145,8 @@ def test_shaping_pays_the_change_in_journey_progress() -> None:
     env = TenDaysEnv(days=5, shaping=1.0, rewards=Rewards(win=0.0, loss=0.0))
     _, rewards, final = _play_out(env, seed=3, choose=_greedy)
     assert final["winner"] == 0
-    # Potential-based: the rewards add up to the progress of the finished rack (6 of 6) from the empty one.
+    # Potential-based: the rewards add up to the progress of the finished rack
+    # (6 of 6) from the empty one.
     assert sum(rewards) == pytest.approx(1.0)
 
 
@@ -150,13 +160,16 @@ def test_an_illegal_action_ends_the_episode_and_names_the_rule() -> None:
         env.step(0)
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"players": 3, "opponents": ["random"]}, "has 2 opponents, but 1 were named"),
-    ({"opponents": "grandmaster"}, "unknown bot 'grandmaster'"),
-    ({"players": 5}, "1 to 4 players"),
-    ({"edition": "mars"}, "unknown edition 'mars'"),
-    ({"render_mode": "human"}, "render_mode must be one of"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": 3, "opponents": ["random"]}, "has 2 opponents, but 1 were named"),
+        ({"opponents": "grandmaster"}, "unknown bot 'grandmaster'"),
+        ({"players": 5}, "1 to 4 players"),
+        ({"edition": "mars"}, "unknown edition 'mars'"),
+        ({"render_mode": "human"}, "render_mode must be one of"),
+    ],
+)
 def test_bad_settings_are_refused(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         TenDaysEnv(**kwargs)

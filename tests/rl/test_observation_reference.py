@@ -1,4 +1,5 @@
-"""The fast observation encoder gives exactly the vectors of the plain reference encoder, on many states."""
+"""The fast observation encoder gives exactly the vectors of the plain
+reference encoder, on many states."""
 
 import random
 
@@ -31,13 +32,19 @@ def test_fast_encoder_equals_reference(edition_id: str, options: Options) -> Non
         rng = random.Random(seed)
         state = new_game(edition, options, seed)
         while True:
-            for seat in range(options.players):  # every seat, so cached racks, rows and piles are reused
+            # every seat, so cached racks, rows and piles are reused
+            for seat in range(options.players):
                 player_view = view(state, seat)
                 got, want = fast.encode(player_view), reference.encode(player_view)
                 if not np.array_equal(got, want):
-                    wrong = [name for name, b in fast.blocks.items()
-                             if not np.array_equal(got[b.start:b.stop], want[b.start:b.stop])]
-                    pytest.fail(f"seed {seed}, turn {state.turn}, seat {seat}: blocks {wrong} differ")
+                    wrong = [
+                        name
+                        for name, b in fast.blocks.items()
+                        if not np.array_equal(got[b.start : b.stop], want[b.start : b.stop])
+                    ]
+                    pytest.fail(
+                        f"seed {seed}, turn {state.turn}, seat {seat}: blocks {wrong} differ"
+                    )
                 states += 1
             if state.is_over:
                 break

@@ -1,4 +1,5 @@
-"""The OpenSpiel game python_tendays: OpenSpiel's random simulation test, the kept playthroughs, chance."""
+"""The OpenSpiel game python_tendays: OpenSpiel's random simulation test,
+the kept playthroughs, chance."""
 
 from __future__ import annotations
 
@@ -19,22 +20,29 @@ PLAYTHROUGHS = sorted((Path(__file__).parent.parent / "data" / "openspiel").glob
 @pytest.mark.slow
 @pytest.mark.parametrize(("edition", "players"), [("usa", 2), ("germany", 3)])
 def test_random_sim_test_passes(edition: str, players: int) -> None:
-    game = pyspiel.load_game("python_tendays", {"edition": edition, "players": players, "turns": 12})
+    game = pyspiel.load_game(
+        "python_tendays", {"edition": edition, "players": players, "turns": 12}
+    )
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", PLAYTHROUGHS, ids=lambda path: path.name)
 def test_playthrough_replays(path: Path) -> None:
-    """tools/openspiel_playthrough.py wrote it; the game must still play it the same, line for line."""
-    if not flags.FLAGS.is_parsed():  # the replay reads an absl flag (its default) that absltest would parse
+    """tools/openspiel_playthrough.py wrote it; the game must still
+    play it the same, line for line."""
+    # the replay reads an absl flag (its default) that absltest would parse
+    if not flags.FLAGS.is_parsed():
         flags.FLAGS.mark_as_parsed()
     original, replayed = generate_playthrough.replay(str(path))
     assert replayed == original
 
 
 def test_playthroughs_are_kept() -> None:
-    assert [path.name for path in PLAYTHROUGHS] == ["python_tendays_germany.txt", "python_tendays_usa.txt"]
+    assert [path.name for path in PLAYTHROUGHS] == [
+        "python_tendays_germany.txt",
+        "python_tendays_usa.txt",
+    ]
 
 
 def test_chance_deals_the_box_and_hides_the_drawn_tile() -> None:

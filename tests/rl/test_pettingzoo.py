@@ -20,7 +20,9 @@ def _quiet() -> None:
     warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
 
 
-@pytest.mark.parametrize(("edition", "players", "swap"), [("usa", 2, False), ("usa", 3, True), ("germany", 4, False)])
+@pytest.mark.parametrize(
+    ("edition", "players", "swap"), [("usa", 2, False), ("usa", 3, True), ("germany", 4, False)]
+)
 def test_api_test(edition: str, players: int, swap: bool) -> None:
     api_test(env(edition=edition, players=players, swap=swap, turn_limit=60), num_cycles=400)
 
@@ -30,7 +32,8 @@ def test_seed_test() -> None:
 
 
 def test_parallel_api_does_not_apply() -> None:
-    # Agents do not act in a fixed cycle (the mover acts twice a turn), so the parallel wrapper refuses it.
+    # Agents do not act in a fixed cycle (the mover acts twice a turn), so the
+    # parallel wrapper refuses it.
     aec = env(players=2)
     assert aec.metadata["is_parallelizable"] is False
     with pytest.raises(AssertionError):
@@ -99,7 +102,8 @@ def test_an_illegal_action_ends_the_game_and_names_the_rule() -> None:
     aec = env(players=2)
     aec.reset(seed=5)
     mover = aec.agent_selection
-    aec.step(aec.unwrapped.codec.encode(Move.draw()))  # the draft is on: drawing is not a draft move
+    # the draft is on: drawing is not a draft move
+    aec.step(aec.unwrapped.codec.encode(Move.draw()))
     _, reward, terminated, _, info = aec.last()
     assert terminated and reward == -1.0
     assert "racks are still being filled" in info["illegal_move"]

@@ -1,4 +1,5 @@
-"""The pgx environment: pgx's own conformance harness for both editions, and the compact observation."""
+"""The pgx environment: pgx's own conformance harness for both editions,
+and the compact observation."""
 
 from __future__ import annotations
 
@@ -23,10 +24,12 @@ def _act_randomly(rng: jax.Array, mask: jax.Array) -> jax.Array:
 
 @pytest.fixture
 def harness(monkeypatch: pytest.MonkeyPatch) -> typing.Any:
-    """pgx's api_test, able to run an environment from outside pgx under current JAX: its id check knows only
-    pgx's own games, and its random player samples along axis 1 of a single game's mask (which JAX now
-    refuses for pgx's own tic_tac_toe too)."""
-    monkeypatch.setattr(api_test, "EnvId", typing.Literal[typing.get_args(api_test.EnvId) + (ENV_ID,)])
+    """pgx's api_test, able to run an environment from outside pgx under current JAX: its id check
+    knows only pgx's own games, and its random player samples along axis 1 of a single game's mask
+    (which JAX now refuses for pgx's own tic_tac_toe too)."""
+    monkeypatch.setattr(
+        api_test, "EnvId", typing.Literal[typing.get_args(api_test.EnvId) + (ENV_ID,)]
+    )
     monkeypatch.setattr(api_test, "act_randomly", jax.jit(_act_randomly))
     return api_test.api_test
 
@@ -44,7 +47,10 @@ def test_pgx_env_is_vmapped_and_compact() -> None:
     env = make_pgx_env("usa", players=3, turn_limit=12)
     init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
     state = init(jax.random.split(jax.random.key(1), 8))
-    assert state.observation.dtype == jnp.uint8 and state.observation.shape == (8, *env.observation_shape)
+    assert state.observation.dtype == jnp.uint8 and state.observation.shape == (
+        8,
+        *env.observation_shape,
+    )
     assert state.legal_action_mask.shape == (8, env.num_actions)
     key = jax.random.key(2)
     for _ in range(80):
@@ -52,26 +58,34 @@ def test_pgx_env_is_vmapped_and_compact() -> None:
         action = _act_randomly(pick, state.legal_action_mask)
         state = step(state, action, jax.random.split(chance, 8))
     assert bool(state.terminated.all())  # the turn limit ends every game
-    # vmap calls the batched rules whole; one game alone goes through them as a batch of one: the same game.
+    # vmap calls the batched rules whole; one game alone goes through them as a
+    # batch of one: the same game.
     fresh = init(jax.random.split(jax.random.key(3), 8))
     actions = _act_randomly(jax.random.key(4), fresh.legal_action_mask)
     keys = jax.random.split(jax.random.key(5), 8)
     together = step(fresh, actions, keys)
     one = jax.jit(env.step)
     for game in (0, 5):
-        alone = one(jax.tree_util.tree_map(lambda x, i=game: x[i], fresh), actions[game], keys[game])
+        alone = one(
+            jax.tree_util.tree_map(lambda x, i=game: x[i], fresh), actions[game], keys[game]
+        )
         for name in ("observation", "legal_action_mask", "current_player", "rewards"):
             assert (getattr(alone, name) == getattr(together, name)[game]).all(), name
-    # Same blocks as the float32 observation: each float is its compact count over the block's whole.
+    # Same blocks as the float32 observation: each float is its compact
+    # count over the block's whole.
     wide = make_pgx_env("usa", players=3, turn_limit=12, observation="float32")
     floats = jax.vmap(wide.observe)(state)
     blocks = observe.layout(env.config)
     for name in ("phase", "rack", "rack_empty", "held", "pile_top"):
         block = blocks[name]
-        assert (floats[:, block.start:block.stop] == state.observation[:, block.start:block.stop]).all()
+        assert (
+            floats[:, block.start : block.stop] == state.observation[:, block.start : block.stop]
+        ).all()
     sizes = blocks["pile_size"]
-    assert jnp.allclose(floats[:, sizes.start:sizes.stop] * env.config.box,
-                        state.observation[:, sizes.start:sizes.stop])
+    assert jnp.allclose(
+        floats[:, sizes.start : sizes.stop] * env.config.box,
+        state.observation[:, sizes.start : sizes.stop],
+    )
 
 
 def test_pgx_env_refuses_an_unknown_observation() -> None:
@@ -91,6 +105,8 @@ def test_pgx_auto_reset_deals_a_new_game() -> None:
     ended = jnp.zeros(4, bool)
     for _ in range(12):  # a 3-day draft and 2 turns: every game ends, and is dealt anew
         key, pick, chance = jax.random.split(key, 3)
-        state = step(state, _act_randomly(pick, state.legal_action_mask), jax.random.split(chance, 4))
+        state = step(
+            state, _act_randomly(pick, state.legal_action_mask), jax.random.split(chance, 4)
+        )
         ended |= state.terminated
     assert bool(ended.all()) and int(state._step_count.max()) < 12

@@ -1,4 +1,5 @@
-"""Rack progress: the count of satisfied journey conditions agrees with the engine's journey check."""
+"""Rack progress: the count of satisfied journey conditions agrees
+with the engine's journey check."""
 
 import random
 
@@ -45,7 +46,9 @@ def test_complete_exactly_when_every_condition_holds(edition_id: str, days: int,
     # Random racks are almost never complete, so also build walks along borders, which often are.
     rack: list[int | None] = [rng.randrange(len(edition.tiles)) for _ in range(days)]
     if seed % 2:
-        start = rng.choice([t.index for t in edition.tiles if t.is_region and checker.neighbors[t.index]])
+        start = rng.choice(
+            [t.index for t in edition.tiles if t.is_region and checker.neighbors[t.index]]
+        )
         rack = [start]
         while len(rack) < days:
             rack.append(rng.choice(sorted(checker.neighbors[rack[-1]])))
@@ -62,7 +65,7 @@ def test_gains_are_score_differences(edition_id: str, days: int, seed: int) -> N
     rack = [rng.randrange(tiles) if rng.random() > 0.2 else None for _ in range(days)]
     tile = rng.randrange(tiles)
     before = progress.score(rack)
-    expected = [progress.score(rack[:d] + [tile] + rack[d + 1:]) - before for d in range(days)]
+    expected = [progress.score(rack[:d] + [tile] + rack[d + 1 :]) - before for d in range(days)]
     gains = progress.gains(rack, tile)
     assert list(gains) == expected
     assert all(-4 <= g <= 4 for g in gains)
@@ -70,19 +73,28 @@ def test_gains_are_score_differences(edition_id: str, days: int, seed: int) -> N
 
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(available_editions()), st.integers(2, 20), st.integers(0, 2**32))
-def test_gain_table_and_sound_gaps_agree_with_the_gap_by_gap_definitions(edition_id: str, days: int, seed: int) -> None:
+def test_gain_table_and_sound_gaps_agree_with_the_gap_by_gap_definitions(
+    edition_id: str, days: int, seed: int
+) -> None:
     edition = load_edition(edition_id)
     progress = RackProgress(edition)
     rng = random.Random(seed)
     tiles = len(edition.tiles)
     regions = [t.index for t in edition.tiles if t.is_region]
     # Mostly regions, so that steps and hops over transport tiles are common.
-    rack = [None if rng.random() < 0.15 else rng.choice(regions) if rng.random() < 0.6 else rng.randrange(tiles)
-            for _ in range(days)]
+    rack = [
+        None
+        if rng.random() < 0.15
+        else rng.choice(regions)
+        if rng.random() < 0.6
+        else rng.randrange(tiles)
+        for _ in range(days)
+    ]
     assert progress.sound_gaps(rack) == [progress.gap_sound(rack, i) for i in range(days - 1)]
     before = progress.score(rack)
     table = progress.gain_table(rack)
     assert table.shape == (days, tiles)
     for tile in range(tiles):
-        assert table[:, tile].tolist() == [progress.score(rack[:d] + [tile] + rack[d + 1:]) - before
-                                           for d in range(days)]
+        assert table[:, tile].tolist() == [
+            progress.score(rack[:d] + [tile] + rack[d + 1 :]) - before for d in range(days)
+        ]

@@ -21,9 +21,9 @@ def _shares(env: TenDaysVectorEnv, compact: np.ndarray) -> np.ndarray:
     for name in ("pile_contents", "unseen"):
         block = blocks[name]
         width = block.stop - block.start
-        out[:, block.start:block.stop] /= np.tile(copies, width // copies.size)
+        out[:, block.start : block.stop] /= np.tile(copies, width // copies.size)
     for name in ("pile_size", "draw_size"):
-        out[:, blocks[name].start:blocks[name].stop] /= config.box
+        out[:, blocks[name].start : blocks[name].stop] /= config.box
     progress = blocks["progress"].start
     out[:, progress] = np.minimum(1.0, out[:, progress] / 255.0)
     start = blocks["opponents"].start
@@ -43,10 +43,12 @@ def test_compact_observation_matches_the_float32_one() -> None:
     rng = np.random.default_rng(0)
     for _ in range(30):
         assert counts.dtype == np.uint8
-        # progress is kept in 255ths; with a limit of 255 turns they are whole turns, so the two agree exactly
+        # progress is kept in 255ths; with a limit of 255 turns they are whole
+        # turns, so the two agree exactly
         assert np.allclose(_shares(small, counts), floats, atol=1e-6)
         mask = info["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])  # 0: ended
+        # 0: ended
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
         floats, *_, info = wide.step(actions)
         counts, *_ = small.step(actions)
 

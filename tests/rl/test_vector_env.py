@@ -1,4 +1,5 @@
-"""The Gymnasium vector environment over the batched engine: spaces, masks, seeding, autoreset (NEXT_STEP)."""
+"""The Gymnasium vector environment over the batched engine: spaces, masks,
+seeding, autoreset (NEXT_STEP)."""
 
 from typing import Any
 
@@ -17,7 +18,8 @@ GAMES = 32
 
 
 def _play(env: TenDaysVectorEnv, steps: int, seed: int) -> list[tuple[Any, ...]]:
-    """Random legal play; every step's results, beside the engine's own mask, observation and phase."""
+    """Random legal play; every step's results, beside the engine's own
+    mask, observation and phase."""
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     out = []
@@ -27,9 +29,20 @@ def _play(env: TenDaysVectorEnv, steps: int, seed: int) -> list[tuple[Any, ...]]
         obs, reward, terminated, truncated, info = env.step(actions)
         assert env.state is not None
         seat = info["to_play"] if env.opponents == "self" else env.agent_seat
-        out.append((obs, reward, terminated, truncated, info, np.asarray(env.game.legal_action_mask(env.state)),
-                    np.asarray(env.game.observe(env.state, seat)), np.asarray(env.state.phase),
-                    np.asarray(env.state.current), np.asarray(env.state.winner)))
+        out.append(
+            (
+                obs,
+                reward,
+                terminated,
+                truncated,
+                info,
+                np.asarray(env.game.legal_action_mask(env.state)),
+                np.asarray(env.game.observe(env.state, seat)),
+                np.asarray(env.state.phase),
+                np.asarray(env.state.current),
+                np.asarray(env.state.winner),
+            )
+        )
     return out
 
 
@@ -52,8 +65,14 @@ def test_spaces_shapes_and_dtypes(agent_env: TenDaysVectorEnv) -> None:
     assert env.single_action_space.n == env.game.num_actions
     assert env.action_space.shape == (GAMES,)
     mask = info["action_mask"]
-    assert mask.shape == (GAMES, env.game.num_actions) and mask.dtype == np.bool_ and mask.any(axis=1).all()
-    obs, reward, terminated, truncated, info = env.step(env.action_space.sample(mask=tuple(mask.astype(np.int8))))
+    assert (
+        mask.shape == (GAMES, env.game.num_actions)
+        and mask.dtype == np.bool_
+        and mask.any(axis=1).all()
+    )
+    obs, reward, terminated, truncated, info = env.step(
+        env.action_space.sample(mask=tuple(mask.astype(np.int8)))
+    )
     assert obs.dtype == np.float32 and reward.dtype == np.float32 and reward.shape == (GAMES,)
     assert terminated.dtype == np.bool_ and truncated.shape == (GAMES,)
 
@@ -82,10 +101,15 @@ def test_next_step_autoreset(agent_env: TenDaysVectorEnv) -> None:
     steps = _play(agent_env, 60, seed=3)
     draft = agent_env.game.observation_layout["phase"].start
     ended = 0
-    for (_, reward, terminated, truncated, _, _, _, phase, _, winner), after in zip(steps, steps[1:], strict=False):
+    for (_, reward, terminated, truncated, _, _, _, phase, _, winner), after in zip(
+        steps, steps[1:], strict=False
+    ):
         done = terminated | truncated
-        assert ((phase == OVER_PHASE) == done).all()  # a game ends exactly in the step that reports it
-        assert (terminated == done & (winner >= 0)).all() and (truncated == done & (winner < 0)).all()
+        # a game ends exactly in the step that reports it
+        assert ((phase == OVER_PHASE) == done).all()
+        assert (terminated == done & (winner >= 0)).all() and (
+            truncated == done & (winner < 0)
+        ).all()
         expected = np.where(winner == agent_env.agent_seat, 1.0, -1.0) * terminated
         np.testing.assert_array_equal(reward, expected.astype(np.float32))
         assert (reward[~done] == 0).all()
@@ -100,7 +124,9 @@ def test_next_step_autoreset(agent_env: TenDaysVectorEnv) -> None:
 
 def test_self_play_rewards_every_seat(self_play_env: TenDaysVectorEnv) -> None:
     env = self_play_env
-    for _, reward, terminated, truncated, info, mask, _, phase, current, winner in _play(env, 60, seed=4):
+    for _, reward, terminated, truncated, info, mask, _, phase, current, winner in _play(
+        env, 60, seed=4
+    ):
         np.testing.assert_array_equal(info["to_play"], current)
         np.testing.assert_array_equal(info["action_mask"], mask)
         rewards = info["rewards"]

@@ -1,4 +1,5 @@
-"""Duplicate tournaments: each deal once per seating, the paired result per deal, and the command's contract."""
+"""Duplicate tournaments: each deal once per seating, the paired result per
+deal, and the command's contract."""
 
 from __future__ import annotations
 
@@ -13,13 +14,24 @@ from tendays.sim import GameResult, Tournament, paired, play_game, summarize
 
 def _result(index: int, winner: int | None, seating: tuple[int, ...]) -> GameResult:
     players = len(seating)
-    return GameResult(index=index, seed=0, seating=seating, winner=winner, turns=20, hit_limit=winner is None,
-                      think_seconds=(0.0,) * players, decisions=(1,) * players, start_distance=(3,) * players)
+    return GameResult(
+        index=index,
+        seed=0,
+        seating=seating,
+        winner=winner,
+        turns=20,
+        hit_limit=winner is None,
+        think_seconds=(0.0,) * players,
+        decisions=(1,) * players,
+        start_distance=(3,) * players,
+    )
 
 
 def test_each_deal_is_played_once_per_seating() -> None:
     tournament = Tournament("usa", ("greedy", "random"), games=4, seed=3, duplicate=True)
-    assert [tournament.game_seed(i) for i in range(4)] == [tournament.game_seed(0)] * 2 + [tournament.game_seed(2)] * 2
+    assert [tournament.game_seed(i) for i in range(4)] == [tournament.game_seed(0)] * 2 + [
+        tournament.game_seed(2)
+    ] * 2
     assert tournament.game_seed(0) != tournament.game_seed(2)
     assert [tournament.seating(i) for i in range(4)] == [(0, 1), (1, 0), (0, 1), (1, 0)]
     three = Tournament("usa", ("a", "b", "c"), games=6, duplicate=True)
@@ -34,8 +46,8 @@ def test_the_two_seatings_of_a_deal_deal_the_same_racks_to_swapped_seats() -> No
     tournament = Tournament("usa", ("greedy", "greedy"), games=2, seed=5, duplicate=True)
     first, second = play_game(tournament, 0), play_game(tournament, 1)
     assert first.seed == second.seed and first.seating == (0, 1) and second.seating == (1, 0)
-    # The same bot at the same seat with the same deal and dice plays the same game: the winner's seat repeats,
-    # so the winning player changes.
+    # The same bot at the same seat with the same deal and dice plays the same game: the winner's
+    # seat repeats, so the winning player changes.
     assert first.winner is not None and second.winner == 1 - first.winner
 
 
@@ -47,7 +59,8 @@ def test_games_must_be_a_multiple_of_the_players() -> None:
 
 def test_deals_are_counted_won_split_and_lost() -> None:
     tournament = Tournament("usa", ("a", "b"), games=8, duplicate=True)
-    # Deal 0: a wins both; deal 1: split; deal 2: b wins both; deal 3: a wins one, the other has no winner.
+    # Deal 0: a wins both; deal 1: split; deal 2: b wins both; deal 3: a wins
+    # one, the other has no winner.
     winners = [0, 0, 0, 1, 1, 1, 0, None]
     results = [_result(i, w, tournament.seating(i)) for i, w in enumerate(winners)]
     a, b = paired(tournament, results, 0), paired(tournament, results, 1)
@@ -60,12 +73,19 @@ def test_deals_are_counted_won_split_and_lost() -> None:
     assert summary.players[0].ci95 == a.ci95 and summary.players[0].paired == a
     data = summary.to_json()
     assert data["duplicate"] is True
-    assert data["players"][1]["paired"] == {"deals": 4, "won": 1, "split": 1, "lost": 2, "ci95": list(b.ci95)}
+    assert data["players"][1]["paired"] == {
+        "deals": 4,
+        "won": 1,
+        "split": 1,
+        "lost": 2,
+        "ci95": list(b.ci95),
+    }
 
 
 def test_pairing_narrows_the_interval_when_the_deal_decides() -> None:
     tournament = Tournament("usa", ("a", "b"), games=200, duplicate=True)
-    # Every deal is won by whoever sits first: a pure luck of the deal, which duplicate play cancels.
+    # Every deal is won by whoever sits first: a pure luck of the deal,
+    # which duplicate play cancels.
     results = [_result(i, tournament.seating(i)[0], tournament.seating(i)) for i in range(200)]
     pairs = paired(tournament, results, 0)
     assert (pairs.won, pairs.split, pairs.lost) == (0, 100, 0)
@@ -75,13 +95,29 @@ def test_pairing_narrows_the_interval_when_the_deal_decides() -> None:
 
 
 def _simulate(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tendays.cli.main", "simulate", *args],
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "tendays.cli.main", "simulate", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_the_command_plays_duplicate_and_reports_the_deals() -> None:
-    done = _simulate("--players", "greedy,random", "--games", "4", "--seed", "2", "--duplicate", "--json",
-                     "--quiet", "--workers", "1")
+    done = _simulate(
+        "--players",
+        "greedy,random",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--duplicate",
+        "--json",
+        "--quiet",
+        "--workers",
+        "1",
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["duplicate"] is True and data["games"] == 4
@@ -89,7 +125,9 @@ def test_the_command_plays_duplicate_and_reports_the_deals() -> None:
     assert greedy["paired"]["deals"] == 2
     assert greedy["paired"]["won"] + greedy["paired"]["split"] + greedy["paired"]["lost"] == 2
     assert greedy["ci95"] == greedy["paired"]["ci95"]
-    text = _simulate("--players", "greedy,random", "--games", "2", "--duplicate", "--quiet", "--workers", "1")
+    text = _simulate(
+        "--players", "greedy,random", "--games", "2", "--duplicate", "--quiet", "--workers", "1"
+    )
     assert text.returncode == 0, text.stderr
     shown = " ".join(text.stdout.split())
     assert "duplicate: each of 1 deals played once per seating" in shown
@@ -97,9 +135,13 @@ def test_the_command_plays_duplicate_and_reports_the_deals() -> None:
 
 
 def test_the_command_refuses_games_that_are_not_a_multiple_of_the_players() -> None:
-    done = _simulate("--players", "greedy,random", "--games", "5", "--duplicate", "--quiet", "--workers", "1")
+    done = _simulate(
+        "--players", "greedy,random", "--games", "5", "--duplicate", "--quiet", "--workers", "1"
+    )
     assert done.returncode == 2
     assert "--games must be a multiple of the number of players (2), not 5" in done.stderr
     assert "Traceback" not in done.stderr
-    plain = _simulate("--players", "greedy,random", "--games", "1", "--json", "--quiet", "--workers", "1")
+    plain = _simulate(
+        "--players", "greedy,random", "--games", "1", "--json", "--quiet", "--workers", "1"
+    )
     assert plain.returncode == 0 and json.loads(plain.stdout)["duplicate"] is False

@@ -1,4 +1,5 @@
-"""The engine protocol: a good engine plays like the built-in bot; broken engines lose, the tournament goes on."""
+"""The engine protocol: a good engine plays like the built-in bot; broken engines lose, the
+tournament goes on."""
 
 from __future__ import annotations
 
@@ -32,17 +33,23 @@ def broken(mode: str) -> str:
 def test_serve_answers_the_protocol() -> None:
     state = new_game(load_edition("usa"), Options(players=2), 4)
     v = view(state, 0)
-    source = io.StringIO("\n".join([
-        "tendays 2",
-        "# a comment",
-        "newgame " + json.dumps({"edition": "usa", "options": state.options.to_json(), "player": 0}),
-        "go " + json.dumps(view_to_json(v)),
-        "go " + json.dumps(view_to_json(view(state, 1))),
-        "fly away",
-        "tendays 1",
-        "quit",
-        "go never read",
-    ]) + "\n")
+    source = io.StringIO(
+        "\n".join(
+            [
+                "tendays 2",
+                "# a comment",
+                "newgame "
+                + json.dumps({"edition": "usa", "options": state.options.to_json(), "player": 0}),
+                "go " + json.dumps(view_to_json(v)),
+                "go " + json.dumps(view_to_json(view(state, 1))),
+                "fly away",
+                "tendays 1",
+                "quit",
+                "go never read",
+            ]
+        )
+        + "\n"
+    )
     sink = io.StringIO()
     assert serve("greedy", 0, source, sink) == 0
     lines = sink.getvalue().splitlines()
@@ -66,9 +73,12 @@ def test_views_on_the_wire_carry_the_forced_pile_and_structured_moves() -> None:
     while (decision := next_decision(game)) is not None and decision.view.phase is Phase.DRAFT:
         data = view_to_json(decision.view)
         assert data["forced_pile"] == 0
-        assert [Move.from_text(m["text"]).to_json() for m in data["legal_moves"]] == data["legal_moves"]
+        assert [Move.from_text(m["text"]).to_json() for m in data["legal_moves"]] == data[
+            "legal_moves"
+        ]
         game.play(greedy.choose(decision.view, decision.rng), decision.seat)
-    # The draft is over and each pile holds one tile: whoever takes one must discard back onto that pile.
+    # The draft is over and each pile holds one tile: whoever takes one must
+    # discard back onto that pile.
     assert decision is not None and decision.view.piles[1] and len(decision.view.piles[1]) == 1
     game.play(Move.take(2), decision.seat)
     data = view_to_json(view(game.state, decision.seat))
@@ -76,12 +86,15 @@ def test_views_on_the_wire_carry_the_forced_pile_and_structured_moves() -> None:
     assert {m["pile"] for m in data["legal_moves"]} == {2}
     assert data["legal_moves"][-1] == {"kind": "discard", "pile": 2, "text": "discard 2"}
     drafts = [e for e in data["events"] if e["kind"] == "draft"]
-    assert drafts and all(e["pile"] is None and e["day2"] is None and e["tile"] is None for e in drafts)
+    assert drafts and all(
+        e["pile"] is None and e["day2"] is None and e["tile"] is None for e in drafts
+    )
 
 
 def test_an_engine_written_from_the_protocol_page_plays_whole_games() -> None:
-    tournament = Tournament("usa", ("random", f"cmd:{PYTHON} {shlex.quote(str(PLAIN))}"), games=2, seed=5,
-                            max_turns=60)
+    tournament = Tournament(
+        "usa", ("random", f"cmd:{PYTHON} {shlex.quote(str(PLAIN))}"), games=2, seed=5, max_turns=60
+    )
     for result in run_local(tournament):
         assert result.forfeit is None, result.reason
         assert result.decisions[1] > 0
@@ -95,14 +108,19 @@ def test_a_good_engine_plays_whole_games() -> None:
     assert summary.players[0].wins + summary.players[1].wins == 2
 
 
-@pytest.mark.parametrize(("mode", "reason"), [
-    ("crash", "the engine stopped without answering 'go'"),
-    ("garbage", "instead of 'move MOVE'"),
-    ("illegal", "played an illegal move 'swap 1 2'"),
-    ("slow", "took longer than 0.5 s to answer 'go'"),
-    ("mute", "took longer than 0.5 s to answer the greeting"),
-])
-def test_broken_engines_lose_with_a_reason(mode: str, reason: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("crash", "the engine stopped without answering 'go'"),
+        ("garbage", "instead of 'move MOVE'"),
+        ("illegal", "played an illegal move 'swap 1 2'"),
+        ("slow", "took longer than 0.5 s to answer 'go'"),
+        ("mute", "took longer than 0.5 s to answer the greeting"),
+    ],
+)
+def test_broken_engines_lose_with_a_reason(
+    mode: str, reason: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(client, "MOVE_TIMEOUT", 0.5)
     monkeypatch.setattr(client, "START_TIMEOUT", 0.5 if mode == "mute" else 10.0)
     tournament = Tournament("usa", ("greedy", broken(mode)), games=2, seed=1)

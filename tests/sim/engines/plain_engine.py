@@ -1,4 +1,5 @@
-"""An engine written without tendays, from the protocol page alone: it reads the view's JSON and answers.
+"""An engine written without tendays, from the protocol page alone: it reads the view's JSON and
+answers.
 
 It drafts onto the first empty day, draws, and discards onto the forced pile when there is one (else
 onto pile 1 or whatever the legal moves allow), always answering the ``"text"`` of a legal move.
@@ -10,7 +11,10 @@ import sys
 for line in sys.stdin:
     command, _, rest = line.strip().partition(" ")
     if command == "tendays":
-        print("ready plain" if rest == "2" else f"error this engine speaks protocol 2, not {rest}", flush=True)
+        print(
+            "ready plain" if rest == "2" else f"error this engine speaks protocol 2, not {rest}",
+            flush=True,
+        )
     elif command == "newgame":
         print("ok", flush=True)
     elif command == "go":
