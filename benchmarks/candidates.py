@@ -2,12 +2,12 @@
 
     python benchmarks/candidates.py expert+rivals expert --games 400 --workers 2
 
-Each candidate plays 2-player games against ``greedy`` on the deals of game seeds 1000, 1001, ... (the
-tuning range: see ``benchmarks/ladder.py``), taking the first seat in even-numbered games and the second
-in odd ones, so every candidate meets the same deals from the same seats and their difference is their
-own. Prints wins, the win rate with its 95% Wilson interval, and the wall time. Variations of the hard
-level are chosen with this script; the figures reported for the levels come from ``benchmarks/ladder.py``
-on the report deals, which this script never plays.
+Each candidate plays 2-player games against ``greedy`` on the deals of game seeds 1000, 1001, ...
+(the tuning range: see ``benchmarks/ladder.py``), taking the first seat in even-numbered games and
+the second in odd ones, so every candidate meets the same deals from the same seats and their
+difference is their own. Prints wins, the win rate with its 95% Wilson interval, and the wall time.
+Variations of the hard level are chosen with this script; the figures reported for the levels come
+from ``benchmarks/ladder.py`` on the report deals, which this script never plays.
 """
 
 from __future__ import annotations
@@ -44,7 +44,9 @@ def main() -> None:
     if args.games < 1 or args.workers < 1:
         parser.error("give at least one game and at least one worker")
     if args.edition not in available_editions():
-        parser.error(f"unknown edition {args.edition!r}; choose one of: {', '.join(available_editions())}")
+        parser.error(
+            f"unknown edition {args.edition!r}; choose one of: {', '.join(available_editions())}"
+        )
     for candidate in args.candidates:
         try:
             make_bot(candidate)
@@ -57,8 +59,11 @@ def main() -> None:
             wins = sum(pool.map(_won, tasks, chunksize=4))
             low, high = wilson(wins, args.games)
             seeds = f"{FIRST_SEED}-{FIRST_SEED + args.games - 1}"
-            print(f"{candidate} against greedy, {args.edition}, tuning seeds {seeds}: {wins} of {args.games}, "
-                  f"{wins / args.games:.1%} ({low:.1%}-{high:.1%}), {time.perf_counter() - started:.0f} s")
+            print(
+                f"{candidate} against greedy, {args.edition}, tuning seeds {seeds}: {wins} of "
+                f"{args.games}, {wins / args.games:.1%} ({low:.1%}-{high:.1%}), "
+                f"{time.perf_counter() - started:.0f} s"
+            )
 
 
 if __name__ == "__main__":

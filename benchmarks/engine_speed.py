@@ -4,13 +4,13 @@ cost of one move early and late in a very long game.
     python benchmarks/engine_speed.py            # a readable table
     python benchmarks/engine_speed.py --json     # {"decisions_per_s": x, "checks_per_s": y, ...}
 
-Decisions go through the public API exactly as a simulator uses it: list the legal moves, pick
-one at random, apply it; games are 2-player USA with a 300-turn limit. Journey checks use
+Decisions go through the public API exactly as a simulator uses it: list the legal moves, pick one
+at random, apply it; games are 2-player USA with a 300-turn limit. Journey checks use
 ``JourneyChecker.is_complete`` on racks met in those games (most fail at an early step) and,
-separately, on complete journeys (every step checked: the slowest case), plus full verdicts in words.
-The cost of a move is timed at move 10 and at move 10,000 of one long random game without a turn limit
-(the best of several runs of the next 2,000 moves): a state must not grow more expensive to advance as
-its history grows.
+separately, on complete journeys (every step checked: the slowest case), plus full verdicts in
+words. The cost of a move is timed at move 10 and at move 10,000 of one long random game without a
+turn limit (the best of several runs of the next 2,000 moves): a state must not grow more expensive
+to advance as its history grows.
 """
 
 from __future__ import annotations
@@ -20,16 +20,29 @@ import json
 import random
 import time
 
-from tendays.engine import Edition, Move, Options, State, apply, checker_for, legal_moves, load_edition, new_game
+from tendays.engine import (
+    Edition,
+    Move,
+    Options,
+    State,
+    apply,
+    checker_for,
+    legal_moves,
+    load_edition,
+    new_game,
+)
 
 LATE_MOVE = 10_000
 
 
-def decisions_per_second(seconds: float, edition: Edition | None = None,
-                         options: Options | None = None) -> tuple[float, int]:
-    """Random legal moves through the public API for ``seconds``: (decisions per second, games played).
+def decisions_per_second(
+    seconds: float, edition: Edition | None = None, options: Options | None = None
+) -> tuple[float, int]:
+    """Random legal moves through the public API for ``seconds``: (decisions per second, games
+    played).
 
-    By default 2-player USA games with a 300-turn limit; game ``g`` uses seed ``g`` for deal and choices.
+    By default 2-player USA games with a 300-turn limit; game ``g`` uses seed ``g`` for deal and
+    choices.
     """
     edition = edition or load_edition("usa")
     options = options or Options(players=2, turn_limit=300)
@@ -46,7 +59,8 @@ def decisions_per_second(seconds: float, edition: Edition | None = None,
 
 
 def long_game(length: int) -> tuple[State, list[Move]]:
-    """The start and the moves of a random 2-player USA game that lasts at least ``length`` moves."""
+    """The start and the moves of a random 2-player USA game that
+    lasts at least ``length`` moves."""
     edition = load_edition("usa")
     seed = 0
     while True:
@@ -62,12 +76,15 @@ def long_game(length: int) -> tuple[State, list[Move]]:
         seed += 1
 
 
-def move_cost(start: State, moves: list[Move], at: int, count: int = 2000, repeats: int = 7) -> float:
-    """Microseconds per ``apply`` for moves ``at`` .. ``at + count`` of the game (best of ``repeats``)."""
+def move_cost(
+    start: State, moves: list[Move], at: int, count: int = 2000, repeats: int = 7
+) -> float:
+    """Microseconds per ``apply`` for moves ``at`` .. ``at + count`` of
+    the game (best of ``repeats``)."""
     state = start
     for move in moves[:at]:
         state = apply(state, move)
-    batch = moves[at: at + count]
+    batch = moves[at : at + count]
     best = float("inf")
     for _ in range(repeats):
         current = state
@@ -107,7 +124,9 @@ def sample_racks(count: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...
     return seen[:count], complete
 
 
-def checks_per_second(racks: list[tuple[int, ...]], full: bool = False, seconds: float = 1.0) -> float:
+def checks_per_second(
+    racks: list[tuple[int, ...]], full: bool = False, seconds: float = 1.0
+) -> float:
     checker = checker_for(load_edition("usa"))
     check = checker.check if full else checker.is_complete
     done = 0
@@ -132,18 +151,32 @@ def main() -> None:
     start, moves = long_game(LATE_MOVE + 2000)
     early, late = move_cost(start, moves, 10), move_cost(start, moves, LATE_MOVE)
     if args.json:
-        print(json.dumps({"decisions_per_s": round(decisions), "checks_per_s": round(checks),
-                          "complete_checks_per_s": round(complete_checks), "verdicts_per_s": round(verdicts),
-                          "move_us_at_10": round(early, 2), f"move_us_at_{LATE_MOVE}": round(late, 2)}))
+        print(
+            json.dumps(
+                {
+                    "decisions_per_s": round(decisions),
+                    "checks_per_s": round(checks),
+                    "complete_checks_per_s": round(complete_checks),
+                    "verdicts_per_s": round(verdicts),
+                    "move_us_at_10": round(early, 2),
+                    f"move_us_at_{LATE_MOVE}": round(late, 2),
+                }
+            )
+        )
         return
     print(f"{'measure':44} {'per second':>12}")
     print(f"{'decisions, random 2-player games (' + str(games) + ' games)':44} {decisions:12,.0f}")
     print(f"{'journey checks, racks from play':44} {checks:12,.0f}")
     print(f"{'journey checks, complete journeys':44} {complete_checks:12,.0f}")
     print(f"{'full verdicts in words, racks from play':44} {verdicts:12,.0f}")
-    print(f"{'moves applied, at move 10 of a long game':44} {1e6 / early:12,.0f}  ({early:.2f} µs each)")
-    print(f"{'moves applied, at move ' + format(LATE_MOVE, ',') + ' of a long game':44} {1e6 / late:12,.0f}"
-          f"  ({late:.2f} µs each)")
+    print(
+        f"{'moves applied, at move 10 of a long game':44} {1e6 / early:12,.0f}  ({early:.2f} µs "
+        f"each)"
+    )
+    print(
+        f"{'moves applied, at move ' + format(LATE_MOVE, ',') + ' of a long game':44} "
+        f"{1e6 / late:12,.0f}  ({late:.2f} µs each)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,19 +1,21 @@
 """RL environment speed on one core: steps per second of both APIs beside the raw engine.
 
     python benchmarks/env_speed.py            # a readable table
-    python benchmarks/env_speed.py --json     # {"engine_decisions_per_s": x, "gym_steps_per_s": y, ...}
+    python benchmarks/env_speed.py --json     # {"engine_decisions_per_s": x, "gym_steps_per_s": y,
+                                              # ...}
 
 All three play the same kind of game (default: 2-player USA, 10 days, the environments' default turn
 limit of 100 turns per player) with uniformly random legal choices:
 
 * engine: ``legal_moves`` / ``apply`` only, no views or observations;
 * PettingZoo AEC: ``last()`` (the mover's observation and mask) then ``step`` for every decision;
-* Gymnasium: ``step`` of the agent in seat 0; each step also plays the random bots' moves until the agent
-  is to move again, so decisions per second (all seats) are shown too.
+* Gymnasium: ``step`` of the agent in seat 0; each step also plays the random bots' moves until the
+  agent is to move again, so decisions per second (all seats) are shown too.
 
-The random agent picks with Python's ``random`` from the mask's nonzero entries (about 1 µs), so the figures
-measure the environments rather than the agent (numpy's ``Generator.choice`` alone costs about 8 µs a call).
-The process is pinned to one CPU where the system allows it; the load average is reported beside the figures.
+The random agent picks with Python's ``random`` from the mask's nonzero entries (about 1 µs), so the
+figures measure the environments rather than the agent (numpy's ``Generator.choice`` alone costs
+about 8 µs a call). The process is pinned to one CPU where the system allows it; the load average is
+reported beside the figures.
 """
 
 from __future__ import annotations
@@ -30,7 +32,14 @@ from tendays.engine import EventKind, available_editions, load_edition
 from tendays.rl import TenDaysEnv, env
 from tendays.rl.common import env_options
 
-_DECISIONS = {EventKind.DRAFT, EventKind.DRAW, EventKind.TAKE, EventKind.SWAP, EventKind.REPLACE, EventKind.DISCARD}
+_DECISIONS = {
+    EventKind.DRAFT,
+    EventKind.DRAW,
+    EventKind.TAKE,
+    EventKind.SWAP,
+    EventKind.REPLACE,
+    EventKind.DISCARD,
+}
 
 
 def engine_decisions(args: argparse.Namespace) -> tuple[float, int]:
@@ -57,7 +66,9 @@ def aec_steps(args: argparse.Namespace) -> tuple[float, int]:
 
 
 def gym_steps(args: argparse.Namespace) -> tuple[float, float, int]:
-    gym_env = TenDaysEnv(edition=args.edition, players=args.players, days=args.days, opponents="random")
+    gym_env = TenDaysEnv(
+        edition=args.edition, players=args.players, days=args.days, opponents="random"
+    )
     rng = random.Random(0)
     steps = decisions = games = 0
     start = time.perf_counter()
@@ -65,7 +76,9 @@ def gym_steps(args: argparse.Namespace) -> tuple[float, float, int]:
         _, info = gym_env.reset(seed=games)
         done = False
         while not done:
-            _, _, terminated, truncated, info = gym_env.step(rng.choice(info["action_mask"].nonzero()[0].tolist()))
+            _, _, terminated, truncated, info = gym_env.step(
+                rng.choice(info["action_mask"].nonzero()[0].tolist())
+            )
             steps += 1
             done = terminated or truncated
         assert gym_env.state is not None
@@ -89,15 +102,30 @@ def main() -> None:
     aec, aec_games = aec_steps(args)
     gym_rate, gym_decisions, gym_games = gym_steps(args)
     if args.json:
-        print(json.dumps({"engine_decisions_per_s": round(engine), "aec_steps_per_s": round(aec),
-                          "gym_steps_per_s": round(gym_rate), "gym_decisions_per_s": round(gym_decisions),
-                          "edition": args.edition, "players": args.players, "days": args.days,
-                          "load_average": round(os.getloadavg()[0], 2)}))
+        print(
+            json.dumps(
+                {
+                    "engine_decisions_per_s": round(engine),
+                    "aec_steps_per_s": round(aec),
+                    "gym_steps_per_s": round(gym_rate),
+                    "gym_decisions_per_s": round(gym_decisions),
+                    "edition": args.edition,
+                    "players": args.players,
+                    "days": args.days,
+                    "load_average": round(os.getloadavg()[0], 2),
+                }
+            )
+        )
         return
-    print(f"{args.edition}, {args.players} players, {args.days} days, random legal play, one core, "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"{args.edition}, {args.players} players, {args.days} days, random legal play, one core, "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
     print(f"{'measure':52} {'per second':>12}")
-    print(f"{'engine: decisions (legal_moves + apply), ' + str(engine_games) + ' games':52} {engine:12,.0f}")
+    print(
+        f"{'engine: decisions (legal_moves + apply), ' + str(engine_games) + ' games':52} "
+        f"{engine:12,.0f}"
+    )
     print(f"{'PettingZoo AEC: steps (last + step), ' + str(aec_games) + ' games':52} {aec:12,.0f}")
     print(f"{'Gymnasium: agent steps, ' + str(gym_games) + ' games':52} {gym_rate:12,.0f}")
     print(f"{'Gymnasium: decisions of all seats':52} {gym_decisions:12,.0f}")

@@ -2,20 +2,21 @@
 
 Three measurements on seeded greedy-vs-greedy games (seats rotated), usage::
 
-    python benchmarks/how_games_are_won.py                # 1000 games each, about two minutes on two cores
+    python benchmarks/how_games_are_won.py                # 1000 games each, about two minutes on
+                                                          # two cores
     python benchmarks/how_games_are_won.py --games 400 --workers 8
 
-1. How the winner got its last tile: drawn, taken from a discard pile, or taken right after the loser
-   discarded it there (the loser *fed* the winner).
+1. How the winner got its last tile: drawn, taken from a discard pile, or taken right after the
+   loser discarded it there (the loser *fed* the winner).
 2. What the draft is worth: the first seat's win rate by how much shorter its journey distance was
    when the draft ended.
-3. A bound on denial: a *sighted* greedy that looks at the opponent's rack (which no real player can)
-   and, among the placements that keep its own journey distance as short as greedy's, gives up a tile
-   the opponent cannot use. Its win rate against greedy bounds what any inference of the opponent's
-   needs from the public history could add to greedy's placements.
+3. A bound on denial: a *sighted* greedy that looks at the opponent's rack (which no real player
+   can) and, among the placements that keep its own journey distance as short as greedy's, gives up
+   a tile the opponent cannot use. Its win rate against greedy bounds what any inference of the
+   opponent's needs from the public history could add to greedy's placements.
 
-Part 1 also lists how often each tile is an out of the opponent's rack (a tile that would bring it one
-change closer) when a player gives up a tile: a prior over what the other player needs.
+Part 1 also lists how often each tile is an out of the opponent's rack (a tile that would bring it
+one change closer) when a player gives up a tile: a prior over what the other player needs.
 """
 
 from __future__ import annotations
@@ -29,14 +30,26 @@ from multiprocessing import get_context
 
 from tendays.bots import analyze, make_bot
 from tendays.bots.greedy import TileOdds, pile_to_cover, rack_score
-from tendays.engine import Game, Move, Options, Phase, PlayerView, State, knowledge_of, load_edition, play_bots, view
+from tendays.engine import (
+    Game,
+    Move,
+    Options,
+    Phase,
+    PlayerView,
+    State,
+    knowledge_of,
+    load_edition,
+    play_bots,
+    view,
+)
 from tendays.sim.stats import wilson
 
 EDITION = "usa"
 
 
 def sighted_place(state: State) -> Move:
-    """Greedy's placement, except that among equally short racks it gives up a tile the opponent cannot use."""
+    """Greedy's placement, except that among equally short racks it gives up a
+    tile the opponent cannot use."""
     edition = state.edition
     me = state.current
     player_view = view(state, me)
@@ -46,10 +59,14 @@ def sighted_place(state: State) -> Move:
     opponent_outs = {t for outs in analyze(edition, state.racks[1 - me]).outs for t in outs}
     # Day 0 keeps the rack (the held tile is discarded); day d puts the held tile there.
     racks = [rack] + [rack[: day - 1] + (held,) + rack[day:] for day in range(1, len(rack) + 1)]
-    options = [(rack_score(analyze(edition, changed), odds), day) for day, changed in enumerate(racks)]
+    options = [
+        (rack_score(analyze(edition, changed), odds), day) for day, changed in enumerate(racks)
+    ]
     shortest = min(score[0] for score, _ in options)
 
-    def preference(option: tuple[tuple[int, float], int]) -> tuple[bool, bool, tuple[int, float], bool]:
+    def preference(
+        option: tuple[tuple[int, float], int],
+    ) -> tuple[bool, bool, tuple[int, float], bool]:
         score, day = option
         given_up = held if day == 0 else rack[day - 1]
         return score[0] > shortest, given_up in opponent_outs, score, day != 0
@@ -63,12 +80,17 @@ def sighted_place(state: State) -> Move:
 class Seat:
     """A greedy player; the sighted one places with :func:`sighted_place`.
 
-    In plain games, before each placement it counts, for every tile not in the other rack, the moments
-    asked (``out_seen``) and those where the tile is an out of that rack (``out_hit``).
+    In plain games, before each placement it counts, for every tile not in the other rack, the
+    moments asked (``out_seen``) and those where the tile is an out of that rack (``out_hit``).
     """
 
-    def __init__(self, game: Game, sighted: bool, out_seen: collections.Counter[int] | None,
-                 out_hit: collections.Counter[int]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        sighted: bool,
+        out_seen: collections.Counter[int] | None,
+        out_hit: collections.Counter[int],
+    ) -> None:
         self.game = game
         self.sighted = sighted
         self.out_seen = out_seen
@@ -91,14 +113,18 @@ class Seat:
 
 
 def play(job: tuple[int, int, bool]) -> dict[str, object]:
-    """Game ``index``: greedy against greedy, or (``sighted``) the sighted greedy in seat ``index % 2``."""
+    """Game ``index``: greedy against greedy, or (``sighted``) the sighted
+    greedy in seat ``index % 2``."""
     seed, index, sighted = job
     game_seed = random.Random(f"how-games-are-won/{seed}/{index}").getrandbits(32)
     game = Game(EDITION, Options(players=2, turn_limit=300), game_seed)
     special = index % 2  # the seat of the sighted player (in plain games: the seat called "first")
     out_seen: collections.Counter[int] = collections.Counter()
     out_hit: collections.Counter[int] = collections.Counter()
-    seats = [Seat(game, sighted and seat == special, None if sighted else out_seen, out_hit) for seat in range(2)]
+    seats = [
+        Seat(game, sighted and seat == special, None if sighted else out_seen, out_hit)
+        for seat in range(2)
+    ]
     start: list[int] = []
 
     def after_move(seat: int, move: Move) -> None:
@@ -111,14 +137,22 @@ def play(job: tuple[int, int, bool]) -> dict[str, object]:
     winner = state.winner
     if winner is not None:
         events = state.events
-        last = max(i for i, e in enumerate(events) if e.player == winner and e.kind in ("draw", "take"))
+        last = max(
+            i for i, e in enumerate(events) if e.player == winner and e.kind in ("draw", "take")
+        )
         how = events[last].kind
         if how == "take":
             before = [e for e in events[:last] if e.kind in ("replace", "discard")]
             if before and before[-1].player != winner and before[-1].pile == events[last].pile:
                 how = "fed"
-    return {"winner": winner, "special": special, "how": how, "start": start,
-            "out_seen": dict(out_seen), "out_hit": dict(out_hit)}
+    return {
+        "winner": winner,
+        "special": special,
+        "how": how,
+        "start": start,
+        "out_seen": dict(out_seen),
+        "out_hit": dict(out_hit),
+    }
 
 
 def run(games: int, seed: int, sighted: bool, workers: int) -> list[dict[str, object]]:
@@ -141,7 +175,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     edition = load_edition(EDITION)
-    print(f"Edition {EDITION}, greedy against greedy, {args.games} games per part, seed {args.seed}, seats rotated.")
+    print(
+        f"Edition {EDITION}, greedy against greedy, {args.games} games per part, seed {args.seed}, "
+        f"seats rotated."
+    )
 
     plain = run(args.games, args.seed, sighted=False, workers=args.workers)
     finished = [g for g in plain if g["winner"] is not None]
@@ -155,12 +192,21 @@ def main() -> int:
     for g in plain:
         seen.update(g["out_seen"])  # type: ignore[arg-type]
         hit.update(g["out_hit"])  # type: ignore[arg-type]
-    shares = sorted(((hit[t] / seen[t], edition.tiles[t].name) for t in seen if seen[t]), reverse=True)
-    print("   tiles most often an out of the opponent's rack when a tile is given up: "
-          + ", ".join(f"{name} {100 * share:.0f}%" for share, name in shares[:6]))
-    print("   least often: " + ", ".join(f"{name} {100 * share:.0f}%" for share, name in shares[-4:]))
+    shares = sorted(
+        ((hit[t] / seen[t], edition.tiles[t].name) for t in seen if seen[t]), reverse=True
+    )
+    print(
+        "   tiles most often an out of the opponent's rack when a tile is given up: "
+        + ", ".join(f"{name} {100 * share:.0f}%" for share, name in shares[:6])
+    )
+    print(
+        "   least often: " + ", ".join(f"{name} {100 * share:.0f}%" for share, name in shares[-4:])
+    )
 
-    print("\n2. What the draft is worth: a seat's wins by its distance after the draft minus the other's")
+    print(
+        "\n2. What the draft is worth: a seat's wins by its distance after the draft minus the "
+        "other's"
+    )
     by_gap: dict[int, list[int]] = collections.defaultdict(lambda: [0, 0])
     for g in finished:
         start = g["start"]

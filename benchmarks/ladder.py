@@ -1,23 +1,26 @@
-"""The difficulty ladder: every level against every other, on deals kept apart for choosing and for reporting.
+"""The difficulty ladder: every level against every other, on deals kept apart for choosing and for
+reporting.
 
 Two ranges of deals, never mixed:
 
-- **tuning** (``--deals tune``, tournament seed 1000): the only deals looked at while the levels were
-  chosen and tuned (the miss rates of beginner and easy, any variation of hard);
-- **report** (``--deals report``, the default, tournament seed 20261130): never used while tuning; every
-  figure in docs/bots.md, the README and ``bots/ratings.json`` comes from these.
+- **tuning** (``--deals tune``, tournament seed 1000): the only deals looked at while the levels
+  were chosen and tuned (the miss rates of beginner and easy, any variation of hard);
+- **report** (``--deals report``, the default, tournament seed 20261130): never used while tuning;
+  every figure in docs/bots.md, the README and ``bots/ratings.json`` comes from these.
 
 Usage::
 
-    python benchmarks/ladder.py --workers 2               # report tables (about 30 minutes on two cores)
+    python benchmarks/ladder.py --workers 2               # report tables (about 30 minutes on two
+                                                          # cores)
     python benchmarks/ladder.py --only usa --workers 2    # one part: usa, germany, four or solo
-    python benchmarks/ladder.py --write-ratings           # also store the USA ratings in bots/ratings.json
+    python benchmarks/ladder.py --write-ratings           # also store the USA ratings in
+                                                          # bots/ratings.json
     python benchmarks/ladder.py --deals tune --only usa   # the tuning deals (for development only)
 
 Games where bots meet are duplicate (``tendays simulate --duplicate``): each deal is played once per
-seating, so the luck of the deal cancels; the tables give the deals won on every seating, split and won on
-none beside the win rate, whose 95% interval is taken over the deals. Prints Markdown tables as pasted
-into docs/bots.md. Each row names its ``tendays simulate`` command.
+seating, so the luck of the deal cancels; the tables give the deals won on every seating, split and
+won on none beside the win rate, whose 95% interval is taken over the deals. Prints Markdown tables
+as pasted into docs/bots.md. Each row names its ``tendays simulate`` command.
 """
 
 from __future__ import annotations
@@ -46,39 +49,54 @@ HARD_GAMES = 1000  # hard against normal: enough deals to see a few points
 
 
 def command(t: Tournament) -> str:
-    return (f"tendays simulate --edition {t.edition} --players {shlex.quote(','.join(t.players))} "
-            f"--games {t.games} --seed {t.seed} --max-turns {t.max_turns}" + (" --duplicate" if t.duplicate else ""))
+    return (
+        f"tendays simulate --edition {t.edition} --players {shlex.quote(','.join(t.players))} "
+        f"--games {t.games} --seed {t.seed} --max-turns {t.max_turns}"
+        + (" --duplicate" if t.duplicate else "")
+    )
 
 
-def play(edition: str, players: tuple[str, ...], games: int, seed: int, workers: int
-         ) -> tuple[Tournament, list[GameResult], Summary, float]:
-    tournament = Tournament(edition, players, games=games, seed=seed, max_turns=MAX_TURNS, duplicate=len(players) > 1)
+def play(
+    edition: str, players: tuple[str, ...], games: int, seed: int, workers: int
+) -> tuple[Tournament, list[GameResult], Summary, float]:
+    tournament = Tournament(
+        edition, players, games=games, seed=seed, max_turns=MAX_TURNS, duplicate=len(players) > 1
+    )
     started = time.perf_counter()
     results = run_local(tournament, workers=workers)
     return tournament, results, summarize(tournament, results), time.perf_counter() - started
 
 
-def pair_table(edition: str, seed: int, workers: int, games_for: dict[tuple[str, str], int]
-               ) -> list[tuple[Tournament, list[GameResult]]]:
+def pair_table(
+    edition: str, seed: int, workers: int, games_for: dict[tuple[str, str], int]
+) -> list[tuple[Tournament, list[GameResult]]]:
     print(f"\n### {edition}, 2 players, deals of seed {seed}\n")
-    print("| stronger vs weaker | games | wins of the stronger | win rate | 95% CI (over deals) | "
-          "deals won on both seatings / split / lost | ms per move (each) | at turn limit |")
+    print(
+        "| stronger vs weaker | games | wins of the stronger | win rate | 95% CI (over deals) | "
+        "deals won on both seatings / split / lost | ms per move (each) | at turn limit |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     played = []
     for (strong, weak), games in games_for.items():
         tournament, results, summary, seconds = play(edition, (strong, weak), games, seed, workers)
         a, b = summary.players
         deals = f"{a.paired.won} / {a.paired.split} / {a.paired.lost}" if a.paired else "-"
-        print(f"| {strong} vs {weak} | {summary.games} | {a.wins} | {a.win_rate:.3f} | {a.ci95[0]:.3f}-{a.ci95[1]:.3f} "
-              f"| {deals} | {a.mean_think_ms or 0:.1f} / {b.mean_think_ms or 0:.1f} | {a.limit_games} |")
+        print(
+            f"| {strong} vs {weak} | {summary.games} | {a.wins} | {a.win_rate:.3f} | "
+            f"{a.ci95[0]:.3f}-{a.ci95[1]:.3f} | {deals} | {a.mean_think_ms or 0:.1f} / "
+            f"{b.mean_think_ms or 0:.1f} | {a.limit_games} |"
+        )
         print(f"| `{command(tournament)}` | | | | | | | ({seconds:.0f} s) |")
         sys.stdout.flush()
         played.append((tournament, results))
     return played
 
 
-def ladder_ratings(played: list[tuple[Tournament, list[GameResult]]]) -> dict[str, dict[str, float]]:
-    """One openskill rating per level over every game, the pairs' games interleaved in game order."""
+def ladder_ratings(
+    played: list[tuple[Tournament, list[GameResult]]],
+) -> dict[str, dict[str, float]]:
+    """One openskill rating per level over every game, the pairs'
+    games interleaved in game order."""
     levels = list(LEVELS)
     games: list[list[int]] = []
     ordered = [sorted(results, key=lambda r: r.index) for _, results in played]
@@ -93,7 +111,10 @@ def ladder_ratings(played: list[tuple[Tournament, list[GameResult]]]) -> dict[st
                 ranks[levels.index(name)] = 1 if won else 2
             games.append(ranks)
     rated = rate_games(len(levels), games)
-    return {name: {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2)} for name, r in zip(levels, rated, strict=True)}
+    return {
+        name: {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2)}
+        for name, r in zip(levels, rated, strict=True)
+    }
 
 
 def all_pairs(adjacent_games: int, other_games: int, hard_games: int) -> dict[tuple[str, str], int]:
@@ -109,19 +130,28 @@ def all_pairs(adjacent_games: int, other_games: int, hard_games: int) -> dict[tu
 
 
 def four_players(seed: int, workers: int, games: int) -> None:
-    print(f"\n### usa, 4 players (one seat per level, each deal once per seating), deals of seed {seed}\n")
+    print(
+        f"\n### usa, 4 players (one seat per level, each deal once per seating), deals of seed "
+        f"{seed}\n"
+    )
     print("| level | wins | win rate | 95% CI | ms per move |")
     print("|---|---|---|---|---|")
     tournament, _, summary, seconds = play("usa", tuple(LEVELS)[::-1], games, seed, workers)
     for p in summary.players:
         ms = p.mean_think_ms or 0.0
-        print(f"| {p.name} | {p.wins} | {p.win_rate:.3f} | {p.ci95[0]:.3f}-{p.ci95[1]:.3f} | {ms:.1f} |")
+        print(
+            f"| {p.name} | {p.wins} | {p.win_rate:.3f} | {p.ci95[0]:.3f}-{p.ci95[1]:.3f} | "
+            f"{ms:.1f} |"
+        )
     print(f"| `{command(tournament)}` | | | | ({seconds:.0f} s) |")
 
 
 def solo(seed: int, workers: int, games: int) -> None:
     print(f"\n### Solo, usa: turns to finish a journey, deals of seed {seed}\n")
-    print("| level | games | finished | mean turns | median turns | lower bound (mean distance after the draft) |")
+    print(
+        "| level | games | finished | mean turns | median turns | lower bound (mean distance after "
+        "the draft) |"
+    )
     print("|---|---|---|---|---|---|")
     for level in tuple(LEVELS):
         tournament, _, summary, seconds = play("usa", (level,), games, seed, workers)
@@ -135,7 +165,8 @@ def solo(seed: int, workers: int, games: int) -> None:
 
 
 def even(games: float) -> int:
-    """A number of two-player games that duplicate play allows (a multiple of two, at least one deal)."""
+    """A number of two-player games that duplicate play allows (a
+    multiple of two, at least one deal)."""
     return 2 * max(1, round(games / 2))
 
 
@@ -144,8 +175,12 @@ def main() -> None:
     parser.add_argument("--deals", choices=sorted(SEEDS), default="report")
     parser.add_argument("--only", choices=("usa", "germany", "four", "solo"))
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--scale", type=float, default=1.0, help="multiply every number of games (quick looks)")
-    parser.add_argument("--write-ratings", action="store_true", help="store the USA ratings in bots/ratings.json")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="multiply every number of games (quick looks)"
+    )
+    parser.add_argument(
+        "--write-ratings", action="store_true", help="store the USA ratings in bots/ratings.json"
+    )
     args = parser.parse_args()
     seed = SEEDS[args.deals]
     adjacent, other = even(ADJACENT_GAMES * args.scale), even(OTHER_GAMES * args.scale)
@@ -155,16 +190,34 @@ def main() -> None:
         ratings = ladder_ratings(played)
         print("\n| level | bot | openskill rating (mu ± sigma) |\n|---|---|---|")
         for name, level in LEVELS.items():
-            print(f"| {name} | `{level.bot}` | {ratings[name]['mu']:.1f} ± {ratings[name]['sigma']:.1f} |")
+            print(
+                f"| {name} | `{level.bot}` | {ratings[name]['mu']:.1f} ± "
+                f"{ratings[name]['sigma']:.1f} |"
+            )
         if args.write_ratings:
             if args.deals != "report" or args.scale != 1.0:
                 sys.exit("ratings are published only from the full report run")
-            RATINGS.write_text(json.dumps({
-                "tournament": {"edition": "usa", "players": 2, "seed": seed, "max_turns": MAX_TURNS,
-                               "games": {f"{a} vs {b}": n for (a, b), n in all_pairs(adjacent, other, hard).items()},
-                               "command": "python benchmarks/ladder.py --only usa --write-ratings"},
-                "ratings": ratings,
-            }, indent=1) + "\n", encoding="utf-8")
+            RATINGS.write_text(
+                json.dumps(
+                    {
+                        "tournament": {
+                            "edition": "usa",
+                            "players": 2,
+                            "seed": seed,
+                            "max_turns": MAX_TURNS,
+                            "games": {
+                                f"{a} vs {b}": n
+                                for (a, b), n in all_pairs(adjacent, other, hard).items()
+                            },
+                            "command": "python benchmarks/ladder.py --only usa --write-ratings",
+                        },
+                        "ratings": ratings,
+                    },
+                    indent=1,
+                )
+                + "\n",
+                encoding="utf-8",
+            )
     if args.only in (None, "germany"):
         levels = list(LEVELS)[::-1]
         rungs = {(levels[i], levels[i + 1]): other for i in range(len(levels) - 1)}

@@ -5,34 +5,36 @@
     python benchmarks/server_load.py --in-process        # the match master alone: its CPU per move
     python benchmarks/server_load.py --postgres --json     # one server on a throwaway PostgreSQL
     python benchmarks/server_load.py --processes 3 --json  # three servers on one PostgreSQL
-    python benchmarks/server_load.py --processes 3 --kills 6 --lease 3  # and kill -9 one every few seconds
+    python benchmarks/server_load.py --processes 3 --kills 6 --lease 3  # and kill -9 one every few
+                                                                        # seconds
 
 Starts ``tendays serve`` as a subprocess (bots without pacing, a fresh SQLite file: every move is
 committed before it is acknowledged, as in production), creates N games at once, each with two human
-seats and one server bot, and plays every human seat through the protocol with a scripted client that
-picks a random legal move after a short pause (``--think``, 0.1 s on average: far quicker than people,
-yet within the protocol's limit of 20 messages a second per connection). Games end when the bot
-completes its journey or at the turn limit.
+seats and one server bot, and plays every human seat through the protocol with a scripted client
+that picks a random legal move after a short pause (``--think``, 0.1 s on average: far quicker than
+people, yet within the protocol's limit of 20 messages a second per connection). Games end when the
+bot completes its journey or at the turn limit.
 
 Clocks and chat are on by default, as on a public site: every game is live (``--clock``, 60 s a move
 and a 120 s bank; the scripted players never run out of time) and each seat writes a chat line every
 ``--chat`` of its moves. The server's per-client limits are turned off, since every client here has
 the same address.
 
-With ``--processes N`` (or ``--db postgresql://...``) N ``tendays serve`` processes share one PostgreSQL
-database: a throwaway cluster of Debian's PostgreSQL, durable (every commit flushed), unless ``--db``
-names one. Game i is created on process i mod N, its first seat plays through that process and its
-second through the next, so every move also travels between processes (LISTEN/NOTIFY). ``--kills K``
-kills a process with SIGKILL every ``--kill-every`` seconds (round the processes) and starts it again;
-its clients reconnect to another process, as the browser does. The failover time is from the kill to
-the next bot move of each game the killed process drove (only the driving process moves bots), read
-from the database every 20 ms. With kills, a game that ends is followed by a new one in its place until
-the last kill's failover is timed, so every kill finds games to time however short the games are.
+With ``--processes N`` (or ``--db postgresql://...``) N ``tendays serve`` processes share one
+PostgreSQL database: a throwaway cluster of Debian's PostgreSQL, durable (every commit flushed),
+unless ``--db`` names one. Game i is created on process i mod N, its first seat plays through that
+process and its second through the next, so every move also travels between processes
+(LISTEN/NOTIFY). ``--kills K`` kills a process with SIGKILL every ``--kill-every`` seconds (round
+the processes) and starts it again; its clients reconnect to another process, as the browser does.
+The failover time is from the kill to the next bot move of each game the killed process drove (only
+the driving process moves bots), read from the database every 20 ms. With kills, a game that ends is
+followed by a new one in its place until the last kill's failover is timed, so every kill finds
+games to time however short the games are.
 
 Reported: games finished, accepted moves per second (people's and bots'), the latency of a person's
-move (from sending the move to receiving the new table, which is the acknowledgement), the server's CPU
-time per move, and the mean size of a table message. The clients run in this process, so they share the
-machine's cores with the server.
+move (from sending the move to receiving the new table, which is the acknowledgement), the server's
+CPU time per move, and the mean size of a table message. The clients run in this process, so they
+share the machine's cores with the server.
 """
 
 from __future__ import annotations
@@ -82,25 +84,35 @@ class Tally:
     tables: int = 0  # table messages received
     table_bytes: int = 0
     reconnects: int = 0
-    failovers: list[float] = field(default_factory=list)  # seconds from a kill to an orphaned game's next bot move
+    # seconds from a kill to an orphaned game's next bot move
+    failovers: list[float] = field(default_factory=list)
 
 
-async def play_seat(ports: list[int], ticket: dict[str, Any], rng: random.Random, args: argparse.Namespace,
-                    tally: Tally, first: int) -> int:
+async def play_seat(
+    ports: list[int],
+    ticket: dict[str, Any],
+    rng: random.Random,
+    args: argparse.Namespace,
+    tally: Tally,
+    first: int,
+) -> int:
     """Play one seat until the game is over; return the final version. A seat whose server goes away
     reconnects to the next one (as the browser client does, through a load balancer)."""
     which = first
     while True:
         try:
-            return await _play_connected(f"ws://127.0.0.1:{ports[which % len(ports)]}", ticket, rng, args, tally)
+            return await _play_connected(
+                f"ws://127.0.0.1:{ports[which % len(ports)]}", ticket, rng, args, tally
+            )
         except (ConnectionClosed, InvalidHandshake, OSError):
             tally.reconnects += 1
             which += 1
             await asyncio.sleep(0.05)
 
 
-async def _play_connected(base: str, ticket: dict[str, Any], rng: random.Random, args: argparse.Namespace,
-                          tally: Tally) -> int:
+async def _play_connected(
+    base: str, ticket: dict[str, Any], rng: random.Random, args: argparse.Namespace, tally: Tally
+) -> int:
     think = args.think
     async with connect(f"{base}/ws/games/{ticket['id']}", max_size=2**22, open_timeout=5) as ws:
         await ws.send(json.dumps({"type": "hello", "token": ticket["token"]}))
@@ -114,10 +126,12 @@ async def _play_connected(base: str, ticket: dict[str, Any], rng: random.Random,
             if message["type"] == "chat":  # the other seat's line of talk
                 continue
             if message["type"] != "state":
-                if message.get("code") == "stale":  # the other process moved first; the new table follows
+                # the other process moved first; the new table follows
+                if message.get("code") == "stale":
                     continue
                 tally.errors.append(f"{message}")
-                if message.get("code") == "rate_limited":  # the move was not taken: send it again, later
+                # the move was not taken: send it again, later
+                if message.get("code") == "rate_limited":
                     await asyncio.sleep(1.0)
                     sent_at = time.perf_counter()
                     await ws.send(last)
@@ -141,14 +155,23 @@ async def _play_connected(base: str, ticket: dict[str, Any], rng: random.Random,
             if args.chat and played % args.chat == 0:
                 await ws.send(json.dumps({"type": "chat", "text": rng.choice(PHRASES)}))
             sent_at = time.perf_counter()
-            last = json.dumps({"type": "move", "move": rng.choice(moves)["text"], "version": version})
+            last = json.dumps(
+                {"type": "move", "move": rng.choice(moves)["text"], "version": version}
+            )
             await ws.send(last)
 
 
-async def keep_playing(http: list[httpx.AsyncClient], ports: list[int], slot: int, args: argparse.Namespace,
-                       tally: Tally, killing: asyncio.Event | None) -> None:
+async def keep_playing(
+    http: list[httpx.AsyncClient],
+    ports: list[int],
+    slot: int,
+    args: argparse.Namespace,
+    tally: Tally,
+    killing: asyncio.Event | None,
+) -> None:
     """Game ``slot``: one game, or while ``killing`` is set, a new game each time one ends."""
-    await asyncio.sleep(slot * args.ramp / args.games)  # games start spread over the ramp, as people arrive
+    # games start spread over the ramp, as people arrive
+    await asyncio.sleep(slot * args.ramp / args.games)
     number = slot
     await play_game(http, ports, number, args, tally)
     while killing is not None and killing.is_set():
@@ -156,27 +179,45 @@ async def keep_playing(http: list[httpx.AsyncClient], ports: list[int], slot: in
         await play_game(http, ports, number, args, tally)
 
 
-async def play_game(http: list[httpx.AsyncClient], ports: list[int], number: int, args: argparse.Namespace,
-                    tally: Tally) -> None:
+async def play_game(
+    http: list[httpx.AsyncClient],
+    ports: list[int],
+    number: int,
+    args: argparse.Namespace,
+    tally: Tally,
+) -> None:
     tally.started += 1
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": args.bot}]
-    request: dict[str, Any] = {"edition": args.edition, "name": f"A{number}", "seats": seats,
-                               "options": {"turn_limit": args.turn_limit}}
+    request: dict[str, Any] = {
+        "edition": args.edition,
+        "name": f"A{number}",
+        "seats": seats,
+        "options": {"turn_limit": args.turn_limit},
+    }
     if args.clock != "none":
         kind, per_move, bank = (args.clock.split(":") + ["0"])[:3]
         request["pace"] = {"kind": kind, "per_move": int(per_move), "bank": int(bank)}
     home = number % len(ports)
     alice = await post_to_live(http, home, "/api/games", request)
-    joined = await post_to_live(http, home + 1, f"/api/games/{alice['id']}/join", {"name": f"B{number}"})
+    joined = await post_to_live(
+        http, home + 1, f"/api/games/{alice['id']}/join", {"name": f"B{number}"}
+    )
     rng = random.Random(number)
-    versions = await asyncio.gather(*(play_seat(ports, t, random.Random(rng.random()), args, tally, home + seat)
-                                      for seat, t in enumerate((alice, joined))))
+    versions = await asyncio.gather(
+        *(
+            play_seat(ports, t, random.Random(rng.random()), args, tally, home + seat)
+            for seat, t in enumerate((alice, joined))
+        )
+    )
     tally.finished += 1
     tally.moves += max(versions)
 
 
-async def post_to_live(http: list[httpx.AsyncClient], first: int, path: str, body: dict[str, Any]) -> Any:
-    """POST to server ``first``, or (while it is down, killed) to the next live one, as a load balancer does."""
+async def post_to_live(
+    http: list[httpx.AsyncClient], first: int, path: str, body: dict[str, Any]
+) -> Any:
+    """POST to server ``first``, or (while it is down, killed) to the next live
+    one, as a load balancer does."""
     for attempt in range(10 * len(http)):
         try:
             answer = await http[(first + attempt) % len(http)].post(path, json=body)
@@ -208,17 +249,24 @@ def by_fifth(tally: Tally) -> list[float]:
     return [round(1000 * percentile(f, 99), 1) if f else 0.0 for f in fifths]
 
 
-async def run_load(args: argparse.Namespace, servers: list[Server], db: str | None) -> tuple[Tally, float]:
+async def run_load(
+    args: argparse.Namespace, servers: list[Server], db: str | None
+) -> tuple[Tally, float]:
     ports = [server.port for server in servers]
     tally = Tally()
     limits = httpx.Limits(max_connections=50)
-    clients = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits) for port in ports]
+    clients = [
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits)
+        for port in ports
+    ]
     try:
         start = time.perf_counter()
         killing = asyncio.Event() if args.kills and db is not None else None
         if killing is not None:
             killing.set()  # until the last kill's failover is timed, games that end are replaced
-        play = asyncio.gather(*(keep_playing(clients, ports, n, args, tally, killing) for n in range(args.games)))
+        play = asyncio.gather(
+            *(keep_playing(clients, ports, n, args, tally, killing) for n in range(args.games))
+        )
         if killing is not None:
             await asyncio.gather(play, kill_servers(args, servers, db, tally, killing))
         else:
@@ -229,17 +277,21 @@ async def run_load(args: argparse.Namespace, servers: list[Server], db: str | No
             await client.aclose()
 
 
-async def kill_servers(args: argparse.Namespace, servers: list[Server], db: str, tally: Tally,
-                       killing: asyncio.Event) -> None:
-    """Kill -9 a server every ``--kill-every`` seconds, start it again, and time each orphaned game's
-    next bot move (seat 3: only the process that drives the game moves it); then clear ``killing``."""
+async def kill_servers(
+    args: argparse.Namespace, servers: list[Server], db: str, tally: Tally, killing: asyncio.Event
+) -> None:
+    """Kill -9 a server every ``--kill-every`` seconds, start it again, and time each orphaned
+    game's next bot move (seat 3: only the process that drives the game moves
+    it); then clear ``killing``."""
     try:
         await _kill_servers(args, servers, db, tally)
     finally:
         killing.clear()
 
 
-async def _kill_servers(args: argparse.Namespace, servers: list[Server], db: str, tally: Tally) -> None:
+async def _kill_servers(
+    args: argparse.Namespace, servers: list[Server], db: str, tally: Tally
+) -> None:
     import psycopg
 
     conninfo = db.replace("postgresql+psycopg://", "postgresql://")
@@ -247,17 +299,26 @@ async def _kill_servers(args: argparse.Namespace, servers: list[Server], db: str
         for kill in range(args.kills):
             await asyncio.sleep(args.kill_every)
             server = servers[kill % len(servers)]
-            rows = await (await conn.execute(
-                "SELECT g.id, (SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.seat = 2) FROM games g "
-                "WHERE NOT g.finished AND g.lease_owner LIKE %s", (f"%:{server.process.pid}:%",))).fetchall()
+            rows = await (
+                await conn.execute(
+                    "SELECT g.id, (SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.seat "
+                    "= 2) FROM games g WHERE NOT g.finished AND g.lease_owner LIKE %s",
+                    (f"%:{server.process.pid}:%",),
+                )
+            ).fetchall()
             server.kill()
             killed = time.perf_counter()
-            restarted = asyncio.create_task(asyncio.to_thread(server.start))  # the clients play on meanwhile
+            # the clients play on meanwhile
+            restarted = asyncio.create_task(asyncio.to_thread(server.start))
             waiting = dict(rows)
             while waiting and time.perf_counter() - killed < 10 * args.lease + 30:
-                found = await (await conn.execute(
-                    "SELECT g.id, g.finished, (SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.seat = 2) "
-                    "FROM games g WHERE g.id = ANY(%s)", (list(waiting),))).fetchall()
+                found = await (
+                    await conn.execute(
+                        "SELECT g.id, g.finished, (SELECT count(*) FROM moves m WHERE m.game_id = "
+                        "g.id AND m.seat = 2) FROM games g WHERE g.id = ANY(%s)",
+                        (list(waiting),),
+                    )
+                ).fetchall()
                 now = time.perf_counter()
                 for game_id, finished, bot_moves in found:
                     if bot_moves > waiting[game_id]:
@@ -278,13 +339,38 @@ class Server:
         self.process = self.start()
 
     def start(self) -> subprocess.Popen[str]:
-        unlimited = [f"--{name}=0" for name in ("creates-per-minute", "joins-per-minute", "connections-per-minute",
-                                                "connections-at-once")]
+        unlimited = [
+            f"--{name}=0"
+            for name in (
+                "creates-per-minute",
+                "joins-per-minute",
+                "connections-per-minute",
+                "connections-at-once",
+            )
+        ]
         with self.log.open("a") as log_file:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "tendays", "serve", "--port", str(self.port), "--db", self.db,
-                 "--bot-delay", "0", "--log-level", "warning", "--lease", f"{self.lease}s", *unlimited],
-                stdout=subprocess.DEVNULL, stderr=log_file, text=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "tendays",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    self.db,
+                    "--bot-delay",
+                    "0",
+                    "--log-level",
+                    "warning",
+                    "--lease",
+                    f"{self.lease}s",
+                    *unlimited,
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=log_file,
+                text=True,
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -319,7 +405,9 @@ def postgres_cluster() -> Any:
 
     bin_dir = binaries()
     if bin_dir is None:
-        raise SystemExit("PostgreSQL's server programs are not installed (apt-get install postgresql)")
+        raise SystemExit(
+            "PostgreSQL's server programs are not installed (apt-get install postgresql)"
+        )
     return PostgresCluster(bin_dir, durable=True)
 
 
@@ -338,25 +426,36 @@ def children_cpu(parent: int) -> float:
 
 
 async def master_alone(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
-    """The match master in this process, without sockets: N games of two scripted seats, each seat with a
-    subscribed connection whose messages are taken at once. Its CPU per move is the server's own work
-    (moves, clocks, storing, views, encoding), apart from the WebSocket and event-loop layers."""
+    """The match master in this process, without sockets: N games of two scripted seats, each seat
+    with a subscribed connection whose messages are taken at once. Its CPU per move is the server's
+    own work (moves, clocks, storing, views, encoding), apart from the
+    WebSocket and event-loop layers."""
     from tendays.server.matches.lobby import Lobby
     from tendays.server.settings import MasterSettings, Pace
     from tendays.server.storage.journal import Journal
     from tendays.server.storage.store import Store
 
     # No think time here, so the chat's rate limit (made for people) is lifted.
-    settings = MasterSettings(bot_delay=0, draft_delay=0, bot_processes=0, seed_source=lambda: 7, chat_lines=10**9)
+    settings = MasterSettings(
+        bot_delay=0, draft_delay=0, bot_processes=0, seed_source=lambda: 7, chat_lines=10**9
+    )
     lobby = Lobby(Journal(Store(f"sqlite:///{folder / 'master.db'}")), settings)
     lobby.restore()
     lobby.start()
-    pace = None if args.clock == "none" else Pace(*(lambda k, m, b="0": (k, float(m), float(b)))(
-        *args.clock.split(":")))
+    pace = (
+        None
+        if args.clock == "none"
+        else Pace(*(lambda k, m, b="0": (k, float(m), float(b)))(*args.clock.split(":")))
+    )
     rng, games = random.Random(1), []
     for number in range(args.games):
-        match, _ = await lobby.create(args.edition, [("human", None), ("human", None)],
-                                      {"turn_limit": args.turn_limit}, f"A{number}", pace)
+        match, _ = await lobby.create(
+            args.edition,
+            [("human", None), ("human", None)],
+            {"turn_limit": args.turn_limit},
+            f"A{number}",
+            pace,
+        )
         await match.join(f"B{number}")
         games.append((match, [match.subscribe(0), match.subscribe(1)]))
     tally = {"moves": 0, "bytes": 0, "messages": 0}
@@ -378,52 +477,114 @@ async def master_alone(args: argparse.Namespace, folder: Path) -> dict[str, Any]
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     await lobby.close()
     await lobby.journal.close()
-    return {"games": args.games, "moves": tally["moves"], "seconds": round(wall, 2),
-            "master_cpu_ms_per_move": round(1000 * cpu / tally["moves"], 3),
-            "bytes_per_move": round(tally["bytes"] / tally["moves"]),
-            "message_bytes_mean": round(tally["bytes"] / tally["messages"]), "clock": args.clock,
-            "chat_every": args.chat}
+    return {
+        "games": args.games,
+        "moves": tally["moves"],
+        "seconds": round(wall, 2),
+        "master_cpu_ms_per_move": round(1000 * cpu / tally["moves"], 3),
+        "bytes_per_move": round(tally["bytes"] / tally["moves"]),
+        "message_bytes_mean": round(tally["bytes"] / tally["messages"]),
+        "clock": args.clock,
+        "chat_every": args.chat,
+    }
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
     parser.add_argument("--edition", default="usa")
-    parser.add_argument("--bot", default="normal", help="the server bot in each game (default normal)")
-    parser.add_argument("--turn-limit", type=int, default=60, help="turns before a game ends undecided (default 60)")
-    parser.add_argument("--think", type=float, default=0.1,
-                        help="mean seconds a scripted player waits before each move, drawn from 0.5x to 1.5x "
-                             "(default 0.1; at least 0.1 keeps every connection within 20 messages a second)")
-    parser.add_argument("--ramp", type=float, default=0.0,
-                        help="seconds over which the games start, evenly spread (default 0: all at once)")
-    parser.add_argument("--clock", default="live:60:120", metavar="KIND:SECONDS:BANK",
-                        help="every game's clock (default live:60:120; 'none' for no clock)")
-    parser.add_argument("--chat", type=int, default=10, metavar="N",
-                        help="each seat writes a chat line every N of its moves (default 10; 0: no chat)")
-    parser.add_argument("--processes", type=int, default=1, metavar="N",
-                        help="server processes on one PostgreSQL database (default 1: SQLite, unless --db)")
-    parser.add_argument("--postgres", action="store_true",
-                        help="a throwaway PostgreSQL even for one process (implied by --processes > 1)")
-    parser.add_argument("--db", default=None, metavar="URL",
-                        help="a PostgreSQL database to use (default: a throwaway cluster when --processes > 1)")
-    parser.add_argument("--kills", type=int, default=0, metavar="K",
-                        help="kill -9 a server K times during the run and time the failover (PostgreSQL)")
-    parser.add_argument("--kill-every", type=float, default=8.0, metavar="SECONDS",
-                        help="seconds between kills (default 8)")
-    parser.add_argument("--lease", type=float, default=10.0, metavar="SECONDS",
-                        help="the servers' game lease (default 10, as tendays serve)")
+    parser.add_argument(
+        "--bot", default="normal", help="the server bot in each game (default normal)"
+    )
+    parser.add_argument(
+        "--turn-limit", type=int, default=60, help="turns before a game ends undecided (default 60)"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.1,
+        help="mean seconds a scripted player waits before each move, drawn from 0.5x to 1.5x "
+        "(default 0.1; at least 0.1 keeps every connection within 20 messages a second)",
+    )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="seconds over which the games start, evenly spread (default 0: all at once)",
+    )
+    parser.add_argument(
+        "--clock",
+        default="live:60:120",
+        metavar="KIND:SECONDS:BANK",
+        help="every game's clock (default live:60:120; 'none' for no clock)",
+    )
+    parser.add_argument(
+        "--chat",
+        type=int,
+        default=10,
+        metavar="N",
+        help="each seat writes a chat line every N of its moves (default 10; 0: no chat)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes on one PostgreSQL database (default 1: SQLite, unless --db)",
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="a throwaway PostgreSQL even for one process (implied by --processes > 1)",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="a PostgreSQL database to use (default: a throwaway cluster when --processes > 1)",
+    )
+    parser.add_argument(
+        "--kills",
+        type=int,
+        default=0,
+        metavar="K",
+        help="kill -9 a server K times during the run and time the failover (PostgreSQL)",
+    )
+    parser.add_argument(
+        "--kill-every",
+        type=float,
+        default=8.0,
+        metavar="SECONDS",
+        help="seconds between kills (default 8)",
+    )
+    parser.add_argument(
+        "--lease",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="the servers' game lease (default 10, as tendays serve)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--in-process", action="store_true",
-                        help="measure the match master alone, in this process, without sockets or think time")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="measure the match master alone, in this process, without sockets or think time",
+    )
     args = parser.parse_args()
     if args.in_process:
         with tempfile.TemporaryDirectory() as folder:
             alone = asyncio.run(master_alone(args, Path(folder)))
-        print(json.dumps(alone) if args.json else
-              f"{alone['moves']} moves of {alone['games']} games in {alone['seconds']} s: the match master spent "
-              f"{alone['master_cpu_ms_per_move']} ms of CPU per move and sent {alone['bytes_per_move']} bytes per "
-              f"move to two connections ({alone['message_bytes_mean']} per message); clock {alone['clock']}, "
-              f"a chat line every {alone['chat_every']} moves a seat")
+        print(
+            json.dumps(alone)
+            if args.json
+            else f"{alone['moves']} moves of {alone['games']} games in {alone['seconds']} s: "
+            f"the match master spent {alone['master_cpu_ms_per_move']} ms of CPU per move and sent "
+            f"{alone['bytes_per_move']} bytes per move to two connections "
+            f"({alone['message_bytes_mean']} per message); clock {alone['clock']}, a chat line "
+            f"every {alone['chat_every']} moves a seat"
+        )
         return 0
     cluster = None
     shared = args.postgres or args.db is not None or args.processes > 1 or args.kills > 0
@@ -435,7 +596,9 @@ def main() -> int:
         db = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
         log = Path(folder) / "server.log"
         servers = [Server(db, log, args.lease) for _ in range(max(1, args.processes))]
-        database_cpu = (lambda: children_cpu(cluster.postmaster())) if cluster is not None else (lambda: 0.0)
+        database_cpu = (
+            (lambda: children_cpu(cluster.postmaster())) if cluster is not None else (lambda: 0.0)
+        )
         try:
             cpu_before = sum(s.cpu() for s in servers)
             db_before, client_before = database_cpu(), time.process_time()
@@ -467,9 +630,14 @@ def main() -> int:
         "latency_max_ms": round(1000 * max(lat), 2) if lat else None,
         "latency_p99_by_fifth_ms": by_fifth(tally),
         "server_cpu_s": round(server_cpu, 1),
-        "server_cpu_ms_per_move": round(1000 * server_cpu / tally.moves, 3) if tally.moves else None,
-        # With kills the database's backends come and go, and the CPU of those gone is not counted: none then.
-        "database_cpu_ms_per_move": round(1000 * db_cpu / tally.moves, 3) if tally.moves and not args.kills else None,
+        "server_cpu_ms_per_move": round(1000 * server_cpu / tally.moves, 3)
+        if tally.moves
+        else None,
+        # With kills the database's backends come and go, and the CPU of those
+        # gone is not counted: none then.
+        "database_cpu_ms_per_move": round(1000 * db_cpu / tally.moves, 3)
+        if tally.moves and not args.kills
+        else None,
         "table_bytes_mean": round(tally.table_bytes / tally.tables) if tally.tables else None,
         "clock": args.clock,
         "chat_every": args.chat,
@@ -487,26 +655,45 @@ def main() -> int:
     if args.kills:
         result["kills"] = args.kills
         result["failovers_timed"] = len(failovers)
-        result["failover_ms_p50"] = round(1000 * statistics.median(failovers)) if failovers else None
+        result["failover_ms_p50"] = (
+            round(1000 * statistics.median(failovers)) if failovers else None
+        )
         result["failover_ms_p99"] = round(1000 * percentile(failovers, 99)) if failovers else None
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['games_finished']}/{tally.started} games finished in {result['seconds']} s "
-              f"({tally.moves} moves, {result['moves_per_s']} moves/s, think {args.think} s, ramp {args.ramp} s)")
-        print(f"move latency (sent -> new table): p50 {result['latency_p50_ms']} ms, "
-              f"p99 {result['latency_p99_ms']} ms, max {result['latency_max_ms']} ms over {len(lat)} moves")
+        print(
+            f"{result['games_finished']}/{tally.started} games finished in {result['seconds']} s "
+            f"({tally.moves} moves, {result['moves_per_s']} moves/s, think {args.think} s, ramp "
+            f"{args.ramp} s)"
+        )
+        print(
+            f"move latency (sent -> new table): p50 {result['latency_p50_ms']} ms, p99 "
+            f"{result['latency_p99_ms']} ms, max {result['latency_max_ms']} ms over {len(lat)} "
+            f"moves"
+        )
         print("p99 in each fifth of the run (ms):", result["latency_p99_by_fifth_ms"])
-        print(f"server CPU per move: {result['server_cpu_ms_per_move']} ms; mean table message: "
-              f"{result['table_bytes_mean']} bytes; clock {args.clock}, a chat line every {args.chat} moves a seat")
-        print(f"{result['processes']} server process(es) on {result['database']}; CPU per move, servers and "
-              f"database together: {result['cpu_ms_per_move']} ms (database {result['database_cpu_ms_per_move']})")
+        print(
+            f"server CPU per move: {result['server_cpu_ms_per_move']} ms; mean table message: "
+            f"{result['table_bytes_mean']} bytes; clock {args.clock}, a chat line every "
+            f"{args.chat} moves a seat"
+        )
+        print(
+            f"{result['processes']} server process(es) on {result['database']}; CPU per move, "
+            f"servers and database together: {result['cpu_ms_per_move']} ms (database "
+            f"{result['database_cpu_ms_per_move']})"
+        )
         if args.kills:
-            print(f"failover (kill -9 to the next bot move of each orphaned game, {len(failovers)} games, "
-                  f"{args.kills} kills, lease {args.lease} s): p50 {result['failover_ms_p50']} ms, "
-                  f"p99 {result['failover_ms_p99']} ms; reconnections {tally.reconnects}")
-        print(f"CPU: server {result['server_cpu_s']} s, clients {result['client_cpu_s']} s; "
-              f"rejected messages: {result['errors']}; {result['cpus']} CPUs shared by server and clients")
+            print(
+                f"failover (kill -9 to the next bot move of each orphaned game, {len(failovers)} "
+                f"games, {args.kills} kills, lease {args.lease} s): p50 "
+                f"{result['failover_ms_p50']} ms, p99 {result['failover_ms_p99']} ms; "
+                f"reconnections {tally.reconnects}"
+            )
+        print(
+            f"CPU: server {result['server_cpu_s']} s, clients {result['client_cpu_s']} s; rejected "
+            f"messages: {result['errors']}; {result['cpus']} CPUs shared by server and clients"
+        )
         for error in tally.errors[:5]:
             print("  ", error)
         if server_log.strip():

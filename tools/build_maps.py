@@ -298,7 +298,9 @@ def simplify_regions(regions: dict[str, list[Polygon]], tol: float) -> dict[str,
         if n < 4:
             return ring
         own = [frozenset(owners[p]) for p in ring]
-        fixed = [own[i] != own[i - 1] or own[i] != own[(i + 1) % n] or len(own[i]) > 2 for i in range(n)]
+        fixed = [
+            own[i] != own[i - 1] or own[i] != own[(i + 1) % n] or len(own[i]) > 2 for i in range(n)
+        ]
         if any(fixed):
             start = fixed.index(True)
         else:
@@ -308,7 +310,12 @@ def simplify_regions(regions: dict[str, list[Polygon]], tol: float) -> dict[str,
             fixed[start] = True
             # also pin the point farthest from the start so that the ring is
             # split into two chains with distinct end points
-            far = max(range(n), key=lambda i: (ring[i][0] - ring[start][0]) ** 2 + (ring[i][1] - ring[start][1]) ** 2)
+            far = max(
+                range(n),
+                key=lambda i: (
+                    (ring[i][0] - ring[start][0]) ** 2 + (ring[i][1] - ring[start][1]) ** 2
+                ),
+            )
             fixed[far] = True
         order = list(range(start, n)) + list(range(0, start))
         out: Ring = []
@@ -322,7 +329,9 @@ def simplify_regions(regions: dict[str, list[Polygon]], tol: float) -> dict[str,
         out.extend(douglas_peucker(chain, tol)[:-1])
         return out
 
-    return {rid: [[simplify_ring(r) for r in poly] for poly in polys] for rid, polys in regions.items()}
+    return {
+        rid: [[simplify_ring(r) for r in poly] for poly in polys] for rid, polys in regions.items()
+    }
 
 
 # --------------------------------------------------------------------------
@@ -432,7 +441,8 @@ def fit(
     """Project every point, then scale (if targets are given) and translate so
     the bounding box sits at (margin, margin).  Returns (regions, W, H)."""
     projected = {
-        rid: [[[project(x, y) for x, y in ring] for ring in poly] for poly in polys] for rid, polys in regions.items()
+        rid: [[[project(x, y) for x, y in ring] for ring in poly] for poly in polys]
+        for rid, polys in regions.items()
     }
     pts = [p for polys in projected.values() for poly in polys for ring in poly for p in ring]
     minx = min(p[0] for p in pts)
@@ -445,7 +455,8 @@ def fit(
         s = 1.0
     out = {
         rid: [
-            [[((x - minx) * s + margin, (y - miny) * s + margin) for x, y in ring] for ring in poly] for poly in polys
+            [[((x - minx) * s + margin, (y - miny) * s + margin) for x, y in ring] for ring in poly]
+            for poly in polys
         ]
         for rid, polys in projected.items()
     }
@@ -455,7 +466,9 @@ def fit(
 
 
 def build_usa(shared: Path) -> Json:
-    topo = json.loads((shared / "geometry" / "us_states-albers-10m.topo.json").read_text(encoding="utf-8"))
+    topo = json.loads(
+        (shared / "geometry" / "us_states-albers-10m.topo.json").read_text(encoding="utf-8")
+    )
     states = json.loads((shared / "maps" / "usa.json").read_text(encoding="utf-8"))["states"]
     by_fips = {s["fips"]: s["code"] for s in states}
     arcs = decode_topojson_arcs(topo)
@@ -505,7 +518,10 @@ def write(data: Json, path: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "shared", nargs="?", default=str(REPO_ROOT.parent / "shared"), help="shared data folder (default: ../shared)"
+        "shared",
+        nargs="?",
+        default=str(REPO_ROOT.parent / "shared"),
+        help="shared data folder (default: ../shared)",
     )
     parser.add_argument("--out", default=str(OUT_DIR), help="output folder")
     args = parser.parse_args(argv)
@@ -515,7 +531,10 @@ def main(argv: list[str] | None = None) -> int:
         data = builder(shared)
         size = write(data, out / f"{name}.json")
         target = out / f"{name}.json"
-        print(f"{name}: {len(data['regions'])} regions, viewBox {data['viewBox']}, {size} bytes -> {target}")
+        print(
+            f"{name}: {len(data['regions'])} regions, viewBox {data['viewBox']}, {size} bytes -> "
+            f"{target}"
+        )
     return 0
 
 

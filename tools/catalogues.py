@@ -1,14 +1,19 @@
-"""The message catalogues: extract the sentences from the source, merge them into each language, compile.
+"""The message catalogues: extract the sentences from the source, merge them into each language,
+compile.
 
-    python tools/catalogues.py              # after changing sentences: extract, update every .po, compile
+    python tools/catalogues.py              # after changing sentences: extract, update every .po,
+                                            # compile
     python tools/catalogues.py compile      # after translating: compile every .po into its .mo
-    python tools/catalogues.py init fr      # start a new language (then translate its .po and compile)
-    python tools/catalogues.py check        # what the tests check: nothing missing, fuzzy or out of date
+    python tools/catalogues.py init fr      # start a new language (then translate its .po and
+                                            # compile)
+    python tools/catalogues.py check        # what the tests check: nothing missing, fuzzy or out of
+                                            # date
 
-The template is ``src/tendays/locale/tendays.pot``; each language has ``src/tendays/locale/<lang>/LC_MESSAGES/
-tendays.po`` and the compiled ``tendays.mo`` beside it. The ``.mo`` files are committed, so the package
-speaks every language straight from a clone, an editable install or a wheel, without a build step; the
-tests fail when a ``.mo`` is not the compilation of its ``.po`` (docs/i18n.md).
+The template is ``src/tendays/locale/tendays.pot``; each language has
+``src/tendays/locale/<lang>/LC_MESSAGES/tendays.po`` and the compiled ``tendays.mo`` beside it. The
+``.mo`` files are committed, so the package speaks every language straight from a clone, an editable
+install or a wheel, without a build step; the tests fail when a ``.mo`` is not the compilation of
+its ``.po`` (docs/i18n.md).
 """
 
 from __future__ import annotations
@@ -35,13 +40,27 @@ HEADER = "# The sentences of tendays, for translation: docs/i18n.md says how.\n#
 
 
 def extract() -> Catalog:
-    """Every message of the package's Python source, with the files it is in and the translators' comments."""
-    catalog = Catalog(project=DOMAIN, domain=DOMAIN, charset="utf-8", fuzzy=False, header_comment=HEADER,
-                      copyright_holder="the tendays authors")
+    """Every message of the package's Python source, with the files it is in
+    and the translators' comments."""
+    catalog = Catalog(
+        project=DOMAIN,
+        domain=DOMAIN,
+        charset="utf-8",
+        fuzzy=False,
+        header_comment=HEADER,
+        copyright_holder="the tendays authors",
+    )
     for filename, lineno, message, comments, context in extract_from_dir(
-            PACKAGE, keywords=DEFAULT_KEYWORDS, comment_tags=(COMMENT_TAG,), strip_comment_tags=True):
-        catalog.add(message, None, [(f"src/tendays/{filename}", lineno)], auto_comments=comments,
-                    context=context, flags=("python-brace-format",))
+        PACKAGE, keywords=DEFAULT_KEYWORDS, comment_tags=(COMMENT_TAG,), strip_comment_tags=True
+    ):
+        catalog.add(
+            message,
+            None,
+            [(f"src/tendays/{filename}", lineno)],
+            auto_comments=comments,
+            context=context,
+            flags=("python-brace-format",),
+        )
     return catalog
 
 
@@ -60,7 +79,8 @@ def read(path: Path, lang: str | None = None) -> Catalog:
 
 
 def write(path: Path, catalog: Catalog) -> None:
-    """Write a catalogue without line numbers, so an edit elsewhere in a file does not touch every entry."""
+    """Write a catalogue without line numbers, so an edit elsewhere in a
+    file does not touch every entry."""
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=WIDTH, include_lineno=False, sort_by_file=True)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -88,20 +108,29 @@ def compiled(catalog: Catalog) -> bytes:
 
 
 def translations(mo: bytes) -> dict[object, str]:
-    """What a compiled catalogue translates, as gettext reads it (its header, which names the Babel that
-    wrote it, left out)."""
+    """What a compiled catalogue translates, as gettext reads it (its header, which names the Babel
+    that wrote it, left out)."""
     table = gettext.GNUTranslations(io.BytesIO(mo))._catalog  # type: ignore[attr-defined]
     return {key: value for key, value in table.items() if key != ""}
 
 
-def summary(catalog: Catalog) -> dict[tuple[object, str | None], tuple[tuple[str, ...], tuple[str, ...]]]:
+def summary(
+    catalog: Catalog,
+) -> dict[tuple[object, str | None], tuple[tuple[str, ...], tuple[str, ...]]]:
     """Each message with its translators' comments and the files it is in: what a template says."""
-    return {(m.id, m.context): (tuple(m.auto_comments), tuple(sorted({path for path, _line in m.locations})))
-            for m in catalog if m.id}
+    return {
+        (m.id, m.context): (
+            tuple(m.auto_comments),
+            tuple(sorted({path for path, _line in m.locations})),
+        )
+        for m in catalog
+        if m.id
+    }
 
 
 def update_template() -> Catalog:
-    """Extract, and write the template if its messages or comments changed (the header's date alone is not)."""
+    """Extract, and write the template if its messages or comments changed (the
+    header's date alone is not)."""
     template = extract()
     if TEMPLATE.exists():
         old = read(TEMPLATE)
@@ -112,7 +141,8 @@ def update_template() -> Catalog:
 
 
 def update(lang: str, template: Catalog) -> None:
-    """Merge the template into a language: new messages arrive empty, changed ones fuzzy, gone ones obsolete."""
+    """Merge the template into a language: new messages arrive empty, changed
+    ones fuzzy, gone ones obsolete."""
     catalog = read(po_path(lang), lang)
     catalog.update(template, update_creation_date=False)
     write(po_path(lang), catalog)
@@ -127,13 +157,16 @@ def compile_all() -> None:
 
 
 def problems() -> list[str]:
-    """Everything the tests refuse: a stale template, and a language that lacks or doubts a translation."""
+    """Everything the tests refuse: a stale template, and a language that
+    lacks or doubts a translation."""
     found = []
     template = read(TEMPLATE)
     source = extract()
     if summary(source) != summary(template):
-        found.append(f"the template is out of date: run python tools/catalogues.py "
-                     f"({len(keys(source) - keys(template))} new, {len(keys(template) - keys(source))} gone)")
+        found.append(
+            f"the template is out of date: run python tools/catalogues.py "
+            f"({len(keys(source) - keys(template))} new, {len(keys(template) - keys(source))} gone)"
+        )
     for lang in languages():
         catalog = read(po_path(lang), lang)
         for message in template:
@@ -148,8 +181,10 @@ def problems() -> list[str]:
             found.append(f"{lang}: obsolete messages {sorted(map(str, catalog.obsolete))}")
         mo = po_path(lang).with_suffix(".mo")
         if not mo.exists() or translations(mo.read_bytes()) != translations(compiled(catalog)):
-            found.append(f"{lang}: {mo.name} is not the compilation of {po_path(lang).name}: run python "
-                         f"tools/catalogues.py compile")
+            found.append(
+                f"{lang}: {mo.name} is not the compilation of {po_path(lang).name}: run python "
+                f"tools/catalogues.py compile"
+            )
     return found
 
 
@@ -166,11 +201,20 @@ def main(args: list[str]) -> None:
         lang = args[1]
         if po_path(lang).exists():
             sys.exit(f"{po_path(lang)} exists already")
-        catalog = Catalog(locale=lang, domain=DOMAIN, project=DOMAIN, fuzzy=False, header_comment=HEADER,
-                          copyright_holder="the tendays authors")
+        catalog = Catalog(
+            locale=lang,
+            domain=DOMAIN,
+            project=DOMAIN,
+            fuzzy=False,
+            header_comment=HEADER,
+            copyright_holder="the tendays authors",
+        )
         catalog.update(read(TEMPLATE), update_creation_date=False)
         write(po_path(lang), catalog)
-        print(f"wrote {po_path(lang).relative_to(ROOT)}: translate it, then run python tools/catalogues.py compile")
+        print(
+            f"wrote {po_path(lang).relative_to(ROOT)}: translate it, then run python "
+            f"tools/catalogues.py compile"
+        )
     elif command == "check":
         found = problems()
         print("\n".join(found) or "the catalogues are complete and up to date")

@@ -1,12 +1,14 @@
-"""Choose the deal of each edition's guided first game and write its lesson (src/tendays/learn/lessons/).
+"""Choose the deal of each edition's guided first game and write its lesson
+(src/tendays/learn/lessons/).
 
-The newcomer's seat is played by the greedy bot, the others by a gentle bot, on one seeded deal after
-another; a deal qualifies when the newcomer wins and every topic of the lesson occurs on the way (the
-draft, each kind of link in the winning journey, drawing, taking, replacing, discarding, emptying a
-discard pile, a reshuffle). Of those, the one with the fewest decisions for the newcomer is written.
+The newcomer's seat is played by the greedy bot, the others by a gentle bot, on one seeded deal
+after another; a deal qualifies when the newcomer wins and every topic of the lesson occurs on the
+way (the draft, each kind of link in the winning journey, drawing, taking, replacing, discarding,
+emptying a discard pile, a reshuffle). Of those, the one with the fewest decisions for the newcomer
+is written.
 
-Four seats, so that the draw pile runs out (and is reshuffled) within a few rounds: with two, a rack of
-ten days leaves over forty tiles to draw.
+Four seats, so that the draw pile runs out (and is reshuffled) within a few rounds: with two, a rack
+of ten days leaves over forty tiles to draw.
 
     python tools/make_lessons.py              # both editions, seeds 0-1999
     python tools/make_lessons.py usa --seeds 500
@@ -32,7 +34,9 @@ GENTLE = "beginner"  # the other seats
 def play(edition: str, seed: int) -> Lesson | None:
     """The lesson of one deal, or None when the newcomer does not win or a topic never occurs."""
     game = Game(edition, OPTIONS, seed)
-    players = [make_bot(PLAYER) if seat == SEAT else make_bot(GENTLE) for seat in range(OPTIONS.players)]
+    players = [
+        make_bot(PLAYER) if seat == SEAT else make_bot(GENTLE) for seat in range(OPTIONS.players)
+    ]
     play_bots(game, players)
     if game.state.winner != SEAT:
         return None
@@ -55,8 +59,12 @@ def decisions(lesson: Lesson) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("editions", nargs="*", default=available_editions())
-    parser.add_argument("--seeds", type=int, default=2000, help="how many deals to try (seeds 0 to N-1)")
-    parser.add_argument("--seed", type=int, default=None, help="write the lesson of this deal (one edition)")
+    parser.add_argument(
+        "--seeds", type=int, default=2000, help="how many deals to try (seeds 0 to N-1)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="write the lesson of this deal (one edition)"
+    )
     args = parser.parse_args()
     for edition in args.editions:
         best: tuple[int, int, Lesson] | None = None
@@ -65,11 +73,16 @@ def main() -> None:
             if lesson is not None and (best is None or decisions(lesson) < best[0]):
                 best = (decisions(lesson), seed, lesson)
         if best is None:
-            raise SystemExit(f"{edition}: no deal among {args.seeds} teaches every topic; try more --seeds")
+            raise SystemExit(
+                f"{edition}: no deal among {args.seeds} teaches every topic; try more --seeds"
+            )
         count, seed, lesson = best
         path = OUT / f"{edition}.json"
         path.write_text(lesson.dumps(), "utf-8")
-        print(f"{edition}: seed {seed}, {count} decisions for the newcomer, {len(lesson.moves)} moves -> {path}")
+        print(
+            f"{edition}: seed {seed}, {count} decisions for the newcomer, {len(lesson.moves)} "
+            f"moves -> {path}"
+        )
 
 
 if __name__ == "__main__":

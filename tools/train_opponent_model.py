@@ -3,12 +3,13 @@
     pip install -e ".[learn]"
     python tools/train_opponent_model.py --games 3000            # about two minutes on one core
 
-Greedy bots play 2- to 4-player games of every edition (deal seeds from their own range, apart from the
-deals on which bots are tuned and reported). At every decision, for each other player and each tile whose
-copies the viewer cannot place, the view's features (``tendays.bots.opponent_model.features``) are
-recorded with the truth from the full state: does that player's hidden days hold a copy? A logistic
-regression (scikit-learn) is fitted on four fifths of the games and checked on the rest against the
-uniform guess (every hidden day equally likely to hold any unseen tile), by log loss and ROC AUC.
+Greedy bots play 2- to 4-player games of every edition (deal seeds from their own range, apart from
+the deals on which bots are tuned and reported). At every decision, for each other player and each
+tile whose copies the viewer cannot place, the view's features
+(``tendays.bots.opponent_model.features``) are recorded with the truth from the full state: does
+that player's hidden days hold a copy? A logistic regression (scikit-learn) is fitted on four fifths
+of the games and checked on the rest against the uniform guess (every hidden day equally likely to
+hold any unseen tile), by log loss and ROC AUC.
 """
 
 from __future__ import annotations
@@ -49,9 +50,16 @@ def samples(game_number: int) -> tuple[list[list[float]], list[int]]:
             for other in range(players):
                 if other == seen.player:
                     continue
-                hidden = {t for t, known, has in zip(state.racks[other], knowledge.racks[other],
-                                                     knowledge.filled[other], strict=True)
-                          if has and known is None}
+                hidden = {
+                    t
+                    for t, known, has in zip(
+                        state.racks[other],
+                        knowledge.racks[other],
+                        knowledge.filled[other],
+                        strict=True,
+                    )
+                    if has and known is None
+                }
                 for tile, row in features(seen.edition, knowledge, facts, other, seen.turn).items():
                     rows.append(row)
                     labels.append(int(tile in hidden))
@@ -71,25 +79,41 @@ def main() -> None:
     y_train = np.array([y for _, labels in data[:split] for y in labels])
     x_test = np.array([r for rows, _ in data[split:] for r in rows])
     y_test = np.array([y for _, labels in data[split:] for y in labels])
-    print(f"{len(y_train):,} training rows, {len(y_test):,} held-out rows from {args.games} games "
-          f"({time.perf_counter() - started:.0f} s)")
+    print(
+        f"{len(y_train):,} training rows, {len(y_test):,} held-out rows from {args.games} games "
+        f"({time.perf_counter() - started:.0f} s)"
+    )
     model = LogisticRegression(fit_intercept=False, C=10.0, max_iter=2000).fit(x_train, y_train)
     predicted = model.predict_proba(x_test)[:, 1]
     base = 1.0 / (1.0 + np.exp(-x_test[:, FEATURES.index("base_logit")]))
-    print(f"held out: log loss {log_loss(y_test, predicted):.4f} (uniform guess {log_loss(y_test, base):.4f}), "
-          f"ROC AUC {roc_auc_score(y_test, predicted):.3f} (uniform guess {roc_auc_score(y_test, base):.3f})")
+    print(
+        f"held out: log loss {log_loss(y_test, predicted):.4f} (uniform guess "
+        f"{log_loss(y_test, base):.4f}), ROC AUC {roc_auc_score(y_test, predicted):.3f} (uniform "
+        f"guess {roc_auc_score(y_test, base):.3f})"
+    )
     weights = {name: round(float(w), 5) for name, w in zip(FEATURES, model.coef_[0], strict=True)}
     print(json.dumps(weights))
     if args.write:
-        OUT.write_text(json.dumps({
-            "model": "logistic regression (scikit-learn) on tendays.bots.opponent_model.features",
-            "trained_on": f"{args.games} self-play games of greedy bots, deal seeds from {SEED_BASE}",
-            "command": f"python tools/train_opponent_model.py --games {args.games} --write",
-            "held_out": {"log_loss": round(float(log_loss(y_test, predicted)), 4),
-                         "uniform_log_loss": round(float(log_loss(y_test, base)), 4),
-                         "roc_auc": round(float(roc_auc_score(y_test, predicted)), 4)},
-            "weights": weights,
-        }, indent=1) + "\n", encoding="utf-8")
+        OUT.write_text(
+            json.dumps(
+                {
+                    "model": "logistic regression (scikit-learn) on "
+                    "tendays.bots.opponent_model.features",
+                    "trained_on": f"{args.games} self-play games of greedy bots, deal seeds from "
+                    f"{SEED_BASE}",
+                    "command": f"python tools/train_opponent_model.py --games {args.games} --write",
+                    "held_out": {
+                        "log_loss": round(float(log_loss(y_test, predicted)), 4),
+                        "uniform_log_loss": round(float(log_loss(y_test, base)), 4),
+                        "roc_auc": round(float(roc_auc_score(y_test, predicted)), 4),
+                    },
+                    "weights": weights,
+                },
+                indent=1,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
-"""Measure how far from a journey players are, by how many tiles they replaced: ``src/tendays/bots/rivals.json``.
+"""Measure how far from a journey players are, by how many tiles they replaced:
+``src/tendays/bots/rivals.json``.
 
     python tools/train_rivals.py --games 3000 --write     # about a minute on two cores
 
-Greedy bots play 2- to 4-player games of each edition (deal seeds from their own range, apart from the
-deals on which bots are tuned and reported). At a sample of the decisions after the draft, every player's
-true journey distance is recorded beside the number of tiles they have replaced so far, which every
-player at the table can count. The table keeps, per edition and count (the last row for every larger
-count), the share of each distance; the expert deals the other players' racks that far from a journey
-(:mod:`tendays.bots.rivals`). The held-out games check that the rows say more than one row for all.
+Greedy bots play 2- to 4-player games of each edition (deal seeds from their own range, apart from
+the deals on which bots are tuned and reported). At a sample of the decisions after the draft, every
+player's true journey distance is recorded beside the number of tiles they have replaced so far,
+which every player at the table can count. The table keeps, per edition and count (the last row for
+every larger count), the share of each distance; the expert deals the other players' racks that far
+from a journey (:mod:`tendays.bots.rivals`). The held-out games check that the rows say more than
+one row for all.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ def samples(task: tuple[str, int]) -> list[tuple[int, int]]:
 
 
 def table(pairs: list[tuple[int, int]]) -> list[list[float]]:
-    """Per row: the share of distances 1, 2, ... (distance 0 is a finished game and never seen here)."""
+    """Per row: the share of distances 1, 2, ... (distance 0 is a
+    finished game and never seen here)."""
     counts = [Counter[int]() for _ in range(ROWS)]
     for row, distance in pairs:
         counts[row][max(1, distance)] += 1
@@ -59,8 +62,12 @@ def table(pairs: list[tuple[int, int]]) -> list[list[float]]:
     for counter in counts:
         total = sum(counter.values())
         longest = max(counter, default=1)
-        result.append([round(counter[d] / total, 4) if total else (1.0 if d == 1 else 0.0)
-                       for d in range(1, longest + 1)])
+        result.append(
+            [
+                round(counter[d] / total, 4) if total else (1.0 if d == 1 else 0.0)
+                for d in range(1, longest + 1)
+            ]
+        )
     return result
 
 
@@ -91,24 +98,39 @@ def main() -> None:
             held_out = [pair for game in games[split:] for pair in game]
             rows = table(train)
             one_row = table([(0, d) for _, d in train])[0]
-            checks[edition] = {"log_likelihood": round(log_likelihood(rows, held_out), 4),
-                               "one_row_log_likelihood": round(log_likelihood([one_row] * ROWS, held_out), 4)}
+            checks[edition] = {
+                "log_likelihood": round(log_likelihood(rows, held_out), 4),
+                "one_row_log_likelihood": round(log_likelihood([one_row] * ROWS, held_out), 4),
+            }
             tables[edition] = rows
-            print(f"{edition}: {len(train):,} training and {len(held_out):,} held-out records; held-out mean log "
-                  f"chance {checks[edition]['log_likelihood']} (one row for all: "
-                  f"{checks[edition]['one_row_log_likelihood']})")
+            print(
+                f"{edition}: {len(train):,} training and {len(held_out):,} held-out records; "
+                f"held-out mean log chance {checks[edition]['log_likelihood']} (one row for all: "
+                f"{checks[edition]['one_row_log_likelihood']})"
+            )
             for count, row in enumerate(rows):
                 mean = sum((d + 1) * share for d, share in enumerate(row))
-                print(f"  replaced {count}{'+' if count == ROWS - 1 else ''}: mean distance {mean:.2f}  {row}")
+                print(
+                    f"  replaced {count}{'+' if count == ROWS - 1 else ''}: mean distance "
+                    f"{mean:.2f}  {row}"
+                )
     if args.write:
-        OUT.write_text(json.dumps({
-            "what": "per edition and count of replaced tiles (last row: that many or more), the share of each "
-                    "journey distance (1, 2, ...)",
-            "measured_on": f"{args.games} greedy self-play games per edition, deal seeds from {SEED_BASE}",
-            "command": f"python tools/train_rivals.py --games {args.games} --write",
-            "held_out": checks,
-            "distances": tables,
-        }, indent=1) + "\n", encoding="utf-8")
+        OUT.write_text(
+            json.dumps(
+                {
+                    "what": "per edition and count of replaced tiles (last row: that many or "
+                    "more), the share of each journey distance (1, 2, ...)",
+                    "measured_on": f"{args.games} greedy self-play games per edition, deal seeds "
+                    f"from {SEED_BASE}",
+                    "command": f"python tools/train_rivals.py --games {args.games} --write",
+                    "held_out": checks,
+                    "distances": tables,
+                },
+                indent=1,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":
