@@ -25,6 +25,7 @@ __all__ = ["ERRORS", "BotChoices", "errors_in_words", "BotInfo", "CreateGame", "
            "GameSummary", "Health", "JoinGame", "LevelInfo", "SeatTicket"]
 
 STRICT = ConfigDict(extra="forbid", strict=True)
+ID_PATTERN = r"^[A-Za-z0-9_-]+$"  # a game's, seek's or puzzle's id in a path
 
 
 class SeatRequest(BaseModel):
@@ -188,6 +189,10 @@ _PROBLEMS: dict[str, Callable[[dict[str, Any]], str]] = {
     "string_type": lambda ctx: _("must be a text"),
     "int_type": lambda ctx: _("must be a whole number"),
     "int_from_float": lambda ctx: _("must be a whole number"),
+    "float_type": lambda ctx: _("must be a number"),
+    "float_parsing": lambda ctx: _("must be a number"),
+    "string_pattern_mismatch": lambda ctx: (_("may hold only letters, digits, - and _")
+                                            if ctx.get("pattern") == ID_PATTERN else _("is not in the form it needs")),
     "bool_type": lambda ctx: _("must be true or false"),
     "list_type": lambda ctx: _("must be a list"),
     "dict_type": lambda ctx: _("must be an object"),
@@ -220,6 +225,8 @@ def errors_in_words(errors: Sequence[Any]) -> str:
         message = problem(dict(error.get("ctx") or {})) if problem else str(error.get("msg", ""))
         message = message.removeprefix("Value error, ")
         given = error.get("input")
+        if isinstance(given, bytes):  # a body that is not JSON: quoted as sent, not as Python writes bytes
+            given = given.decode("utf-8", "replace")
         if not (isinstance(given, dict | list) or given is None or "password" in where):  # never echo a password
             message = _("{problem} (not {given})").format(problem=message, given=repr(str(given)[:40]))
         parts.append(_("{where}: {problem}").format(where=where, problem=message) if where else message)

@@ -1,5 +1,8 @@
 """People's profiles and the leaderboards: ``GET /api/players/{name}``, ``GET /api/leaderboard`` and their
-pages, ``/players/{name}`` (with the rating chart the page draws) and ``/leaderboard``."""
+pages, ``/players/{name}`` (with the rating chart the page draws) and ``/leaderboard``.
+
+A name may hold a slash ("AC/DC"): the pages link to ``/players/AC%2FDC``, which the server reads as two path
+segments, so the name is matched as a path (``{name:path}``)."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, RedirectResponse
 
 from tendays.engine import available_editions
 from tendays.engine.i18n import gettext as _
@@ -26,13 +29,13 @@ def players_router() -> APIRouter:
     """The players' calls and pages."""
     router = APIRouter()
 
-    @router.get("/api/players/{name}", summary="A player's profile: ratings, their history and games",
+    @router.get("/api/players/{name:path}", summary="A player's profile: ratings, their history and games",
                 response_model=Profile,
                 responses={404: {"model": ErrorAnswer, "description": "nobody has this name"}})
     async def player(request: Request, name: PlayerName, page: Annotated[int, Query(ge=1, le=100_000)] = 1,
                      per_page: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
         journal = lobby_of(request).journal
-        found = await journal.run(profile, journal.store.engine, name, page, per_page)
+        found = await journal.read(profile, journal.store.engine, name, page, per_page)
         if found is None:
             raise HTTPException(404, _("there is no player called '{name}'").format(name=name[:64]))
         return found
@@ -46,11 +49,17 @@ def players_router() -> APIRouter:
             raise HTTPException(422, _("unknown edition '{edition}'; known: {known}").format(
                 edition=edition, known=", ".join(available_editions())))
         journal = lobby_of(request).journal
-        return await journal.run(leaderboard, journal.store.engine, edition, page, per_page)
+        return await journal.read(leaderboard, journal.store.engine, edition, page, per_page)
 
-    @router.get("/players/{name}", include_in_schema=False)
-    async def player_page(name: PlayerName) -> FileResponse:
+    @router.get("/players/{name:path}", include_in_schema=False, response_model=None)
+    async def player_page(name: PlayerName) -> FileResponse | RedirectResponse:
+        if not name:  # the name taken off the address: everyone's ranks instead
+            return RedirectResponse("/leaderboard")
         return page("player.html")
+
+    @router.get("/players", include_in_schema=False)
+    async def players_page() -> RedirectResponse:
+        return RedirectResponse("/leaderboard")
 
     @router.get("/leaderboard", include_in_schema=False)
     async def leaderboard_page() -> FileResponse:

@@ -17,12 +17,11 @@ from tendays.engine.i18n import gettext as _
 
 from ..matches.lobby import Lobby
 from ..matches.seats import LobbyError
-from .models import errors_in_words
+from .models import ID_PATTERN, errors_in_words
 
 __all__ = ["ERROR_HANDLERS", "GameId", "lobby_of", "page", "static_dir"]
 
-GameId = Annotated[str, PathParam(description="the game's id", max_length=32,
-                                  pattern=r"^[A-Za-z0-9_-]+$")]
+GameId = Annotated[str, PathParam(description="the game's id", max_length=32, pattern=ID_PATTERN)]
 
 
 def static_dir() -> Path:

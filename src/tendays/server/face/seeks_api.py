@@ -14,13 +14,13 @@ from tendays.engine.i18n import gettext as _
 from ..people.accounts import Account
 from ..people.matchmaker import Matchmaker
 from ..people.seeks import Seek
-from .models import ERRORS, ErrorAnswer
+from .models import ERRORS, ID_PATTERN, ErrorAnswer
 from .seeks_models import SeekAnswer, SeekRequest
 from .session import require_account
 
 __all__ = ["seeks_router"]
 
-SeekId = Annotated[str, PathParam(description="the seek's id", max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+SeekId = Annotated[str, PathParam(description="the seek's id", max_length=32, pattern=ID_PATTERN)]
 Person = Annotated[Account, Depends(require_account)]
 _ASKED: dict[int | str, dict[str, Any]] = {401: {"model": ErrorAnswer, "description": "nobody is signed in"},
           403: {"model": ErrorAnswer, "description": "the session's X-CSRF-Token header is missing"}}

@@ -100,6 +100,8 @@ def account_name(name: str) -> str:
         raise AccountError(422, str(error)) from None
     if name_key(cleaned) in (name_key(DELETED_PLAYER), name_key(_(DELETED_PLAYER))):
         raise AccountError(422, _("this name is kept for deleted accounts; choose another"))
+    if cleaned in (".", ".."):  # browsers read /players/.. as the folder above: no link could reach the profile
+        raise AccountError(422, _("a name of one or two dots cannot be; choose another"))
     return cleaned
 
 

@@ -54,8 +54,8 @@ class Matchmaker:
             self.settings.paces.check(pace)
         low, high = rating_range
         if low is not None and high is not None and low > high:
-            raise ValueError(_("the lowest rating asked for ({low:g}) is above the highest ({high:g})").format(
-                low=low, high=high))
+            raise ValueError(_("the lowest rating asked for ({low}) is above the highest ({high})").format(
+                low=f"{low:g}", high=f"{high:g}"))  # the catalogues' placeholders hold no number formats
         seek = await self.journal.run(self.book.post, account_id, edition, pace, low, high, time.time())
         task = asyncio.create_task(self._pair(seek.id), name=f"pairing of seek {seek.id}")
         self._tasks.add(task)
