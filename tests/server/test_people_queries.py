@@ -1,10 +1,12 @@
 """What the people's pages and the lobby's lists cost the database, on SQLite and PostgreSQL: a profile is
-three statements whatever the person played, a page of the lobby's lists one, and the plans start from an
-index (the leaderboard's settled players, the seats of each unfinished game) instead of reading every seat
-or every rating; the answers stay right."""
+three statements whatever the person played, a page of the leaderboard or of the lobby's lists one, and the
+plans start from an index (the leaderboard's settled players, the seats of each unfinished game) instead of
+reading every seat or every rating; the answers stay right; and such a read never waits behind the writer."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +19,7 @@ from sqlalchemy.engine import Engine
 from tendays.server.matches.text import name_key
 from tendays.server.people.profiles import leaderboard, profile
 from tendays.server.people.ratings import rate_game
+from tendays.server.storage.journal import Journal
 from tendays.server.storage.schema import AccountTable, GameTable, RatingTable, SeatTable
 from tendays.server.storage.store import Store
 
@@ -151,3 +154,25 @@ def test_the_games_being_played_are_found_without_reading_every_seat(db_url: str
             assert "Seq Scan on seats" not in read and "SCAN seats" not in read, read
     finally:
         store.close()
+
+
+def test_a_page_is_read_while_the_writer_is_busy(db_url: str) -> None:
+    async def scenario() -> None:
+        journal = Journal(Store(db_url))
+        busy, done = threading.Event(), threading.Event()
+
+        def writing() -> None:  # a batch of moves, lease renewals or the pairing sweep, taking its time
+            busy.set()
+            done.wait(30)
+
+        writer = asyncio.create_task(journal.run(writing))
+        try:
+            await asyncio.to_thread(busy.wait, 30)
+            assert await journal.read(leaderboard, journal.store.engine, "usa") is not None
+            assert not writer.done()  # read while the writer was still at work
+        finally:
+            done.set()
+            await writer
+            await journal.close()
+
+    asyncio.run(scenario())

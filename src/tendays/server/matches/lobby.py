@@ -223,7 +223,8 @@ class Lobby:
         """One page of the games a newcomer may join (``show="joinable"``) or watch ("playing"), newest
         first, and how many there are in all (with other server processes: theirs too, from the database)."""
         if self.cluster is not None:
-            ids, total = await self.journal.run(self.journal.store.page_ids, show, (page - 1) * per_page, per_page)
+            store = self.journal.store
+            ids, total = await self.journal.read(store.page_ids, show, (page - 1) * per_page, per_page)
             found = []
             for game_id in ids:
                 with contextlib.suppress(LobbyError):

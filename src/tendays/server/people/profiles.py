@@ -56,13 +56,15 @@ _GAMES = (select(_PAGE, SeatTable.seat, SeatTable.name, SeatTable.kind, SeatTabl
                  SeatTable.account_id)
           .join(SeatTable, SeatTable.game_id == _PAGE.c.game_id)
           .order_by(_PAGE.c.created.desc(), _PAGE.c.game_id, SeatTable.seat))
-_BOARD = (select(AccountTable.name, RatingTable.mu, RatingTable.sigma, RatingTable.games)
+_BOARD_COUNT = select(func.count()).select_from(RatingTable).where(RatingTable.edition == bindparam("edition"),
+                                                                   SETTLED)
+# A page of the board, counted in the same round trip.
+_BOARD = (select(AccountTable.name, RatingTable.mu, RatingTable.sigma, RatingTable.games,
+                 _BOARD_COUNT.scalar_subquery().label("total"))
           .join(AccountTable, AccountTable.id == RatingTable.account_id)
           .where(RatingTable.edition == bindparam("edition"), SETTLED)
           .order_by(RatingTable.rating.desc(), RatingTable.account_id.desc())
           .offset(bindparam("offset")).limit(bindparam("limit")))
-_BOARD_COUNT = select(func.count()).select_from(RatingTable).where(RatingTable.edition == bindparam("edition"),
-                                                                   SETTLED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,12 +164,11 @@ def _result(finished: bool, place: int | None, seats: list[_Seat]) -> str:
 
 def leaderboard(engine: Engine, edition: str, page: int = 1, per_page: int = 50) -> dict[str, Any]:
     """One page of an edition's settled players (not provisional), best first, as ``GET /api/leaderboard``
-    answers it: two statements on the index of the settled players."""
+    answers it: one statement on the index of the settled players (two for a page past the last)."""
     first = (page - 1) * per_page
     with engine.connect() as db:
-        total = int(db.scalar(_BOARD_COUNT, {"edition": edition}) or 0)
-        rows = db.execute(_BOARD, {"edition": edition, "offset": first, "limit": per_page}).all() if first < total \
-            else []
+        rows = db.execute(_BOARD, {"edition": edition, "offset": first, "limit": per_page}).all()
+        total = int(rows[0].total if rows else db.scalar(_BOARD_COUNT, {"edition": edition}) or 0)
     players = [{"rank": first + i + 1, "name": r.name, "rating": round(r.mu, 2), "deviation": round(r.sigma, 2),
                 "games": r.games} for i, r in enumerate(rows)]
     return {"edition": edition, "players": players, "bots": bot_ratings(), "page": page, "per_page": per_page,

@@ -16,14 +16,17 @@ from .store import MoveRow, Store
 __all__ = ["Journal"]
 
 T = TypeVar("T")
+READERS = 2  # threads for reads beside the writer: one for each core of a small server
 
 
 class Journal:
-    """Runs every database call on one thread and batches concurrent moves into one commit."""
+    """Runs every database call on one thread and batches concurrent moves into one commit; reads that
+    change nothing may run beside it (:meth:`read`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tendays-db")
+        self._readers = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="tendays-db-read")
         self._pending: list[tuple[MoveRow, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
@@ -31,6 +34,13 @@ class Journal:
         """Call ``function(*args, **kwargs)`` on the database thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
+
+    async def read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Call ``function(*args, **kwargs)``, which only reads (a profile, a leaderboard or lobby page), on a
+        reader thread: a page for a visitor never waits behind the writer's batch of moves, lease renewals or
+        pairing sweep (SQLite's WAL lets readers run beside the writer; PostgreSQL has a connection each)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, lambda: function(*args, **kwargs))
 
     async def append_move(self, row: MoveRow) -> None:
         """Return once ``row`` is committed; raise if it could not be."""
@@ -65,6 +75,7 @@ class Journal:
         if self._writer is not None:
             await asyncio.gather(self._writer, return_exceptions=True)
         self._executor.shutdown(wait=True)
+        self._readers.shutdown(wait=True)
         self.store.close()
 
 
