@@ -1,11 +1,11 @@
 """Playing the same games through the scalar engine and the batched engine, side by side.
 
-Chance stays outside the rules: each batch game starts from its scalar game's deal and first seat, and after
-a reshuffle takes the scalar game's new draw-pile order (once the tiles themselves are found to agree).
-Everything else must agree by itself, after every decision: the legal-action masks, every rack, every discard
-pile, the draw pile, the held tile, the phase, the player to move, the turn, the winner and the count of
-reshuffles; every few decisions also the observations, against an encoding built from ``view`` and
-``knowledge_of``.
+Chance stays outside the rules: each batch game starts from its scalar game's deal and first seat,
+and after a reshuffle takes the scalar game's new draw-pile order (once the tiles themselves are
+found to agree). Everything else must agree by itself, after every decision: the legal-action masks,
+every rack, every discard pile, the draw pile, the held tile, the phase, the player to move, the
+turn, the winner and the count of reshuffles; every few decisions also the observations, against an
+encoding built from ``view`` and ``knowledge_of``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,8 @@ class Mismatch(AssertionError):
 
 
 def first_seat(state: State) -> int:
-    """The seat that begins after the draft of a fresh scalar game (it depends on the seed alone)."""
+    """The seat that begins after the draft of a fresh scalar game
+    (it depends on the seed alone)."""
     while state.phase is Phase.DRAFT:
         state = apply(state, legal_moves(state)[0])
     return state.current
@@ -83,8 +84,19 @@ def expected_arrays(states: list[State], env: BatchEnv) -> dict[str, np.ndarray]
         "draw": np.full((config.box, count), -1, np.int32),
         "pile_size": np.zeros((3, count), np.int32),
     }
-    scalars = {name: np.zeros(count, np.int32) for name in (
-        "phase", "current", "draw_size", "in_hand", "taken_from", "turn", "winner", "reshuffles")}
+    scalars = {
+        name: np.zeros(count, np.int32)
+        for name in (
+            "phase",
+            "current",
+            "draw_size",
+            "in_hand",
+            "taken_from",
+            "turn",
+            "winner",
+            "reshuffles",
+        )
+    }
     for i, s in enumerate(states):
         for seat, rack in enumerate(s.racks):
             out["racks"][seat, :, i] = [-1 if t is None else t for t in rack]
@@ -106,17 +118,36 @@ def expected_arrays(states: list[State], env: BatchEnv) -> dict[str, np.ndarray]
 
 def batch_arrays(state: BatchState) -> dict[str, np.ndarray]:
     """The batch's arrays with unused stack slots blanked (-1)."""
-    out = {name: np.asarray(getattr(state, name)).astype(np.int32) for name in (
-        "racks", "piles", "draw", "pile_size", "phase", "current", "draw_size", "in_hand", "taken_from", "turn",
-        "winner", "reshuffles")}
+    out = {
+        name: np.asarray(getattr(state, name)).astype(np.int32)
+        for name in (
+            "racks",
+            "piles",
+            "draw",
+            "pile_size",
+            "phase",
+            "current",
+            "draw_size",
+            "in_hand",
+            "taken_from",
+            "turn",
+            "winner",
+            "reshuffles",
+        )
+    }
     capacity = out["piles"].shape[1]
-    out["piles"] = np.where(np.arange(capacity)[None, :, None] < out["pile_size"][:, None, :], out["piles"], -1)
-    out["draw"] = np.where(np.arange(out["draw"].shape[0])[:, None] < out["draw_size"][None, :], out["draw"], -1)
+    out["piles"] = np.where(
+        np.arange(capacity)[None, :, None] < out["pile_size"][:, None, :], out["piles"], -1
+    )
+    out["draw"] = np.where(
+        np.arange(out["draw"].shape[0])[:, None] < out["draw_size"][None, :], out["draw"], -1
+    )
     return out
 
 
 def reference_observation(env: BatchEnv, state: State, player: int) -> np.ndarray:
-    """The observation of ``player`` built from the scalar engine's view and knowledge (docs in observe.py)."""
+    """The observation of ``player`` built from the scalar engine's view and
+    knowledge (docs in observe.py)."""
     config = env.config
     t, d = config.tiles, config.days
     blocks = env.observation_layout
@@ -127,7 +158,7 @@ def reference_observation(env: BatchEnv, state: State, player: int) -> np.ndarra
     players = config.players
 
     def put(name: str, values: np.ndarray) -> None:
-        obs[blocks[name].start: blocks[name].stop] = values.reshape(-1)
+        obs[blocks[name].start : blocks[name].stop] = values.reshape(-1)
 
     def one_hot(tile: int | None, size: int) -> np.ndarray:
         row = np.zeros(size, np.float32)
@@ -173,17 +204,19 @@ def _moves(moves: list[Move]) -> str:
 
 
 def _describe(name: str, index: int, expected: np.ndarray, actual: np.ndarray) -> str:
-    return f"{name}: expected {expected[..., index].tolist()}, batch has {actual[..., index].tolist()}"
+    return (
+        f"{name}: expected {expected[..., index].tolist()}, batch has {actual[..., index].tolist()}"
+    )
 
 
 def few_tiles_left(state: State, rng: random.Random) -> State:
-    """The game after a random draft, rigged so that the draw pile holds no tile or one, and the discard piles
-    only their tops (the other tiles leave the game).
+    """The game after a random draft, rigged so that the draw pile holds no tile or one, and the
+    discard piles only their tops (the other tiles leave the game).
 
-    With every rack full, the tiles outside the racks decide how reshuffles go. In a dealt game there are
-    enough of them that the last tile drawn always leaves some to reshuffle. With one tile in the draw pile,
-    drawing it leaves nothing to reshuffle, the draw pile stays empty and is refilled when the turn ends; with
-    none, turns begin with an empty draw pile.
+    With every rack full, the tiles outside the racks decide how reshuffles go. In a dealt game
+    there are enough of them that the last tile drawn always leaves some to reshuffle. With one tile
+    in the draw pile, drawing it leaves nothing to reshuffle, the draw pile stays empty and is
+    refilled when the turn ends; with none, turns begin with an empty draw pile.
     """
     while state.phase is Phase.DRAFT:
         state = apply(state, rng.choice(legal_moves(state)))
@@ -191,18 +224,28 @@ def few_tiles_left(state: State, rng: random.Random) -> State:
     return replace(state, draw_pile=left, piles=tuple(pile[-1:] for pile in state.piles))
 
 
-def play_both(edition: Edition, options: Options, games: int, seed: int, *, observe_every: int = 0,
-              observed_games: int = 4, prepare: Callable[[State, random.Random], State] | None = None) -> Coverage:
-    """Play ``games`` random games through both engines in one batch; raise :class:`Mismatch` at the first
-    difference. ``prepare`` turns each new scalar game into the position both engines start from. Returns what
-    the games went through."""
+def play_both(
+    edition: Edition,
+    options: Options,
+    games: int,
+    seed: int,
+    *,
+    observe_every: int = 0,
+    observed_games: int = 4,
+    prepare: Callable[[State, random.Random], State] | None = None,
+) -> Coverage:
+    """Play ``games`` random games through both engines in one batch; raise :class:`Mismatch` at the
+    first difference. ``prepare`` turns each new scalar game into the position both engines start
+    from. Returns what the games went through."""
     env = BatchEnv(edition, options)
     codec = ActionCodec(options.days)
     states = [new_game(edition, options, seed * 100_003 + g) for g in range(games)]
     firsts = [first_seat(s) for s in states]
     if prepare is not None:
         states = [prepare(s, random.Random(seed * 7 + g)) for g, s in enumerate(states)]
-    batch = from_scalar(env.config, states, jax.random.split(jax.random.key(seed), games), first=firsts)
+    batch = from_scalar(
+        env.config, states, jax.random.split(jax.random.key(seed), games), first=firsts
+    )
     rng = random.Random(seed)
     coverage = Coverage(games=games, first_seats=set(firsts))
     history: list[list[Move]] = [[] for _ in range(games)]
@@ -238,13 +281,17 @@ def play_both(edition: Edition, options: Options, games: int, seed: int, *, obse
                 coverage.limits += after.winner is None
             states[i] = after
             coverage.decisions += 1
-        expected_mask = np.frombuffer(b"".join(expected_masks), np.int8).reshape(games, -1).astype(bool)
+        expected_mask = (
+            np.frombuffer(b"".join(expected_masks), np.int8).reshape(games, -1).astype(bool)
+        )
         differ = np.flatnonzero((expected_mask != mask).any(axis=1))
         if len(differ):
             i = int(differ[0])
-            raise Mismatch(f"game {i} (seed {seed}), decision {step}, after {_moves(history[i][:-1])}: legal "
-                           f"actions {np.flatnonzero(expected_mask[i]).tolist()}, batch mask "
-                           f"{np.flatnonzero(mask[i]).tolist()}")
+            raise Mismatch(
+                f"game {i} (seed {seed}), decision {step}, after {_moves(history[i][:-1])}: legal "
+                f"actions {np.flatnonzero(expected_mask[i]).tolist()}, batch mask "
+                f"{np.flatnonzero(mask[i]).tolist()}"
+            )
         if all(s.is_over for s in states):
             break
         batch = env.step(batch, jnp.asarray(actions))
@@ -254,31 +301,48 @@ def play_both(edition: Edition, options: Options, games: int, seed: int, *, obse
         # Chance: after a reshuffle the batch takes the scalar game's order of the same tiles.
         if shuffled:
             for i in shuffled:
-                if sorted(actual["draw"][:, i].tolist()) != sorted(expected_now["draw"][:, i].tolist()):
-                    raise Mismatch(f"game {i} (seed {seed}), decision {step}, after {_moves(history[i])}: the draw "
-                                   f"pile holds other tiles: "
-                                   + _describe("draw", i, expected_now["draw"], actual["draw"]))
+                if sorted(actual["draw"][:, i].tolist()) != sorted(
+                    expected_now["draw"][:, i].tolist()
+                ):
+                    raise Mismatch(
+                        f"game {i} (seed {seed}), decision {step}, after {_moves(history[i])}: the "
+                        f"draw pile holds other tiles: "
+                        + _describe("draw", i, expected_now["draw"], actual["draw"])
+                    )
             draw = np.asarray(batch.draw).copy()
-            draw[:, shuffled] = np.where(expected_now["draw"][:, shuffled] >= 0, expected_now["draw"][:, shuffled],
-                                         draw[:, shuffled])
+            draw[:, shuffled] = np.where(
+                expected_now["draw"][:, shuffled] >= 0,
+                expected_now["draw"][:, shuffled],
+                draw[:, shuffled],
+            )
             batch = batch.replace(draw=jnp.asarray(draw, jnp.int8))
             actual["draw"][:, shuffled] = expected_now["draw"][:, shuffled]
         for name, expected_array in expected_now.items():
             differ = np.flatnonzero((expected_array != actual[name]).reshape(-1, games).any(axis=0))
             if len(differ):
                 i = int(differ[0])
-                raise Mismatch(f"game {i} (seed {seed}), decision {step}, after {_moves(history[i])}: "
-                               + _describe(name, i, expected_array, actual[name]))
+                raise Mismatch(
+                    f"game {i} (seed {seed}), decision {step}, after {_moves(history[i])}: "
+                    + _describe(name, i, expected_array, actual[name])
+                )
         if observe_every and step % observe_every == 0:
             for seat in range(options.players):
                 observed = np.asarray(env.observe(batch, seat))
                 for i in range(min(observed_games, games)):
                     reference = reference_observation(env, states[i], seat)
                     if not np.allclose(observed[i], reference, atol=1e-6):
-                        wrong = [name for name, b in env.observation_layout.items()
-                                 if not np.allclose(observed[i, b.start: b.stop], reference[b.start: b.stop],
-                                                    atol=1e-6)]
-                        raise Mismatch(f"game {i} (seed {seed}), decision {step}, seat {seat}: observation blocks "
-                                       f"{wrong} differ")
+                        wrong = [
+                            name
+                            for name, b in env.observation_layout.items()
+                            if not np.allclose(
+                                observed[i, b.start : b.stop],
+                                reference[b.start : b.stop],
+                                atol=1e-6,
+                            )
+                        ]
+                        raise Mismatch(
+                            f"game {i} (seed {seed}), decision {step}, seat {seat}: observation "
+                            f"blocks {wrong} differ"
+                        )
                     coverage.observations += 1
     return coverage

@@ -1,7 +1,8 @@
-"""Seeded random games of the batched engine whose observations pin down ``BatchEnv.observe`` exactly.
+"""Seeded random games of the batched engine whose observations pin down ``BatchEnv.observe``
+exactly.
 
-Policies are trained on this observation, so its layout and values may not change: the digest of every
-observation below was recorded once (``observe_digests.json``) and must stay the same.
+Policies are trained on this observation, so its layout and values may not change: the digest of
+every observation below was recorded once (``observe_digests.json``) and must stay the same.
 
     python tests/batch/observe_cases.py     # print the digests of the current code
 """
@@ -31,7 +32,8 @@ GAMES, STEPS, EVERY = 48, 90, 6
 
 
 def observed_states(name: str) -> Iterator[tuple[BatchEnv, BatchState]]:
-    """The env of case ``name`` and its states every ``EVERY`` steps of seeded random play (auto-reset on)."""
+    """The env of case ``name`` and its states every ``EVERY`` steps of seeded random play
+    (auto-reset on)."""
     edition, options = CASES[name]
     env = BatchEnv(edition, options, auto_reset=True)
     state = env.init(jax.random.split(jax.random.key(len(name)), GAMES))

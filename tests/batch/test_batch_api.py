@@ -1,5 +1,5 @@
-"""The batched engine's parts: action numbering, the journey check, deals, automatic resets, conversions,
-what an observation may show, and the random choice of legal actions."""
+"""The batched engine's parts: action numbering, the journey check, deals, automatic resets,
+conversions, what an observation may show, and the random choice of legal actions."""
 
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ GERMANY = load_edition("germany")
 @pytest.mark.parametrize("days", [2, 3, 5, 10, 17, 20])
 def test_actions_decode_as_the_codec_numbers_them(days: int) -> None:
     config = Config.of(USA, Options(players=1, days=days))
-    kind, day, day2, pile = map(np.asarray, jax.jit(lambda a: decode(config, a))(jnp.arange(config.actions)))
+    kind, day, day2, pile = map(
+        np.asarray, jax.jit(lambda a: decode(config, a))(jnp.arange(config.actions))
+    )
     assert (kind == config.action_kind).all() and (day == config.action_day).all()
     assert (day2 == config.action_day2).all() and (pile == config.action_pile).all()
 
@@ -41,7 +43,8 @@ def test_journey_check_agrees_with_the_scalar_checker(edition) -> None:  # type:
     regions = [t.index for t in edition.tiles if t.is_region and checker.neighbors[t.index]]
     racks: list[list[int]] = []
     for days in (2, 3, 5, 10):
-        for _ in range(300):  # random walks over the map, some with a transport tile or a hole put in
+        # random walks over the map, some with a transport tile or a hole put in
+        for _ in range(300):
             walk = [rng.choice(regions)]
             while len(walk) < days:
                 walk.append(rng.choice(sorted(checker.neighbors[walk[-1]])))
@@ -122,8 +125,8 @@ def test_scalar_states_convert_to_batch_games_and_back() -> None:
 
 
 def test_an_observation_hides_what_its_viewer_cannot_know() -> None:
-    """Changing the draw-pile order, or trading an unseen tile of another rack with one of the draw pile, leaves
-    every other seat's observation as it was."""
+    """Changing the draw-pile order, or trading an unseen tile of another rack with one of the draw
+    pile, leaves every other seat's observation as it was."""
     options = Options(players=3, days=5)
     env = BatchEnv(USA, options)
     rng = random.Random(2)
@@ -145,8 +148,12 @@ def test_an_observation_hides_what_its_viewer_cannot_know() -> None:
             racks[1, hidden[0], i], draw[0, i] = draw[0, i], racks[1, hidden[0], i]
     changed = batch.replace(draw=jnp.asarray(draw), racks=jnp.asarray(racks))
     for seat in (0, 2):
-        assert np.array_equal(np.asarray(env.observe(batch, seat)), np.asarray(env.observe(changed, seat)))
-    assert not np.array_equal(np.asarray(env.observe(batch, 1)), np.asarray(env.observe(changed, 1)))
+        assert np.array_equal(
+            np.asarray(env.observe(batch, seat)), np.asarray(env.observe(changed, seat))
+        )
+    assert not np.array_equal(
+        np.asarray(env.observe(batch, 1)), np.asarray(env.observe(changed, 1))
+    )
 
 
 def test_random_actions_are_legal_and_uniform() -> None:
@@ -163,6 +170,8 @@ def test_random_actions_are_legal_and_uniform() -> None:
     assert mask[np.arange(1, 2000), actions[1:]].all()
     one_row = np.zeros((60_000, 92), bool)
     one_row[:, [3, 40, 41, 90]] = True
-    counts = np.bincount(np.asarray(choose(jnp.asarray(one_row), jnp.asarray(rng.random(60_000), jnp.float32))),
-                         minlength=92)[[3, 40, 41, 90]]
+    counts = np.bincount(
+        np.asarray(choose(jnp.asarray(one_row), jnp.asarray(rng.random(60_000), jnp.float32))),
+        minlength=92,
+    )[[3, 40, 41, 90]]
     assert counts.sum() == 60_000 and counts.min() > 14_000

@@ -1,6 +1,6 @@
-"""The learned bot's tools: behaviour cloning of the greedy bot (``tools/clone_policy.py``: the recorded data,
-and a tiny run end to end), PPO's snapshots (``tools/train_policy.py``) and screening them
-(``tools/screen_policy.py``)."""
+"""The learned bot's tools: behaviour cloning of the greedy bot (``tools/clone_policy.py``: the
+recorded data, and a tiny run end to end), PPO's snapshots (``tools/train_policy.py``) and screening
+them (``tools/screen_policy.py``)."""
 
 import importlib.util
 import random
@@ -52,31 +52,80 @@ def test_the_record_is_what_the_bot_sees_and_what_greedy_plays() -> None:
     assert index == len(labels)
 
 
-def test_a_tiny_run_trains_writes_and_screens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_tiny_run_trains_writes_and_screens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     clone = _script()
     out = tmp_path / "policy.npz"
-    assert clone.main(["--games", "6", "--rounds", "2", "--epochs", "2", "--batch", "64", "--hidden", "8",
-                       "--workers", "1", "--screen-games", "2", "--out", str(out)]) == 0
+    assert (
+        clone.main(
+            [
+                "--games",
+                "6",
+                "--rounds",
+                "2",
+                "--epochs",
+                "2",
+                "--batch",
+                "64",
+                "--hidden",
+                "8",
+                "--workers",
+                "1",
+                "--screen-games",
+                "2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "held-out accuracy" in printed and "screen against greedy" in printed
     params, edition, players, days = load_policy(str(out))
     assert (edition, players, days) == ("usa", 2, 10) and params["w1"].shape[1] == 8
     rows = [line.split() for line in printed.splitlines() if line.split()[:1] in (["1"], ["2"])]
-    assert [row[:2] for row in rows] == [[r, e] for r in "12" for e in "012"]  # 2 rounds of 2 epochs
+    # 2 rounds of 2 epochs
+    assert [row[:2] for row in rows] == [[r, e] for r in "12" for e in "012"]
     assert all(0 <= float(row[-1].rstrip("%")) <= 100 for row in rows)
 
 
-def test_ppo_keeps_a_snapshot_per_report_and_screening_reads_them(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_ppo_keeps_a_snapshot_per_report_and_screening_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     train, screen = _script("train_policy"), _script("screen_policy")
     out, snapshots = tmp_path / "policy.npz", tmp_path / "snapshots"
-    assert train.main(["--iterations", "2", "--games", "8", "--steps", "8", "--hidden", "8", "--report", "0",
-                       "--random-games", "4", "--greedy-games", "0", "--out", str(out),
-                       "--snapshots", str(snapshots)]) == 0
+    assert (
+        train.main(
+            [
+                "--iterations",
+                "2",
+                "--games",
+                "8",
+                "--steps",
+                "8",
+                "--hidden",
+                "8",
+                "--report",
+                "0",
+                "--random-games",
+                "4",
+                "--greedy-games",
+                "0",
+                "--out",
+                str(out),
+                "--snapshots",
+                str(snapshots),
+            ]
+        )
+        == 0
+    )
     kept = sorted(snapshots.iterdir())
     assert [path.name for path in kept] == ["00001.npz", "00002.npz"]
     last, _, _, _ = load_policy(str(kept[-1]))
-    assert all(np.array_equal(last[name], value) for name, value in load_policy(str(out))[0].items())
+    assert all(
+        np.array_equal(last[name], value) for name, value in load_policy(str(out))[0].items()
+    )
     capsys.readouterr()
     # The same wins whether the games are played in one process or split between two.
     alone = screen.screen(kept[-1], 6, 77, 1)

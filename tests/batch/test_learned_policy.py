@@ -1,5 +1,5 @@
-"""The learned bot's numpy side against the batched engine: the same observation, the same features, the same
-network; and the PPO trainer on a tiny configuration."""
+"""The learned bot's numpy side against the batched engine: the same observation, the same features,
+the same network; and the PPO trainer on a tiny configuration."""
 
 import random
 
@@ -15,7 +15,15 @@ import jax.numpy as jnp  # noqa: E402
 from tendays.batch import BatchEnv, Config, from_scalar  # noqa: E402
 from tendays.bots import GreedyBot, RandomBot  # noqa: E402
 from tendays.bots.distance import analyze, relaxed_distance  # noqa: E402
-from tendays.bots.learned import PolicySpec, encode, features, forward, head, init_params, journey_distances  # noqa: E402
+from tendays.bots.learned import (
+    PolicySpec,
+    encode,
+    features,
+    forward,
+    head,
+    init_params,
+    journey_distances,
+)  # noqa: E402
 from tendays.engine import Game, Options, Phase, load_edition, next_decision, view  # noqa: E402
 from tendays.training.ppo import PPO, Settings, journey_progress  # noqa: E402
 
@@ -27,13 +35,16 @@ CASES = [
 
 
 def _states(edition_id: str, options: Options, games: int, seed: int) -> list:
-    """States along games of random and greedy players (the draft, the turns, the end), every few moves."""
+    """States along games of random and greedy players (the draft, the
+    turns, the end), every few moves."""
     edition = load_edition(edition_id)
     rng = random.Random(seed)
     states = []
     for index in range(games):
         game = Game(edition, options, rng.getrandbits(32))
-        bots = [GreedyBot() if (seat + index) % 2 else RandomBot() for seat in range(options.players)]
+        bots = [
+            GreedyBot() if (seat + index) % 2 else RandomBot() for seat in range(options.players)
+        ]
         while (decision := next_decision(game)) is not None:
             if rng.random() < 0.3:
                 states.append(game.state)
@@ -50,12 +61,19 @@ def test_numpy_observation_equals_the_batched_one(edition_id: str, options: Opti
     assert spec.observation_size == env.observation_size
     assert spec.blocks == {name: (b.start, b.stop) for name, b in env.observation_layout.items()}
     batch = from_scalar(env.config, states, jax.random.split(jax.random.key(0), len(states)))
-    assert any(s.phase is Phase.DRAFT for s in states) and any(s.phase is Phase.OVER for s in states)
+    assert any(s.phase is Phase.DRAFT for s in states) and any(
+        s.phase is Phase.OVER for s in states
+    )
     for seat in range(options.players):
         batched = np.asarray(env.observe(batch, seat))
         for i, state in enumerate(states):
-            np.testing.assert_allclose(encode(view(state, seat), spec), batched[i], rtol=1e-6, atol=1e-7,
-                                       err_msg=f"state {i}")  # XLA may divide by multiplying
+            np.testing.assert_allclose(
+                encode(view(state, seat), spec),
+                batched[i],
+                rtol=1e-6,
+                atol=1e-7,
+                err_msg=f"state {i}",
+            )  # XLA may divide by multiplying
 
 
 def test_link_table_and_progress_are_the_engines() -> None:
@@ -64,7 +82,8 @@ def test_link_table_and_progress_are_the_engines() -> None:
     spec = PolicySpec.of(config.edition, options)
     np.testing.assert_array_equal(spec.link, config.link_table)
     states = _states("usa", options, games=3, seed=5)
-    racks = np.array([[-1 if t is None else t for t in s.racks[0]] for s in states], np.int32).T  # [days, N]
+    # [days, N]
+    racks = np.array([[-1 if t is None else t for t in s.racks[0]] for s in states], np.int32).T
     progress = np.asarray(journey_progress(config, jnp.asarray(racks)))
     complete = np.asarray(BatchEnv("usa", options).is_complete(racks.T))
     np.testing.assert_array_equal(progress == 1.0, complete)
@@ -88,7 +107,9 @@ def test_features_and_network_agree_in_numpy_and_jax() -> None:
     assert closer.max() == 1 and set(np.unique(closer)) <= {-1, 0, 1}
     params = init_params(spec, 16, seed=3)
     logits, values = forward(spec, params, obs, mask, np)
-    logits_j, values_j = forward(spec, jax.tree.map(jnp.asarray, params), jnp.asarray(obs), jnp.asarray(mask), jnp)
+    logits_j, values_j = forward(
+        spec, jax.tree.map(jnp.asarray, params), jnp.asarray(obs), jnp.asarray(mask), jnp
+    )
     np.testing.assert_allclose(logits, np.asarray(logits_j), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(values, np.asarray(values_j), rtol=1e-4, atol=1e-4)
 
@@ -103,7 +124,7 @@ def test_a_held_tiles_gain_is_the_change_of_journey_progress() -> None:
     obs = np.asarray(env.observe(batch, batch.current))
     inputs, _, _ = features(spec, obs, np)
     start = len(spec.keep) + spec.days * spec.tiles
-    held_gain = inputs[:, start:start + spec.days] * 2
+    held_gain = inputs[:, start : start + spec.days] * 2
     for i, state in enumerate(states):
         rack = np.array([-1 if t is None else t for t in state.racks[state.current]], np.int32)
         racks = np.repeat(rack[:, None], spec.days + 1, axis=1)
@@ -113,14 +134,16 @@ def test_a_held_tiles_gain_is_the_change_of_journey_progress() -> None:
 
 
 def _racks(edition_id: str, days: int, count: int, seed: int) -> list[list[int | None]]:
-    """Random racks (some days empty) and near-complete ones: a shortest completion with one or two days
-    changed or emptied."""
+    """Random racks (some days empty) and near-complete ones: a shortest completion with one or two
+    days changed or emptied."""
     edition = load_edition(edition_id)
     rng = random.Random(seed)
     tiles = edition.tables.n
     racks: list[list[int | None]] = []
     for index in range(count):
-        rack: list[int | None] = [rng.randrange(tiles) if rng.random() < 0.8 else None for _ in range(days)]
+        rack: list[int | None] = [
+            rng.randrange(tiles) if rng.random() < 0.8 else None for _ in range(days)
+        ]
         if index % 2:
             rack = list(analyze(edition, rack).completion)
             for day in rng.sample(range(days), rng.choice((1, 2))):
@@ -130,9 +153,11 @@ def _racks(edition_id: str, days: int, count: int, seed: int) -> list[list[int |
 
 
 @pytest.mark.parametrize(("edition_id", "days"), [("usa", 10), ("germany", 10), ("germany", 5)])
-def test_journey_distances_are_the_relaxed_distances_of_the_greedy_bots_analysis(edition_id: str, days: int) -> None:
-    """The dynamic programme against ``tendays.bots.distance`` (which ignores tile counts the same way), for
-    the rack itself and for every tile put on every day of some racks."""
+def test_journey_distances_are_the_relaxed_distances_of_the_greedy_bots_analysis(
+    edition_id: str, days: int
+) -> None:
+    """The dynamic programme against ``tendays.bots.distance`` (which ignores tile counts the same
+    way), for the rack itself and for every tile put on every day of some racks."""
     edition = load_edition(edition_id)
     spec = PolicySpec.of(edition, Options(players=2, days=days))
     racks = _racks(edition_id, days, 40, seed=days)
@@ -146,7 +171,11 @@ def test_journey_distances_are_the_relaxed_distances_of_the_greedy_bots_analysis
             for tile in rng.sample(range(spec.tiles), 12):
                 changed = list(racks[index])
                 changed[day] = tile
-                assert with_tile[index, day, tile] == relaxed_distance(edition, changed), (racks[index], day, tile)
+                assert with_tile[index, day, tile] == relaxed_distance(edition, changed), (
+                    racks[index],
+                    day,
+                    tile,
+                )
     distance_j, with_tile_j = journey_distances(spec, jnp.asarray(rows), jnp)
     np.testing.assert_array_equal(distance, np.asarray(distance_j))
     np.testing.assert_array_equal(with_tile, np.asarray(with_tile_j))
@@ -156,15 +185,21 @@ def test_the_trainer_runs_a_tiny_configuration() -> None:
     options = Options(players=2, days=4, turn_limit=40)
     env = BatchEnv("usa", options, auto_reset=True)
     spec = PolicySpec.of(env.edition, options)
-    ppo = PPO(env, lambda p, prepared, m: head(p, prepared, m, jnp),
-              Settings(games=8, steps=8, minibatches=2, epochs=1), prepare=lambda obs: features(spec, obs, jnp))
+    ppo = PPO(
+        env,
+        lambda p, prepared, m: head(p, prepared, m, jnp),
+        Settings(games=8, steps=8, minibatches=2, epochs=1),
+        prepare=lambda obs: features(spec, obs, jnp),
+    )
     params = jax.tree.map(jnp.asarray, init_params(spec, 8, seed=0))
     carry = ppo.start(params, jax.random.key(0))
     carry, summary = ppo.iterate(carry)
     carry, summary = ppo.iterate(carry)
     assert np.isfinite(float(summary["policy_loss"])) and np.isfinite(float(summary["value_loss"]))
-    changed = [not np.allclose(np.asarray(carry[0][k]), params[k]) for k in ("w1", "wp", "gain_scale",
-                                                                              "distance_scale")]
+    changed = [
+        not np.allclose(np.asarray(carry[0][k]), params[k])
+        for k in ("w1", "wp", "gain_scale", "distance_scale")
+    ]
     assert all(changed)
     result = ppo.evaluate(carry[0], jax.random.key(1), 8, 200)
     assert 0 <= int(result["won"]) + int(result["lost"]) <= 8

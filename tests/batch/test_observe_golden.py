@@ -1,5 +1,6 @@
-"""``BatchEnv.observe`` gives exactly the observations recorded before it was made faster (policies are trained
-on it), in seeded random games of both editions with one to four players, swaps and open hands."""
+"""``BatchEnv.observe`` gives exactly the observations recorded before it was made faster (policies
+are trained on it), in seeded random games of both editions with one to four
+players, swaps and open hands."""
 
 import json
 
@@ -10,7 +11,9 @@ jax = pytest.importorskip("jax")
 from observe_cases import CASES, DIGESTS, digest  # noqa: E402
 
 
-@pytest.mark.skipif(jax.default_backend() != "cpu", reason="the digests were recorded with XLA's CPU backend")
+@pytest.mark.skipif(
+    jax.default_backend() != "cpu", reason="the digests were recorded with XLA's CPU backend"
+)
 @pytest.mark.parametrize("name", list(CASES))
 def test_observations_match_the_recorded_digest(name: str) -> None:
     assert digest(name) == json.loads(DIGESTS.read_text())[name]
