@@ -139,6 +139,7 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/engine/test_properties.py::test_a_record_replays_identically",
     "tests/engine/test_properties.py::test_the_draw_pile_is_never_empty_while_buried_tiles_could_refill_it",
     "tests/engine/test_properties.py::test_every_tile_is_in_exactly_one_place",
+    "tests/engine/test_properties.py::test_a_view_never_shows_other_racks_or_the_draw_order",
     "tests/i18n/test_catalogues.py::test_the_checking_command_finds_nothing",
     "tests/i18n/test_catalogues.py::test_the_template_holds_every_sentence_of_the_source",
     "tests/server/test_leaks.py::test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator",
