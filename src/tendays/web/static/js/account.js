@@ -24,6 +24,17 @@ function say(id, error) {
   $(id).textContent = error ? sentence(error.message || String(error)) : "";
 }
 
+/** Whether every field the form needs is filled in; if not, the first empty one is named under the form and
+ * focused, before anything is sent or asked (a password of spaces is still a password: only names are trimmed). */
+function filled(form, errorId) {
+  const empty = [...form.querySelectorAll("input[required]:not([type=checkbox])")]
+    .find((input) => (input.type === "password" ? input.value === "" : !input.value.trim()));
+  if (!empty) return true;
+  say(errorId, new Error(t("account.fill_in", { field: empty.closest("label").querySelector("span").textContent })));
+  empty.focus();
+  return false;
+}
+
 /** Run a form's request with its button disabled; the error goes under the form. */
 async function submitting(form, errorId, work) {
   const button = form.querySelector("button[type=submit]");
@@ -41,6 +52,7 @@ async function submitting(form, errorId, work) {
 }
 
 async function enter(path, form, errorId, nameId, passwordId) {
+  if (!filled(form, errorId)) return;
   await submitting(form, errorId, async () => {
     const session = await api(path, { method: "POST", body: { name: $(nameId).value, password: $(passwordId).value } });
     rememberSession(session);
@@ -85,6 +97,7 @@ function showSignedIn(session) {
   $("password-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.currentTarget;
+    if (!filled(form, "password-error")) return;
     submitting(form, "password-error", async () => {
       await api("/api/account/password", { method: "POST",
         body: { password: $("current-password").value, new_password: $("new-password").value } });
@@ -95,6 +108,7 @@ function showSignedIn(session) {
   $("delete-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.currentTarget;
+    if (!filled(form, "delete-error")) return;
     if (!$("delete-sure").checked) {
       say("delete-error", new Error(t("account.delete_tick")));
       $("delete-sure").focus();

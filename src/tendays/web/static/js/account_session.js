@@ -21,6 +21,21 @@ export function rememberSession(session) {
   known = Promise.resolve(session);
 }
 
+/** Whether this browser signed in or out (or in as someone else) in another tab since the page asked: the
+ * server then refuses the page's changes (403), and only reloading the page mends it. */
+export async function sessionChanged() {
+  const known = await signedIn();
+  let now;
+  try {
+    const response = await fetch("/api/session", { headers: { "Accept-Language": currentLanguage() } });
+    if (response.status !== 200 && response.status !== 401) return false;
+    now = response.ok ? await response.json() : null;
+  } catch {
+    return false;
+  }
+  return (known ? known.csrf : null) !== (now ? now.csrf : null);
+}
+
 /** The header a changing request of this browser carries: the session's CSRF token, if one is signed in. */
 export async function csrfHeaders() {
   const session = await signedIn();

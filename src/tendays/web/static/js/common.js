@@ -1,6 +1,6 @@
 // Shared helpers for the lobby and the table: DOM building, the REST API, and what the browser remembers.
 
-import { csrfHeaders } from "./account_session.js";
+import { csrfHeaders, sessionChanged } from "./account_session.js";
 import { currentLanguage, t, tn } from "./i18n.js";
 
 /** Build an element: el("button", {class: "x", onclick: f, "aria-label": "..."}, "text", child, ...). */
@@ -74,6 +74,9 @@ export async function api(path, { method = "GET", body, headers = {} } = {}) {
     data = null;
   }
   if (!response.ok) {
+    if (response.status === 403 && method !== "GET" && await sessionChanged()) {
+      throw new ApiError(403, t("api.session_changed"));
+    }
     const text = detailText(data && (data.detail ?? data.message));
     throw new ApiError(response.status, text || t("api.status", { status: response.status, text: response.statusText }));
   }

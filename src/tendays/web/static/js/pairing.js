@@ -40,11 +40,13 @@ function ratingOf(input) {
 }
 
 function stopWaiting(message = "") {
+  const focused = waiting.contains(document.activeElement); // its buttons vanish: the keyboard stays in the panel
   clearTimeout(timer);
   seek = null;
   botOffer.hidden = true;
   error.textContent = message;
   show("form");
+  if (focused) document.getElementById("pair-button").focus();
 }
 
 /** Paired: remember the seat on this device and go to the table. */

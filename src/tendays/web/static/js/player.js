@@ -1,14 +1,15 @@
 // A player's profile (/players/{name}): ratings per edition, the rating history drawn as a chart here, and the
 // games played, newest first, a page at a time, each linked to its replay (or, while played, its table).
 
-import { ApiError, api, el, markReady } from "./common.js";
+import { ApiError, api, el, markReady, sentence } from "./common.js";
 import { startLanguage, t } from "./i18n.js";
 import { ratingChart } from "./players/chart.js";
 import { changeText, deviationText, editionName, ratingText } from "./players/words.js";
 import { preferences } from "./preferences.js";
 
 const $ = (id) => document.getElementById(id);
-const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+// Everything after /players/: a name may hold a slash ("AC/DC", linked as AC%2FDC).
+const name = decodeURIComponent(location.pathname.replace(/^\/players\//, ""));
 const PER_PAGE = 20;
 
 await startLanguage();
@@ -77,7 +78,10 @@ async function load(page) {
     profile = await api(`/api/players/${encodeURIComponent(name)}?page=${page}&per_page=${PER_PAGE}`);
   } catch (error) {
     $("player-name").textContent = name;
-    $("player-error").textContent = error instanceof ApiError ? error.message : String(error);
+    $("player-error").textContent = sentence(error instanceof ApiError ? error.message : String(error));
+    if (!profile) { // nobody of this name: no empty chart or games under the refusal
+      for (const part of document.querySelectorAll(".player-part")) part.hidden = true;
+    }
     return;
   }
   document.title = t("players.page_title", { name: profile.name });

@@ -37,12 +37,14 @@ export function headerPanel() {
     phase: state.game.phase,
     turn: state.game.turn,
     mine: state.game.status === "playing" && (state.game.legal_moves || []).length > 0,
-  }), ({ title, you, options, status, phase, turn, mine }) => {
+    rated: Boolean(state.game.rated),
+  }), ({ title, you, options, status, phase, turn, mine, rated }) => {
     const who = you === null || you === undefined ? t("header.watching") : t("header.seat", { n: you + 1 });
     const limit = options.turn_limit;
     const turnText = status === "playing" && phase !== "draft"
       ? ` · ${limit ? t("header.turn_of", { n: turn + 1, limit }) : t("header.turn", { n: turn + 1 })}` : "";
-    $("game-title").textContent = `${title} · ${tn("lobby.days", options.days)} · ${who}${turnText}`;
+    const ratedText = rated ? ` · ${t("header.rated")}` : ""; // leaving a rated game loses it: say so up front
+    $("game-title").textContent = `${title}${ratedText} · ${tn("lobby.days", options.days)} · ${who}${turnText}`;
     document.title = t(mine ? "table.title_mine" : "table.title", { title });
   });
 }

@@ -1,7 +1,7 @@
 // Joining a game from its link: the player's name for a free seat, or watching without playing.
 
 import { signedIn } from "../account_session.js";
-import { api, fillIfEmpty, playPath, remembered } from "../common.js";
+import { api, el, fillIfEmpty, playPath, remembered } from "../common.js";
 import { levelWord, t } from "../i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,6 +32,10 @@ export async function offerJoin(gameId) {
       joinButton.disabled = true;
       $("join-error").textContent = game.status === "over" ? t("join.over")
         : game.status === "waiting" ? t("join.reserved") : t("join.full");
+    } else if (game.rated && !(await signedIn())) { // the server would refuse: say why, and sign in to come back here
+      joinButton.disabled = true;
+      $("join-error").replaceChildren(t("lobby.rated_join_signed_out"), " ",
+        el("a", { href: `/account?next=${encodeURIComponent(playPath(gameId))}` }, t("lobby.rated_sign_in")));
     }
   } catch (error) {
     summary.textContent = error.status === 404 ? t("join.no_game") : t("join.failed_load", { error: error.message });

@@ -1,0 +1,159 @@
+"""The people pages as a newcomer meets them, in Chromium: a profile reached by its link whatever the name, an
+unknown player's page with nothing empty under the refusal, a profile on a phone that does not run off the
+screen, the account forms naming an empty field before sending or asking anything, a rated game saying so at
+the table and to someone signed out at its join link, the keyboard kept in "Play someone now" after stopping,
+and a page opened before signing in elsewhere saying to reload it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_helpers import CHROMIUM, Page, Server, new_page
+
+pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+
+PASSWORD = "walking across the map"
+LOCALES = {"en": "en-US", "de": "de-DE"}
+
+
+def ready(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]", state="attached")
+
+
+def sign_up(page: Page, server: Server, name: str) -> None:
+    ready(page, f"{server.url}/account#sign-up")
+    page.fill("#sign-up-name", name)
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#sign-up-form button[type=submit]")
+    page.wait_for_url(f"{server.url}/")
+    page.wait_for_selector("body[data-ready]", state="attached")
+
+
+def create(page: Page, **body: Any) -> dict[str, Any]:
+    """A game created through the page's own API helper (it sends the session's CSRF token)."""
+    game: dict[str, Any] = page.evaluate(
+        "async (body) => (await import('/static/js/common.js')).api('/api/games', {method: 'POST', body})",
+        {"edition": "usa", "name": "x", **body})
+    return game
+
+
+def test_the_top_bar_opens_the_profile_of_a_name_with_a_slash(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    sign_up(page, server, "AC/DC")
+    page.click("nav.who >> text=Your profile")
+    page.wait_for_selector("#player-since:not(:empty)")
+    assert page.inner_text("#player-name") == "AC/DC"
+    assert page.inner_text("#player-error") == ""
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_an_unknown_player_is_said_once_with_no_empty_chart_or_games(browser: Any, server: Server,
+                                                                     lang: str) -> None:
+    page = new_page(browser, locale=LOCALES[lang])
+    ready(page, f"{server.url}/players/Nobody%20Here")
+    page.wait_for_selector("#player-error:not(:empty)")
+    assert page.inner_text("#player-name") == "Nobody Here"
+    assert page.inner_text("#player-error") == {"en": "There is no player called 'Nobody Here'.",
+                                                "de": "Es gibt niemanden namens 'Nobody Here'."}[lang]
+    assert page.locator("#chart-title").is_hidden() and page.locator("#games-next").is_hidden()
+    assert page.js_errors == []
+
+
+def test_a_profile_with_games_fits_a_phone(browser: Any, server: Server) -> None:
+    page = new_page(browser, width=390, height=844, locale="de-DE", is_mobile=True, has_touch=True)
+    sign_up(page, server, "Fernweh")
+    create(page, seats=[{"kind": "human"}, {"kind": "bot", "bot": "normal"}])
+    ready(page, f"{server.url}/players/Fernweh")
+    page.wait_for_selector("#games tr")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_account_forms_name_an_empty_field_before_sending_or_asking(browser: Any, server: Server,
+                                                                       lang: str) -> None:
+    page = new_page(browser, locale=LOCALES[lang])
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.method != "GET" else None)
+    ready(page, f"{server.url}/account")
+    page.fill("#sign-in-name", "Someone")
+    page.click("#sign-in-form button[type=submit]")
+    assert page.inner_text("#sign-in-error") == {"en": 'Fill in "Password" first.',
+                                                 "de": "Fülle zuerst „Passwort“ aus."}[lang]
+    assert page.evaluate("document.activeElement.id") == "sign-in-password"
+    sign_up(page, server, f"Leer {lang}")
+    ready(page, f"{server.url}/account")
+    sent.clear()  # the sign-up itself
+    assert page.inner_text("label:has(#new-password) span") == {"en": "New password", "de": "Neues Passwort"}[lang]
+    page.check("#delete-sure")
+    page.click("#delete-form button[type=submit]")
+    assert page.inner_text("#delete-error") == {"en": 'Fill in "Current password" first.',
+                                                "de": "Fülle zuerst „Aktuelles Passwort“ aus."}[lang]
+    assert page.evaluate("document.activeElement.id") == "delete-password"
+    page.fill("#new-password", "a new password of mine")
+    page.click("#password-form button[type=submit]")
+    assert page.inner_text("#password-error") == {"en": 'Fill in "Current password" first.',
+                                                  "de": "Fülle zuerst „Aktuelles Passwort“ aus."}[lang]
+    assert asked == [] and not [url for url in sent if "/api/account" in url or "/api/session" in url]
+    assert page.is_visible("#signed-in") and page.js_errors == []
+
+
+def test_a_rated_game_says_so_at_the_table_and_at_its_link_signed_out(browser: Any, server: Server) -> None:
+    host = new_page(browser, locale="en-US")
+    sign_up(host, server, "Rita")
+    game = create(host, name="Rita", rated=True, seats=[{"kind": "human"}, {"kind": "human"}])
+    host.goto(f"{server.url}{game['url']}")
+    host.wait_for_selector("#turn strong")
+    assert host.inner_text("#game-title").startswith("10 Days in the USA · rated · 10 days")
+
+    guest = new_page(browser, locale="de-DE")
+    guest.goto(f"{server.url}/play/{game['id']}")
+    guest.wait_for_selector("#join-error a")
+    assert guest.inner_text("#join-error").startswith("Dieses Spiel ist gewertet")
+    assert guest.is_disabled("#join-button") and guest.is_enabled("#spectate-button")
+    guest.click("#join-error a")
+    guest.wait_for_selector("body[data-ready]", state="attached")
+    guest.fill("#sign-up-name", "Gustav")
+    guest.fill("#sign-up-password", PASSWORD)
+    guest.click("#sign-up-form button[type=submit]")
+    guest.wait_for_url(f"{server.url}/play/{game['id']}")  # back at the game, signed in: now it may be joined
+    guest.wait_for_function("!document.getElementById('join-button').disabled")
+    assert guest.input_value("#join-name") == "Gustav" and guest.inner_text("#join-error") == ""
+    assert host.js_errors == [] and guest.js_errors == []
+
+
+def test_stopping_the_search_by_keyboard_keeps_the_focus_in_the_panel(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    sign_up(page, server, "Keys")
+    page.wait_for_selector("#pair-form:not([hidden])")
+    page.focus("#pair-button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pair-waiting:not([hidden])")
+    assert page.evaluate("document.activeElement.id") == "pair-cancel"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pair-form:not([hidden])")
+    assert page.evaluate("document.activeElement.id") == "pair-button"
+    assert page.inner_text("#pair-error") == "You stopped looking."
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_page_opened_before_signing_in_elsewhere_says_to_reload_it(browser: Any, server: Server,
+                                                                      lang: str) -> None:
+    lobby = new_page(browser, locale=LOCALES[lang])
+    ready(lobby, f"{server.url}/")
+    other_tab = lobby.context.new_page()
+    sign_up(other_tab, server, f"Tabs {lang}")
+    lobby.bring_to_front()
+    lobby.fill("#player-name", "Someone")
+    lobby.click("#create-form button[type=submit]")
+    error = lobby.locator("[role=alert]", has_text={"en": "reload the page", "de": "lade die Seite neu"}[lang])
+    error.wait_for()
+    assert "X-CSRF-Token" not in error.inner_text()
+    assert lobby.url == f"{server.url}/" and lobby.js_errors == []
