@@ -157,3 +157,16 @@ def test_a_page_opened_before_signing_in_elsewhere_says_to_reload_it(browser: An
     error.wait_for()
     assert "X-CSRF-Token" not in error.inner_text()
     assert lobby.url == f"{server.url}/" and lobby.js_errors == []
+
+
+def test_a_rating_that_is_no_number_is_refused_not_dropped(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    sign_up(page, server, "Numbers")
+    page.wait_for_selector("#pair-form:not([hidden])")
+    page.focus("#pair-form input[name=rating_min]")
+    page.keyboard.type("1e")  # a number field holding no number reads as empty to scripts
+    page.click("#pair-button")
+    page.wait_for_selector("#pair-error:not(:empty)")
+    assert page.inner_text("#pair-error") == "A rating is a number, such as 25."
+    assert page.is_visible("#pair-form") and page.is_hidden("#pair-waiting")
+    assert page.js_errors == []

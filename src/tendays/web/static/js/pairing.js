@@ -35,6 +35,7 @@ function paceOf(value) {
 }
 
 function ratingOf(input) {
+  if (input.validity.badInput) return NaN; // typed, but no number ("1e"): the field's value reads as empty
   const text = input.value.trim();
   return text === "" ? null : Number(text);
 }
