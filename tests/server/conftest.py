@@ -3,7 +3,9 @@ not wait."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from postgres import PostgresCluster, binaries  # noqa: E402
 from server_helpers import TestClient, Ticker, settings  # noqa: E402
 
 from tendays.server.face.app import Limits, create_app  # noqa: E402
+from tendays.server.storage.store import Store  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -35,11 +38,25 @@ def postgres_url(postgres: PostgresCluster) -> str:
     return postgres.database()
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database with no games that the migrations brought to the newest revision, made once:
+    copying it costs far less than migrating a new file for every test (the migrations themselves
+    are tested in test_migrations.py, and on every PostgreSQL database)."""
+    path = tmp_path_factory.mktemp("migrated") / "tendays.db"
+    Store(f"sqlite:///{path}").close()
+    return path
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The server's database: a SQLite file, and (the same test again) a PostgreSQL database."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tendays.db'}"
+        path = tmp_path / "tendays.db"
+        template: Path = request.getfixturevalue("migrated_sqlite")
+        with closing(sqlite3.connect(template)) as source, closing(sqlite3.connect(path)) as copy:
+            source.backup(copy)
+        return f"sqlite:///{path}"
     url: str = request.getfixturevalue("postgres_url")
     return url
 
