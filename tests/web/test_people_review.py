@@ -170,3 +170,17 @@ def test_a_rating_that_is_no_number_is_refused_not_dropped(browser: Any, server:
     assert page.inner_text("#pair-error") == "A rating is a number, such as 25."
     assert page.is_visible("#pair-form") and page.is_hidden("#pair-waiting")
     assert page.js_errors == []
+
+
+def test_a_name_taken_puts_the_cursor_in_the_name(browser: Any, server: Server) -> None:
+    first = new_page(browser, locale="en-US")
+    sign_up(first, server, "Twin")
+    page = new_page(browser, locale="en-US")
+    ready(page, f"{server.url}/account#sign-up")
+    page.fill("#sign-up-name", "twin")
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#sign-up-form button[type=submit]")
+    page.wait_for_selector("#sign-up-error:not(:empty)")
+    assert page.inner_text("#sign-up-error") == "The name twin is taken; choose another."
+    assert page.evaluate("document.activeElement.id") == "sign-up-name"
+    assert page.js_errors == []

@@ -44,7 +44,8 @@ async function submitting(form, errorId, work) {
     await work();
   } catch (error) {
     say(errorId, error);
-    const field = form.querySelector("input[type=password]");
+    const taken = error.status === 409; // the name is the field to change, not the password
+    const field = form.querySelector(taken ? "input[name=name]" : "input[type=password]");
     if (field) field.focus();
   } finally {
     button.disabled = false;
