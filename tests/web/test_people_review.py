@@ -184,3 +184,11 @@ def test_a_name_taken_puts_the_cursor_in_the_name(browser: Any, server: Server) 
     assert page.inner_text("#sign-up-error") == "The name twin is taken; choose another."
     assert page.evaluate("document.activeElement.id") == "sign-up-name"
     assert page.js_errors == []
+
+
+def test_an_unknown_replay_is_said_as_a_sentence(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    ready(page, f"{server.url}/replay/nothing-here")
+    page.wait_for_selector("#replay-wait:not(:empty)")
+    assert page.inner_text("#replay-wait") == "There is no game 'nothing-here'."
+    assert page.locator("#replay-wait a").count() == 0 and page.js_errors == []

@@ -114,7 +114,8 @@ def test_a_game_being_played_has_no_replay_yet_and_the_page_says_so(browser: Any
     page.goto(f"{server.url}/replay/{ticket['id']}")
     page.wait_for_selector("body[data-ready]", state="attached")
     assert page.inner_text("#replay-wait") == (f"Spiel {ticket['id']} wird noch gespielt: sein Spielprotokoll und "
-                                               "seine Wiederholung gibt es, sobald es vorbei ist")
+                                               "seine Wiederholung gibt es, sobald es vorbei ist. Zum Tisch des Spiels")
+    assert page.get_attribute("#replay-wait a", "href") == f"/play/{ticket['id']}"  # watch it meanwhile
     assert page.locator("#table").is_hidden() and page.locator("[data-tile]").count() == 0
     assert page.js_errors == []
 

@@ -2,7 +2,7 @@
 // panels (map, piles, log) and every rack with its verdict. The server replays the record and sends every
 // position; the page knows no rule. ← → and the slider step; the link, the record and the analysis are beside them.
 
-import { ApiError, api, markReady } from "./common.js";
+import { ApiError, api, el, markReady, playPath, sentence } from "./common.js";
 import { loadEdition } from "./edition.js";
 import { currentLanguage, startLanguage, t } from "./i18n.js";
 import { colourBlindPalette, preferences } from "./preferences.js";
@@ -164,7 +164,10 @@ if (gameId) {
     const answer = await api(`${path}/replay`);
     await show(answer, { href: `${path}/record`, name: `tendays-${gameId}.json` });
   } catch (error) {
-    $("replay-wait").textContent = error.status === 409 || error.status === 404 ? error.message : "";
+    const refused = error.status === 409 || error.status === 404; // still played, or no such game: said in words
+    const said = refused ? [sentence(error.message)] : [];
+    if (error.status === 409) said.push(" ", el("a", { href: playPath(gameId) }, t("replay.to_table")));
+    $("replay-wait").replaceChildren(...said);
     if (!(error.status === 409 || error.status === 404)) showError(error.message);
   }
 }
