@@ -192,3 +192,18 @@ def test_an_unknown_replay_is_said_as_a_sentence(browser: Any, server: Server) -
     page.wait_for_selector("#replay-wait:not(:empty)")
     assert page.inner_text("#replay-wait") == "There is no game 'nothing-here'."
     assert page.locator("#replay-wait a").count() == 0 and page.js_errors == []
+
+
+def test_a_long_name_with_no_space_fits_a_phone_everywhere_it_is_shown(browser: Any, server: Server) -> None:
+    name = "W" * 32  # the longest name, and the widest letter, with nowhere to break
+    page = new_page(browser, width=390, height=844, locale="de-DE", is_mobile=True, has_touch=True)
+    sign_up(page, server, name)
+    game = create(page, seats=[{"kind": "human"}, {"kind": "bot", "bot": "normal"}])
+    for path in ("/", "/account", f"/players/{name}"):
+        ready(page, f"{server.url}{path}")
+        page.wait_for_function("document.querySelector('nav.who, #player-since:not(:empty)') !== null")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+    page.goto(f"{server.url}{game['url']}")
+    page.wait_for_selector("#players .player")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.js_errors == []
