@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, Page, Server, new_page
+from test_accessibility import audit
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
@@ -60,6 +61,7 @@ def test_an_unknown_player_is_said_once_with_no_empty_chart_or_games(browser: An
     assert page.inner_text("#player-error") == {"en": "There is no player called 'Nobody Here'.",
                                                 "de": "Es gibt niemanden namens 'Nobody Here'."}[lang]
     assert page.locator("#chart-title").is_hidden() and page.locator("#games-next").is_hidden()
+    assert audit(page) == []
     assert page.js_errors == []
 
 
@@ -117,6 +119,7 @@ def test_a_rated_game_says_so_at_the_table_and_at_its_link_signed_out(browser: A
     guest.wait_for_selector("#join-error a")
     assert guest.inner_text("#join-error").startswith("Dieses Spiel ist gewertet")
     assert guest.is_disabled("#join-button") and guest.is_enabled("#spectate-button")
+    assert audit(guest) == []
     guest.click("#join-error a")
     guest.wait_for_selector("body[data-ready]", state="attached")
     guest.fill("#sign-up-name", "Gustav")
