@@ -65,14 +65,19 @@ def test_an_unknown_player_is_said_once_with_no_empty_chart_or_games(browser: An
     assert page.js_errors == []
 
 
-def test_a_profile_with_games_fits_a_phone(browser: Any, server: Server) -> None:
+def test_a_profile_with_games_fits_a_phone_and_offers_its_owner_to_go_on_playing(browser: Any, server: Server) -> None:
     page = new_page(browser, width=390, height=844, locale="de-DE", is_mobile=True, has_touch=True)
     sign_up(page, server, "Fernweh")
     create(page, seats=[{"kind": "human"}, {"kind": "bot", "bot": "normal"}])
     ready(page, f"{server.url}/players/Fernweh")
     page.wait_for_selector("#games tr")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert page.js_errors == []
+    assert page.inner_text("#games tr a") == "Weiterspielen"  # their own game: theirs to go on with
+    someone = new_page(browser, locale="de-DE")
+    ready(someone, f"{server.url}/players/Fernweh")
+    someone.wait_for_selector("#games tr")
+    assert someone.inner_text("#games tr a") == "Zuschauen"
+    assert page.js_errors == [] and someone.js_errors == []
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

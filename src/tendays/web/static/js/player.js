@@ -1,6 +1,7 @@
 // A player's profile (/players/{name}): ratings per edition, the rating history drawn as a chart here, and the
 // games played, newest first, a page at a time, each linked to its replay (or, while played, its table).
 
+import { signedIn } from "./account_session.js";
 import { ApiError, api, el, markReady, sentence } from "./common.js";
 import { startLanguage, t } from "./i18n.js";
 import { ratingChart } from "./players/chart.js";
@@ -18,6 +19,7 @@ $("preferences").replaceWith(preferences());
 let editions = [];
 let bots = { levels: [] };
 let profile = null;
+let mine = false; // the reader's own profile: a game being played is theirs to go on with, not to watch
 
 function showRatings() {
   const editionsRated = Object.entries(profile.ratings);
@@ -65,7 +67,8 @@ function showGames() {
     el("td", {}, against(game)),
     el("td", {}, resultText(game)),
     el("td", {}, game.rating === null ? "" : `${ratingText(game.rating)} (${changeText(game.change)})`),
-    el("td", {}, el("a", { href: game.link }, game.result === "playing" ? t("players.watch") : t("players.replay")))));
+    el("td", {}, el("a", { href: game.link }, game.result !== "playing" ? t("players.replay")
+      : mine ? t("players.continue") : t("players.watch")))));
   $("games").replaceChildren(...rows);
   $("no-games").hidden = profile.total > 0;
   $("games-page").textContent = t("players.page", { page: profile.page, pages: profile.pages });
@@ -84,6 +87,8 @@ async function load(page) {
     }
     return;
   }
+  const session = await signedIn();
+  mine = Boolean(session) && session.name === profile.name;
   document.title = t("players.page_title", { name: profile.name });
   $("player-name").textContent = profile.name;
   $("player-since").textContent = t("players.since", {
