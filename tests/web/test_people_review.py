@@ -215,3 +215,18 @@ def test_a_long_name_with_no_space_fits_a_phone_everywhere_it_is_shown(browser: 
     page.wait_for_selector("#players .player")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.js_errors == []
+
+
+def test_signing_out_in_another_tab_ends_the_search_in_words(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    sign_up(page, server, "Leaver")
+    page.wait_for_selector("#pair-form:not([hidden])")
+    page.click("#pair-button")
+    page.wait_for_selector("#pair-waiting:not([hidden])")
+    other_tab = page.context.new_page()
+    ready(other_tab, f"{server.url}/account")
+    other_tab.click("#sign-out")
+    other_tab.wait_for_url(f"{server.url}/")
+    page.wait_for_selector("#pair-form:not([hidden])")  # not "still looking" for ever
+    assert page.inner_text("#pair-error") == "That did not work: sign in first: nobody is signed in"
+    assert page.js_errors == []

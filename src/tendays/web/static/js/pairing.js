@@ -86,6 +86,10 @@ async function poll() {
       stopWaiting(t("pair.lost"));
       return;
     }
+    if (failure instanceof ApiError && failure.status === 401) { // signed out elsewhere: the search ended with it
+      stopWaiting(t("pair.failed", { error: failure.message }));
+      return;
+    }
     status.textContent = t("pair.poll_failed", { error: failure.message });
   }
   timer = setTimeout(poll, POLL_MS);
