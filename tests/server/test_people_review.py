@@ -94,3 +94,16 @@ def test_a_form_body_is_quoted_as_sent_not_as_python_bytes(client: TestClient) -
                          headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert answer.status_code == 422
     assert answer.json()["detail"] == "must be an object (not 'name=x&password=y')"
+
+
+def test_a_deleted_opponent_on_a_profile_is_said_in_the_readers_language(client: TestClient) -> None:
+    sign_up(client, "Erna")
+    game = client.post("/api/games", json={"edition": "usa", "name": "Erna", "rated": True,
+                                           "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    other = TestClient(client.app)
+    sign_up(other, "Fritz")
+    assert other.post(f"/api/games/{game['id']}/join", json={"name": "Fritz"}).status_code == 200
+    assert other.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
+    for language, said in (("en", "deleted player"), ("de", "gelöschter Spieler")):
+        profile = client.get("/api/players/Erna", headers={"Accept-Language": language}).json()
+        assert profile["games"][0]["others"] == [{"name": said, "bot": None, "place": None, "profile": None}]

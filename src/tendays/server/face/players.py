@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse, RedirectResponse
 from tendays.engine import available_editions
 from tendays.engine.i18n import gettext as _
 
+from ..matches.wire import DELETED_PLAYER
 from ..people.profiles import leaderboard, profile
 from .models import ERRORS, ErrorAnswer
 from .players_models import Leaderboard, Profile
@@ -38,6 +39,10 @@ def players_router() -> APIRouter:
         found = await journal.read(profile, journal.store.engine, name, page, per_page)
         if found is None:
             raise HTTPException(404, _("there is no player called '{name}'").format(name=name[:64]))
+        for game in found["games"]:  # a deleted account's seat, as every table says it: in the reader's language
+            for other in game["others"]:
+                if other["bot"] is None and other["name"] == DELETED_PLAYER:
+                    other["name"] = _(DELETED_PLAYER)
         return found
 
     @router.get("/api/leaderboard", summary="An edition's best players, with the bots' ratings beside them",
