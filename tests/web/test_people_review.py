@@ -230,3 +230,17 @@ def test_signing_out_in_another_tab_ends_the_search_in_words(browser: Any, serve
     page.wait_for_selector("#pair-form:not([hidden])")  # not "still looking" for ever
     assert page.inner_text("#pair-error") == "That did not work: sign in first: nobody is signed in"
     assert page.js_errors == []
+
+
+def test_sign_out_everywhere_refused_leaves_the_button_usable(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    sign_up(page, server, "Stale")
+    ready(page, f"{server.url}/account")
+    other_tab = page.context.new_page()
+    ready(other_tab, f"{server.url}/account")
+    other_tab.click("#sign-out")
+    other_tab.wait_for_url(f"{server.url}/")
+    page.click("#sign-out-everywhere")  # this page still thinks it is signed in
+    page.wait_for_selector("#account-status:not(:empty)")
+    assert page.inner_text("#account-status") == "Sign in first: nobody is signed in."
+    assert page.is_enabled("#sign-out-everywhere") and page.js_errors == []

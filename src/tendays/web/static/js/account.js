@@ -85,14 +85,15 @@ function showSignedIn(session) {
     location.assign("/");
   });
   $("sign-out-everywhere").addEventListener("click", async (event) => {
-    event.currentTarget.disabled = true;
+    const button = event.currentTarget; // null once the click is handled: kept for after the answer
+    button.disabled = true;
     try {
       await api("/api/account/sessions", { method: "DELETE" });
       rememberSession(null);
       location.assign("/account");
     } catch (error) {
       say("account-status", error);
-      event.currentTarget.disabled = false;
+      button.disabled = false;
     }
   });
   $("password-form").addEventListener("submit", (event) => {
