@@ -179,3 +179,21 @@ def test_a_game_that_keeps_only_its_current_state_undoes_by_replaying() -> None:
         lean.play(move)
     assert lean.state == full.state and len(lean._states) == 1
     assert lean.undo() == full.undo() and lean.state == full.state
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "not a tendays game record: it has no 'edition', 'options', 'seed' or 'moves'"),
+        ("de", "keine Spielaufzeichnung"),
+    ],
+)
+def test_a_record_missing_its_fields_says_so_in_words(language: str, said: str) -> None:
+    from tendays.engine.i18n import use_language
+
+    with use_language(language), pytest.raises(RecordError) as refused:
+        GameRecord.loads('{"not": "a record"}')
+    assert said in str(refused.value)
+    assert "fehlt" in str(refused.value) or language == "en"
+    with pytest.raises(RecordError, match="'options' must be an object such as"):
+        GameRecord.from_json({"edition": "usa", "options": [1], "seed": 1, "moves": []})

@@ -123,7 +123,9 @@ def test_a_record_opened_from_a_file_replays_and_a_tampered_one_is_refused(lite:
         ([1, 2, 3], "not a tendays game record: the file holds no JSON object"),
         ({**record, "names": ["Alice"]}, "the record names 1 players for a game of 2"),
         ({**record, "edition": "mars"}, "this record cannot be replayed: "),
-        ({k: v for k, v in record.items() if k != "seed"}, "not a tendays game record: 'seed'"),
+        ({k: v for k, v in record.items() if k != "seed"}, "not a tendays game record: it has no 'seed'"),
+        ({"not": "a record"}, "not a tendays game record: it has no 'edition', 'options', 'seed' or 'moves'"),
+        ({**record, "options": "fast"}, "not a tendays game record: 'options' must be an object such as"),
     ]
     for body, reason in cases:
         answer = lite.post("/api/replays", json=body)

@@ -18,13 +18,51 @@ from .json_text import loads as json_loads
 from .moves import Move
 from .state import KNOWN_RULES, IllegalMoveError, Options, State, apply, new_game
 
-__all__ = ["Game", "GameRecord", "RecordError"]
+__all__ = ["Game", "GameRecord", "RecordError", "shape_problem"]
 
 FORMAT = "tendays-record/1"
 
 
 class RecordError(ValueError):
     """A record that cannot be read or does not replay."""
+
+
+def shape_problem(data: object) -> str | None:
+    """What keeps ``data`` from being a record's JSON object, in words (a person reads it, never a
+    Python key); None if it has the right shape."""
+    if not isinstance(data, dict):
+        return _("it holds {kind}, not a JSON object").format(kind=_json_kind(data))
+    missing = [repr(key) for key in ("edition", "options", "seed", "moves") if key not in data]
+    if missing:
+        return _("it has no {fields}").format(fields=_or_list(missing))
+    seed, moves, names = data["seed"], data["moves"], data.get("names", [])
+    checks = [
+        ("edition", isinstance(data["edition"], str), _('an edition id such as "usa"')),
+        ("options", isinstance(data["options"], dict),
+         _("an object such as {example}").format(example='{"players": 2, "days": 10}')),
+        ("seed", isinstance(seed, int) and not isinstance(seed, bool), _("a whole number")),
+        ("moves", isinstance(moves, list) and all(isinstance(m, str) for m in moves),
+         _('a list of moves such as ["draft 3", "draw"]')),
+        ("names", isinstance(names, list) and all(isinstance(n, str) for n in names),
+         _("a list of names")),
+    ]
+    for key, right, what in checks:
+        if not right:
+            return _("{key!r} must be {what}, not {value}").format(
+                key=key, what=what, value=json.dumps(data[key], default=repr)[:40])
+    return None
+
+
+def _json_kind(data: object) -> str:
+    kinds = {list: _("an array"), str: _("a string"), bool: _("true or false"), type(None): "null"}
+    return kinds.get(type(data), _("a number"))
+
+
+def _or_list(items: list[str]) -> str:
+    """Items joined with "or": "'seed'", "'seed' or 'moves'", "'edition', 'seed' or 'moves'"."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{head} or {last}").format(head=", ".join(items[:-1]), last=items[-1])
 
 
 @dataclass(frozen=True)
@@ -73,6 +111,9 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        problem = shape_problem(data)
+        if problem is not None:
+            raise RecordError(_("not a tendays game record: {error}").format(error=problem))
         try:
             if data.get("format", FORMAT) != FORMAT:
                 raise RecordError(
