@@ -60,6 +60,7 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_account_security.py",
     "tests/server/test_seeks_api.py",
     "tests/server/test_people_api_review.py",
+    "tests/server/test_people_loose_ends.py",
     "tests/cli/test_accounts_cmd.py",
     # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer;
     # the modules that only import JAX, pgx or OpenSpiel pay seconds for it in

@@ -55,7 +55,7 @@ from .seat_bots import SeatBots
 from .seats import LobbyError, Rejected, Seat, Subscriber, hash_token, new_token
 from .thinking import Thinker
 from .timing import ClockReading, TurnClock
-from .wire import Outgoing, SeatInfo, TableEncoder
+from .wire import Outgoing, SeatInfo, TableEncoder, listed_name
 
 if TYPE_CHECKING:
     from ..storage.journal import Journal
@@ -152,13 +152,13 @@ class Match:
         return self.status == "waiting" and any(not s.taken and not s.reserved for s in self.seats)
 
     def summary(self) -> dict[str, Any]:
-        """The lobby's public summary of this game; bots' names in the current language."""
+        """The lobby's public summary of this game; bots' and deleted accounts' names in the current language."""
         return {
             "id": self.id,
             "edition": self.edition.id,
             "status": self.status,
             "ended": self.ended,
-            "seats": [{"seat": s.index, "kind": s.kind, "name": s.shown_name if s.kind == "bot" else s.name,
+            "seats": [{"seat": s.index, "kind": s.kind, "name": listed_name(s.index, s.kind, s.name, s.bot),
                        "bot": s.bot, "taken": s.taken,
                        "reserved": s.reserved and not s.taken, "left": s.left} for s in self.seats],
             "options": {"days": self.options.days, "swap": self.options.swap, "open_hands": self.options.open_hands,

@@ -28,7 +28,7 @@ from tendays.engine.wire import event_to_json, view_to_json
 
 from .notices import N_, render_notice
 
-__all__ = ["DELETED_PLAYER", "Outgoing", "SeatInfo", "TableEncoder", "dumps", "seat_name", "stored_bot_name"]
+__all__ = ["DELETED_PLAYER", "Outgoing", "SeatInfo", "TableEncoder", "dumps", "listed_name", "seat_name", "stored_bot_name"]
 
 Rack = Sequence[int | None]
 Json = dict[str, Any]
@@ -84,6 +84,12 @@ def seat_name(seat: int, kind: str, name: str | None, bot: str | None) -> str:
     if name == DELETED_PLAYER:
         return _(DELETED_PLAYER)
     return name or _("Player {number}").format(number=seat + 1)
+
+
+def listed_name(seat: int, kind: str, name: str | None, bot: str | None) -> str | None:
+    """A seat's name as lists and tables give it: a bot's and a deleted account's in the reader's
+    language, a person's as they gave it, None for a seat nobody took yet."""
+    return seat_name(seat, kind, name, bot) if kind == "bot" or name == DELETED_PLAYER else name
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,13 +203,12 @@ class TableEncoder:
         return self._shared
 
     def _seats_in(self, seats: list[Json], lang: str) -> list[Json]:
-        """The shared seats with the bots' names in ``lang`` (people's names are theirs in every language)."""
+        """The shared seats with the bots' and deleted accounts' names in ``lang`` (:func:`listed_name`)."""
         named = self._seats.get(lang)
         if named is None:
             with use_language(lang):
                 named = self._seats[lang] = [
-                    {**s, "name": seat_name(s["seat"], s["kind"], s["name"], s["bot"])} if s["kind"] == "bot" else s
-                    for s in seats]
+                    {**s, "name": listed_name(s["seat"], s["kind"], s["name"], s["bot"])} for s in seats]
         return named
 
     def table(self, shared: Json, seen: PlayerView, version: int, status: str, log_from: int, chat_from: int,

