@@ -67,3 +67,19 @@ def test_a_deleted_account_is_said_in_the_readers_language_in_the_lobby_and_at_t
         table = ws.receive_json()
         assert table["type"] == "state", table
         assert table["game"]["seats"][0]["name"] == said
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "a rating of -5000 is not on the scale: ratings start at 25 and almost all lie between 0 and 50"),
+    ("de", "eine Wertung von -5000 liegt nicht auf der Skala: Wertungen beginnen bei 25 und liegen fast alle "
+           "zwischen 0 und 50")])
+def test_a_rating_range_off_the_scale_is_refused_with_the_scale_in_words(
+        client: TestClient, language: str, said: str) -> None:
+    sign_up(client, "Ann")
+    asked = {"Accept-Language": language}
+    answer = client.post("/api/seeks", json={"edition": "usa", "rating_range": {"min": -5000, "max": None}},
+                         headers=asked)
+    assert answer.status_code == 422 and answer.json()["detail"] == said
+    scale = client.get("/api/rating-scale", headers=asked).json()
+    assert (scale["start"], scale["low"], scale["high"]) == (25, 0, 50)
+    assert said.endswith(scale["said"])

@@ -13,9 +13,10 @@ from tendays.engine.i18n import gettext as _
 
 from ..people.accounts import Account
 from ..people.matchmaker import Matchmaker
+from ..people.ratings import START, USUAL, scale_words
 from ..people.seeks import Seek
 from .models import ERRORS, ID_PATTERN, ErrorAnswer
-from .seeks_models import SeekAnswer, SeekRequest
+from .seeks_models import RatingScale, SeekAnswer, SeekRequest
 from .session import require_account
 
 __all__ = ["seeks_router"]
@@ -36,6 +37,11 @@ def matchmaker_of(request: Request) -> Matchmaker:
 
 def seeks_router() -> APIRouter:
     router = APIRouter()
+
+    @router.get("/api/rating-scale", summary="The rating scale, for choosing an opponent's range",
+                response_model=RatingScale)
+    async def rating_scale() -> RatingScale:
+        return RatingScale(start=START.mu, low=USUAL[0], high=USUAL[1], said=scale_words())
 
     @router.post("/api/seeks", summary="Play someone now: wait to be paired into a rated game", status_code=201,
                  response_model=SeekAnswer, response_model_exclude_none=False,

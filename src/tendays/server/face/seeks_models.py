@@ -8,14 +8,21 @@ from pydantic import BaseModel, Field
 
 from .models import STRICT, PaceRequest
 
-__all__ = ["RatingRange", "SeekAnswer", "SeekRequest"]
+__all__ = ["RatingRange", "RatingScale", "SeekAnswer", "SeekRequest"]
 
 
 class RatingRange(BaseModel):
     model_config = STRICT
 
-    min: float | None = Field(None, ge=-1000, le=1000, description="the lowest rating of an opponent; null: any")
-    max: float | None = Field(None, ge=-1000, le=1000, description="the highest rating of an opponent; null: any")
+    min: float | None = Field(None, description="the lowest rating of an opponent (-1000 to 1000); null: any")
+    max: float | None = Field(None, description="the highest rating of an opponent (-1000 to 1000); null: any")
+
+
+class RatingScale(BaseModel):
+    start: float = Field(description="the rating every new player starts at")
+    low: float = Field(description="almost every rating is at least this")
+    high: float = Field(description="almost every rating is at most this")
+    said: str = Field(description="the scale in words, in the reader's language")
 
 
 class SeekRequest(BaseModel):

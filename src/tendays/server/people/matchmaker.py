@@ -14,7 +14,7 @@ from tendays.engine.i18n import gettext as _
 from ..matches.lobby import Lobby
 from ..matches.seats import LobbyError
 from ..settings import Pace
-from .ratings import START
+from .ratings import SEEK_LIMITS, START, scale_words
 from .seeks import Pairing, Seek, SeekBook, SeekStatus
 
 __all__ = ["Matchmaker"]
@@ -53,6 +53,10 @@ class Matchmaker:
         if pace is not None:
             self.settings.paces.check(pace)
         low, high = rating_range
+        for asked in (low, high):
+            if asked is not None and not SEEK_LIMITS[0] <= asked <= SEEK_LIMITS[1]:
+                raise ValueError(_("a rating of {asked} is not on the scale: {scale}").format(
+                    asked=f"{asked:g}", scale=scale_words()))
         if low is not None and high is not None and low > high:
             raise ValueError(_("the lowest rating asked for ({low}) is above the highest ({high})").format(
                 low=f"{low:g}", high=f"{high:g}"))  # the catalogues' placeholders hold no number formats

@@ -23,10 +23,12 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from tendays.engine.i18n import gettext as _
+
 from ..matches.master import Match
 from ..storage.schema import SETTLED_SIGMA, GameTable, RatingHistoryTable, RatingTable, SeatTable
 
-__all__ = ["PROVISIONAL_SIGMA", "START", "Rating", "is_provisional", "places", "rate_game", "rate_places"]
+__all__ = ["PROVISIONAL_SIGMA", "SEEK_LIMITS", "START", "USUAL", "Rating", "scale_words", "is_provisional", "places", "rate_game", "rate_places"]
 
 _MODEL = PlackettLuce()
 
@@ -50,6 +52,19 @@ class Rating:
 
 #: Where every new player starts (openskill's own start, as the bots' ladder did).
 START = Rating(_MODEL.mu, _MODEL.sigma)
+
+#: The ratings people have, as the model sees them: its prior puts almost every skill (three deviations
+#: either side of the start) between 0 and 50.
+USUAL = (START.mu - 3 * START.sigma, START.mu + 3 * START.sigma)
+
+#: The widest rating range a seek may ask for: far beyond any rating, but a number, not a typo's -5000.
+SEEK_LIMITS = (-1000.0, 1000.0)
+
+
+def scale_words() -> str:
+    """The rating scale in the current language, for a person choosing a range."""
+    return _("ratings start at {start} and almost all lie between {low} and {high}").format(
+        start=f"{START.mu:g}", low=f"{USUAL[0]:g}", high=f"{USUAL[1]:g}")
 
 
 def is_provisional(sigma: float) -> bool:

@@ -16,6 +16,7 @@ const status = document.getElementById("pair-status");
 const waited = document.getElementById("pair-waited"); // not a live region: a screen reader hears no ticking
 const error = document.getElementById("pair-error");
 const botOffer = document.getElementById("pair-bot-offer");
+const botSaid = document.getElementById("pair-bot-said"); // a live region: the offer is read out when it comes
 const botSelect = document.getElementById("pair-bot");
 
 let session = null; // {name, csrf} of the signed-in person (api() sends the token with every change)
@@ -40,11 +41,17 @@ function ratingOf(input) {
   return text === "" ? null : Number(text);
 }
 
+/** Show (or take away) the bot offer; its words go in the live region beside it, so they are heard. */
+function offerBot(shown) {
+  botOffer.hidden = !shown;
+  botSaid.textContent = shown ? t("pair.bot_offer") : "";
+}
+
 function stopWaiting(message = "") {
   const focused = waiting.contains(document.activeElement); // its buttons vanish: the keyboard stays in the panel
   clearTimeout(timer);
   seek = null;
-  botOffer.hidden = true;
+  offerBot(false);
   error.textContent = message;
   show("form");
   if (focused) document.getElementById("pair-button").focus();
@@ -79,7 +86,7 @@ async function poll() {
     }
     if (status.textContent !== t("pair.looking")) status.textContent = t("pair.looking"); // said once, not each look
     waited.textContent = waitedText(answer.waited);
-    if (answer.waited >= answer.offer_bot_after) botOffer.hidden = false;
+    if (answer.waited >= answer.offer_bot_after && botOffer.hidden) offerBot(true);
   } catch (failure) {
     if (seek !== asked) return;
     if (failure instanceof ApiError && failure.status === 404) {
@@ -97,7 +104,7 @@ async function poll() {
 
 function startWaiting(value) {
   seek = value;
-  botOffer.hidden = true;
+  offerBot(false);
   status.textContent = t("pair.looking");
   waited.textContent = waitedText(0);
   show("waiting");
@@ -170,6 +177,16 @@ window.addEventListener("pagehide", () => {
   }
 });
 
+/** Beside the range: the scale ratings are on, as the server's rating model has it. */
+async function showScale() {
+  try {
+    const scale = await api("/api/rating-scale");
+    document.getElementById("pair-scale").textContent = t("pair.scale", { start: scale.start, low: scale.low, high: scale.high });
+  } catch {
+    // the server is away: the range still works, only without its scale beside it
+  }
+}
+
 /** Wire the panel once the lobby knows the editions (`{id: name}`, `chosen` first) and the bot levels. */
 export async function startPairing(editions, chosen, levels) {
   form.elements.edition.replaceChildren(...Object.entries(editions).map(([id, name]) =>
@@ -178,6 +195,7 @@ export async function startPairing(editions, chosen, levels) {
     level.rating === null || level.rating === undefined ? t("lobby.seat_level", { level: levelWord(level.name) })
       : t("lobby.seat_level_rated", { level: levelWord(level.name), rating: level.rating.toFixed(1) }))));
   session = await signedIn(); // null: nobody signed in (or the server is away): the panel says how to sign in
+  showScale();
   panel.hidden = false;
   show(session ? "form" : "signed-out");
 }
