@@ -83,3 +83,19 @@ def test_a_rating_range_off_the_scale_is_refused_with_the_scale_in_words(
     scale = client.get("/api/rating-scale", headers=asked).json()
     assert (scale["start"], scale["low"], scale["high"]) == (25, 0, 50)
     assert said.endswith(scale["said"])
+
+
+def test_deleting_an_account_during_its_rated_game_leaves_it_and_the_other_wins(client: TestClient) -> None:
+    sign_up(client, "Erna")
+    game = create(client, "Erna", [HUMAN, HUMAN], rated=True)
+    fritz = TestClient(client.app)
+    sign_up(fritz, "Fritz")
+    assert fritz.post(f"/api/games/{game['id']}/join", json={"name": "Fritz"}).status_code == 200
+    assert client.get(f"/api/games/{game['id']}").json()["status"] == "playing"
+    delete_account(fritz)
+    summary = client.get(f"/api/games/{game['id']}").json()
+    assert (summary["status"], summary["ended"]) == ("over", "forfeit")
+    assert summary["seats"][1]["name"] == "deleted player" and summary["seats"][1]["left"]
+    rated = client.get("/api/players/Erna").json()  # the game was rated before the account went
+    assert rated["ratings"]["usa"]["games"] == 1 and rated["ratings"]["usa"]["rating"] > 25
+    assert (rated["games"][0]["result"], rated["games"][0]["others"][0]["place"]) == ("won", 2)

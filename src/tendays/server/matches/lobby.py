@@ -392,6 +392,10 @@ class Lobby:
             del self._holds[match.id]
         self._forget_if_unused(match)
 
+    async def results_written(self) -> None:
+        """Wait until the games that ended so far have had their results (places, ratings) written."""
+        await asyncio.gather(*self._finishing, return_exceptions=True)
+
     def _over(self, match: Match) -> None:
         """A game ended (here, or another process told of it): tell :attr:`on_finished`, and let it go."""
         if self.on_finished is not None:

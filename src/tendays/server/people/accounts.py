@@ -31,12 +31,15 @@ from sqlalchemy.exc import IntegrityError
 from tendays.engine.i18n import gettext as _
 
 from ..matches.lobby import Lobby
+from ..matches.seats import Rejected
 from ..matches.text import clean_name, name_key
 from ..matches.wire import DELETED_PLAYER
 from ..storage.schema import (
     AccountTable,
+    GameTable,
     RatingHistoryTable,
     RatingTable,
+    SeatTable,
     SeekTable,
     SessionTable,
 )
@@ -263,6 +266,7 @@ class Accounts:
     async def delete(self, account: Account, password: str, address: str) -> None:
         """Delete the account: its games stay, with its seats named "deleted player"."""
         await self._check_password(account, password, address)
+        await self._leave_rated_games(account)
         store = self.lobby.journal.store
 
         def forget(db: Connection) -> list[str]:
@@ -275,6 +279,29 @@ class Accounts:
 
         await self._db(forget)
         self.lobby.forget_account(account.id, DELETED_PLAYER)
+
+    async def _leave_rated_games(self, account: Account) -> None:
+        """Deleting an account leaves its rated games being played, as leaving does: a loss, and with two
+        people the game ends at once in the other's favour (its rating moves; the deleted one's is gone)."""
+        def playing(db: Connection) -> list[str]:
+            return list(db.scalars(
+                select(SeatTable.game_id).join(GameTable, GameTable.id == SeatTable.game_id)
+                .where(SeatTable.account_id == account.id, GameTable.rated.is_(True),
+                       GameTable.finished.is_(False)).distinct()))
+
+        for game_id in await self._db(playing):
+            match = await self.lobby.get(game_id)
+            if match is None:
+                continue
+            try:
+                seat = match.seat_of_account(account.id)
+                if seat is not None and match.status == "playing":
+                    await match.leave(seat)
+            except Rejected:  # it ended meanwhile: nothing to leave
+                pass
+            finally:
+                self.lobby.release(match)
+        await self.lobby.results_written()  # rated while the account still names its seat
 
     async def export(self, account: Account) -> dict[str, Any]:
         """Everything the server keeps about the account, as JSON (no password hash, no session ids)."""

@@ -28,7 +28,8 @@ from tendays.engine.i18n import gettext as _
 from ..matches.master import Match
 from ..storage.schema import SETTLED_SIGMA, GameTable, RatingHistoryTable, RatingTable, SeatTable
 
-__all__ = ["PROVISIONAL_SIGMA", "SEEK_LIMITS", "START", "USUAL", "Rating", "scale_words", "is_provisional", "places", "rate_game", "rate_places"]
+__all__ = ["PROVISIONAL_SIGMA", "SEEK_LIMITS", "START", "USUAL", "Rating", "is_provisional", "places", "rate_game",
+           "rate_places", "scale_words"]
 
 _MODEL = PlackettLuce()
 
@@ -141,17 +142,19 @@ def _rate_in(db: Connection, game_id: str, seat_places: Sequence[int], at: float
     game = db.execute(select(GameTable.edition, GameTable.rated).where(GameTable.id == game_id)).one_or_none()
     if game is None or not game.rated:
         return
-    people = {row.account_id: seat_places[row.seat] for row in db.execute(
-        select(SeatTable.seat, SeatTable.account_id).where(SeatTable.game_id == game_id,
-                                                           SeatTable.account_id.is_not(None)))}
-    if len(people) < 2:
+    seats = db.execute(select(SeatTable.seat, SeatTable.account_id).where(SeatTable.game_id == game_id)).all()
+    people = {row.account_id: seat_places[row.seat] for row in seats if row.account_id is not None}
+    # A deleted account's seat still played: rated at the start, its rating written nowhere.
+    deleted = [seat_places[row.seat] for row in seats if row.account_id is None]
+    if not people or len(people) + len(deleted) < 2:
         return
     accounts = sorted(people)
     known = {row.account_id: Rating(row.mu, row.sigma, row.games) for row in db.execute(
         select(RatingTable).where(RatingTable.account_id.in_(accounts), RatingTable.edition == game.edition)
         .order_by(RatingTable.account_id).with_for_update())}
-    after = rate_places([known.get(a, START) for a in accounts], [people[a] for a in accounts])
-    for account, rating in zip(accounts, after, strict=True):
+    after = rate_places([known.get(a, START) for a in accounts] + [START] * len(deleted),
+                        [people[a] for a in accounts] + deleted)
+    for account, rating in zip(accounts, after[:len(accounts)], strict=True):
         values = {"mu": rating.mu, "sigma": rating.sigma, "rating": rating.mu, "games": rating.games,
                   "updated": at}
         if account in known:
