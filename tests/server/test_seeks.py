@@ -180,3 +180,23 @@ async def test_a_pair_whose_game_cannot_be_made_waits_again_and_the_sweep_pairs_
         await matchmaker.close()
         await lobby.close()
         await lobby.journal.close()
+
+
+def test_a_pairing_whose_game_was_never_made_waits_again_after_the_grace(store: Store, book: SeekBook) -> None:
+    from tendays.server.people.seeks import PAIRING_GRACE
+
+    ann, ben = accounts(store, 2)
+    start = time.time()
+    first = seek(book, ann, now=start)
+    pairing = book.pair(seek(book, ben, now=start + 20), start + 25)  # then its process died
+    assert pairing is not None
+    book.sweep(start + 25 + PAIRING_GRACE - 1)  # a game may still be on its way
+    assert {book.get(s.id).status for s in pairing.seeks} == {SeekStatus.PAIRED}  # type: ignore[union-attr]
+    later = start + 25 + PAIRING_GRACE + 1
+    assert set(book.sweep(later)) == {first, pairing.second.id}  # past the grace: both wait, to be paired again
+    assert book.settle(pairing, "late", {s.id: "t" for s in pairing.seeks}) is False  # too late: not written
+    again = book.pair(first, later)
+    assert again is not None and {s.id for s in again.seeks} == {first, pairing.second.id}
+    assert book.settle(again, "g1", {s.id: "t" for s in again.seeks})
+    assert book.sweep(later + 10 * PAIRING_GRACE) == []  # a pairing with its game stays paired
+    assert {book.get(s.id).game_id for s in again.seeks} == {"g1"}  # type: ignore[union-attr]

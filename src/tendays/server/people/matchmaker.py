@@ -102,7 +102,10 @@ class Matchmaker:
                           pairing.first.id, pairing.second.id)
             await self.journal.run(self.book.reopen, pairing)
             return 0
-        await self.journal.run(self.book.settle, pairing, game_id, tokens)
+        if not await self.journal.run(self.book.settle, pairing, game_id, tokens):
+            log.warning("game %s was made too late for seeks %s and %s, which wait again; it stays unplayed until "
+                        "it lapses", game_id, pairing.first.id, pairing.second.id)
+            return 0
         log.info("seeks %s and %s paired into game %s", pairing.first.id, pairing.second.id, game_id)
         return 1
 

@@ -23,9 +23,12 @@ from sqlalchemy.engine import Connection, Engine
 from ..settings import Pace
 from ..storage.schema import AccountTable, RatingTable, SeekTable
 
-__all__ = ["Pairing", "Seek", "SeekBook", "SeekStatus"]
+__all__ = ["PAIRING_GRACE", "Pairing", "Seek", "SeekBook", "SeekStatus"]
 
 CANDIDATES = 50  # open seeks looked at per pairing, oldest first
+# A paired seek with no game this long after its pairing lost its game to a process that died making it
+# (games are made within a second): the sweep lets it wait again.
+PAIRING_GRACE = 30.0
 
 
 class SeekStatus(StrEnum):
@@ -45,7 +48,7 @@ class Seek:
     pace: Pace | None
     rating_min: float | None
     rating_max: float | None
-    created: float
+    created: float  # when it was made; once paired, when it was paired (the sweep's grace counts from it)
     status: SeekStatus
     game_id: str | None = None
     token: str | None = None
@@ -143,7 +146,7 @@ class SeekBook:
                 claimed = db.execute(update(SeekTable).where(SeekTable.id == seek.id,
                                                              SeekTable.status == SeekStatus.OPEN,
                                                              SeekTable.created >= now - self.expiry)
-                                     .values(status=SeekStatus.PAIRED))
+                                     .values(status=SeekStatus.PAIRED, created=now))  # paired at
                 if claimed.rowcount != 1:
                     transaction.rollback()
                     return None
@@ -154,12 +157,19 @@ class SeekBook:
         seek = self.get(seek_id)
         return seek is not None and seek.status == SeekStatus.OPEN
 
-    def settle(self, pairing: Pairing, game_id: str, tokens: dict[str, str]) -> None:
-        """The paired game exists: each seek gets its id and its owner's seat token (``tokens`` by seek id)."""
-        with self.engine.begin() as db:
+    def settle(self, pairing: Pairing, game_id: str, tokens: dict[str, str]) -> bool:
+        """The paired game exists: each seek gets its id and its owner's seat token (``tokens`` by seek id).
+        False, and nothing written, if the sweep let the seeks wait again meanwhile (past the grace)."""
+        with self.engine.connect() as db, db.begin() as transaction:
             for seek in pairing.seeks:
-                db.execute(update(SeekTable).where(SeekTable.id == seek.id)
-                           .values(game_id=game_id, token=tokens[seek.id]))
+                done = db.execute(update(SeekTable).where(SeekTable.id == seek.id,
+                                                          SeekTable.status == SeekStatus.PAIRED,
+                                                          SeekTable.game_id.is_(None))
+                                  .values(game_id=game_id, token=tokens[seek.id]))
+                if done.rowcount != 1:
+                    transaction.rollback()
+                    return False
+        return True
 
     def reopen(self, pairing: Pairing) -> None:
         """The game of a pairing could not be made: both seeks wait again."""
@@ -169,10 +179,14 @@ class SeekBook:
                        .values(status=SeekStatus.OPEN))
 
     def sweep(self, now: float) -> list[str]:
-        """Let open seeks past their time lapse, and forget the seat tokens of old pairings (the seat is the
+        """Let paired seeks whose game was never made wait again (:data:`PAIRING_GRACE`), open seeks past
+        their time lapse, and forget the seat tokens of old pairings (the seat is the
         account's: it opens signed in, so a copy of the database need not hold its token); the ids of the
         seeks still open (oldest first), to pair again."""
         with self.engine.begin() as db:
+            db.execute(update(SeekTable).where(SeekTable.status == SeekStatus.PAIRED, SeekTable.game_id.is_(None),
+                                               SeekTable.created < now - PAIRING_GRACE)
+                       .values(status=SeekStatus.OPEN, created=now))  # its game was never made: waits again
             db.execute(update(SeekTable).where(SeekTable.status == SeekStatus.OPEN,
                                                SeekTable.created < now - self.expiry)
                        .values(status=SeekStatus.EXPIRED))
