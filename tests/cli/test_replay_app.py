@@ -108,6 +108,9 @@ def test_replay_rejects_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     path.write_text(broken.dumps())
     assert main(["replay", str(path), "--text"]) == 2
     assert "does not replay" in capsys.readouterr().err
+    path.write_text('{"not": "a record"}')  # what is missing, in words: never a Python key
+    assert main(["replay", str(path), "--text"]) == 2
+    assert "it has no 'edition', 'options', 'seed' or 'moves'" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
 

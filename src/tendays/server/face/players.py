@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, RedirectResponse
 from tendays.engine import available_editions
 from tendays.engine.i18n import gettext as _
 
-from ..matches.wire import DELETED_PLAYER
+from ..matches.wire import listed_name
 from ..people.profiles import leaderboard, profile
 from .models import ERRORS, ErrorAnswer
 from .players_models import Leaderboard, Profile
@@ -41,8 +41,8 @@ def players_router() -> APIRouter:
             raise HTTPException(404, _("there is no player called '{name}'").format(name=name[:64]))
         for game in found["games"]:  # a deleted account's seat, as every table says it: in the reader's language
             for other in game["others"]:
-                if other["bot"] is None and other["name"] == DELETED_PLAYER:
-                    other["name"] = _(DELETED_PLAYER)
+                if other["bot"] is None:
+                    other["name"] = listed_name(0, "human", other["name"], None)
         return found
 
     @router.get("/api/leaderboard", summary="An edition's best players, with the bots' ratings beside them",
