@@ -1,8 +1,9 @@
-"""The operator's view: every game (unfinished and ended), closing one, and the per-client limits being hit.
+"""The operator's view: every game (unfinished and ended), closing one, and the per-client limits
+being hit.
 
 Off unless the server has an admin token (``TENDAYS_ADMIN_TOKEN``); every call then needs
-``Authorization: Bearer TOKEN``. The page ``/admin`` asks for the token and uses these calls; so does
-``tendays admin``. A token that is short or made of a few characters is refused at start
+``Authorization: Bearer TOKEN``. The page ``/admin`` asks for the token and uses these calls; so
+does ``tendays admin``. A token that is short or made of a few characters is refused at start
 (:func:`weak_token`). A wrong token is recorded among the refusals the admin view lists, and after
 ``FAILURES_PER_MINUTE`` of them in a minute an address is refused (429) until the minute has passed,
 right token or not.
@@ -33,8 +34,10 @@ MAKE_TOKEN = 'python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
 def weak_token(token: str) -> str | None:
     """Why ``token`` is too weak to guard the admin view, or None if it is strong enough."""
     if len(token) < MIN_TOKEN_LENGTH or len(set(token)) < 8:
-        return _("the admin token must be a random secret of at least {most} characters (this one has {count}); "
-                 "make one with: {command}").format(most=MIN_TOKEN_LENGTH, count=len(token), command=MAKE_TOKEN)
+        return _(
+            "the admin token must be a random secret of at least {most} characters (this one has "
+            "{count}); make one with: {command}"
+        ).format(most=MIN_TOKEN_LENGTH, count=len(token), command=MAKE_TOKEN)
     return None
 
 
@@ -53,41 +56,81 @@ def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> AP
 
     def authorised(request: Request) -> None:
         if not admin_token:
-            raise HTTPException(404, "the admin view is off: start the server with TENDAYS_ADMIN_TOKEN set")
-        address = str(request.scope.get("tendays.client") or (request.client.host if request.client else ""))
+            raise HTTPException(
+                404, "the admin view is off: start the server with TENDAYS_ADMIN_TOKEN set"
+            )
+        address = str(
+            request.scope.get("tendays.client") or (request.client.host if request.client else "")
+        )
         wait = book.waiting("admin", address, FAILURES_PER_MINUTE)
         if wait:
             book.note_refusal("admin", address)
             seconds = max(1, round(wait))
-            raise HTTPException(429, _("too many wrong admin tokens from your address; try again in {seconds} s")
-                                .format(seconds=seconds), headers={"Retry-After": str(seconds)})
+            raise HTTPException(
+                429,
+                _("too many wrong admin tokens from your address; try again in {seconds} s").format(
+                    seconds=seconds
+                ),
+                headers={"Retry-After": str(seconds)},
+            )
         scheme, _space, token = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not hmac.compare_digest(_digest(token.strip()), expected):
             book.allow("admin", address, FAILURES_PER_MINUTE)  # counts this failure
             book.note_refusal("admin", address)
-            raise HTTPException(401, "the admin token is missing or wrong", headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(
+                401, "the admin token is missing or wrong", headers={"WWW-Authenticate": "Bearer"}
+            )
 
     guard = [Depends(authorised)]
 
     @router.get("/games", summary="Every game, newest first", dependencies=guard)
-    async def games(request: Request, status: Literal["unfinished", "ended", "all"] = "unfinished",
-                    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
-                    per_page: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+    async def games(
+        request: Request,
+        status: Literal["unfinished", "ended", "all"] = "unfinished",
+        page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+        per_page: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
         lobby = lobby_of(request)
         finished = {"unfinished": False, "ended": True, "all": None}[status]
         store = lobby.journal.store
-        rows, total = await lobby.journal.run(store.list_games, finished, (page - 1) * per_page, per_page)
+        rows, total = await lobby.journal.run(
+            store.list_games, finished, (page - 1) * per_page, per_page
+        )
         for row in rows:
             match = lobby.matches.get(row["id"])
-            row["status"] = match.status if match is not None else ("over" if row["finished"] else "not loaded")
+            row["status"] = (
+                match.status if match is not None else ("over" if row["finished"] else "not loaded")
+            )
             row["watchers"] = match.watchers if match is not None else 0
-            row["seats"] = ([{"name": s.display_name, "kind": s.kind, "bot": s.bot, "away": s.away, "left": s.left,
-                              "connected": match.connected(s.index)} for s in match.seats]
-                            if match is not None else None)
-        return {"games": rows, "page": page, "per_page": per_page, "total": total,
-                "pages": max(1, math.ceil(total / per_page)), "held": len(lobby.active())}
+            row["seats"] = (
+                [
+                    {
+                        "name": s.display_name,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "away": s.away,
+                        "left": s.left,
+                        "connected": match.connected(s.index),
+                    }
+                    for s in match.seats
+                ]
+                if match is not None
+                else None
+            )
+        return {
+            "games": rows,
+            "page": page,
+            "per_page": per_page,
+            "total": total,
+            "pages": max(1, math.ceil(total / per_page)),
+            "held": len(lobby.active()),
+        }
 
-    @router.post("/games/{game_id}/close", summary="Close a game: it ends, with no winner", dependencies=guard)
+    @router.post(
+        "/games/{game_id}/close",
+        summary="Close a game: it ends, with no winner",
+        dependencies=guard,
+    )
     async def close(request: Request, game_id: str) -> dict[str, Any]:
         lobby = lobby_of(request)
         match = await lobby.get(game_id)
@@ -105,7 +148,9 @@ def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> AP
     async def limits_hit() -> dict[str, Any]:
         return book.to_json(limits)
 
-    @router.post("/sweep", summary="Expire idle games and delete old ended ones now", dependencies=guard)
+    @router.post(
+        "/sweep", summary="Expire idle games and delete old ended ones now", dependencies=guard
+    )
     async def sweep(request: Request) -> dict[str, int]:
         closed, deleted = await lobby_of(request).sweep()
         return {"closed": closed, "deleted": deleted}

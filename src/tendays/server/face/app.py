@@ -1,12 +1,12 @@
-"""The web application: REST lobby, WebSocket tables, the browser client's files, a health check, the
-operator's admin calls and an API page that works offline.
+"""The web application: REST lobby, WebSocket tables, the browser client's files, a health check,
+the operator's admin calls and an API page that works offline.
 
-``create_app`` builds a FastAPI app around a :class:`~tendays.server.matches.lobby.Lobby` and includes the
-routers, one per face: the REST lobby (:mod:`~tendays.server.face.lobby_api`), the tables' WebSocket
-(:mod:`~tendays.server.face.sockets`), the pages, replays, puzzles, the guided game, the admin calls and
-``/docs``. What they share (the lobby of a request, a page, the error answers) is in
-:mod:`~tendays.server.face.routing`. The protocol is described in docs/protocol.md; the REST part also at
-``/docs`` (OpenAPI).
+``create_app`` builds a FastAPI app around a :class:`~tendays.server.matches.lobby.Lobby` and
+includes the routers, one per face: the REST lobby (:mod:`~tendays.server.face.lobby_api`), the
+tables' WebSocket (:mod:`~tendays.server.face.sockets`), the pages, replays, puzzles, the guided
+game, the admin calls and ``/docs``. What they share (the lobby of a request, a page, the error
+answers) is in :mod:`~tendays.server.face.routing`. The protocol is described in docs/protocol.md;
+the REST part also at ``/docs`` (OpenAPI).
 """
 
 from __future__ import annotations
@@ -46,8 +46,12 @@ __all__ = ["Limits", "MasterSettings", "create_app", "static_dir"]
 log = logging.getLogger("tendays.server")
 
 
-def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSettings | None = None,
-               limits: Limits | None = None, admin_token: str | None = None) -> FastAPI:
+def create_app(
+    database_url: str = "sqlite:///tendays.db",
+    settings: MasterSettings | None = None,
+    limits: Limits | None = None,
+    admin_token: str | None = None,
+) -> FastAPI:
     """The server. The database is opened (and locked against a second server), and unfinished games
     restored, when the app starts."""
     settings = settings or MasterSettings()
@@ -61,7 +65,8 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         try:
             journal = Journal(Store(database_url))
             lobby = Lobby(journal, settings)
-            lobby.on_finished = results_hook(journal)  # places and ratings: people, above the matches
+            # places and ratings: people, above the matches
+            lobby.on_finished = results_hook(journal)
             restored = lobby.restore()
             if restored:
                 log.info("restored %d unfinished game(s) from the database", restored)
@@ -86,18 +91,25 @@ def create_app(database_url: str = "sqlite:///tendays.db", settings: MasterSetti
         version=__version__,
         summary="Play the 10 Days travel games in the browser.",
         description="The REST lobby of the tendays server. Tables are played over the WebSocket "
-                    "`/ws/games/{id}` (the first message says hello with the seat token), described in "
-                    "docs/protocol.md.",
+        "`/ws/games/{id}` (the first message says hello with the seat token), described in "
+        "docs/protocol.md.",
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
         exception_handlers=ERROR_HANDLERS,
     )
     app.add_middleware(RequestGuard, limits=limits, book=book)
-    app.add_middleware(RequestLanguage)  # added last, so it runs first: the guard's refusals are in words too
+    # added last, so it runs first: the guard's refusals are in words too
+    app.add_middleware(RequestLanguage)
     # The order of the routers is the order of the API page.
-    for router in (docs_router(app.title), admin_router(admin_token, limits, book), puzzles_router(),
-                   learn_router(), replays_router(), pages_router()):
+    for router in (
+        docs_router(app.title),
+        admin_router(admin_token, limits, book),
+        puzzles_router(),
+        learn_router(),
+        replays_router(),
+        pages_router(),
+    ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
     app.include_router(lobby_router())

@@ -2,12 +2,12 @@
 
 :func:`guarded_http` makes uvicorn's HTTP protocol (httptools) refuse
 
-- request headers (the request line and every header) larger than ``max_header_bytes``: ``431`` and the
-  connection closed, as soon as that much has come, so a huge header is never held in memory;
+- request headers (the request line and every header) larger than ``max_header_bytes``: ``431`` and
+  the connection closed, as soon as that much has come, so a huge header is never held in memory;
 - headers that take longer than ``header_seconds`` to arrive (a client that trickles them, to hold a
   connection open for nothing): the connection is closed;
-- more than ``per_client`` connections open at once from one address (trusted proxies excepted, since
-  they carry many clients): the new connection is closed at once.
+- more than ``per_client`` connections open at once from one address (trusted proxies excepted,
+  since they carry many clients): the new connection is closed at once.
 
 ``tendays serve`` runs with it by default, whether or not a proxy is in front (docs/deploy.md).
 """
@@ -32,8 +32,13 @@ __all__ = ["ConnectionLimits", "guarded_http"]
 class ConnectionLimits:
     """The limits :func:`guarded_http` enforces, and the open connections it counts per address."""
 
-    def __init__(self, max_header_bytes: int = 16 * 1024, header_seconds: float = 10.0, per_client: int = 100,
-                 trusted_proxies: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        max_header_bytes: int = 16 * 1024,
+        header_seconds: float = 10.0,
+        per_client: int = 100,
+        trusted_proxies: tuple[str, ...] = (),
+    ) -> None:
         self.max_header_bytes = max_header_bytes
         self.header_seconds = header_seconds
         self.per_client = per_client  # 0: no limit
@@ -41,7 +46,8 @@ class ConnectionLimits:
         self.open: Counter[str] = Counter()
 
     def counted(self, address: str) -> bool:
-        """Whether connections from ``address`` count against ``per_client`` (not a trusted proxy's)."""
+        """Whether connections from ``address`` count against ``per_client``
+        (not a trusted proxy's)."""
         if not self.per_client:
             return False
         try:
@@ -73,7 +79,8 @@ def guarded_http(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
             address = client_key(self.client[0]) if self.client else "unknown"
             if limits.counted(address):
                 if limits.open[address] >= limits.per_client:
-                    transport.abort()  # nothing is read or answered: the client holds too many already
+                    # nothing is read or answered: the client holds too many already
+                    transport.abort()
                     return
                 limits.open[address] += 1
                 self._counted = address
@@ -86,7 +93,8 @@ def guarded_http(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
             super().connection_lost(exc)
 
         def handle_websocket_upgrade(self) -> None:
-            """A table connection: the WebSocket protocol takes the connection over, and uncounts it when lost."""
+            """A table connection: the WebSocket protocol takes the connection
+            over, and uncounts it when lost."""
             super().handle_websocket_upgrade()
             self._stop_waiting()
             counted, self._counted = self._counted, None
@@ -105,8 +113,11 @@ def guarded_http(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
             if not self._head_done:
                 self._head_bytes += len(data)
             super().data_received(data)
-            if not self._head_done and self._head_bytes > limits.max_header_bytes \
-                    and not self.transport.is_closing():
+            if (
+                not self._head_done
+                and self._head_bytes > limits.max_header_bytes
+                and not self.transport.is_closing()
+            ):
                 self._refuse_head()
 
         def on_headers_complete(self) -> None:
@@ -116,7 +127,8 @@ def guarded_http(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            if not self.transport.is_closing():  # the next request's headers, on the same connection
+            # the next request's headers, on the same connection
+            if not self.transport.is_closing():
                 self._head_done, self._head_bytes = False, 0
                 self._wait_for_head()
 
@@ -135,11 +147,18 @@ def guarded_http(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
                 self.transport.close()
 
         def _refuse_head(self) -> None:
-            body = orjson.dumps({"detail": _("the request's headers are too large (at most {most} bytes)").format(
-                most=limits.max_header_bytes)})
-            self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-                                 b"content-type: application/json\r\nconnection: close\r\n"
-                                 b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            body = orjson.dumps(
+                {
+                    "detail": _(
+                        "the request's headers are too large (at most {most} bytes)"
+                    ).format(most=limits.max_header_bytes)
+                }
+            )
+            self.transport.write(
+                b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                b"content-type: application/json\r\nconnection: close\r\n"
+                b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+            )
             self.transport.close()
             self._stop_waiting()
 

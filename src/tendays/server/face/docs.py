@@ -1,7 +1,9 @@
-"""``/docs``: the interactive API page, served entirely by this server (nothing loaded from other sites).
+"""``/docs``: the interactive API page, served entirely by this server (nothing loaded from other
+sites).
 
-Swagger UI 5 (which reads the OpenAPI 3.1 definition FastAPI writes) comes from the ``swagger-ui-bundle-v2``
-package (part of the server extra); without it, ``/docs`` is a plain page that points to ``/openapi.json``.
+Swagger UI 5 (which reads the OpenAPI 3.1 definition FastAPI writes) comes from the
+``swagger-ui-bundle-v2`` package (part of the server extra); without it, ``/docs`` is a plain page
+that points to ``/openapi.json``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from fastapi.responses import FileResponse, HTMLResponse
 
 __all__ = ["docs_router"]
 
-_ASSETS = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css", "favicon-32x32.png": "image/png"}
+_ASSETS = {
+    "swagger-ui-bundle.js": "text/javascript",
+    "swagger-ui.css": "text/css",
+    "favicon-32x32.png": "image/png",
+}
 
 # The page's own script: Swagger UI on /openapi.json, without the online validator (another site).
 _START = """SwaggerUIBundle({
@@ -38,9 +44,11 @@ def _assets() -> Path | None:
 
 
 def _page(title: str, body: str, head: str = "") -> str:
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
-            f"{head}</head><body>{body}</body></html>")
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+        f'content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
+        f"{head}</head><body>{body}</body></html>"
+    )
 
 
 def docs_router(app_title: str) -> APIRouter:
@@ -52,13 +60,22 @@ def docs_router(app_title: str) -> APIRouter:
     @router.get("/docs")
     async def docs() -> HTMLResponse:
         if folder is None:
-            return HTMLResponse(_page(title, f"<h1>{html.escape(title)}</h1><p>The interactive page needs the "
-                                      "swagger-ui-bundle-v2 package. The API is described in "
-                                      '<a href="/openapi.json">/openapi.json</a> and docs/protocol.md.</p>'))
-        head = ('<link rel="icon" href="/docs/assets/favicon-32x32.png">'
-                '<link rel="stylesheet" href="/docs/assets/swagger-ui.css">')
-        body = ('<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>'
-                f"<script>{_START}</script>")
+            return HTMLResponse(
+                _page(
+                    title,
+                    f"<h1>{html.escape(title)}</h1><p>The interactive page needs the "
+                    "swagger-ui-bundle-v2 package. The API is described in "
+                    '<a href="/openapi.json">/openapi.json</a> and docs/protocol.md.</p>',
+                )
+            )
+        head = (
+            '<link rel="icon" href="/docs/assets/favicon-32x32.png">'
+            '<link rel="stylesheet" href="/docs/assets/swagger-ui.css">'
+        )
+        body = (
+            '<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>'
+            f"<script>{_START}</script>"
+        )
         return HTMLResponse(_page(title, body, head))
 
     @router.get("/docs/assets/{name}")

@@ -1,23 +1,26 @@
-"""The server's front door: size limits, strict JSON, and per-client limits, before any request is handled.
+"""The server's front door: size limits, strict JSON, and per-client limits, before any request is
+handled.
 
 :class:`RequestGuard` is an ASGI middleware around the whole app. It refuses
 
 - an address (path and query) longer than ``max_url_bytes``: ``414``;
-- a body longer than ``max_body_bytes``: ``413``, at once when the declared length says so, so a 60 MB
-  name is refused before it is read (a body without a declared length is cut off as it arrives);
-- a JSON body (any ``Content-Type`` with ``json`` in it, in any letter case, or none) that is not strict
-  UTF-8 JSON (``NaN``, ``Infinity``, numbers too large for a double, broken escapes, unpaired surrogates,
-  nesting deeper than :data:`~tendays.engine.json_text.MAX_DEPTH`): ``422`` with the reason;
-- a client that creates games, joins games or opens table connections faster than the operator allows:
-  ``429`` with ``Retry-After`` (a table connection is refused with the same status before it opens).
+- a body longer than ``max_body_bytes``: ``413``, at once when the declared length says so, so a 60
+  MB name is refused before it is read (a body without a declared length is cut off as it arrives);
+- a JSON body (any ``Content-Type`` with ``json`` in it, in any letter case, or none) that is not
+  strict UTF-8 JSON (``NaN``, ``Infinity``, numbers too large for a double, broken escapes, unpaired
+  surrogates, nesting deeper than :data:`~tendays.engine.json_text.MAX_DEPTH`): ``422`` with the
+  reason;
+- a client that creates games, joins games or opens table connections faster than the operator
+  allows: ``429`` with ``Retry-After`` (a table connection is refused with the same status before it
+  opens).
 
 A client is its address (:func:`client_address`), an IPv6 client its /64 network (one household or
-machine gets a /64, and all its addresses count as one). Behind a reverse proxy every request comes from
-the proxy, so the address is taken from ``X-Forwarded-For`` only when the connection comes from one of
-``trusted_proxies``: the rightmost address, over every such header line, that is not itself a trusted
-proxy; a hop that is not an address is refused (``400``). Anyone else's forwarded headers are ignored. The
-client's address is also what the server's access log shows. Every refusal of a per-client limit is counted
-in the :class:`LimitBook` for the operator (admin view).
+machine gets a /64, and all its addresses count as one). Behind a reverse proxy every request comes
+from the proxy, so the address is taken from ``X-Forwarded-For`` only when the connection comes from
+one of ``trusted_proxies``: the rightmost address, over every such header line, that is not itself a
+trusted proxy; a hop that is not an address is refused (``400``). Anyone else's forwarded headers
+are ignored. The client's address is also what the server's access log shows. Every refusal of a
+per-client limit is counted in the :class:`LimitBook` for the operator (admin view).
 """
 
 from __future__ import annotations
@@ -36,8 +39,16 @@ from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import match_language, use_language
 from tendays.engine.json_text import check_depth
 
-__all__ = ["ForwardedError", "LimitBook", "Limits", "RequestGuard", "RequestLanguage", "client_address", "client_key",
-           "over_tls"]
+__all__ = [
+    "ForwardedError",
+    "LimitBook",
+    "Limits",
+    "RequestGuard",
+    "RequestLanguage",
+    "client_address",
+    "client_key",
+    "over_tls",
+]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -72,38 +83,50 @@ class ForwardedError(ValueError):
 
 
 def client_address(scope: Scope, trusted: list[Network]) -> str:
-    """The client as the limits count it (:func:`client_key`): the peer, or (from a trusted proxy) the
-    rightmost hop of all ``X-Forwarded-For`` lines that is not a trusted proxy. :class:`ForwardedError`
-    for a hop that is not an address."""
+    """The client as the limits count it (:func:`client_key`): the peer, or (from a trusted proxy)
+    the rightmost hop of all ``X-Forwarded-For`` lines that is not a trusted proxy.
+    :class:`ForwardedError` for a hop that is not an address."""
     peer = str((scope.get("client") or ("unknown", 0))[0])
     if not trusted or not _within(peer, trusted):
         return client_key(peer)
-    hops = [hop.strip() for name, value in scope.get("headers", ()) if name == b"x-forwarded-for"
-            for hop in value.decode("latin-1").split(",")]
+    hops = [
+        hop.strip()
+        for name, value in scope.get("headers", ())
+        if name == b"x-forwarded-for"
+        for hop in value.decode("latin-1").split(",")
+    ]
     hops = [hop for hop in hops if hop]
     for hop in reversed(hops):
         if _ip(hop) is None:
-            raise ForwardedError(_("the X-Forwarded-For header holds something that is not an address: {hop}").format(
-                hop=hop[:60]))
+            raise ForwardedError(
+                _(
+                    "the X-Forwarded-For header holds something that is not an address: {hop}"
+                ).format(hop=hop[:60])
+            )
         if not _within(hop, trusted):
             return client_key(hop)
     return client_key(hops[0] if hops else peer)
 
 
 def over_tls(scope: Scope, trusted: list[Network]) -> bool:
-    """Whether the request came over TLS: to this server, or (from a trusted proxy) to the proxy, as its
-    last ``X-Forwarded-Proto`` says."""
+    """Whether the request came over TLS: to this server, or (from a trusted proxy) to the proxy, as
+    its last ``X-Forwarded-Proto`` says."""
     if scope.get("scheme") in ("https", "wss"):
         return True
     peer = str((scope.get("client") or ("unknown", 0))[0])
     if not trusted or not _within(peer, trusted):
         return False
-    said = [value.decode("latin-1") for name, value in scope.get("headers", ()) if name == b"x-forwarded-proto"]
+    said = [
+        value.decode("latin-1")
+        for name, value in scope.get("headers", ())
+        if name == b"x-forwarded-proto"
+    ]
     return bool(said) and said[-1].split(",")[-1].strip().lower() in ("https", "wss")
 
 
 def client_key(address: str) -> str:
-    """How the limits count ``address``: an IPv4 address as it is, an IPv6 one as its /64 network."""
+    """How the limits count ``address``: an IPv4 address as it is, an
+    IPv6 one as its /64 network."""
     ip = _ip(address)
     if ip is None:
         return address
@@ -141,7 +164,8 @@ class LimitBook:
         self._checks = 0
 
     def allow(self, what: str, address: str, per_minute: int) -> float:
-        """0 if ``address`` may do ``what`` once more now (and count it), else the seconds to wait."""
+        """0 if ``address`` may do ``what`` once more now (and count
+        it), else the seconds to wait."""
         if per_minute <= 0:
             return 0.0
         now = self.clock()
@@ -157,7 +181,8 @@ class LimitBook:
         return 0.0
 
     def waiting(self, what: str, address: str, per_minute: int) -> float:
-        """0 if ``address`` may do ``what`` once more now, else the seconds to wait; counts nothing."""
+        """0 if ``address`` may do ``what`` once more now, else the
+        seconds to wait; counts nothing."""
         window = self._windows.get((what, address))
         if per_minute <= 0 or not window:
             return 0.0
@@ -177,23 +202,31 @@ class LimitBook:
     def to_json(self, limits: Limits) -> dict[str, Any]:
         busiest = Counter({address: n for address, n in self.open.items() if n})
         return {
-            "limits": {"creates_per_minute": limits.creates_per_minute, "joins_per_minute": limits.joins_per_minute,
-                       "connections_per_minute": limits.connections_per_minute,
-                       "connections_at_once": limits.connections_at_once, "max_body_bytes": limits.max_body_bytes,
-                       "max_url_bytes": limits.max_url_bytes, "max_message_bytes": limits.max_message_bytes,
-                       "messages_per_second": limits.messages_per_second,
-                       "trusted_proxies": list(limits.trusted_proxies)},
+            "limits": {
+                "creates_per_minute": limits.creates_per_minute,
+                "joins_per_minute": limits.joins_per_minute,
+                "connections_per_minute": limits.connections_per_minute,
+                "connections_at_once": limits.connections_at_once,
+                "max_body_bytes": limits.max_body_bytes,
+                "max_url_bytes": limits.max_url_bytes,
+                "max_message_bytes": limits.max_message_bytes,
+                "messages_per_second": limits.messages_per_second,
+                "trusted_proxies": list(limits.trusted_proxies),
+            },
             "refused": dict(self.refused),
             "recent": list(self.recent)[::-1],
             "open_connections": sum(self.open.values()),
-            "busiest_addresses": [{"address": a, "connections": n} for a, n in busiest.most_common(10)],
+            "busiest_addresses": [
+                {"address": a, "connections": n} for a, n in busiest.most_common(10)
+            ],
         }
 
 
 class RequestLanguage:
-    """ASGI middleware: every request is answered in its sender's language, the address's ``?lang=`` or else
-    the ``Accept-Language`` header (:func:`~tendays.engine.i18n.match_language`); English when neither fits.
-    The refusals of :class:`RequestGuard` and every error ``detail`` of the app are written inside it."""
+    """ASGI middleware: every request is answered in its sender's language, the address's ``?lang=``
+    or else the ``Accept-Language`` header (:func:`~tendays.engine.i18n.match_language`); English
+    when neither fits. The refusals of :class:`RequestGuard` and every error ``detail`` of the app
+    are written inside it."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -219,13 +252,19 @@ def _too_many(what: str, per_minute: int, wait: float) -> str:
     """The refusal of a per-client limit, in words."""
     seconds = round(wait)
     if what == "create":
-        return _("too many games created from your address (at most {most} a minute); try again in {seconds} s"
-                 ).format(most=per_minute, seconds=seconds)
+        return _(
+            "too many games created from your address (at most {most} a minute); try again in "
+            "{seconds} s"
+        ).format(most=per_minute, seconds=seconds)
     if what == "join":
-        return _("too many games joined from your address (at most {most} a minute); try again in {seconds} s"
-                 ).format(most=per_minute, seconds=seconds)
-    return _("too many table connections opened from your address (at most {most} a minute); try again in "
-             "{seconds} s").format(most=per_minute, seconds=seconds)
+        return _(
+            "too many games joined from your address (at most {most} a minute); try again in "
+            "{seconds} s"
+        ).format(most=per_minute, seconds=seconds)
+    return _(
+        "too many table connections opened from your address (at most {most} a minute); try again "
+        "in {seconds} s"
+    ).format(most=per_minute, seconds=seconds)
 
 
 class RequestGuard:
@@ -246,8 +285,9 @@ class RequestGuard:
             await self.app(scope, receive, send)
 
     def _client(self, scope: Scope) -> str:
-        """The client's address as the limits count it, also put where the access log reads it; and whether
-        the request came over TLS (``tendays.tls``: what a session cookie's ``Secure`` follows)."""
+        """The client's address as the limits count it, also put where the access log reads it; and
+        whether the request came over TLS (``tendays.tls``: what a session
+        cookie's ``Secure`` follows)."""
         scope["tendays.tls"] = over_tls(scope, self.trusted)
         address = scope["tendays.client"] = client_address(scope, self.trusted)
         if scope.get("client"):
@@ -261,19 +301,33 @@ class RequestGuard:
         except ForwardedError as error:
             await _answer(send, 400, str(error))
             return
-        url = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string", b""))
+        url = len(scope.get("raw_path") or scope["path"].encode()) + len(
+            scope.get("query_string", b"")
+        )
         if url > limits.max_url_bytes:
-            await _answer(send, 414, _("the address is too long ({size} bytes; at most {most})").format(
-                size=url, most=limits.max_url_bytes))
+            await _answer(
+                send,
+                414,
+                _("the address is too long ({size} bytes; at most {most})").format(
+                    size=url, most=limits.max_url_bytes
+                ),
+            )
             return
         method, path = scope["method"], scope["path"]
         if method not in ("POST", "PUT", "PATCH"):
             await self.app(scope, receive, send)
             return
         declared = _header(scope, b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limits.max_body_bytes):
-            await _answer(send, 413, _("the request is too large ({size} bytes; at most {most})").format(
-                size=declared[:20], most=limits.max_body_bytes))
+        if declared is not None and (
+            not declared.isdigit() or int(declared) > limits.max_body_bytes
+        ):
+            await _answer(
+                send,
+                413,
+                _("the request is too large ({size} bytes; at most {most})").format(
+                    size=declared[:20], most=limits.max_body_bytes
+                ),
+            )
             return
         body = bytearray()
         while True:
@@ -282,20 +336,32 @@ class RequestGuard:
                 return
             body += message.get("body", b"")
             if len(body) > limits.max_body_bytes:
-                await _answer(send, 413, _("the request is too large (more than {most} bytes)").format(
-                    most=limits.max_body_bytes))
+                await _answer(
+                    send,
+                    413,
+                    _("the request is too large (more than {most} bytes)").format(
+                        most=limits.max_body_bytes
+                    ),
+                )
                 return
             if not message.get("more_body"):
                 break
         kind = _header(scope, b"content-type")
-        if body and (kind is None or "json" in kind.lower()):  # what the app would read as JSON: strict JSON
+        # what the app would read as JSON: strict JSON
+        if body and (kind is None or "json" in kind.lower()):
             try:
                 check_depth(bytes(body))
                 orjson.loads(bytes(body))
-            except ValueError as error:  # orjson.JSONDecodeError and json.JSONDecodeError are ValueErrors
-                await _answer(send, 422, _("the request is not valid JSON (NaN, Infinity, numbers beyond a double, "
-                                           "broken escapes and unpaired surrogates are not allowed): {error}").format(
-                                               error=error))
+            # orjson.JSONDecodeError and json.JSONDecodeError are ValueErrors
+            except ValueError as error:
+                await _answer(
+                    send,
+                    422,
+                    _(
+                        "the request is not valid JSON (NaN, Infinity, numbers beyond a double, "
+                        "broken escapes and unpaired surrogates are not allowed): {error}"
+                    ).format(error=error),
+                )
                 return
         what = "create" if path == "/api/games" else "join" if path.endswith("/join") else None
         if what is not None:
@@ -317,9 +383,18 @@ class RequestGuard:
         if reason is None:
             wait = self.book.allow("connect", address, limits.connections_per_minute)
             reason = _too_many("connect", limits.connections_per_minute, wait) if wait else None
-        if reason is None and limits.connections_at_once and self.book.open[address] >= limits.connections_at_once:
-            wait, reason = 30.0, _("too many table connections open from your address (at most {most}); close some "
-                                   "first").format(most=limits.connections_at_once)
+        if (
+            reason is None
+            and limits.connections_at_once
+            and self.book.open[address] >= limits.connections_at_once
+        ):
+            wait, reason = (
+                30.0,
+                _(
+                    "too many table connections open from your address (at most {most}); close "
+                    "some first"
+                ).format(most=limits.connections_at_once),
+            )
         if reason is not None:
             if status == 429:
                 self.book.note_refusal("connect", address)
@@ -329,11 +404,19 @@ class RequestGuard:
                 headers = [(b"content-type", b"application/json")]
                 if status == 429:
                     headers.append((b"retry-after", str(round(wait)).encode()))
-                await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
+                await send(
+                    {"type": "websocket.http.response.start", "status": status, "headers": headers}
+                )
                 await send({"type": "websocket.http.response.body", "body": body})
             else:
-                await send({"type": "websocket.close", "code": 1013,  # a reason is at most 123 bytes of UTF-8
-                            "reason": reason.encode()[:120].decode("utf-8", "ignore")})
+                # a reason is at most 123 bytes of UTF-8
+                await send(
+                    {
+                        "type": "websocket.close",
+                        "code": 1013,
+                        "reason": reason.encode()[:120].decode("utf-8", "ignore"),
+                    }
+                )
             return
         self.book.open[address] += 1
         try:
@@ -367,7 +450,8 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 async def _answer(send: Send, status: int, detail: str, retry_after: float | None = None) -> None:
     body = orjson.dumps({"detail": detail})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if status in (413, 414):  # the rest of the request is not read: this connection cannot be reused
+    # the rest of the request is not read: this connection cannot be reused
+    if status in (413, 414):
         headers.append((b"connection", b"close"))
     if retry_after is not None:
         headers.append((b"retry-after", str(max(1, round(retry_after))).encode()))

@@ -1,6 +1,6 @@
 """The REST lobby: is the server up, the editions and bots to choose from, and the games to create,
-join, list and look at. The account and pairing calls belong beside these, as routers of their
-own."""
+join, list and look at. The account and pairing calls belong beside
+these, as routers of their own."""
 
 from __future__ import annotations
 
@@ -42,63 +42,117 @@ def lobby_router() -> APIRouter:
     async def health(request: Request) -> Health:
         return Health(status="ok", games=len(lobby_of(request).active()), version=__version__)
 
-    @router.get("/api/editions", summary="The editions that can be played",
-                response_model=list[EditionInfo])
+    @router.get(
+        "/api/editions", summary="The editions that can be played", response_model=list[EditionInfo]
+    )
     async def editions() -> list[EditionInfo]:
-        return [EditionInfo(id=e, name=load_edition(e).name, default=load_edition(e).default,
-                            language=load_edition(e).language)
-                for e in available_editions()]
+        return [
+            EditionInfo(
+                id=e,
+                name=load_edition(e).name,
+                default=load_edition(e).default,
+                language=load_edition(e).language,
+            )
+            for e in available_editions()
+        ]
 
-    @router.get("/api/editions/{edition}",
-                summary="One edition: regions, colours, borders and tiles",
-                description="The same JSON as `tendays map EDITION --json`.",
-                responses={404: ERRORS[404]})
+    @router.get(
+        "/api/editions/{edition}",
+        summary="One edition: regions, colours, borders and tiles",
+        description="The same JSON as `tendays map EDITION --json`.",
+        responses={404: ERRORS[404]},
+    )
     async def edition_detail(edition: str) -> dict[str, Any]:
         if edition not in available_editions():
-            raise HTTPException(404, _("unknown edition '{edition}'; known: {known}").format(
-                edition=edition[:32], known=", ".join(available_editions())))
+            raise HTTPException(
+                404,
+                _("unknown edition '{edition}'; known: {known}").format(
+                    edition=edition[:32], known=", ".join(available_editions())
+                ),
+            )
         return load_edition(edition).to_json()
 
-    @router.get("/api/bots", summary="The bots a seat can be given", response_model=BotChoices,
-                description="From the bot registry: the levels offered to people and every bot. "
-                            "A bot seat's `bot` names a level or a bot. Also the quick chat "
-                            "phrases of the table.")
+    @router.get(
+        "/api/bots",
+        summary="The bots a seat can be given",
+        response_model=BotChoices,
+        description="From the bot registry: the levels offered to people and every bot. "
+        "A bot seat's `bot` names a level or a bot. Also the quick chat "
+        "phrases of the table.",
+    )
     async def bot_choices() -> BotChoices:
-        levels = [LevelInfo(name=level.name, bot=level.bot, description=_(level.description),
-                            rating=level.rating) for level in LEVELS.values()]
+        levels = [
+            LevelInfo(
+                name=level.name,
+                bot=level.bot,
+                description=_(level.description),
+                rating=level.rating,
+            )
+            for level in LEVELS.values()
+        ]
         bots = [BotInfo(name=entry.name, description=entry.description) for entry in BOTS.values()]
         return BotChoices(levels=levels, bots=bots, phrases=list(QUICK_PHRASES))
 
-    @router.get("/api/games", summary="Games to join (or to watch), a page at a time, newest first",
-                response_model=GamePage)
-    async def list_games(request: Request, show: Literal["joinable", "playing"] = "joinable",
-                         page: Annotated[int, Query(ge=1, le=100_000)] = 1,
-                         per_page: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+    @router.get(
+        "/api/games",
+        summary="Games to join (or to watch), a page at a time, newest first",
+        response_model=GamePage,
+    )
+    async def list_games(
+        request: Request,
+        show: Literal["joinable", "playing"] = "joinable",
+        page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+        per_page: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> dict[str, Any]:
         matches, total = await lobby_of(request).page(show, page, per_page)
-        return {"games": [m.summary() for m in matches], "page": page, "per_page": per_page,
-                "total": total, "pages": max(1, math.ceil(total / per_page))}
+        return {
+            "games": [m.summary() for m in matches],
+            "page": page,
+            "per_page": per_page,
+            "total": total,
+            "pages": max(1, math.ceil(total / per_page)),
+        }
 
-    @router.post("/api/games", summary="Create a game and take seat 1", status_code=201,
-                 response_model=SeatTicket, responses={k: ERRORS[k] for k in (413, 422, 429, 503)})
+    @router.post(
+        "/api/games",
+        summary="Create a game and take seat 1",
+        status_code=201,
+        response_model=SeatTicket,
+        responses={k: ERRORS[k] for k in (413, 422, 429, 503)},
+    )
     async def create_game(request: Request, body: CreateGame) -> SeatTicket:
-        account = await signed_in(request)  # a signed-in person's seat belongs to the account, under its name
+        # a signed-in person's seat belongs to the account, under its name
+        account = await signed_in(request)
         match, token = await lobby_of(request).create(
-            body.edition, [(s.kind, s.bot) for s in body.seats], body.options.model_dump(),
-            account.name if account else body.name, body.pace.to_pace() if body.pace else None,
-            rated=body.rated, account_id=account.id if account else None)
+            body.edition,
+            [(s.kind, s.bot) for s in body.seats],
+            body.options.model_dump(),
+            account.name if account else body.name,
+            body.pace.to_pace() if body.pace else None,
+            rated=body.rated,
+            account_id=account.id if account else None,
+        )
         return _ticket(match, 0, token)
 
-    @router.post("/api/games/{game_id}/join", summary="Take the first free human seat",
-                 response_model=SeatTicket,
-                 responses={k: ERRORS[k] for k in (404, 409, 413, 422, 429)})
+    @router.post(
+        "/api/games/{game_id}/join",
+        summary="Take the first free human seat",
+        response_model=SeatTicket,
+        responses={k: ERRORS[k] for k in (404, 409, 413, 422, 429)},
+    )
     async def join_game(request: Request, game_id: GameId, body: JoinGame) -> SeatTicket:
         account = await signed_in(request)
-        match, seat, token = await lobby_of(request).join(game_id, account.name if account else body.name,
-                                                          account.id if account else None)
+        match, seat, token = await lobby_of(request).join(
+            game_id, account.name if account else body.name, account.id if account else None
+        )
         return _ticket(match, seat, token)
 
-    @router.get("/api/games/{game_id}", summary="A game's public summary",
-                response_model=GameSummary, responses={404: ERRORS[404], 409: ERRORS[409]})
+    @router.get(
+        "/api/games/{game_id}",
+        summary="A game's public summary",
+        response_model=GameSummary,
+        responses={404: ERRORS[404], 409: ERRORS[409]},
+    )
     async def game_summary(request: Request, game_id: GameId) -> dict[str, Any]:
         lobby = lobby_of(request)
         match = await lobby.get(game_id)

@@ -1,8 +1,8 @@
 """The REST lobby's requests and answers (OpenAPI at ``/docs``).
 
 Requests are strictly typed: ``"days": "10"`` is refused, not read as 10, and unknown fields are
-refused. Names are checked by :func:`~tendays.server.matches.text.clean_name`. A refused request is answered in
-the requester's language (:func:`errors_in_words`).
+refused. Names are checked by :func:`~tendays.server.matches.text.clean_name`. A refused request is
+answered in the requester's language (:func:`errors_in_words`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,21 @@ from tendays.engine.i18n import ngettext
 from ..matches.text import clean_name
 from ..settings import Pace
 
-__all__ = ["ERRORS", "BotChoices", "errors_in_words", "BotInfo", "CreateGame", "EditionInfo", "ErrorAnswer", "GamePage",
-           "GameSummary", "Health", "JoinGame", "LevelInfo", "SeatTicket"]
+__all__ = [
+    "ERRORS",
+    "BotChoices",
+    "errors_in_words",
+    "BotInfo",
+    "CreateGame",
+    "EditionInfo",
+    "ErrorAnswer",
+    "GamePage",
+    "GameSummary",
+    "Health",
+    "JoinGame",
+    "LevelInfo",
+    "SeatTicket",
+]
 
 STRICT = ConfigDict(extra="forbid", strict=True)
 ID_PATTERN = r"^[A-Za-z0-9_-]+$"  # a game's, seek's or puzzle's id in a path
@@ -32,33 +45,62 @@ class SeatRequest(BaseModel):
     model_config = STRICT
 
     kind: Literal["human", "bot"] = Field(description="a person (who joins by the link) or a bot")
-    bot: str | None = Field(None, max_length=64, description=f"for a bot seat, a level or a bot (GET /api/bots): "
-                                                             f"one of {', '.join(bot_names())}", examples=["normal"])
+    bot: str | None = Field(
+        None,
+        max_length=64,
+        description=f"for a bot seat, a level or a bot (GET /api/bots): "
+        f"one of {', '.join(bot_names())}",
+        examples=["normal"],
+    )
 
 
 class OptionsRequest(BaseModel):
     model_config = STRICT
 
-    days: int = Field(10, ge=MIN_DAYS, le=MAX_DAYS,
-                      description="days in each rack (10, or 5 for '5 Days'); how many the tiles allow depends on "
-                                  "the edition and the number of seats")
-    swap: bool = Field(False, description="the swap variant: a turn may swap two of one's own tiles")
+    days: int = Field(
+        10,
+        ge=MIN_DAYS,
+        le=MAX_DAYS,
+        description="days in each rack (10, or 5 for '5 Days'); how many the tiles allow depends "
+        "on the edition and the number of seats",
+    )
+    swap: bool = Field(
+        False, description="the swap variant: a turn may swap two of one's own tiles"
+    )
     open_hands: bool = Field(False, description="every rack visible to everyone (for learning)")
-    turn_limit: int | None = Field(None, ge=1, le=100_000, description="end with no winner after this many turns")
-    first_seat: int | None = Field(None, ge=-100, le=100, description="the seat that takes the first turn, from 0; "
-                                                                      "null: chosen by chance", examples=[0])
+    turn_limit: int | None = Field(
+        None, ge=1, le=100_000, description="end with no winner after this many turns"
+    )
+    first_seat: int | None = Field(
+        None,
+        ge=-100,
+        le=100,
+        description="the seat that takes the first turn, from 0; null: chosen by chance",
+        examples=[0],
+    )
 
 
 class PaceRequest(BaseModel):
     model_config = STRICT
 
-    kind: Literal["live", "correspondence"] = Field(description="live: seconds a move, shown as a clock; "
-                                                                "correspondence: hours or days a move")
-    per_move: int = Field(ge=1, le=366 * 86400, description="seconds each turn may take (the server's limits: "
-                                                            "live 10 s to 10 min, correspondence 1 hour to 14 days)",
-                          examples=[60])
-    bank: int = Field(0, ge=0, le=86400, description="live: extra seconds each seat may spend over the whole game "
-                                                     "when a turn takes longer", examples=[120])
+    kind: Literal["live", "correspondence"] = Field(
+        description="live: seconds a move, shown as a clock; correspondence: hours or days a move"
+    )
+    per_move: int = Field(
+        ge=1,
+        le=366 * 86400,
+        description="seconds each turn may take (the server's limits: "
+        "live 10 s to 10 min, correspondence 1 hour to 14 days)",
+        examples=[60],
+    )
+    bank: int = Field(
+        0,
+        ge=0,
+        le=86400,
+        description="live: extra seconds each seat may spend over the whole game "
+        "when a turn takes longer",
+        examples=[120],
+    )
 
     def to_pace(self) -> Pace:
         return Pace(self.kind, float(self.per_move), float(self.bank))
@@ -68,13 +110,21 @@ class CreateGame(BaseModel):
     model_config = STRICT
 
     edition: str = Field(max_length=32, description="the edition's id", examples=["usa"])
-    name: str = Field(min_length=1, max_length=128, description="the creator's display name (seat 1): 1 to 32 "
-                                                                "characters once normalised")
-    seats: list[SeatRequest] = Field(min_length=1, max_length=4, description="every seat; seat 1 must be human")
+    name: str = Field(
+        min_length=1,
+        max_length=128,
+        description="the creator's display name (seat 1): 1 to 32 characters once normalised",
+    )
+    seats: list[SeatRequest] = Field(
+        min_length=1, max_length=4, description="every seat; seat 1 must be human"
+    )
     options: OptionsRequest = Field(default_factory=lambda: OptionsRequest.model_validate({}))
     pace: PaceRequest | None = Field(None, description="the clock: null (the default) for none")
-    rated: bool = Field(False, description="a rated game: every seat a person, only signed-in people may create "
-                                           "or join it (401 otherwise), and the result moves their ratings")
+    rated: bool = Field(
+        False,
+        description="a rated game: every seat a person, only signed-in people may create "
+        "or join it (401 otherwise), and the result moves their ratings",
+    )
 
     _name = field_validator("name")(clean_name)
 
@@ -82,7 +132,11 @@ class CreateGame(BaseModel):
 class JoinGame(BaseModel):
     model_config = STRICT
 
-    name: str = Field(min_length=1, max_length=128, description="the display name at the table (1 to 32 characters)")
+    name: str = Field(
+        min_length=1,
+        max_length=128,
+        description="the display name at the table (1 to 32 characters)",
+    )
 
     _name = field_validator("name")(clean_name)
 
@@ -91,7 +145,9 @@ class SeatTicket(BaseModel):
     id: str = Field(description="the game's id")
     seat: int = Field(description="the seat taken, from 0")
     token: str = Field(description="the seat's secret token: whoever holds it plays this seat")
-    url: str = Field(description="the seat link, /play/{id}#token={token}; it resumes the seat on any device")
+    url: str = Field(
+        description="the seat link, /play/{id}#token={token}; it resumes the seat on any device"
+    )
 
 
 class SeatSummary(BaseModel):
@@ -100,23 +156,33 @@ class SeatSummary(BaseModel):
     name: str | None = Field(description="the display name; null for a free seat")
     bot: str | None = Field(description="the bot level of a bot seat")
     taken: bool = Field(description="whether the seat has a player (bots always do)")
-    reserved: bool = Field(False, description="a free seat kept for the player of the last game (a rematch)")
+    reserved: bool = Field(
+        False, description="a free seat kept for the player of the last game (a rematch)"
+    )
     left: bool = Field(False, description="the person left the game; a bot plays the seat")
 
 
 class GameSummary(BaseModel):
     id: str
     edition: str
-    status: Literal["waiting", "playing", "over"] = Field(description="waiting: human seats are free")
+    status: Literal["waiting", "playing", "over"] = Field(
+        description="waiting: human seats are free"
+    )
     ended: Literal["abandoned", "closed", "forfeit"] | None = Field(
-        None, description="why a game ended before it was played out (forfeit: a rated game left to one person); "
-                          "null otherwise")
+        None,
+        description="why a game ended before it was played out (forfeit: a rated game left to one "
+        "person); null otherwise",
+    )
     seats: list[SeatSummary]
     options: dict[str, Any] = Field(description="days, swap, open_hands, turn_limit")
-    pace: dict[str, Any] | None = Field(description="the clock: kind, per_move and bank (seconds); null: none")
+    pace: dict[str, Any] | None = Field(
+        description="the clock: kind, per_move and bank (seconds); null: none"
+    )
     created: str = Field(description="when the game was created, ISO 8601")
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
-    rated: bool = Field(False, description="a rated game: signed-in people only, and the result moves their ratings")
+    rated: bool = Field(
+        False, description="a rated game: signed-in people only, and the result moves their ratings"
+    )
 
 
 class GamePage(BaseModel):
@@ -131,15 +197,21 @@ class EditionInfo(BaseModel):
     id: str
     name: str
     default: bool = Field(description="whether this is the edition played when none is chosen")
-    language: str = Field("en", description="the edition's own language, spoken unless a player chooses another")
+    language: str = Field(
+        "en", description="the edition's own language, spoken unless a player chooses another"
+    )
 
 
 class LevelInfo(BaseModel):
     name: str = Field(description="the level's name, for a bot seat's `bot`", examples=["normal"])
     bot: str = Field(description="the bot that plays this level", examples=["greedy"])
     description: str
-    rating: float | None = Field(None, description="the level's openskill rating (mu) in the published ladder "
-                                                   "tournament (docs/bots.md)", examples=[27.3])
+    rating: float | None = Field(
+        None,
+        description="the level's openskill rating (mu) in the published ladder "
+        "tournament (docs/bots.md)",
+        examples=[27.3],
+    )
 
 
 class BotInfo(BaseModel):
@@ -148,7 +220,9 @@ class BotInfo(BaseModel):
 
 
 class BotChoices(BaseModel):
-    levels: list[LevelInfo] = Field(description="the difficulty levels offered to people, easiest first")
+    levels: list[LevelInfo] = Field(
+        description="the difficulty levels offered to people, easiest first"
+    )
     bots: list[BotInfo] = Field(description="every bot, which a seat may also name directly")
     phrases: list[str] = Field(description="quick chat phrases offered at the table")
 
@@ -165,11 +239,23 @@ class ErrorAnswer(BaseModel):
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorAnswer, "description": "no such game"},
-    409: {"model": ErrorAnswer, "description": "every seat is taken, or this server cannot play the game "
-                                               "(stored under rules it does not know)"},
-    413: {"model": ErrorAnswer, "description": "the request body is larger than the server accepts"},
-    422: {"model": ErrorAnswer, "description": "the request breaks a rule (the message says which)"},
-    429: {"model": ErrorAnswer, "description": "too many requests from this address; see Retry-After"},
+    409: {
+        "model": ErrorAnswer,
+        "description": "every seat is taken, or this server cannot play the game "
+        "(stored under rules it does not know)",
+    },
+    413: {
+        "model": ErrorAnswer,
+        "description": "the request body is larger than the server accepts",
+    },
+    422: {
+        "model": ErrorAnswer,
+        "description": "the request breaks a rule (the message says which)",
+    },
+    429: {
+        "model": ErrorAnswer,
+        "description": "too many requests from this address; see Retry-After",
+    },
     503: {"model": ErrorAnswer, "description": "the server is full or its database is unavailable"},
 }
 
@@ -182,7 +268,8 @@ def _one_of(expected: str) -> str:
     return _("{head} or {last}").format(head=", ".join(values[:-1]), last=values[-1])
 
 
-# Pydantic's errors, by type, in the game's words (ctx holds the limits); other types keep pydantic's English.
+# Pydantic's errors, by type, in the game's words (ctx holds the limits); other types keep
+# pydantic's English.
 _PROBLEMS: dict[str, Callable[[dict[str, Any]], str]] = {
     "missing": lambda ctx: _("is required"),
     "extra_forbidden": lambda ctx: _("is not a field of this request"),
@@ -191,33 +278,45 @@ _PROBLEMS: dict[str, Callable[[dict[str, Any]], str]] = {
     "int_from_float": lambda ctx: _("must be a whole number"),
     "float_type": lambda ctx: _("must be a number"),
     "float_parsing": lambda ctx: _("must be a number"),
-    "string_pattern_mismatch": lambda ctx: (_("may hold only letters, digits, - and _")
-                                            if ctx.get("pattern") == ID_PATTERN else _("is not in the form it needs")),
+    "string_pattern_mismatch": lambda ctx: (
+        _("may hold only letters, digits, - and _")
+        if ctx.get("pattern") == ID_PATTERN
+        else _("is not in the form it needs")
+    ),
     "bool_type": lambda ctx: _("must be true or false"),
     "list_type": lambda ctx: _("must be a list"),
     "dict_type": lambda ctx: _("must be an object"),
     "model_type": lambda ctx: _("must be an object"),
     "model_attributes_type": lambda ctx: _("must be an object"),
     "json_invalid": lambda ctx: _("is not valid JSON"),
-    "literal_error": lambda ctx: _("must be {choices}").format(choices=_one_of(str(ctx.get("expected", "")))),
+    "literal_error": lambda ctx: _("must be {choices}").format(
+        choices=_one_of(str(ctx.get("expected", "")))
+    ),
     "greater_than_equal": lambda ctx: _("must be at least {least}").format(least=ctx.get("ge")),
     "less_than_equal": lambda ctx: _("must be at most {most}").format(most=ctx.get("le")),
     "greater_than": lambda ctx: _("must be more than {least}").format(least=ctx.get("gt")),
     "less_than": lambda ctx: _("must be less than {most}").format(most=ctx.get("lt")),
-    "string_too_long": lambda ctx: ngettext("has at most {n} character", "has at most {n} characters",
-                                            int(ctx.get("max_length", 0))).format(n=ctx.get("max_length")),
-    "string_too_short": lambda ctx: ngettext("needs at least {n} character", "needs at least {n} characters",
-                                             int(ctx.get("min_length", 0))).format(n=ctx.get("min_length")),
-    "too_long": lambda ctx: ngettext("has at most {n} entry", "has at most {n} entries",
-                                     int(ctx.get("max_length", 0))).format(n=ctx.get("max_length")),
-    "too_short": lambda ctx: ngettext("needs at least {n} entry", "needs at least {n} entries",
-                                      int(ctx.get("min_length", 0))).format(n=ctx.get("min_length")),
+    "string_too_long": lambda ctx: ngettext(
+        "has at most {n} character", "has at most {n} characters", int(ctx.get("max_length", 0))
+    ).format(n=ctx.get("max_length")),
+    "string_too_short": lambda ctx: ngettext(
+        "needs at least {n} character",
+        "needs at least {n} characters",
+        int(ctx.get("min_length", 0)),
+    ).format(n=ctx.get("min_length")),
+    "too_long": lambda ctx: ngettext(
+        "has at most {n} entry", "has at most {n} entries", int(ctx.get("max_length", 0))
+    ).format(n=ctx.get("max_length")),
+    "too_short": lambda ctx: ngettext(
+        "needs at least {n} entry", "needs at least {n} entries", int(ctx.get("min_length", 0))
+    ).format(n=ctx.get("min_length")),
 }
 
 
 def errors_in_words(errors: Sequence[Any]) -> str:
-    """Pydantic's errors as one sentence in the current language: where, what is wrong, and what was sent.
-    Our own checks (names) raise their reasons already in words; pydantic's own are put in the game's words."""
+    """Pydantic's errors as one sentence in the current language: where, what is wrong, and what was
+    sent. Our own checks (names) raise their reasons already in words; pydantic's own
+    are put in the game's words."""
     parts = []
     for error in errors:
         where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path"))
@@ -225,9 +324,15 @@ def errors_in_words(errors: Sequence[Any]) -> str:
         message = problem(dict(error.get("ctx") or {})) if problem else str(error.get("msg", ""))
         message = message.removeprefix("Value error, ")
         given = error.get("input")
-        if isinstance(given, bytes):  # a body that is not JSON: quoted as sent, not as Python writes bytes
+        # a body that is not JSON: quoted as sent, not as Python writes bytes
+        if isinstance(given, bytes):
             given = given.decode("utf-8", "replace")
-        if not (isinstance(given, dict | list) or given is None or "password" in where):  # never echo a password
-            message = _("{problem} (not {given})").format(problem=message, given=repr(str(given)[:40]))
-        parts.append(_("{where}: {problem}").format(where=where, problem=message) if where else message)
+        # never echo a password
+        if not (isinstance(given, dict | list) or given is None or "password" in where):
+            message = _("{problem} (not {given})").format(
+                problem=message, given=repr(str(given)[:40])
+            )
+        parts.append(
+            _("{where}: {problem}").format(where=where, problem=message) if where else message
+        )
     return "; ".join(parts) or _("the request is not valid")

@@ -1,5 +1,6 @@
-"""The browser client's pages: the lobby, a table, one's account and the operator's view (their scripts and styles
-are under ``/static``, mounted by :func:`~tendays.server.face.app.create_app`)."""
+"""The browser client's pages: the lobby, a table, one's account and the operator's view (their
+scripts and styles are under ``/static``, mounted by
+:func:`~tendays.server.face.app.create_app`)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,9 @@ class PlayerRating(BaseModel):
     rating: float = Field(description="openskill mu, on the scale of the bots' published ratings")
     deviation: float = Field(description="openskill sigma: how uncertain the rating still is")
     games: int = Field(description="rated games played in this edition")
-    provisional: bool = Field(description="the deviation is still large (a new player): not on the leaderboard")
+    provisional: bool = Field(
+        description="the deviation is still large (a new player): not on the leaderboard"
+    )
 
 
 class RatingPoint(BaseModel):
@@ -29,8 +31,10 @@ class OtherSeat(BaseModel):
     name: str | None = Field(description="the name at the table (null: a free seat)")
     bot: str | None = Field(description="the bot level of a bot seat")
     place: int | None
-    profile: str | None = Field(description="the profile of the account that took the seat (/players/{name}); "
-                                            "null for anonymous, bot and deleted players")
+    profile: str | None = Field(
+        description="the profile of the account that took the seat (/players/{name}); "
+        "null for anonymous, bot and deleted players"
+    )
 
 
 class PlayerGame(BaseModel):
@@ -38,23 +42,30 @@ class PlayerGame(BaseModel):
     edition: str
     rated: bool
     result: Literal["playing", "won", "drawn", "lost", "abandoned"] = Field(
-        description="drawn: first place shared; abandoned: ended early with no result")
+        description="drawn: first place shared; abandoned: ended early with no result"
+    )
     place: int | None = Field(description="1 for the winner; ties share a place")
     players: int
     others: list[OtherSeat]
-    ended: str | None = Field(description="why the game ended early (abandoned, closed, forfeit), if it did")
+    ended: str | None = Field(
+        description="why the game ended early (abandoned, closed, forfeit), if it did"
+    )
     created: str
     finished_at: float | None
     rating: float | None = Field(description="the rating after this game (rated games)")
     change: float | None = Field(description="how this game moved the rating (rated games)")
-    link: str = Field(description="the replay (/replay/{id}) of a finished game, else the table to watch")
+    link: str = Field(
+        description="the replay (/replay/{id}) of a finished game, else the table to watch"
+    )
 
 
 class Profile(BaseModel):
     name: str
     since: float = Field(description="when the account was made, Unix seconds")
     ratings: dict[str, PlayerRating] = Field(description="per edition")
-    history: dict[str, list[RatingPoint]] = Field(description="per edition, the last 500 rated games, oldest first")
+    history: dict[str, list[RatingPoint]] = Field(
+        description="per edition, the last 500 rated games, oldest first"
+    )
     games: list[PlayerGame] = Field(description="one page of the games played, newest first")
     page: int
     per_page: int
@@ -79,7 +90,9 @@ class BotRating(BaseModel):
 
 class BotRatings(BaseModel):
     levels: list[BotRating] = Field(description="each level's published rating (bots/ratings.json)")
-    edition: str | None = Field(description="the edition of the ladder tournament that measured them")
+    edition: str | None = Field(
+        description="the edition of the ladder tournament that measured them"
+    )
     players: int | None = Field(description="players at its tables")
 
 

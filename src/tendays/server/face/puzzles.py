@@ -1,7 +1,9 @@
-"""Puzzles over HTTP: the ``/puzzles`` page and a JSON API that hands out puzzles and judges answers.
+"""Puzzles over HTTP: the ``/puzzles`` page and a JSON API that hands out puzzles and judges
+answers.
 
-A puzzle is sent without its solution; ``POST .../answer`` says whether an answer is right and why, in the
-sender's language (the engine judges, :func:`tendays.puzzles.explain.judge`), so the page knows no rule.
+A puzzle is sent without its solution; ``POST .../answer`` says whether an answer is right and why,
+in the sender's language (the engine judges, :func:`tendays.puzzles.explain.judge`), so the page
+knows no rule.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from .routing import page
 
 __all__ = ["puzzles_router"]
 
-PuzzleId = Annotated[str, PathParam(description="the puzzle's id", max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+PuzzleId = Annotated[
+    str, PathParam(description="the puzzle's id", max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+]
 NEAR = 150  # a next puzzle is rated within this of the player's rating, where there are such
 
 
@@ -37,8 +41,12 @@ class AnswerRequest(BaseModel):
 
 def _edition(edition: str) -> str:
     if edition not in available_editions():
-        raise HTTPException(404, _("unknown edition '{edition}'; known: {known}").format(
-            edition=edition[:32], known=", ".join(available_editions())))
+        raise HTTPException(
+            404,
+            _("unknown edition '{edition}'; known: {known}").format(
+                edition=edition[:32], known=", ".join(available_editions())
+            ),
+        )
     if not shipped(edition):
         raise HTTPException(404, _("no puzzles are shipped for {edition}").format(edition=edition))
     return edition
@@ -55,21 +63,33 @@ def puzzles_router() -> APIRouter:
     async def puzzles_page() -> FileResponse:
         return page("puzzles.html")
 
-    @router.get("/api/puzzles/{edition}/daily", summary="The puzzle of the day: the same for everyone on a date")
-    async def daily_puzzle(edition: str, date: Annotated[str | None, Query(max_length=10)] = None
-                           ) -> dict[str, Any]:
+    @router.get(
+        "/api/puzzles/{edition}/daily",
+        summary="The puzzle of the day: the same for everyone on a date",
+    )
+    async def daily_puzzle(
+        edition: str, date: Annotated[str | None, Query(max_length=10)] = None
+    ) -> dict[str, Any]:
         edition = _edition(edition)
         try:
-            day = datetime.date.fromisoformat(date) if date else datetime.datetime.now(datetime.UTC).date()
+            day = (
+                datetime.date.fromisoformat(date)
+                if date
+                else datetime.datetime.now(datetime.UTC).date()
+            )
         except ValueError:
-            raise HTTPException(422, _("{date} is not a date; give it as YYYY-MM-DD").format(
-                date=repr(date))) from None
+            raise HTTPException(
+                422, _("{date} is not a date; give it as YYYY-MM-DD").format(date=repr(date))
+            ) from None
         return _public(daily(edition, day), daily=day.isoformat())
 
     @router.get("/api/puzzles/{edition}/next", summary="A puzzle near a rating, chosen by a seed")
-    async def next_puzzle(edition: str, rating: Annotated[int, Query(ge=0, le=4000)] = 1200,
-                          seed: Annotated[int, Query(ge=0, le=2**53)] = 0,
-                          kind: Kind | None = None) -> dict[str, Any]:
+    async def next_puzzle(
+        edition: str,
+        rating: Annotated[int, Query(ge=0, le=4000)] = 1200,
+        seed: Annotated[int, Query(ge=0, le=2**53)] = 0,
+        kind: Kind | None = None,
+    ) -> dict[str, Any]:
         pool = [p for p in shipped(_edition(edition)) if kind is None or p.kind is kind]
         near = [p for p in pool if abs(p.rating - rating) <= NEAR] or pool
         return _public(random.Random(f"tendays-next/{edition}/{seed}").choice(near))
@@ -78,23 +98,32 @@ def puzzles_router() -> APIRouter:
     async def one_puzzle(edition: str, puzzle_id: PuzzleId) -> dict[str, Any]:
         return _public(_find(_edition(edition), puzzle_id))
 
-    @router.post("/api/puzzles/{edition}/{puzzle_id}/answer", summary="Judge an answer and say why, in words")
+    @router.post(
+        "/api/puzzles/{edition}/{puzzle_id}/answer", summary="Judge an answer and say why, in words"
+    )
     async def answer(edition: str, puzzle_id: PuzzleId, body: AnswerRequest) -> dict[str, Any]:
         puzzle = _find(_edition(edition), puzzle_id)
         try:
             judged = judge(puzzle, Answer(body.pile, body.day or 0)).to_json(puzzle)
         except PuzzleError as error:
             raise HTTPException(422, str(error)) from None
-        if not judged["correct"]:  # a wrong answer leaves the puzzle to solve: the solution is asked for apart
+        # a wrong answer leaves the puzzle to solve: the solution is asked for apart
+        if not judged["correct"]:
             del judged["solution"], judged["solution_explanation"]
         return judged
 
-    @router.get("/api/puzzles/{edition}/{puzzle_id}/solution", summary="The solution, and why it is the one")
+    @router.get(
+        "/api/puzzles/{edition}/{puzzle_id}/solution", summary="The solution, and why it is the one"
+    )
     async def solution(edition: str, puzzle_id: PuzzleId) -> dict[str, Any]:
         puzzle = _find(_edition(edition), puzzle_id)
         judged = judge(puzzle, puzzle.solution).to_json(puzzle)
-        return {"solution": judged["solution"], "explanation": judged["solution_explanation"],
-                "rack": judged["rack"], "verdict": judged["verdict"]}
+        return {
+            "solution": judged["solution"],
+            "explanation": judged["solution_explanation"],
+            "rack": judged["rack"],
+            "verdict": judged["verdict"],
+        }
 
     return router
 

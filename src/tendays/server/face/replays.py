@@ -1,16 +1,18 @@
-"""Replays in the browser: the ``/replay/{id}`` page, a finished game's record, its moves as tables, a record
-opened from a file, and an analysis of its moves on request.
+"""Replays in the browser: the ``/replay/{id}`` page, a finished game's record, its moves as tables,
+a record opened from a file, and an analysis of its moves on request.
 
-Nothing of a game is told before it is over: while it is played the answer is 409. A game played out (won, or
-the turn limit reached) gives its record, every rack and its analysis; a game ended early (abandoned, or closed
-by the operator) keeps its racks hidden, as its table did: its replay shows what its watchers saw, and its
-record and analysis are 409. The replay (:func:`replay_json`) is every position of the game as the table's
-``game`` object (docs/protocol.md) with every rack and its verdict (when shown), the log and the chat, in the
-reader's language; the page steps through it and knows no rule. A record opened from a file is checked by the
-engine here (it must replay, move by move) and answered the same way.
+Nothing of a game is told before it is over: while it is played the answer is 409. A game played out
+(won, or the turn limit reached) gives its record, every rack and its analysis; a game ended early
+(abandoned, or closed by the operator) keeps its racks hidden, as its table did: its replay shows
+what its watchers saw, and its record and analysis are 409. The replay (:func:`replay_json`) is
+every position of the game as the table's ``game`` object (docs/protocol.md) with every rack and its
+verdict (when shown), the log and the chat, in the reader's language; the page steps through it and
+knows no rule. A record opened from a file is checked by the engine here (it must replay, move by
+move) and answered the same way.
 
-The analysis runs in the bot workers, one move at a time (:meth:`~tendays.server.matches.thinking.Thinker.compute`),
-and is kept in this process's memory per game (:class:`AnalysisCache`, the newest 64 games).
+The analysis runs in the bot workers, one move at a time
+(:meth:`~tendays.server.matches.thinking.Thinker.compute`), and is kept in this process's memory per
+game (:class:`AnalysisCache`, the newest 64 games).
 """
 
 from __future__ import annotations
@@ -25,7 +27,16 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from tendays.engine import GameRecord, Move, RecordError, State, apply, checker_for, describe_event, view
+from tendays.engine import (
+    GameRecord,
+    Move,
+    RecordError,
+    State,
+    apply,
+    checker_for,
+    describe_event,
+    view,
+)
 from tendays.engine.i18n import current_language
 from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import event_to_json, view_to_json
@@ -44,37 +55,52 @@ NAME_LENGTH = 64  # the longest player's name a record opened from a file may ca
 KEPT = 64  # games whose analysis (and replay per language) a process keeps
 FINISHED_ONLY: dict[int | str, dict[str, Any]] = {
     404: ERRORS[404],
-    409: {"model": ErrorAnswer, "description": "the game is still being played (or this server cannot replay it)"},
+    409: {
+        "model": ErrorAnswer,
+        "description": "the game is still being played (or this server cannot replay it)",
+    },
 }
 PLAYED_OUT_ONLY: dict[int | str, dict[str, Any]] = {
     404: ERRORS[404],
-    409: {"model": ErrorAnswer, "description": "the game is still being played, ended before it was played out "
-                                               "(its racks stay hidden), or this server cannot replay it"},
+    409: {
+        "model": ErrorAnswer,
+        "description": "the game is still being played, ended before it was played out "
+        "(its racks stay hidden), or this server cannot replay it",
+    },
 }
 
 
 def replay_states(record: GameRecord) -> list[State]:
-    """The position before the first move and after each move; ``RecordError`` naming a move that does not
-    replay (in the current language)."""
+    """The position before the first move and after each move; ``RecordError`` naming a move that
+    does not replay (in the current language)."""
     states = [record.replay(0)]
     for number, move in enumerate(record.moves, 1):
         try:
             states.append(apply(states[-1], move))
         except ValueError as error:
-            raise RecordError(_("move {number} ({move}) does not replay: {error}").format(
-                number=number, move=move, error=error)) from error
+            raise RecordError(
+                _("move {number} ({move}) does not replay: {error}").format(
+                    number=number, move=move, error=error
+                )
+            ) from error
     return states
 
 
-def replay_json(record: GameRecord, seats: Sequence[dict[str, Any]], chat: Sequence[dict[str, Any]],
-                game_id: str | None = None, ended: str | None = None) -> dict[str, Any]:
+def replay_json(
+    record: GameRecord,
+    seats: Sequence[dict[str, Any]],
+    chat: Sequence[dict[str, Any]],
+    game_id: str | None = None,
+    ended: str | None = None,
+) -> dict[str, Any]:
     """Every position of a finished game, as the page steps through it, in the current language.
 
-    ``frames[n]`` is the table after ``n`` moves, every rack and the tile in hand shown (the game is over),
-    each rack's verdict an index into ``verdicts`` (a rack unchanged by a move is checked once); ``log`` is
-    the whole log, of which ``frames[n].log_length`` entries had happened. A game ``ended`` early shows only
-    what its watchers saw (``view(state, None)``): as at the table, nobody shows a rack when a game is
-    abandoned, so its racks stay hidden (``racks_hidden``) unless it was played with open hands.
+    ``frames[n]`` is the table after ``n`` moves, every rack and the tile in hand shown (the game is
+    over), each rack's verdict an index into ``verdicts`` (a rack unchanged by a move is checked
+    once); ``log`` is the whole log, of which ``frames[n].log_length`` entries had happened. A game
+    ``ended`` early shows only what its watchers saw (``view(state, None)``): as at the table,
+    nobody shows a rack when a game is abandoned, so its racks stay hidden (``racks_hidden``) unless
+    it was played with open hands.
     """
     states = replay_states(record)
     final = states[-1]
@@ -94,15 +120,19 @@ def replay_json(record: GameRecord, seats: Sequence[dict[str, Any]], chat: Seque
     frames = []
     for number, state in enumerate(states):
         seen = view(state, None)
-        if ended is None:  # played out (or a record its reader holds): every rack and the tile in hand
+        # played out (or a record its reader holds): every rack and the tile in hand
+        if ended is None:
             seen = replace(seen, racks=state.racks, in_hand=state.in_hand)
         frame = view_to_json(seen, events=False)
         for shared in ("edition", "options", "player", "events", "legal_moves"):
             del frame[shared]
         frame["journeys"] = None if seen.racks is None else [verdict(rack) for rack in seen.racks]
         frame["log_length"] = len(state.events)
-        frame["move"] = None if number == 0 else {"text": str(record.moves[number - 1]),
-                                                  "seat": states[number - 1].current}
+        frame["move"] = (
+            None
+            if number == 0
+            else {"text": str(record.moves[number - 1]), "seat": states[number - 1].current}
+        )
         frames.append(frame)
     return {
         "id": game_id,
@@ -111,9 +141,14 @@ def replay_json(record: GameRecord, seats: Sequence[dict[str, Any]], chat: Seque
         "ended": ended,
         "racks_hidden": frames[-1]["racks"] is None,
         "winner": final.winner,
-        "seats": [{"seat": s["seat"], "name": names[s["seat"]], "kind": s["kind"], "bot": s["bot"]} for s in seats],
-        "log": [{"text": describe_event(edition, event, names), **event_to_json(edition, event)}
-                for event in final.events],
+        "seats": [
+            {"seat": s["seat"], "name": names[s["seat"]], "kind": s["kind"], "bot": s["bot"]}
+            for s in seats
+        ],
+        "log": [
+            {"text": describe_event(edition, event, names), **event_to_json(edition, event)}
+            for event in final.events
+        ],
         "chat": list(chat),
         "verdicts": verdicts,
         "frames": frames,
@@ -122,9 +157,15 @@ def replay_json(record: GameRecord, seats: Sequence[dict[str, Any]], chat: Seque
 
 
 def _stored_record(stored: StoredGame) -> GameRecord:
-    names = tuple(s.name or f"Player {s.seat + 1}" for s in stored.seats)  # as Match.record keeps them
-    return GameRecord(stored.edition, stored.options, stored.seed, tuple(Move.from_text(m) for m in stored.moves),
-                      names)
+    # as Match.record keeps them
+    names = tuple(s.name or f"Player {s.seat + 1}" for s in stored.seats)
+    return GameRecord(
+        stored.edition,
+        stored.options,
+        stored.seed,
+        tuple(Move.from_text(m) for m in stored.moves),
+        names,
+    )
 
 
 def _stored_seats(stored: StoredGame) -> list[dict[str, Any]]:
@@ -133,13 +174,23 @@ def _stored_seats(stored: StoredGame) -> list[dict[str, Any]]:
 
 def _stored_chat(stored: StoredGame) -> list[dict[str, Any]]:
     """The table's talk as the table shows it: a notice in the reader's language."""
+
     def name(seat: int | None) -> str | None:
         if seat is None or seat >= len(stored.seats):
             return None
         return stored.seats[seat].name or f"Player {seat + 1}"
-    return [{"n": row.number, "seat": row.seat, "name": name(row.seat), "kind": row.kind,
-             "text": render_notice(row.text) if row.kind == "notice" else row.text, "at": row.at}
-            for row in stored.chat]
+
+    return [
+        {
+            "n": row.number,
+            "seat": row.seat,
+            "name": name(row.seat),
+            "kind": row.kind,
+            "text": render_notice(row.text) if row.kind == "notice" else row.text,
+            "at": row.at,
+        }
+        for row in stored.chat
+    ]
 
 
 @dataclass
@@ -153,13 +204,19 @@ class Analysis:
 
     def to_json(self) -> dict[str, Any]:
         status = "failed" if self.error else "ready" if len(self.moves) == self.total else "running"
-        return {"status": status, "analyst": ANALYST, "done": len(self.moves), "total": self.total,
-                "error": self.error, "moves": self.moves if status == "ready" else []}
+        return {
+            "status": status,
+            "analyst": ANALYST,
+            "done": len(self.moves),
+            "total": self.total,
+            "error": self.error,
+            "moves": self.moves if status == "ready" else [],
+        }
 
 
 class AnalysisCache:
-    """The analyses of this process, per game (the newest :data:`KEPT`); one game is analysed at a time, a
-    move at a time, in the bot workers."""
+    """The analyses of this process, per game (the newest :data:`KEPT`); one game is analysed at a
+    time, a move at a time, in the bot workers."""
 
     def __init__(self) -> None:
         self._analyses: OrderedDict[str, Analysis] = OrderedDict()
@@ -174,8 +231,9 @@ class AnalysisCache:
             self._analyses.move_to_end(game_id)
             return analysis
         analysis = self._analyses[game_id] = Analysis(len(record.moves))
-        analysis.task = asyncio.create_task(self._run(lobby, analysis, record.to_json()),
-                                            name=f"analysis of game {game_id}")
+        analysis.task = asyncio.create_task(
+            self._run(lobby, analysis, record.to_json()), name=f"analysis of game {game_id}"
+        )
         while len(self._analyses) > KEPT:
             _old, dropped = self._analyses.popitem(last=False)
             if dropped.task is not None:
@@ -187,14 +245,16 @@ class AnalysisCache:
             try:
                 for number in range(1, analysis.total + 1):
                     analysis.moves.append(await lobby.thinker.compute(analyse_move, record, number))
-            except Exception as error:  # a worker that failed: say so, and let a new request try again
+            # a worker that failed: say so, and let a new request try again
+            except Exception as error:
                 analysis.error = _("the analysis failed: {error}").format(error=error)
 
 
 def replays_router() -> APIRouter:
     router = APIRouter(tags=["replays"])
     cache = AnalysisCache()
-    replays: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # (game, language) -> replay
+    # (game, language) -> replay
+    replays: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 
     async def finished(request: Request, game_id: str) -> StoredGame:
         journal = lobby_of(request).journal
@@ -202,24 +262,37 @@ def replays_router() -> APIRouter:
         if stored is None:
             raise HTTPException(404, _("there is no game '{game}'").format(game=game_id))
         if not stored.finished:
-            raise HTTPException(409, _("game {game} is still being played: its record and replay open once it "
-                                       "is over").format(game=game_id))
+            raise HTTPException(
+                409,
+                _(
+                    "game {game} is still being played: its record and replay open once it is over"
+                ).format(game=game_id),
+            )
         return stored
 
     def record_of(stored: StoredGame) -> GameRecord:
         try:
             return _stored_record(stored)
         except ValueError as error:
-            raise HTTPException(409, _("game {game} cannot be replayed by this server: {error}").format(
-                game=stored.id, error=error)) from None
+            raise HTTPException(
+                409,
+                _("game {game} cannot be replayed by this server: {error}").format(
+                    game=stored.id, error=error
+                ),
+            ) from None
 
     async def played_out(request: Request, game_id: str) -> StoredGame:
-        """A game over by the rules: one ended early keeps its racks hidden, and its record (whose seed tells
-        every rack) and analysis (which reads them) with them."""
+        """A game over by the rules: one ended early keeps its racks hidden, and its record (whose
+        seed tells every rack) and analysis (which reads them) with them."""
         stored = await finished(request, game_id)
         if stored.ended is not None:
-            raise HTTPException(409, _("game {game} ended before it was played out: its racks stay hidden, so it "
-                                       "has no record and no analysis").format(game=game_id))
+            raise HTTPException(
+                409,
+                _(
+                    "game {game} ended before it was played out: its racks stay hidden, so it "
+                    "has no record and no analysis"
+                ).format(game=game_id),
+            )
         return stored
 
     @router.get("/replay/{game_id}", include_in_schema=False)
@@ -230,29 +303,46 @@ def replays_router() -> APIRouter:
     async def open_page() -> FileResponse:
         return page("replay.html")
 
-    @router.get("/api/games/{game_id}/record", summary="A finished game's record, as tendays replay reads it",
-                description="`tendays-record/1`: edition, options, seed, moves and names. 409 while the game is "
-                            "played, and for a game ended early (the record would tell every rack).",
-                responses=PLAYED_OUT_ONLY)
+    @router.get(
+        "/api/games/{game_id}/record",
+        summary="A finished game's record, as tendays replay reads it",
+        description="`tendays-record/1`: edition, options, seed, moves and names. 409 while the "
+        "game is played, and for a game ended early (the record would tell every rack).",
+        responses=PLAYED_OUT_ONLY,
+    )
     async def game_record(request: Request, game_id: GameId) -> Response:
         record = record_of(await played_out(request, game_id))
-        return Response(record.dumps() + "\n", media_type="application/json", headers={
-            "Content-Disposition": f'inline; filename="tendays-{game_id}.json"'})
+        return Response(
+            record.dumps() + "\n",
+            media_type="application/json",
+            headers={"Content-Disposition": f'inline; filename="tendays-{game_id}.json"'},
+        )
 
-    @router.get("/api/games/{game_id}/replay", summary="A finished game, every position with every rack",
-                description="The table after each move (every rack revealed, with its verdict), the log and the "
-                            "chat, in the reader's language. A game ended early shows what its watchers saw "
-                            "(`racks_hidden`). 409 while the game is played.", responses=FINISHED_ONLY)
+    @router.get(
+        "/api/games/{game_id}/replay",
+        summary="A finished game, every position with every rack",
+        description="The table after each move (every rack revealed, with its verdict), the log "
+        "and the chat, in the reader's language. A game ended early shows what its watchers saw "
+        "(`racks_hidden`). 409 while the game is played.",
+        responses=FINISHED_ONLY,
+    )
     async def game_replay(request: Request, game_id: GameId) -> dict[str, Any]:
-        stored = await finished(request, game_id)  # first: a game deleted since is gone from here too
+        # first: a game deleted since is gone from here too
+        stored = await finished(request, game_id)
         key = (game_id, current_language())
         if key in replays:
             replays.move_to_end(key)
             return replays[key]
         record = record_of(stored)
         try:
-            answer = await lobby_of(request).thinker.run(replay_json, record, _stored_seats(stored),
-                                                         _stored_chat(stored), game_id, stored.ended)
+            answer = await lobby_of(request).thinker.run(
+                replay_json,
+                record,
+                _stored_seats(stored),
+                _stored_chat(stored),
+                game_id,
+                stored.ended,
+            )
         except RecordError as error:
             raise HTTPException(409, str(error)) from None
         replays[key] = answer
@@ -260,34 +350,62 @@ def replays_router() -> APIRouter:
             replays.popitem(last=False)
         return answer
 
-    @router.post("/api/replays", summary="Open a record from a file: its replay, or why it is refused",
-                 description="The body is a record as `GET /api/games/{id}/record` gives it (or a save of "
-                             "`tendays play`). 422 with the reason if it is not one or does not replay.",
-                 responses={k: ERRORS[k] for k in (413, 422)},
-                 openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": {
-                     "type": "object", "description": "a game record (tendays-record/1)"}}}}})
+    @router.post(
+        "/api/replays",
+        summary="Open a record from a file: its replay, or why it is refused",
+        description="The body is a record as `GET /api/games/{id}/record` gives it (or a save of "
+        "`tendays play`). 422 with the reason if it is not one or does not replay.",
+        responses={k: ERRORS[k] for k in (413, 422)},
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "description": "a game record (tendays-record/1)",
+                        }
+                    }
+                },
+            }
+        },
+    )
     async def open_record(request: Request) -> dict[str, Any]:
         try:
             data = json.loads(await request.body() or b"null")
         except ValueError:
             data = None
         if not isinstance(data, dict):
-            raise HTTPException(422, _("not a tendays game record: {error}").format(
-                error=_("the file holds no JSON object")))
+            raise HTTPException(
+                422,
+                _("not a tendays game record: {error}").format(
+                    error=_("the file holds no JSON object")
+                ),
+            )
         try:
             record = GameRecord.from_json(data)
             _check_names(record)
-            seats = [{"seat": i, "kind": "human", "name": record.names[i] if record.names else None, "bot": None}
-                     for i in range(record.options.players)]
+            seats = [
+                {
+                    "seat": i,
+                    "kind": "human",
+                    "name": record.names[i] if record.names else None,
+                    "bot": None,
+                }
+                for i in range(record.options.players)
+            ]
             return await lobby_of(request).thinker.run(replay_json, record, seats, [])
         except RecordError as error:
             raise HTTPException(422, str(error)) from None
 
-    @router.post("/api/games/{game_id}/analysis", summary="Analyse a finished game's moves (started on request)",
-                 description="202 with `done` of `total` while the bot workers analyse it; 200 with `moves` once "
-                             "ready: per move the mover's journey distance before and after, and the hard bot's "
-                             "move there. Kept per game in the server's memory. 409 for a game ended early.",
-                 responses=PLAYED_OUT_ONLY)
+    @router.post(
+        "/api/games/{game_id}/analysis",
+        summary="Analyse a finished game's moves (started on request)",
+        description="202 with `done` of `total` while the bot workers analyse it; 200 with `moves` "
+        "once ready: per move the mover's journey distance before and after, and the hard bot's "
+        "move there. Kept per game in the server's memory. 409 for a game ended early.",
+        responses=PLAYED_OUT_ONLY,
+    )
     async def analyse(request: Request, game_id: GameId) -> JSONResponse:
         stored = await played_out(request, game_id)
         analysis = cache.get(game_id)
@@ -296,15 +414,27 @@ def replays_router() -> APIRouter:
         answer = analysis.to_json()
         return JSONResponse(answer, status_code=200 if answer["status"] == "ready" else 202)
 
-    @router.get("/api/games/{game_id}/analysis", summary="A game's analysis, as far as it has gone",
-                responses={**PLAYED_OUT_ONLY, 404: {"model": ErrorAnswer,
-                                                    "description": "no such game, or not asked for in this process"}})
+    @router.get(
+        "/api/games/{game_id}/analysis",
+        summary="A game's analysis, as far as it has gone",
+        responses={
+            **PLAYED_OUT_ONLY,
+            404: {
+                "model": ErrorAnswer,
+                "description": "no such game, or not asked for in this process",
+            },
+        },
+    )
     async def analysis_so_far(request: Request, game_id: GameId) -> JSONResponse:
         await played_out(request, game_id)
         analysis = cache.get(game_id)
         if analysis is None:
-            raise HTTPException(404, _("game {game} has not been analysed here; ask for it with POST").format(
-                game=game_id))
+            raise HTTPException(
+                404,
+                _("game {game} has not been analysed here; ask for it with POST").format(
+                    game=game_id
+                ),
+            )
         answer = analysis.to_json()
         return JSONResponse(answer, status_code=200 if answer["status"] == "ready" else 202)
 
@@ -313,9 +443,16 @@ def replays_router() -> APIRouter:
 
 def _check_names(record: GameRecord) -> None:
     if record.names and len(record.names) != record.options.players:
-        raise RecordError(_("the record names {names} players for a game of {players}").format(
-            names=len(record.names), players=record.options.players))
+        raise RecordError(
+            _("the record names {names} players for a game of {players}").format(
+                names=len(record.names), players=record.options.players
+            )
+        )
     for name in record.names:
         if not isinstance(name, str) or not name.strip() or len(name) > NAME_LENGTH:
-            raise RecordError(_("not a tendays game record: a player's name must be text of at most {most} "
-                                "characters").format(most=NAME_LENGTH))
+            raise RecordError(
+                _(
+                    "not a tendays game record: a player's name must be text of at most {most} "
+                    "characters"
+                ).format(most=NAME_LENGTH)
+            )

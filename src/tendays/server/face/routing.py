@@ -33,8 +33,9 @@ def page(name: str) -> FileResponse:
     """One of the browser client's HTML pages; 404 in words if the client is not installed."""
     path = static_dir() / name
     if not path.is_file():
-        raise HTTPException(404, _("the browser client is not installed ({name} is missing)")
-                            .format(name=name))
+        raise HTTPException(
+            404, _("the browser client is not installed ({name} is missing)").format(name=name)
+        )
     return FileResponse(path, media_type="text/html")
 
 
@@ -54,5 +55,7 @@ async def _invalid(_request: Request, error: RequestValidationError) -> JSONResp
 
 # The lobby's refusals and malformed requests, answered as {"detail": words}.
 ErrorHandler = Callable[[Request, Any], Coroutine[Any, Any, Response]]
-ERROR_HANDLERS: dict[int | type[Exception], ErrorHandler] = {LobbyError: _lobby_error,
-                                                              RequestValidationError: _invalid}
+ERROR_HANDLERS: dict[int | type[Exception], ErrorHandler] = {
+    LobbyError: _lobby_error,
+    RequestValidationError: _invalid,
+}

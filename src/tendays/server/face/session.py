@@ -1,12 +1,14 @@
-"""Who is signed in: the session cookie, the CSRF check, and the FastAPI dependencies the routers use.
+"""Who is signed in: the session cookie, the CSRF check, and the FastAPI dependencies the routers
+use.
 
-The cookie ``tendays_session`` holds the session's random id; it is ``HttpOnly`` (no script reads it),
-``SameSite=Lax`` (no other site's form or script sends it) and ``Secure`` when the request came over TLS,
-directly or through a trusted proxy (:func:`~tendays.server.face.guard.over_tls`). A request that carries
-it, changes something (any method but GET, HEAD and OPTIONS) and acts for the account must also carry the
-header ``X-CSRF-Token`` with the session's token: 403 without it. A request without a (live) session is
-anonymous and needs no token. A table connection (WebSocket) is signed in only when its ``Origin`` is this
-server's own, so another site cannot open a seat with a visitor's cookie.
+The cookie ``tendays_session`` holds the session's random id; it is ``HttpOnly`` (no script reads
+it), ``SameSite=Lax`` (no other site's form or script sends it) and ``Secure`` when the request came
+over TLS, directly or through a trusted proxy (:func:`~tendays.server.face.guard.over_tls`). A
+request that carries it, changes something (any method but GET, HEAD and OPTIONS) and acts for the
+account must also carry the header ``X-CSRF-Token`` with the session's token: 403 without it. A
+request without a (live) session is anonymous and needs no token. A table connection (WebSocket) is
+signed in only when its ``Origin`` is this server's own, so another site cannot open a seat with a
+visitor's cookie.
 """
 
 from __future__ import annotations
@@ -21,8 +23,18 @@ from tendays.engine.i18n import gettext as _
 
 from ..people.accounts import Account, Accounts, Session, Ticket
 
-__all__ = ["COOKIE", "CSRF_HEADER", "accounts_of", "clear_cookie", "current_session", "nobody_signed_in",
-           "require_account", "set_cookie", "signed_in", "socket_account"]
+__all__ = [
+    "COOKIE",
+    "CSRF_HEADER",
+    "accounts_of",
+    "clear_cookie",
+    "current_session",
+    "nobody_signed_in",
+    "require_account",
+    "set_cookie",
+    "signed_in",
+    "socket_account",
+]
 
 COOKIE = "tendays_session"
 CSRF_HEADER = "X-CSRF-Token"
@@ -47,16 +59,21 @@ async def current_session(request: Request) -> Session | None:
 
 
 async def signed_in(request: Request) -> Account | None:
-    """The signed-in account, or None for an anonymous request; 403 for a changing request signed in by its
-    cookie that lacks the session's CSRF token."""
+    """The signed-in account, or None for an anonymous request; 403 for a changing request signed in
+    by its cookie that lacks the session's CSRF token."""
     session = await current_session(request)
     if session is None:
         return None
     if request.method not in _SAFE:
         given = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(given.encode("utf-8", "replace"), session.csrf.encode()):
-            raise HTTPException(403, _("this request needs the {header} header of your session (sign in again "
-                                       "if the page is old)").format(header=CSRF_HEADER))
+            raise HTTPException(
+                403,
+                _(
+                    "this request needs the {header} header of your session (sign in again "
+                    "if the page is old)"
+                ).format(header=CSRF_HEADER),
+            )
     return session.account
 
 
@@ -75,22 +92,38 @@ def nobody_signed_in() -> HTTPException:
 def set_cookie(response: Response, request: Request, ticket: Ticket) -> None:
     """Give the browser its new session."""
     accounts = accounts_of(request)
-    response.set_cookie(COOKIE, ticket.id, max_age=int(accounts.session_seconds), path="/", httponly=True,
-                        samesite="lax", secure=bool(request.scope.get("tendays.tls")))
+    response.set_cookie(
+        COOKIE,
+        ticket.id,
+        max_age=int(accounts.session_seconds),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=bool(request.scope.get("tendays.tls")),
+    )
 
 
 def clear_cookie(response: Response, request: Request) -> None:
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
-                           secure=bool(request.scope.get("tendays.tls")))
+    response.delete_cookie(
+        COOKIE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=bool(request.scope.get("tendays.tls")),
+    )
 
 
 async def socket_account(websocket: WebSocket) -> Account | None:
-    """The account a table connection is signed in to: its cookie's, if it comes from this server's pages."""
+    """The account a table connection is signed in to: its cookie's, if it
+    comes from this server's pages."""
     session_id = websocket.cookies.get(COOKIE)
     if not session_id:
         return None
     origin = websocket.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc.lower() != websocket.headers.get("host", "").lower():
+    if (
+        origin is not None
+        and urlsplit(origin).netloc.lower() != websocket.headers.get("host", "").lower()
+    ):
         return None
     session = await accounts_of(websocket).session(session_id)
     return None if session is None else session.account

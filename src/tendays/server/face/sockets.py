@@ -18,7 +18,10 @@ def table_router(limits: Limits) -> APIRouter:
 
     @router.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: str) -> None:
-        account = await socket_account(websocket)  # a signed-in person's hello may ask for their seat
-        await serve_table(websocket, lobby_of(websocket), limits, game_id, account.id if account else None)
+        # a signed-in person's hello may ask for their seat
+        account = await socket_account(websocket)
+        await serve_table(
+            websocket, lobby_of(websocket), limits, game_id, account.id if account else None
+        )
 
     return router

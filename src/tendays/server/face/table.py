@@ -1,11 +1,13 @@
-"""The WebSocket table ``/ws/games/{id}``: say hello (with the seat token, or none to watch), then play.
+"""The WebSocket table ``/ws/games/{id}``: say hello (with the seat token, or none to watch), then
+play.
 
-The seat token travels in the first message, never in the address: proxies and servers log addresses.
-A connection that opens a seat handed to a bot (its person was away) gives the seat back to the person.
+The seat token travels in the first message, never in the address: proxies and servers log
+addresses. A connection that opens a seat handed to a bot (its person was away) gives the seat back
+to the person.
 
-Each connection reads the table in its own language: the ``lang`` of its hello (or of a later ``language``
-message), else the address's ``?lang=``, else the browser's ``Accept-Language``, else English. Its tables
-(log, verdicts, notices) and every refusal it gets are written in that language.
+Each connection reads the table in its own language: the ``lang`` of its hello (or of a later
+``language`` message), else the address's ``?lang=``, else the browser's ``Accept-Language``, else
+English. Its tables (log, verdicts, notices) and every refusal it gets are written in that language.
 """
 
 from __future__ import annotations
@@ -53,9 +55,11 @@ class RateLimiter:
         return True
 
 
-async def serve_table(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str,
-                      account_id: int | None = None) -> None:
-    """One connection to one table, from hello to goodbye; ``account_id``: the connection is signed in."""
+async def serve_table(
+    websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str, account_id: int | None = None
+) -> None:
+    """One connection to one table, from hello to goodbye; ``account_id``:
+    the connection is signed in."""
     await websocket.accept()
     with use_language(_language_asked(websocket)):
         await _serve(websocket, lobby, limits, game_id, account_id)
@@ -67,10 +71,18 @@ def _language_asked(websocket: WebSocket) -> str:
     return match_language(asked[:200] if asked else None)
 
 
-async def _serve(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str, account_id: int | None) -> None:
+async def _serve(
+    websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str, account_id: int | None
+) -> None:
     if "token" in websocket.query_params:
-        await _refuse(websocket, "malformed", _("the seat token goes in the first message "
-                                                "({hello}), never in the address").format(hello=HELLO), 4400)
+        await _refuse(
+            websocket,
+            "malformed",
+            _("the seat token goes in the first message ({hello}), never in the address").format(
+                hello=HELLO
+            ),
+            4400,
+        )
         return
     try:
         match = await lobby.get(game_id) if len(game_id) <= 32 else None
@@ -78,12 +90,16 @@ async def _serve(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: st
         await _refuse(websocket, "unavailable", error.message, 4409)
         return
     if match is None:
-        await _refuse(websocket, "not_found", _("there is no game '{game}'").format(game=game_id[:32]), 4404)
+        await _refuse(
+            websocket, "not_found", _("there is no game '{game}'").format(game=game_id[:32]), 4404
+        )
         return
     try:
         seat, lang = await _hello(websocket, match, limits, account_id)
     except Rejected as refusal:
-        await _refuse(websocket, refusal.code, refusal.message, 4403 if refusal.code == "forbidden" else 4400)
+        await _refuse(
+            websocket, refusal.code, refusal.message, 4403 if refusal.code == "forbidden" else 4400
+        )
         lobby.release(match)
         return
     except (WebSocketDisconnect, RuntimeError):
@@ -93,7 +109,9 @@ async def _serve(websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: st
         await _play(websocket, lobby, limits, match, seat)
 
 
-async def _play(websocket: WebSocket, lobby: Lobby, limits: Limits, match: Match, seat: int | None) -> None:
+async def _play(
+    websocket: WebSocket, lobby: Lobby, limits: Limits, match: Match, seat: int | None
+) -> None:
     """The connection's life at the table once it said hello, in the language it asked for."""
     if seat is not None and match.seats[seat].away:
         await match.come_back(seat)
@@ -111,9 +129,16 @@ async def _play(websocket: WebSocket, lobby: Lobby, limits: Limits, match: Match
                     break
                 most = limits.messages_per_second
                 with use_language(subscriber.lang):
-                    subscriber.put(Rejected("rate_limited", ngettext(
-                        "more than {n} message a second; slow down", "more than {n} messages a second; slow down",
-                        most).format(n=most)).to_message())
+                    subscriber.put(
+                        Rejected(
+                            "rate_limited",
+                            ngettext(
+                                "more than {n} message a second; slow down",
+                                "more than {n} messages a second; slow down",
+                                most,
+                            ).format(n=most),
+                        ).to_message()
+                    )
                 continue
             with use_language(subscriber.lang):  # a ``language`` message changes it
                 replies = await _answer(lobby, match, subscriber, message, limits)
@@ -130,11 +155,12 @@ async def _play(websocket: WebSocket, lobby: Lobby, limits: Limits, match: Match
 HELLO = '{"type": "hello", "token": ..., "lang": "en"}'
 
 
-async def _hello(websocket: WebSocket, match: Match, limits: Limits,
-                 account_id: int | None) -> tuple[int | None, str | None]:
-    """The seat the first message opens (None: a spectator) and the language it asks for (None: as the
-    address or browser asked); :class:`Rejected` for anything else. ``"account": true`` instead of a token
-    opens the seat of the account the connection is signed in to."""
+async def _hello(
+    websocket: WebSocket, match: Match, limits: Limits, account_id: int | None
+) -> tuple[int | None, str | None]:
+    """The seat the first message opens (None: a spectator) and the language it asks for (None: as
+    the address or browser asked); :class:`Rejected` for anything else. ``"account": true`` instead
+    of a token opens the seat of the account the connection is signed in to."""
     try:
         message = await asyncio.wait_for(websocket.receive(), limits.hello_seconds)
     except TimeoutError:
@@ -145,15 +171,20 @@ async def _hello(websocket: WebSocket, match: Match, limits: Limits,
     if isinstance(request, Rejected):
         raise request
     if request.get("type") != "hello":
-        raise Rejected("malformed", _("the first message says hello: {hello} (no token to watch)").format(
-            hello=HELLO))
+        raise Rejected(
+            "malformed",
+            _("the first message says hello: {hello} (no token to watch)").format(hello=HELLO),
+        )
     lang = _language(request)
     token = request.get("token")
     if token is None and request.get("account") is True:
         seat = match.seat_of_account(account_id) if account_id is not None else None
         if seat is None:
             with use_language(lang):
-                raise Rejected("forbidden", _("you have no seat at this game in the account you are signed in to"))
+                raise Rejected(
+                    "forbidden",
+                    _("you have no seat at this game in the account you are signed in to"),
+                )
         return seat, lang
     if token is None:
         return None, lang
@@ -167,11 +198,16 @@ async def _hello(websocket: WebSocket, match: Match, limits: Limits,
 
 
 def _language(request: Mapping[str, Any]) -> str | None:
-    """The language a message asks for (``"lang": "de"``, or tags in order: ``["de-AT", "en"]``), or None."""
+    """The language a message asks for (``"lang": "de"``, or tags in order:
+    ``["de-AT", "en"]``), or None."""
     asked = request.get("lang")
     if isinstance(asked, str) and 0 < len(asked) <= 200:
         return match_language(asked)
-    if isinstance(asked, list) and 0 < len(asked) <= 20 and all(isinstance(tag, str) for tag in asked):
+    if (
+        isinstance(asked, list)
+        and 0 < len(asked) <= 20
+        and all(isinstance(tag, str) for tag in asked)
+    ):
         return match_language(tag[:35] for tag in asked)
     return None
 
@@ -183,7 +219,10 @@ def _parse(message: Mapping[str, Any], limits: Limits) -> dict[str, Any] | Rejec
         if len(data) > limits.max_message_bytes:
             return _too_large(limits)
         return Rejected("malformed", _("messages are JSON text, not binary"))
-    if len(text) > limits.max_message_bytes or len(text.encode("utf-8", "replace")) > limits.max_message_bytes:
+    if (
+        len(text) > limits.max_message_bytes
+        or len(text.encode("utf-8", "replace")) > limits.max_message_bytes
+    ):
         return _too_large(limits)
     try:
         request = json_loads(text, parse_constant=_no_constant)
@@ -196,8 +235,12 @@ def _parse(message: Mapping[str, Any], limits: Limits) -> dict[str, Any] | Rejec
 
 def _too_large(limits: Limits) -> Rejected:
     most = limits.max_message_bytes
-    return Rejected("too_large", ngettext("messages are limited to {n} byte", "messages are limited to {n} bytes",
-                                         most).format(n=most))
+    return Rejected(
+        "too_large",
+        ngettext(
+            "messages are limited to {n} byte", "messages are limited to {n} bytes", most
+        ).format(n=most),
+    )
 
 
 def _no_constant(name: str) -> None:
@@ -207,7 +250,8 @@ def _no_constant(name: str) -> None:
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(Rejected(code, message).to_message().text)
-        # A close reason is at most 123 bytes of UTF-8 (a German sentence has more bytes than letters).
+        # A close reason is at most 123 bytes of UTF-8 (a German sentence
+        # has more bytes than letters).
         await websocket.close(close_code, message.encode()[:120].decode("utf-8", "ignore"))
 
 
@@ -220,9 +264,11 @@ async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:
 KINDS = "'move', 'hint', 'chat', 'leave', 'back', 'end', 'rematch', 'sync', 'language' or 'ping'"
 
 
-async def _answer(lobby: Lobby, match: Match, subscriber: Subscriber, message: Mapping[str, Any],
-                  limits: Limits) -> list[Outgoing]:
-    """Handle one client message; the replies for this connection only (the new table goes to everyone)."""
+async def _answer(
+    lobby: Lobby, match: Match, subscriber: Subscriber, message: Mapping[str, Any], limits: Limits
+) -> list[Outgoing]:
+    """Handle one client message; the replies for this connection only (the
+    new table goes to everyone)."""
     request = _parse(message, limits)
     if isinstance(request, Rejected):
         return [request.to_message()]
@@ -244,14 +290,20 @@ async def _answer(lobby: Lobby, match: Match, subscriber: Subscriber, message: M
         if kind == "language":
             lang = _language(request)
             if lang is None:
-                raise Rejected("malformed", _("say which language: {example}").format(
-                    example='{"type": "language", "lang": "de"}'))
+                raise Rejected(
+                    "malformed",
+                    _("say which language: {example}").format(
+                        example='{"type": "language", "lang": "de"}'
+                    ),
+                )
             subscriber.lang = lang
             subscriber.resync()  # the log and the notices again, in the new language
             with use_language(lang):
                 return [match.state_message(subscriber)]
         if seat is None:
-            raise Rejected("forbidden", _("spectators cannot do that; join the game or open your seat link"))
+            raise Rejected(
+                "forbidden", _("spectators cannot do that; join the game or open your seat link")
+            )
         if kind == "leave":
             await match.leave(seat)
             return []
@@ -264,8 +316,17 @@ async def _answer(lobby: Lobby, match: Match, subscriber: Subscriber, message: M
         if kind == "rematch":
             again, token = await lobby.rematch(match, seat)
             seat_again = again.seat_for(token)
-            return [Outgoing.of({"type": "seat", "id": again.id, "seat": seat_again, "token": token,
-                                 "url": f"/play/{again.id}#token={token}"})]
+            return [
+                Outgoing.of(
+                    {
+                        "type": "seat",
+                        "id": again.id,
+                        "seat": seat_again,
+                        "token": token,
+                        "url": f"/play/{again.id}#token={token}",
+                    }
+                )
+            ]
         raise Rejected("malformed", _("unknown message type; send {kinds}").format(kinds=KINDS))
     except Rejected as rejected:
         if rejected.code == "stale":
