@@ -1,11 +1,13 @@
-"""Table talk: seated players write, everyone at the table reads, and the table's own notices go beside.
+"""Table talk: seated players write, everyone at the table reads, and the table's own notices go
+beside.
 
 A line is plain text (:func:`~tendays.server.matches.text.clean_chat`: one line, normalised, at most
-``chat_length`` characters), stored with the game before anyone sees it, sent to the table's connections
-in a small ``chat`` message, and part of the table from then on (a replay shows it). Each seat may write
-``chat_lines`` lines in any ``chat_window`` seconds; spectators only read. Notices (a turn played on the
-clock, a player leaving or coming back) are lines without a seat; they come with the table they change. They
-are stored as data (:mod:`tendays.server.matches.notices`), so each connection reads them in its own language.
+``chat_length`` characters), stored with the game before anyone sees it, sent to the table's
+connections in a small ``chat`` message, and part of the table from then on (a replay shows it).
+Each seat may write ``chat_lines`` lines in any ``chat_window`` seconds; spectators only read.
+Notices (a turn played on the clock, a player leaving or coming back) are lines without a seat; they
+come with the table they change. They are stored as data (:mod:`tendays.server.matches.notices`), so
+each connection reads them in its own language.
 """
 
 from __future__ import annotations
@@ -31,7 +33,15 @@ if TYPE_CHECKING:
 __all__ = ["QUICK_PHRASES", "Chat", "ChatTable"]
 
 # Offered as one-tap buttons (on a phone, typing is slow); they are ordinary lines once sent.
-QUICK_PHRASES = ("Good luck!", "Well played!", "Nice move!", "Thinking…", "Oops!", "Thanks!", "Good game!")
+QUICK_PHRASES = (
+    "Good luck!",
+    "Well played!",
+    "Nice move!",
+    "Thinking…",
+    "Oops!",
+    "Thanks!",
+    "Good game!",
+)
 
 
 class ChatTable(Protocol):
@@ -50,8 +60,14 @@ class ChatTable(Protocol):
 class Chat:
     """A match's chat: its lines, and each seat's recent ones (for the rate limit)."""
 
-    def __init__(self, table: ChatTable, rows: Sequence[ChatRow], journal: Journal, settings: MasterSettings,
-                 encoder: TableEncoder) -> None:
+    def __init__(
+        self,
+        table: ChatTable,
+        rows: Sequence[ChatRow],
+        journal: Journal,
+        settings: MasterSettings,
+        encoder: TableEncoder,
+    ) -> None:
         self._table = table
         self._journal = journal
         self._settings = settings
@@ -69,14 +85,24 @@ class Chat:
     def _line(self, row: ChatRow) -> dict[str, Any]:
         seats = self._table.seats
         name = None if row.seat is None or row.seat >= len(seats) else seats[row.seat].display_name
-        return {"n": row.number, "seat": row.seat, "name": name, "kind": row.kind, "text": row.text, "at": row.at}
+        return {
+            "n": row.number,
+            "seat": row.seat,
+            "name": name,
+            "kind": row.kind,
+            "text": row.text,
+            "at": row.at,
+        }
 
     async def _add(self, seat: int | None, kind: str, text: str) -> None:
         try:
             await self._store(seat, kind, text)
-        except MoveConflict:  # another process wrote a line of this number first: read its lines, write after
+        # another process wrote a line of this number first: read its lines, write after
+        except MoveConflict:
             store, table = self._journal.store, self._table
-            stored = await self._journal.run(store.load_changes, table.id, table.version, self.known - 1)
+            stored = await self._journal.run(
+                store.load_changes, table.id, table.version, self.known - 1
+            )
             self.take(stored.chat if stored is not None else ())
             await self._store(seat, kind, text)
 
@@ -86,9 +112,12 @@ class Chat:
         self.take((row,))
 
     async def say(self, seat: int | None, text: Any) -> None:
-        """A line from ``seat``; raises :class:`Rejected` for a spectator, a bad line or too many lines."""
+        """A line from ``seat``; raises :class:`Rejected` for a spectator,
+        a bad line or too many lines."""
         if seat is None:
-            raise Rejected("forbidden", _("spectators read the table's chat but cannot write in it"))
+            raise Rejected(
+                "forbidden", _("spectators read the table's chat but cannot write in it")
+            )
         try:
             line = clean_chat(text, self._settings.chat_length)
         except ValueError as error:
@@ -100,20 +129,29 @@ class Chat:
             recent.popleft()
         if len(recent) >= most:
             wait = max(1, round(window - (now - recent[0])))
-            raise Rejected("rate_limited", ngettext(
-                "at most {most} chat message in {window} seconds; wait {wait} s before the next one",
-                "at most {most} chat messages in {window} seconds; wait {wait} s before the next one", most)
-                .format(most=most, window=f"{window:g}", wait=wait))
+            raise Rejected(
+                "rate_limited",
+                ngettext(
+                    "at most {most} chat message in {window} seconds; wait {wait} s before the "
+                    "next one",
+                    "at most {most} chat messages in {window} seconds; wait {wait} s before the "
+                    "next one",
+                    most,
+                ).format(most=most, window=f"{window:g}", wait=wait),
+            )
         recent.append(now)
         try:
             await self._add(seat, "chat", line)
         except Exception:
             recent.pop()
-            raise Rejected("unavailable", _("the message could not be saved, so nobody saw it; try again")) from None
+            raise Rejected(
+                "unavailable", _("the message could not be saved, so nobody saw it; try again")
+            ) from None
         self._send()
 
     def _send(self) -> None:
-        """The new lines to every connection, in a small ``chat`` message: the table itself did not change."""
+        """The new lines to every connection, in a small ``chat`` message: the
+        table itself did not change."""
         messages: dict[tuple[int, str], Outgoing] = {}
         for subscriber in self._table.subscribers:
             key = (subscriber.chat_queued, subscriber.lang)
@@ -122,8 +160,11 @@ class Chat:
                 message = messages[key] = self._encoder.chat(*key)
             subscriber.put(message)
 
-    async def notice(self, message: str | Plural, *, sentence: bool = False, **args: str | int) -> None:
-        """A line of the table itself (stored; the caller publishes the table): ``message`` is a msgid marked
-        with :func:`~tendays.server.matches.notices.N_` (or a
-        :class:`~tendays.server.matches.notices.Plural`), formatted with ``args`` in each reader's language."""
+    async def notice(
+        self, message: str | Plural, *, sentence: bool = False, **args: str | int
+    ) -> None:
+        """A line of the table itself (stored; the caller publishes the table): ``message`` is a
+        msgid marked with :func:`~tendays.server.matches.notices.N_` (or a
+        :class:`~tendays.server.matches.notices.Plural`), formatted with
+        ``args`` in each reader's language."""
         await self._add(None, "notice", encode_notice(message, sentence=sentence, **args))

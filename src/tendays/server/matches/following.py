@@ -1,14 +1,14 @@
 """What a match does when other server processes share its database (PostgreSQL).
 
 Every process that holds a table connection holds the match, but only the one with the game's lease
-*drives* it: its bots move and its clock runs there (see :mod:`tendays.server.storage.cluster`). The others follow
-what is stored: a move another process stored arrives as a notice and is played as told; anything else
-(seats, chat, the clock, an ending) is read from the database. Alone on its database (SQLite) a process
-drives every game, and nothing here changes what it does.
+*drives* it: its bots move and its clock runs there (see :mod:`tendays.server.storage.cluster`). The
+others follow what is stored: a move another process stored arrives as a notice and is played as
+told; anything else (seats, chat, the clock, an ending) is read from the database. Alone on its
+database (SQLite) a process drives every game, and nothing here changes what it does.
 
-:class:`Follower` reads what changed for one match and hands it over through :class:`FollowedTable`; the
-match itself decides what each change means for its table. Whether this process drives is the match's
-``driving`` (its bots and clock alarm look at it).
+:class:`Follower` reads what changed for one match and hands it over through :class:`FollowedTable`;
+the match itself decides what each change means for its table. Whether this process drives is the
+match's ``driving`` (its bots and clock alarm look at it).
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ class Follower:
         self._chat = chat
 
     async def follow(self, notices: Sequence[str]) -> bool:
-        """Take what other processes said changed (hold the match's lock): a move (:meth:`MoveRow.notice`) is
-        applied as told; anything else is read from the database. True if the table changed."""
+        """Take what other processes said changed (hold the match's lock): a move
+        (:meth:`MoveRow.notice`) is applied as told; anything else is read from the database. True
+        if the table changed."""
         changed = False
         for notice in notices:
             applied = self._apply_notice(notice)
@@ -62,8 +63,8 @@ class Follower:
         return changed
 
     def _apply_notice(self, notice: str) -> bool | None:
-        """Play a move another process stored, as its notice tells: True if played, False if already known,
-        None if the notice is not the next move (read the database instead)."""
+        """Play a move another process stored, as its notice tells: True if played, False if already
+        known, None if the notice is not the next move (read the database instead)."""
         table = self._table
         try:
             row = MoveRow.from_notice(table.id, notice)
@@ -81,9 +82,12 @@ class Follower:
         return True
 
     async def catch_up(self) -> bool:
-        """Apply the stored moves, seats, clock, chat and ending this match has not seen (hold the lock)."""
+        """Apply the stored moves, seats, clock, chat and ending this match
+        has not seen (hold the lock)."""
         table, store = self._table, self._journal.store
-        stored = await self._journal.run(store.load_changes, table.id, table.game.move_count, self._chat.known)
+        stored = await self._journal.run(
+            store.load_changes, table.id, table.game.move_count, self._chat.known
+        )
         if stored is None:
             return False
         for text in stored.moves:
@@ -93,10 +97,15 @@ class Follower:
         return changed or bool(stored.chat) or stored.finished
 
     async def conflict(self, error: MoveConflict) -> None:
-        """A move of ours was refused by the database: another process moved first, or drives the game now."""
+        """A move of ours was refused by the database: another process moved
+        first, or drives the game now."""
         table = self._table
         if error.lease_lost and table.driving:
-            log.warning("game %s: a move was refused because another server process drives the game now: %s",
-                        table.id, error)
+            log.warning(
+                "game %s: a move was refused because another server process drives the game now: "
+                "%s",
+                table.id,
+                error,
+            )
             table.drive(None)
         await self.catch_up()

@@ -1,20 +1,24 @@
 """The match master: the one authoritative copy of each game, as in boardgame.io's master.
 
 A :class:`Match` holds the game (an engine :class:`~tendays.engine.Game`: the full state and its
-moves), accepts a move only from the seat whose secret token the connection presented, at the version
-the mover saw, and legal by the rules; stores it through the :class:`~tendays.server.storage.journal.Journal`
-before anyone hears of it; and then sends every subscriber its own ``view(state, seat)``. Bot seats,
-and people's seats while a bot stands in for them, move here, on the server, through the engine's turn
-loop (:func:`~tendays.engine.next_decision`). Nothing here touches sockets, so tests drive a match directly.
+moves), accepts a move only from the seat whose secret token the connection presented, at the
+version the mover saw, and legal by the rules; stores it through the
+:class:`~tendays.server.storage.journal.Journal` before anyone hears of it; and then sends every
+subscriber its own ``view(state, seat)``. Bot seats, and people's seats while a bot stands in for
+them, move here, on the server, through the engine's turn loop
+(:func:`~tendays.engine.next_decision`). Nothing here touches sockets, so tests drive a match
+directly.
 
-A match owns its state and composes four helpers, each reading the match through a small interface (a
-:class:`typing.Protocol` beside the helper):
+A match owns its state and composes four helpers, each reading the match through a small interface
+(a :class:`typing.Protocol` beside the helper):
 
 - :class:`~tendays.server.matches.chat.Chat`: the table talk and the table's own notices;
-- :class:`~tendays.server.matches.absence.Absence`: the clock's alarm, timeouts, people leaving and coming back;
-- :class:`~tendays.server.matches.seat_bots.SeatBots`: the bots of bot seats and the stand-in for absent people;
-- :class:`~tendays.server.matches.following.Follower`: what other server processes stored, when they share the
-  database.
+- :class:`~tendays.server.matches.absence.Absence`: the clock's alarm, timeouts, people leaving and
+  coming back;
+- :class:`~tendays.server.matches.seat_bots.SeatBots`: the bots of bot seats and the stand-in for
+  absent people;
+- :class:`~tendays.server.matches.following.Follower`: what other server processes stored, when they
+  share the database.
 """
 
 from __future__ import annotations
@@ -60,7 +64,15 @@ from .wire import Outgoing, SeatInfo, TableEncoder, listed_name
 if TYPE_CHECKING:
     from ..storage.journal import Journal
 
-__all__ = ["LobbyError", "MasterSettings", "Match", "Rejected", "Subscriber", "hash_token", "new_token"]
+__all__ = [
+    "LobbyError",
+    "MasterSettings",
+    "Match",
+    "Rejected",
+    "Subscriber",
+    "hash_token",
+    "new_token",
+]
 
 log = logging.getLogger("tendays.server")
 
@@ -68,13 +80,28 @@ log = logging.getLogger("tendays.server")
 class Match:
     """One game and everyone at its table (see the module's text for its parts)."""
 
-    def __init__(self, stored: StoredGame, journal: Journal, settings: MasterSettings, thinker: Thinker) -> None:
+    def __init__(
+        self, stored: StoredGame, journal: Journal, settings: MasterSettings, thinker: Thinker
+    ) -> None:
         self.id = stored.id
         self.created: datetime = stored.created
         self.edition: Edition = load_edition(stored.edition)
         self.options: Options = stored.options
-        self.seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.timeouts, s.away, s.left, s.reserved,
-                           s.account_id) for s in stored.seats]
+        self.seats = [
+            Seat(
+                s.seat,
+                s.kind,
+                s.bot,
+                s.name,
+                s.token_hash,
+                s.timeouts,
+                s.away,
+                s.left,
+                s.reserved,
+                s.account_id,
+            )
+            for s in stored.seats
+        ]
         self._journal = journal
         self._thinker = thinker
         self._encoder = TableEncoder(self.id, self.edition)
@@ -87,31 +114,51 @@ class Match:
             try:
                 self.game.play(text)
             except ValueError as error:  # say which stored move no longer replays
-                raise ValueError(f"stored move {number} ({text}) does not replay: {error}") from error
-        # The table everyone has been told of. During a move it lags the game until the move is stored.
+                raise ValueError(
+                    f"stored move {number} ({text}) does not replay: {error}"
+                ) from error
+        # The table everyone has been told of. During a move it lags the
+        # game until the move is stored.
         self._state: State = self.game.state
         self._version = self.game.move_count
-        self.clock = None if stored.pace is None else TurnClock(
-            stored.pace, len(self.seats), [s.bank for s in stored.seats], stored.deadline, stored.turn_started)
-        self.ended = stored.ended  # "abandoned" or "closed" when the game ended before it was played out
+        self.clock = (
+            None
+            if stored.pace is None
+            else TurnClock(
+                stored.pace,
+                len(self.seats),
+                [s.bank for s in stored.seats],
+                stored.deadline,
+                stored.turn_started,
+            )
+        )
+        # "abandoned" or "closed" when the game ended before it was played out
+        self.ended = stored.ended
         self.rematch = stored.rematch
         self.rated = stored.rated  # only signed-in people sit at it; leaving or going away loses it
         self.last_move_at = stored.last_move_at or stored.created.timestamp()
         # What the game's row holds: its deadline and turn start, and when it last moved.
-        self._stored_clock: tuple[float | None, float | None] = (stored.deadline, stored.turn_started)
+        self._stored_clock: tuple[float | None, float | None] = (
+            stored.deadline,
+            stored.turn_started,
+        )
         self._stored_at = self.last_move_at
-        # Requests to end are stored: those made through other processes, or before a restart, count.
+        # Requests to end are stored: those made through other processes,
+        # or before a restart, count.
         self.end_votes = {s.seat for s in stored.seats if s.end_vote and not s.left}
         self.subscribers: list[Subscriber] = []
-        self.lock = asyncio.Lock()  # held while a move (or a join, or news from other processes) is taken
-        self.stand_in_turn: int | None = None  # the seat whose timed-out turn the stand-in bot is playing
-        # With other server processes (tendays.server.storage.cluster): whether this one runs the bots and the clock,
-        # the lease epoch its moves are fenced with (None: no other process), and (monotonic) until when the
-        # lease surely holds, as last renewed.
+        # held while a move (or a join, or news from other processes) is taken
+        self.lock = asyncio.Lock()
+        # the seat whose timed-out turn the stand-in bot is playing
+        self.stand_in_turn: int | None = None
+        # With other server processes (tendays.server.storage.cluster): whether this one runs the
+        # bots and the clock, the lease epoch its moves are fenced with (None: no other process),
+        # and (monotonic) until when the lease surely holds, as last renewed.
         self.driving = True
         self.epoch: int | None = None
         self.lease_until = math.inf
-        self.on_over: Callable[[Match], None] | None = None  # the lobby's hook to let go of a finished game
+        # the lobby's hook to let go of a finished game
+        self.on_over: Callable[[Match], None] | None = None
         self.chat = Chat(self, stored.chat, journal, settings, self._encoder)
         self.absence = Absence(self, journal, settings, self.chat)
         self.bots = SeatBots(self, settings, thinker)
@@ -144,25 +191,42 @@ class Match:
     def record(self) -> GameRecord:
         """The full record, seed included: for the server and its tests, never for the wire."""
         names = tuple(s.display_name for s in self.seats)
-        return GameRecord(self.edition.id, self.options, self.game.seed, self.game.moves[: self.version], names)
+        return GameRecord(
+            self.edition.id, self.options, self.game.seed, self.game.moves[: self.version], names
+        )
 
     @property
     def joinable(self) -> bool:
-        """Whether a stranger may join from the lobby: waiting, with a free seat not kept for a rematch."""
+        """Whether a stranger may join from the lobby: waiting, with a free
+        seat not kept for a rematch."""
         return self.status == "waiting" and any(not s.taken and not s.reserved for s in self.seats)
 
     def summary(self) -> dict[str, Any]:
-        """The lobby's public summary of this game; bots' and deleted accounts' names in the current language."""
+        """The lobby's public summary of this game; bots' and deleted accounts'
+        names in the current language."""
         return {
             "id": self.id,
             "edition": self.edition.id,
             "status": self.status,
             "ended": self.ended,
-            "seats": [{"seat": s.index, "kind": s.kind, "name": listed_name(s.index, s.kind, s.name, s.bot),
-                       "bot": s.bot, "taken": s.taken,
-                       "reserved": s.reserved and not s.taken, "left": s.left} for s in self.seats],
-            "options": {"days": self.options.days, "swap": self.options.swap, "open_hands": self.options.open_hands,
-                        "turn_limit": self.options.turn_limit},
+            "seats": [
+                {
+                    "seat": s.index,
+                    "kind": s.kind,
+                    "name": listed_name(s.index, s.kind, s.name, s.bot),
+                    "bot": s.bot,
+                    "taken": s.taken,
+                    "reserved": s.reserved and not s.taken,
+                    "left": s.left,
+                }
+                for s in self.seats
+            ],
+            "options": {
+                "days": self.options.days,
+                "swap": self.options.swap,
+                "open_hands": self.options.open_hands,
+                "turn_limit": self.options.turn_limit,
+            },
             "pace": self.clock.pace.to_json() if self.clock else None,
             "created": self.created.isoformat(),
             "rematch": self.rematch,
@@ -180,42 +244,63 @@ class Match:
 
     def seat_of_account(self, account_id: int) -> int | None:
         """The seat the account took here (and has not left), or None."""
-        return next((s.index for s in self.seats if s.account_id == account_id and not s.left), None)
+        return next(
+            (s.index for s in self.seats if s.account_id == account_id and not s.left), None
+        )
 
     def connected(self, seat: int) -> bool:
-        """Whether someone is at the seat: always for a bot seat; for a person's, while a table of theirs is open
-        here (away or not), and never after they left."""
+        """Whether someone is at the seat: always for a bot seat; for a person's, while a table of
+        theirs is open here (away or not), and never after they left."""
         place = self.seats[seat]
         if place.kind == "bot":
             return True
         return not place.left and any(s.seat == seat for s in self.subscribers)
 
     def seat_infos(self) -> list[SeatInfo]:
-        return [SeatInfo(s.index, s.kind, s.name, s.bot, self.connected(s.index), s.away, s.left) for s in self.seats]
+        return [
+            SeatInfo(s.index, s.kind, s.name, s.bot, self.connected(s.index), s.away, s.left)
+            for s in self.seats
+        ]
 
     def _extra(self, now: float) -> dict[str, Any]:
-        """The table's facts beside the view: the clock (running only while the game is played), why it
-        ended, the rematch offered, whether (and who asked) to end a game someone left, and whether it is rated."""
+        """The table's facts beside the view: the clock (running only while the game is played), why
+        it ended, the rematch offered, whether (and who asked) to end a game someone left, and
+        whether it is rated."""
         playing = self.status == "playing"
         clock = None
         if self.clock is not None:
-            clock = self.clock.to_json(now) if playing else {**self.clock.pace.to_json(), "deadline": None}
+            clock = (
+                self.clock.to_json(now)
+                if playing
+                else {**self.clock.pace.to_json(), "deadline": None}
+            )
         gone = any(s.kind == "human" and (s.left or s.away) for s in self.seats)
-        return {"clock": clock, "ended": self.ended, "rematch": self.rematch, "end_votes": sorted(self.end_votes),
-                "can_end": playing and gone, "rated": self.rated}
+        return {
+            "clock": clock,
+            "ended": self.ended,
+            "rematch": self.rematch,
+            "end_votes": sorted(self.end_votes),
+            "can_end": playing and gone,
+            "rated": self.rated,
+        }
 
     # -- seats -------------------------------------------------------------------------------
 
-    async def join(self, name: str, seat: int | None = None, account_id: int | None = None) -> tuple[int, str]:
-        """Give a free human seat to ``name`` (the first one not kept for a rematch, or ``seat``, which may be
-        kept), signed in to ``account_id`` or anonymous: returns (seat, token). Like a move, a join completes
-        once begun."""
+    async def join(
+        self, name: str, seat: int | None = None, account_id: int | None = None
+    ) -> tuple[int, str]:
+        """Give a free human seat to ``name`` (the first one not kept for a rematch, or ``seat``,
+        which may be kept), signed in to ``account_id`` or anonymous: returns (seat, token). Like a
+        move, a join completes once begun."""
         return await asyncio.shield(self._join(name, seat, account_id))
 
     async def _join(self, name: str, wanted: int | None, account_id: int | None) -> tuple[int, str]:
         async with self.lock:
-            free = [s for s in self.seats if not s.taken and (s.index == wanted if wanted is not None
-                                                              else not s.reserved)]
+            free = [
+                s
+                for s in self.seats
+                if not s.taken and (s.index == wanted if wanted is not None else not s.reserved)
+            ]
             if not free or self.status != "waiting":
                 raise LobbyError(409, _("every seat of this game is taken"))
             seat = free[0]
@@ -228,8 +313,16 @@ class Match:
                 self.clock.start(self.state.current, now)
                 deadline = self.clock.deadline
             try:
-                await self._journal.run(self._journal.store.take_seat, self.id, seat.index, name, token_hash, now,
-                                        deadline, account_id)
+                await self._journal.run(
+                    self._journal.store.take_seat,
+                    self.id,
+                    seat.index,
+                    name,
+                    token_hash,
+                    now,
+                    deadline,
+                    account_id,
+                )
             except Exception as error:
                 if self.clock is not None and deadline is not None:
                     self.clock.stop()
@@ -237,7 +330,12 @@ class Match:
                     await self.follower.catch_up()
                     raise LobbyError(409, _("every seat of this game is taken")) from None
                 raise
-            seat.name, seat.token_hash, seat.reserved, seat.account_id = name, token_hash, False, account_id
+            seat.name, seat.token_hash, seat.reserved, seat.account_id = (
+                name,
+                token_hash,
+                False,
+                account_id,
+            )
             self.last_move_at = now
             for subscriber in self.subscribers:
                 subscriber.resync()  # the log's names may have changed
@@ -249,15 +347,20 @@ class Match:
     # -- moves -------------------------------------------------------------------------------
 
     async def submit(self, seat: int | None, move: Any, version: Any) -> None:
-        """Play ``move`` (its text) for ``seat`` if the mover saw ``version``; raise :class:`Rejected` if not.
+        """Play ``move`` (its text) for ``seat`` if the mover saw ``version``; raise
+        :class:`Rejected` if not.
 
         The move is stored before anyone hears of it. Once storing has begun it completes even if
         the caller goes away, so the game and its stored record never part.
         """
         if seat is None:
-            raise Rejected("forbidden", _("spectators cannot move; join the game or open your seat link"))
+            raise Rejected(
+                "forbidden", _("spectators cannot move; join the game or open your seat link")
+            )
         if not isinstance(move, str) or len(move) > 64:
-            raise Rejected("malformed", _("a move is a text in the game's notation, such as 'replace 4 2'"))
+            raise Rejected(
+                "malformed", _("a move is a text in the game's notation, such as 'replace 4 2'")
+            )
         if not isinstance(version, int) or isinstance(version, bool):
             raise Rejected("malformed", _("a move needs the version of the table it was made on"))
         try:
@@ -267,31 +370,48 @@ class Match:
         if self.seats[seat].left:
             raise Rejected("forbidden", _("you left this game; a bot plays your seat now"))
         if self.seats[seat].away and self.status == "playing":
-            raise Rejected("forbidden", _("a bot plays your seat while you are away; take your seat back to "
-                                          "play again"))
+            raise Rejected(
+                "forbidden",
+                _("a bot plays your seat while you are away; take your seat back to play again"),
+            )
         await asyncio.shield(self.play_in_turn(seat, parsed, version, by_person=True))
 
-    async def play_in_turn(self, seat: int, move: Move, version: int, by_person: bool = False) -> None:
-        """Play ``move`` for ``seat`` on the table of ``version``: checked by the rules, stored, then told.
-        A person's move (``by_person``) resets the seat's timeouts; a bot's is fenced by this process's lease."""
+    async def play_in_turn(
+        self, seat: int, move: Move, version: int, by_person: bool = False
+    ) -> None:
+        """Play ``move`` for ``seat`` on the table of ``version``: checked by the rules, stored,
+        then told. A person's move (``by_person``) resets the seat's timeouts; a bot's is fenced by
+        this process's lease."""
         async with self.lock:
             status = self.status
             if status == "waiting":
-                raise Rejected("illegal", _("the game has not started: it waits for every seat to be taken"))
+                raise Rejected(
+                    "illegal", _("the game has not started: it waits for every seat to be taken")
+                )
             if status == "over" and not self.state.is_over:
-                raise Rejected("illegal", _("the game is over: it was ended before it was played out"))
+                raise Rejected(
+                    "illegal", _("the game is over: it was ended before it was played out")
+                )
             if version != self.version:
-                raise Rejected("stale", _("someone moved while you were choosing: the table is up to date "
-                                          "again, so look and choose again"))
+                raise Rejected(
+                    "stale",
+                    _(
+                        "someone moved while you were choosing: the table is up to date "
+                        "again, so look and choose again"
+                    ),
+                )
             name = self.seats[self.state.current].shown_name
             mover = self.state.current
             try:
                 state = self.game.play(move, seat)
             except OutOfTurnError:
-                raise Rejected("out_of_turn", _("it is {name}'s turn, not yours").format(name=name)) from None
+                raise Rejected(
+                    "out_of_turn", _("it is {name}'s turn, not yours").format(name=name)
+                ) from None
             except IllegalMoveError as error:
                 raise Rejected("illegal", str(error)) from None
-            # The game holds the move now; the table (``self.state``) follows once the move is stored.
+            # The game holds the move now; the table (``self.state``)
+            # follows once the move is stored.
             now = time.time()
             saved = None if self.clock is None else self.clock.reading()
             timeouts = self.seats[seat].timeouts
@@ -300,10 +420,23 @@ class Match:
             if self.clock is not None:
                 self.clock.passed(mover, state, now)
             clock_row = self._clock_row(seat, saved, timeouts)
-            # The game's row changes when the deadline does; when it last moved is kept to the minute.
-            touch = state.is_over or clock_row[:2] != self._stored_clock or now - self._stored_at >= 60
-            row = MoveRow(self.id, self.game.move_count, seat, str(move), state.is_over, now, *clock_row, touch,
-                          epoch=None if by_person else self.epoch)  # the driver's own moves are fenced
+            # The game's row changes when the deadline does; when it last
+            # moved is kept to the minute.
+            touch = (
+                state.is_over or clock_row[:2] != self._stored_clock or now - self._stored_at >= 60
+            )
+            row = MoveRow(
+                self.id,
+                self.game.move_count,
+                seat,
+                str(move),
+                state.is_over,
+                now,
+                *clock_row,
+                touch,
+                # the driver's own moves are fenced
+                epoch=None if by_person else self.epoch,
+            )
             try:
                 await self._journal.append_move(row)
             except Exception as error:
@@ -311,13 +444,20 @@ class Match:
                 if self.clock is not None and saved is not None:
                     self.clock.restore(saved)
                 self.seats[seat].timeouts = timeouts
-                if isinstance(error, MoveConflict):  # another process stored this move's number, or drives now
+                # another process stored this move's number, or drives now
+                if isinstance(error, MoveConflict):
                     await self.follower.conflict(error)
-                    raise Rejected("stale", _("someone moved while you were choosing: the table is up to date "
-                                              "again, so look and choose again")) from None
+                    raise Rejected(
+                        "stale",
+                        _(
+                            "someone moved while you were choosing: the table is up to date "
+                            "again, so look and choose again"
+                        ),
+                    ) from None
                 log.exception("game %s: could not store move %d", self.id, row.number)
-                raise Rejected("unavailable", _("the move could not be saved, so it was not played; "
-                                                "try again")) from None
+                raise Rejected(
+                    "unavailable", _("the move could not be saved, so it was not played; try again")
+                ) from None
             self._state, self._version = state, self.game.move_count
             self.last_move_at = now
             if touch:
@@ -329,10 +469,12 @@ class Match:
                 self._over()
         self.wake_bots()
 
-    def _clock_row(self, seat: int, saved: ClockReading | None,
-                   timeouts: int) -> tuple[float | None, float | None, float | None, int | None]:
-        """(deadline, turn started, the mover's bank, the mover's timeouts) to store with a move; the last two
-        only when either changed since ``saved`` and ``timeouts`` (so most moves write no seat)."""
+    def _clock_row(
+        self, seat: int, saved: ClockReading | None, timeouts: int
+    ) -> tuple[float | None, float | None, float | None, int | None]:
+        """(deadline, turn started, the mover's bank, the mover's timeouts) to store with a move;
+        the last two only when either changed since ``saved`` and ``timeouts``
+        (so most moves write no seat)."""
         c, place = self.clock, self.seats[seat]
         bank = None if c is None else c.banks[seat]
         changed = place.timeouts != timeouts or (saved is not None and bank != saved[0][seat])
@@ -344,7 +486,8 @@ class Match:
         self.bots.wake()
 
     def arm_clock(self) -> None:
-        """Wake up at the turn's deadline (again after a restart: the deadline is stored, not counted)."""
+        """Wake up at the turn's deadline (again after a restart: the
+        deadline is stored, not counted)."""
         self.absence.arm_clock()
 
     # -- people away, leaving, coming back, ending -------------------------------------------
@@ -354,12 +497,14 @@ class Match:
         await self.absence.leave(seat)
 
     async def come_back(self, seat: int) -> None:
-        """The person at ``seat`` is back (they opened their seat link): the bot stops standing in."""
+        """The person at ``seat`` is back (they opened their seat
+        link): the bot stops standing in."""
         await self.absence.come_back(seat)
 
     async def vote_end(self, seat: int) -> None:
-        """A person asks to end the game after someone left; it ends once every person left has asked. The
-        request is stored, so requests made through other server processes, or before a restart, count."""
+        """A person asks to end the game after someone left; it ends once every person left has
+        asked. The request is stored, so requests made through other server processes, or before a
+        restart, count."""
         if self._journal.store.shared:
             async with self.lock:
                 await self.follower.catch_up()  # the others' requests
@@ -371,13 +516,16 @@ class Match:
         """Tell the table that ``name`` offers a rematch: game ``game_id``, with the same seats."""
         await self._journal.run(self._journal.store.set_rematch, self.id, game_id)
         self.rematch = game_id
-        await self.chat.notice(N_("{name} offers a rematch: the same seats and options again"), name=name)
+        await self.chat.notice(
+            N_("{name} offers a rematch: the same seats and options again"), name=name
+        )
         self.publish()
 
     async def end(self, ended: str, reason: str, **args: str | int) -> None:
-        """End the game before it is played out (``ended``: "abandoned", "closed" or "forfeit": a rated game left
-        to one person), saying why: ``reason`` is a msgid marked with :func:`~tendays.server.matches.notices.N_`
-        (formatted with ``args``), told to each reader in their language."""
+        """End the game before it is played out (``ended``: "abandoned", "closed" or "forfeit": a
+        rated game left to one person), saying why: ``reason`` is a msgid marked with
+        :func:`~tendays.server.matches.notices.N_` (formatted with ``args``), told to each reader in
+        their language."""
         async with self.lock:
             if self.status == "over":
                 return
@@ -398,13 +546,15 @@ class Match:
     # -- chat --------------------------------------------------------------------------------
 
     async def say(self, seat: int | None, text: Any) -> None:
-        """A line from ``seat``; raises :class:`Rejected` for a spectator, a bad line or too many lines."""
+        """A line from ``seat``; raises :class:`Rejected` for a spectator,
+        a bad line or too many lines."""
         await self.chat.say(seat, text)
 
     # -- other server processes --------------------------------------------------------------
 
     def drive(self, epoch: int | None) -> None:
-        """This process drives the game from now on (``epoch``: its lease), or, with None, no longer does."""
+        """This process drives the game from now on (``epoch``: its lease),
+        or, with None, no longer does."""
         self.driving, self.epoch = epoch is not None, epoch
         if epoch is None:
             self.absence.disarm()
@@ -414,8 +564,8 @@ class Match:
             self.bots.wake()
 
     async def refresh(self, notices: Sequence[str] = ("",)) -> None:
-        """Follow what other server processes stored, and tell the table. ``notices`` are what they said
-        changed (:meth:`~tendays.server.matches.following.Follower.follow`)."""
+        """Follow what other server processes stored, and tell the table. ``notices`` are what they
+        said changed (:meth:`~tendays.server.matches.following.Follower.follow`)."""
         async with self.lock:
             changed = await self.follower.follow(notices)
         if not changed:
@@ -426,13 +576,18 @@ class Match:
             self._over()
         self.bots.wake()
         present = {seat.index for seat in self.seats if seat.present}
-        if self.driving and self.status == "playing" and self.end_votes and present <= self.end_votes:
+        if (
+            self.driving
+            and self.status == "playing"
+            and self.end_votes
+            and present <= self.end_votes
+        ):
             # The last requests to end came through different processes at once: end it here.
             await self.absence.vote_end(min(self.end_votes))
 
     def take_move(self, row: MoveRow) -> None:
-        """Another process stored ``row``, and the game has played it: take its clock and the mover's timeouts,
-        and show the table (hold the lock)."""
+        """Another process stored ``row``, and the game has played it: take its clock and the
+        mover's timeouts, and show the table (hold the lock)."""
         if self.clock is not None:
             self.clock.deadline, self.clock.turn_started = row.deadline, row.turn_started
             if row.bank is not None:
@@ -445,18 +600,39 @@ class Match:
         self._stored_clock = (row.deadline, row.turn_started)
 
     def take_changes(self, stored: StoredGame) -> bool:
-        """Other processes stored ``stored`` (the game has played its new moves): take its seats, clock,
-        requests to end and ending (hold the lock). True if the table moved or its seats changed."""
-        before = [(s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts) for s in self.seats]
+        """Other processes stored ``stored`` (the game has played its new moves): take its seats,
+        clock, requests to end and ending (hold the lock). True if the
+        table moved or its seats changed."""
+        before = [
+            (s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts)
+            for s in self.seats
+        ]
         for seat, row in zip(self.seats, stored.seats, strict=False):
-            seat.kind, seat.bot, seat.name, seat.token_hash = row.kind, row.bot, row.name, row.token_hash
-            seat.timeouts, seat.away, seat.left, seat.reserved = row.timeouts, row.away, row.left, row.reserved
+            seat.kind, seat.bot, seat.name, seat.token_hash = (
+                row.kind,
+                row.bot,
+                row.name,
+                row.token_hash,
+            )
+            seat.timeouts, seat.away, seat.left, seat.reserved = (
+                row.timeouts,
+                row.away,
+                row.left,
+                row.reserved,
+            )
             seat.account_id = row.account_id
-        seats_changed = before != [(s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts)
-                                   for s in self.seats]
+        seats_changed = before != [
+            (s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts)
+            for s in self.seats
+        ]
         if self.clock is not None:
-            self.clock = TurnClock(self.clock.pace, len(self.seats), [s.bank for s in stored.seats],
-                                   stored.deadline, stored.turn_started)
+            self.clock = TurnClock(
+                self.clock.pace,
+                len(self.seats),
+                [s.bank for s in stored.seats],
+                stored.deadline,
+                stored.turn_started,
+            )
         moved = self.game.move_count != self._version
         if moved:
             self._state, self._version = self.game.state, self.game.move_count
@@ -466,7 +642,10 @@ class Match:
         self.end_votes = votes
         self.ended, self.rematch = stored.ended, stored.rematch
         self.last_move_at = stored.last_move_at or self.last_move_at
-        self._stored_clock, self._stored_at = (stored.deadline, stored.turn_started), self.last_move_at
+        self._stored_clock, self._stored_at = (
+            (stored.deadline, stored.turn_started),
+            self.last_move_at,
+        )
         if seats_changed:
             for subscriber in self.subscribers:
                 subscriber.resync()  # the log's names may have changed
@@ -479,11 +658,20 @@ class Match:
     # -- connections -------------------------------------------------------------------------
 
     def state_message(self, subscriber: Subscriber) -> Outgoing:
-        """The current table as the subscriber's seat (None: a spectator) may see it, from what it has."""
+        """The current table as the subscriber's seat (None: a spectator)
+        may see it, from what it has."""
         seen = view(self.state, subscriber.seat)
         shared = self._encoder.shared(seen, self.version, self.status, self.seat_infos())
-        return self._encoder.table(shared, seen, self.version, self.status, subscriber.log_known,
-                                   subscriber.chat_known, self._extra(time.time()), subscriber.lang)
+        return self._encoder.table(
+            shared,
+            seen,
+            self.version,
+            self.status,
+            subscriber.log_known,
+            subscriber.chat_known,
+            self._extra(time.time()),
+            subscriber.lang,
+        )
 
     def subscribe(self, seat: int | None) -> Subscriber:
         """A new connection for ``seat`` (None: a spectator); it gets the table at once."""
@@ -510,7 +698,8 @@ class Match:
     def publish(self) -> None:
         """Send every subscriber its own view of the current table, with what it has not had yet.
 
-        Each seat's view is made once, whoever watches it; the additions all share come from any of them.
+        Each seat's view is made once, whoever watches it; the additions all share come from any of
+        them.
         """
         if not self.subscribers:
             return
@@ -519,25 +708,41 @@ class Match:
         for subscriber in self.subscribers:
             if subscriber.seat not in views:
                 views[subscriber.seat] = view(state, subscriber.seat)
-        shared = self._encoder.shared(next(iter(views.values())), version, status, self.seat_infos())
+        shared = self._encoder.shared(
+            next(iter(views.values())), version, status, self.seat_infos()
+        )
         extra = self._extra(time.time())
         messages: dict[tuple[int | None, str, int, int], Outgoing] = {}
         for subscriber in self.subscribers:
             key = (subscriber.seat, subscriber.lang, subscriber.log_known, subscriber.chat_known)
             message = messages.get(key)
             if message is None:
-                message = messages[key] = self._encoder.table(shared, views[subscriber.seat], version, status,
-                                                              subscriber.log_known, subscriber.chat_known, extra,
-                                                              subscriber.lang)
+                message = messages[key] = self._encoder.table(
+                    shared,
+                    views[subscriber.seat],
+                    version,
+                    status,
+                    subscriber.log_known,
+                    subscriber.chat_known,
+                    extra,
+                    subscriber.lang,
+                )
             subscriber.put(message)
 
     # -- hints -------------------------------------------------------------------------------
 
     async def hint(self, seat: int | None) -> Outgoing:
-        """The ``hint`` message for ``seat``: how far its rack is from a complete journey, and where."""
+        """The ``hint`` message for ``seat``: how far its rack is from a
+        complete journey, and where."""
         if seat is None:
             raise Rejected("forbidden", _("spectators have no rack to hint at"))
         seen = view(self.state, seat)
         advice = await self._thinker.run(bots.hint, seen)
-        return Outgoing.of({"type": "hint", "distance": advice.distance, "days": list(advice.days),
-                            "message": advice.message})
+        return Outgoing.of(
+            {
+                "type": "hint",
+                "distance": advice.distance,
+                "days": list(advice.days),
+                "message": advice.message,
+            }
+        )

@@ -1,11 +1,14 @@
-"""The bots at a match's table: each bot seat's own bot, and the stand-in that plays a person's turn.
+"""The bots at a match's table: each bot seat's own bot, and the stand-in that plays a person's
+turn.
 
-A bot seat is played by its bot; a person's seat by the stand-in (the operator's ``stand_in`` level) while
-its person is away or has left, and for one turn whose time ran out (the match's ``stand_in_turn``). The
-bots move through the engine's turn loop (:func:`~tendays.engine.next_decision`), think off the event
-loop (:class:`~tendays.server.matches.thinking.Thinker`), and play their moves through the match like anyone else
-(:meth:`BotTable.play_in_turn`), so a bot's move is checked, stored and published as a person's is. Only
-the process that drives the game runs them (:mod:`tendays.server.matches.following`).
+A bot seat is played by its bot; a person's seat by the stand-in (the operator's ``stand_in`` level)
+while its person is away or has left, and for one turn whose time ran out (the match's
+``stand_in_turn``). The bots move through the engine's turn loop
+(:func:`~tendays.engine.next_decision`), think off the event loop
+(:class:`~tendays.server.matches.thinking.Thinker`), and play their moves through the match like
+anyone else (:meth:`BotTable.play_in_turn`), so a bot's move is checked, stored and published as a
+person's is. Only the process that drives the game runs them
+(:mod:`tendays.server.matches.following`).
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ class BotTable(Protocol):
     def version(self) -> int: ...
     @property
     def status(self) -> str: ...
-    async def play_in_turn(self, seat: int, move: Move, version: int, by_person: bool = False) -> None: ...
+    async def play_in_turn(
+        self, seat: int, move: Move, version: int, by_person: bool = False
+    ) -> None: ...
 
 
 class SeatBots:
@@ -59,7 +64,8 @@ class SeatBots:
         self._closed = False
 
     def to_move(self) -> bool:
-        """Whether a bot is to move here: a bot plays the seat whose turn it is, and this process drives."""
+        """Whether a bot is to move here: a bot plays the seat whose turn it
+        is, and this process drives."""
         table = self._table
         if not table.driving or table.status != "playing":
             return False
@@ -73,7 +79,8 @@ class SeatBots:
         self._task = asyncio.create_task(self._run(), name=f"bots of game {self._table.id}")
 
     def stop(self) -> None:
-        """Stop the loop (this process no longer drives the game); a move being stored still completes."""
+        """Stop the loop (this process no longer drives the game); a move
+        being stored still completes."""
         if self._task is not None:
             self._task.cancel()
 
@@ -85,12 +92,17 @@ class SeatBots:
             await asyncio.gather(task, return_exceptions=True)
 
     async def _run(self) -> None:
-        """The engine's turn loop, asynchronously: the next decision, a bot's answer, the move played."""
+        """The engine's turn loop, asynchronously: the next decision, a
+        bot's answer, the move played."""
         table = self._table
         try:
             while self.to_move():
                 timed_out = table.stand_in_turn is not None
-                delay = self._settings.draft_delay if table.state.phase is Phase.DRAFT else self._settings.bot_delay
+                delay = (
+                    self._settings.draft_delay
+                    if table.state.phase is Phase.DRAFT
+                    else self._settings.bot_delay
+                )
                 if delay > 0 and not timed_out:
                     await asyncio.sleep(delay)
                 async with table.lock:  # the game and its table agree while no move is being stored
@@ -101,18 +113,27 @@ class SeatBots:
                 if version != table.version:
                     continue  # a person moved meanwhile (back in time): never play on a stale table
                 try:
-                    # Like a person's move, a bot's move completes once begun: stopping the bots (the lease
-                    # was taken over) must not leave a move in the game that the database refused.
-                    playing = asyncio.ensure_future(table.play_in_turn(decision.seat, move, version))
-                    playing.add_done_callback(_outcome_seen)  # a refusal nobody waits for any more is no error
+                    # Like a person's move, a bot's move completes once begun: stopping the bots
+                    # (the lease was taken over) must not leave a move in the
+                    # game that the database refused.
+                    playing = asyncio.ensure_future(
+                        table.play_in_turn(decision.seat, move, version)
+                    )
+                    # a refusal nobody waits for any more is no error
+                    playing.add_done_callback(_outcome_seen)
                     await asyncio.shield(playing)
                 except Rejected as rejected:
                     if rejected.code == "stale":
                         continue
                     if table.status == "over":
-                        return  # the game ended (closed, abandoned) while the bot thought: nothing to play
-                    log.error("game %s: the bot in seat %d made a move the game refused: %s",
-                              table.id, decision.seat + 1, rejected.message)
+                        # the game ended (closed, abandoned) while the bot thought: nothing to play
+                        return
+                    log.error(
+                        "game %s: the bot in seat %d made a move the game refused: %s",
+                        table.id,
+                        decision.seat + 1,
+                        rejected.message,
+                    )
                     if rejected.code == "unavailable":
                         await asyncio.sleep(1.0)  # the database is down: retry gently
                         continue
@@ -136,16 +157,28 @@ class SeatBots:
         try:
             move = await self._thinker.choose(spec, bot, decision)
         except Exception:
-            log.exception("game %s: the %s bot in seat %d failed; it plays a random move", game_id, spec, seat + 1)
+            log.exception(
+                "game %s: the %s bot in seat %d failed; it plays a random move",
+                game_id,
+                spec,
+                seat + 1,
+            )
             return decision.rng.choice(legal)
         if move not in legal:
-            log.error("game %s: the %s bot in seat %d chose %s, which is not legal; it plays a random move",
-                      game_id, spec, seat + 1, move)
+            log.error(
+                "game %s: the %s bot in seat %d chose %s, which is not legal; it plays a random "
+                "move",
+                game_id,
+                spec,
+                seat + 1,
+                move,
+            )
             return decision.rng.choice(legal)
         return move
 
 
 def _outcome_seen(task: asyncio.Future[None]) -> None:
-    """Mark a move's outcome as seen, so a refusal that came after its bots were stopped is not logged."""
+    """Mark a move's outcome as seen, so a refusal that came after its
+    bots were stopped is not logged."""
     if not task.cancelled():
         task.exception()

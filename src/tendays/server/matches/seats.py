@@ -48,8 +48,9 @@ class LobbyError(Exception):
 
 @dataclass
 class Seat:
-    """A seat at the table. A person's seat can be played by a bot: while the person is ``away`` (too many
-    turns in a row ran out of time; they take it back by opening their seat link) or after they ``left``."""
+    """A seat at the table. A person's seat can be played by a bot: while the person is ``away``
+    (too many turns in a row ran out of time; they take it back by opening their seat
+    link) or after they ``left``."""
 
     index: int
     kind: str  # "human" or "bot"
@@ -60,7 +61,8 @@ class Seat:
     away: bool = False
     left: bool = False
     reserved: bool = False  # a rematch seat, kept for the player who held it in the last game
-    account_id: int | None = None  # the account that took it: opening the game signed in to it resumes the seat
+    # the account that took it: opening the game signed in to it resumes the seat
+    account_id: int | None = None
 
     @property
     def taken(self) -> bool:
@@ -87,14 +89,15 @@ class Seat:
 
 
 class Subscriber:
-    """One connection's mailbox. A newer table replaces an unsent older one: only the latest matters.
+    """One connection's mailbox. A newer table replaces an unsent older one: only the latest
+    matters.
 
-    A table carries only the log entries and chat lines this connection does not have yet: those after
-    the ones in the messages already sent (``log_known``, ``chat_known``). A table replaced before it was
-    sent is rebuilt from those counts, so nothing in it is lost. A chat line alone goes in a ``chat``
-    message, never replaced, carrying the lines after those already put in the box (``chat_queued``).
-    ``lang`` is the connection's language (by default the one current where it subscribes): its tables, log
-    and notices are written in it.
+    A table carries only the log entries and chat lines this connection does not have yet: those
+    after the ones in the messages already sent (``log_known``, ``chat_known``). A table replaced
+    before it was sent is rebuilt from those counts, so nothing in it is lost. A chat line alone
+    goes in a ``chat`` message, never replaced, carrying the lines after those already put in the
+    box (``chat_queued``). ``lang`` is the connection's language (by default the one current where
+    it subscribes): its tables, log and notices are written in it.
     """
 
     def __init__(self, seat: int | None, lang: str | None = None) -> None:
@@ -135,5 +138,6 @@ class Subscriber:
         return [self._take() for _ in range(len(self._box))]
 
     def resync(self) -> None:
-        """The connection asks for the whole table again (its copy went wrong): start from nothing."""
+        """The connection asks for the whole table again (its copy
+        went wrong): start from nothing."""
         self.log_known = self.chat_known = self.chat_queued = 0

@@ -1,15 +1,17 @@
-"""The wire form of a table (docs/protocol.md): one seat's view of a game, as a JSON ``state`` message.
+"""The wire form of a table (docs/protocol.md): one seat's view of a game, as a JSON ``state``
+message.
 
 The ``game`` object is the engine's view JSON (:func:`tendays.engine.wire.view_to_json`) with the
 server's additions around it: the game's id and status, the seats, the log with its sentences, and
 the journeys as verdicts (:meth:`~tendays.engine.Verdict.to_json`). Only
 :class:`~tendays.engine.PlayerView` values are encoded, never the full state, so what a connection
-receives is exactly what ``view(state, seat)`` allows. The additions every seat shares are built once
-per change, as plain data; each message is then one ``orjson.dumps``. The log and the chat only ever
-grow, so each entry is encoded once, as an ``orjson.Fragment``, and a table carries only the entries its
-connection does not have yet (``log_from``, ``chat_from``): the cost of a move does not grow with the
-length of the game. The sentences are written in each connection's language (``Subscriber.lang``): the log,
-the verdicts and the table's notices are cached per language, everything else once for all.
+receives is exactly what ``view(state, seat)`` allows. The additions every seat shares are built
+once per change, as plain data; each message is then one ``orjson.dumps``. The log and the chat only
+ever grow, so each entry is encoded once, as an ``orjson.Fragment``, and a table carries only the
+entries its connection does not have yet (``log_from``, ``chat_from``): the cost of a move does not
+grow with the length of the game. The sentences are written in each connection's language
+(``Subscriber.lang``): the log, the verdicts and the table's notices are cached per language,
+everything else once for all.
 """
 
 from __future__ import annotations
@@ -28,7 +30,16 @@ from tendays.engine.wire import event_to_json, view_to_json
 
 from .notices import N_, render_notice
 
-__all__ = ["DELETED_PLAYER", "Outgoing", "SeatInfo", "TableEncoder", "dumps", "listed_name", "seat_name", "stored_bot_name"]
+__all__ = [
+    "DELETED_PLAYER",
+    "Outgoing",
+    "SeatInfo",
+    "TableEncoder",
+    "dumps",
+    "listed_name",
+    "seat_name",
+    "stored_bot_name",
+]
 
 Rack = Sequence[int | None]
 Json = dict[str, Any]
@@ -39,7 +50,8 @@ def dumps(message: Any) -> str:
     return orjson.dumps(message).decode()
 
 
-_MOVES: dict[Move, orjson.Fragment] = {}  # every move's JSON (Move.to_json), encoded once: there are few moves
+# every move's JSON (Move.to_json), encoded once: there are few moves
+_MOVES: dict[Move, orjson.Fragment] = {}
 
 
 def _move_json(move: Move) -> orjson.Fragment:
@@ -63,22 +75,25 @@ class Outgoing:
         return cls(dumps(message))
 
 
-# The name stored for the seats of a deleted account: the same in every language; readers see it in theirs.
+# The name stored for the seats of a deleted account: the same in every
+# language; readers see it in theirs.
 DELETED_PLAYER = N_("deleted player")
 
 
 def stored_bot_name(level: str | None) -> str:
-    """The name stored for a bot seat ("Easy bot"): the same in every language; readers see :func:`seat_name`."""
+    """The name stored for a bot seat ("Easy bot"): the same in every language; readers see
+    :func:`seat_name`."""
     return f"{(level or 'normal').capitalize()} bot"
 
 
 def seat_name(seat: int, kind: str, name: str | None, bot: str | None) -> str:
-    """A seat's name as a reader sees it, in the current language: a person's as they gave it, a bot's from its
-    level ("Easy bot", "Bot (leicht)"; a bot named directly by its bot's name: "Greedy bot"), a free seat's
-    number ("Player 2"). A bot's stored name is data, not words (games stored before kept "Easy bot" too);
-    a bot seat stored with another name keeps it."""
+    """A seat's name as a reader sees it, in the current language: a person's as they gave it, a
+    bot's from its level ("Easy bot", "Bot (leicht)"; a bot named directly by its bot's name:
+    "Greedy bot"), a free seat's number ("Player 2"). A bot's stored name is data, not words (games
+    stored before kept "Easy bot" too); a bot seat stored with another name keeps it."""
     if kind == "bot" and (name is None or name == stored_bot_name(bot)):
-        level = LEVELS.get(bot or "normal")  # a level is said in the reader's language; a bot's name as it is
+        # a level is said in the reader's language; a bot's name as it is
+        level = LEVELS.get(bot or "normal")
         words = _("{level} bot").format(level=bot if level is None else level.said)
         return words[:1].upper() + words[1:]
     if name == DELETED_PLAYER:
@@ -113,8 +128,9 @@ class SeatInfo:
 class TableEncoder:
     """Encodes the views of one game. Keep one per game: it caches what does not change.
 
-    Sentences (the log, the verdicts on journeys, the table's notices) are written in each connection's
-    language, so what holds them is cached per language; everything else is shared by all.
+    Sentences (the log, the verdicts on journeys, the table's notices) are written in each
+    connection's language, so what holds them is cached per language; everything else is shared by
+    all.
     """
 
     def __init__(self, game_id: str, edition: Edition) -> None:
@@ -122,8 +138,10 @@ class TableEncoder:
         self.edition = edition
         self._checker = checker_for(edition)
         self._events: Sequence[Event] = ()  # the public history as of the shared additions
-        self._log: dict[str, list[orjson.Fragment]] = {}  # per language; the public history only ever grows
-        self._log_names: tuple[tuple[int, str, str | None, str | None], ...] = ()  # the seats the log names
+        # per language; the public history only ever grows
+        self._log: dict[str, list[orjson.Fragment]] = {}
+        # the seats the log names
+        self._log_names: tuple[tuple[int, str, str | None, str | None], ...] = ()
         self._log_seats: Sequence[SeatInfo] = ()
         self._seats: dict[str, list[Json]] = {}  # the shared seats, their names in each language
         self._log_length = 0
@@ -136,8 +154,8 @@ class TableEncoder:
         self._shared: Json = {}
 
     def journey(self, rack: Rack, lang: str | None = None) -> Json:
-        """The verdict on ``rack``, as :meth:`~tendays.engine.Verdict.to_json` gives it, in ``lang`` (or the
-        current language)."""
+        """The verdict on ``rack``, as :meth:`~tendays.engine.Verdict.to_json` gives it, in ``lang``
+        (or the current language)."""
         lang = lang or current_language()
         key = (lang, tuple(rack))
         verdict = self._journeys.get(key)
@@ -153,37 +171,47 @@ class TableEncoder:
         if len(log) < self._log_length:
             with use_language(lang):
                 names = tuple(s.shown_name for s in self._log_seats)
-                for event in self._events[len(log):self._log_length]:
-                    entry = {"text": describe_event(self.edition, event, names),
-                             **event_to_json(self.edition, event)}
+                for event in self._events[len(log) : self._log_length]:
+                    entry = {
+                        "text": describe_event(self.edition, event, names),
+                        **event_to_json(self.edition, event),
+                    }
                     log.append(orjson.Fragment(orjson.dumps(entry)))
         return log
 
     def add_chat(self, line: Json) -> None:
-        """One more chat line (or notice) of the table; it is encoded in each language when first sent."""
+        """One more chat line (or notice) of the table; it is encoded in
+        each language when first sent."""
         self._chat_lines.append(line)
 
     def _chat_in(self, lang: str) -> list[orjson.Fragment]:
-        """The chat lines in ``lang`` (a notice in the reader's language; people's lines as they wrote them)."""
+        """The chat lines in ``lang`` (a notice in the reader's language;
+        people's lines as they wrote them)."""
         lines = self._chat.setdefault(lang, [])
         if len(lines) < len(self._chat_lines):
             with use_language(lang):
-                for line in self._chat_lines[len(lines):]:
+                for line in self._chat_lines[len(lines) :]:
                     if line.get("kind") == "notice":
                         line = {**line, "text": render_notice(line["text"])}
                     lines.append(orjson.Fragment(orjson.dumps(line)))
         return lines
 
     def chat(self, chat_from: int, lang: str | None = None) -> Outgoing:
-        """The ``chat`` message with the lines from ``chat_from`` on (for connections that have the rest)."""
+        """The ``chat`` message with the lines from ``chat_from`` on (for
+        connections that have the rest)."""
         lines = self._chat_in(lang or current_language())
         end = len(lines)
-        return Outgoing(dumps({"type": "chat", "chat_from": chat_from, "chat": lines[chat_from:end]}), chat_end=end)
+        return Outgoing(
+            dumps({"type": "chat", "chat_from": chat_from, "chat": lines[chat_from:end]}),
+            chat_end=end,
+        )
 
-    def shared(self, seen: PlayerView, version: int, status: str, seats: Sequence[SeatInfo]) -> Json:
-        """The additions every connection shares, built once per ``(version, status, seats)`` from any
-        viewer's view ``seen``: they hold only what every view holds alike (rack sizes, the public log, and
-        the racks once they are revealed to all)."""
+    def shared(
+        self, seen: PlayerView, version: int, status: str, seats: Sequence[SeatInfo]
+    ) -> Json:
+        """The additions every connection shares, built once per ``(version, status, seats)`` from
+        any viewer's view ``seen``: they hold only what every view holds alike (rack sizes, the
+        public log, and the racks once they are revealed to all)."""
         key = (version, status, tuple(seats))
         if key != self._shared_key:
             spectator = seen
@@ -191,8 +219,19 @@ class TableEncoder:
             self._shared = {
                 "id": self.game_id,
                 "status": status,
-                "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "connected": s.connected,
-                           "away": s.away, "left": s.left, "tiles": spectator.rack_counts[s.seat]} for s in seats],
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "connected": s.connected,
+                        "away": s.away,
+                        "left": s.left,
+                        "tiles": spectator.rack_counts[s.seat],
+                    }
+                    for s in seats
+                ],
             }
             names = tuple((s.seat, s.kind, s.name, s.bot) for s in seats)
             if names != self._log_names:
@@ -203,22 +242,35 @@ class TableEncoder:
         return self._shared
 
     def _seats_in(self, seats: list[Json], lang: str) -> list[Json]:
-        """The shared seats with the bots' and deleted accounts' names in ``lang`` (:func:`listed_name`)."""
+        """The shared seats with the bots' and deleted accounts' names in ``lang``
+        (:func:`listed_name`)."""
         named = self._seats.get(lang)
         if named is None:
             with use_language(lang):
                 named = self._seats[lang] = [
-                    {**s, "name": listed_name(s["seat"], s["kind"], s["name"], s["bot"])} for s in seats]
+                    {**s, "name": listed_name(s["seat"], s["kind"], s["name"], s["bot"])}
+                    for s in seats
+                ]
         return named
 
-    def table(self, shared: Json, seen: PlayerView, version: int, status: str, log_from: int, chat_from: int,
-              extra: Json, lang: str | None = None) -> Outgoing:
-        """The ``state`` message for the viewer of ``seen``, with the ``shared`` additions, the ``extra``
-        facts of the table (clock, end, rematch), and the log entries and chat lines from the given ones on,
-        its sentences in ``lang`` (or the current language)."""
+    def table(
+        self,
+        shared: Json,
+        seen: PlayerView,
+        version: int,
+        status: str,
+        log_from: int,
+        chat_from: int,
+        extra: Json,
+        lang: str | None = None,
+    ) -> Outgoing:
+        """The ``state`` message for the viewer of ``seen``, with the ``shared`` additions, the
+        ``extra`` facts of the table (clock, end, rematch), and the log entries and chat lines from
+        the given ones on, its sentences in ``lang`` (or the current language)."""
         lang = lang or current_language()
-        # Moves are offered only in a game being played, and never to a seat a bot plays (its person left or
-        # is away): an ended game, or a seat handed over, offers nothing whatever the rules would allow.
+        # Moves are offered only in a game being played, and never to a seat a bot plays (its person
+        # left or is away): an ended game, or a seat handed over, offers nothing
+        # whatever the rules would allow.
         mine = None if seen.player is None else shared["seats"][seen.player]
         offered = status == "playing" and not (mine is not None and (mine["left"] or mine["away"]))
         moves = seen.legal_moves() if offered else ()
@@ -232,12 +284,18 @@ class TableEncoder:
         game["journey"] = None if seen.rack is None else self.journey(seen.rack, lang)
         game.update(shared)
         game["seats"] = self._seats_in(shared["seats"], lang)
-        game["journeys"] = None if self._racks is None else [self.journey(r, lang) for r in self._racks]
+        game["journeys"] = (
+            None if self._racks is None else [self.journey(r, lang) for r in self._racks]
+        )
         game.update(extra)
         log, chat = self._log_in(lang), self._chat_in(lang)
         log_end, chat_end = self._log_length, len(chat)
         log_from, chat_from = min(log_from, log_end), min(chat_from, chat_end)
         game["log_from"], game["log"] = log_from, log[log_from:log_end]
         game["chat_from"], game["chat"] = chat_from, chat[chat_from:chat_end]
-        return Outgoing(dumps({"type": "state", "version": version, "game": game}), is_table=True,
-                        log_end=log_end, chat_end=chat_end)
+        return Outgoing(
+            dumps({"type": "state", "version": version, "game": game}),
+            is_table=True,
+            log_end=log_end,
+            chat_end=chat_end,
+        )
