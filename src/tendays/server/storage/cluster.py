@@ -1,24 +1,25 @@
 """Several server processes, on one machine or many, sharing one PostgreSQL database.
 
-Each unfinished game is *driven* (its bots move and its clock runs) by one process at a time: the one
-holding the game's lease, a row in the database naming the owner, until when (by the database's clock),
-and an epoch that every takeover raises. The owner renews its leases every third of their length; a
-process that dies (kill -9, a machine gone) stops renewing, and once its leases run out the others take
-its games over, each takeover raising the epoch. A process that stops cleanly gives its leases back at
-once, so a rolling restart hands every game on without waiting.
+Each unfinished game is *driven* (its bots move and its clock runs) by one process at a time: the
+one holding the game's lease, a row in the database naming the owner, until when (by the database's
+clock), and an epoch that every takeover raises. The owner renews its leases every third of their
+length; a process that dies (kill -9, a machine gone) stops renewing, and once its leases run out
+the others take its games over, each takeover raising the epoch. A process that stops cleanly gives
+its leases back at once, so a rolling restart hands every game on without waiting.
 
-Any process may hold a game's table connections and store a person's move: a move is row (game, number)
-of the moves table, so of two processes that try to store move 31 one succeeds and the other is told the
-table changed, exactly as two connections of one process would be. The moves of the driving process
-(bots, the clock) also carry its lease epoch, checked in the same transaction by updating the game's row:
-a paused owner that wakes after its games were taken over finds its epoch gone and its moves refused.
+Any process may hold a game's table connections and store a person's move: a move is row (game,
+number) of the moves table, so of two processes that try to store move 31 one succeeds and the other
+is told the table changed, exactly as two connections of one process would be. The moves of the
+driving process (bots, the clock) also carry its lease epoch, checked in the same transaction by
+updating the game's row: a paused owner that wakes after its games were taken over finds its epoch
+gone and its moves refused.
 
 Every write also notifies the others (``pg_notify`` on the ``tendays`` channel, delivered when the
 transaction commits), which read what changed and tell their connections: a move made on one process
 reaches the tables held by the others within milliseconds.
 
-A notice reads ``SENDER GAME WHAT`` (:func:`announcement`); a stored move's WHAT carries the move and the
-clock after it (:class:`MoveNotice`), so the others follow it without reading the database.
+A notice reads ``SENDER GAME WHAT`` (:func:`announcement`); a stored move's WHAT carries the move
+and the clock after it (:class:`MoveNotice`), so the others follow it without reading the database.
 """
 
 from __future__ import annotations
@@ -36,7 +37,15 @@ from ..settings import MasterSettings
 from .database import database_url
 from .leases import LeaseStore
 
-__all__ = ["CHANNEL", "Cluster", "Database", "Driver", "MoveNotice", "announcement", "read_announcement"]
+__all__ = [
+    "CHANNEL",
+    "Cluster",
+    "Database",
+    "Driver",
+    "MoveNotice",
+    "announcement",
+    "read_announcement",
+]
 
 T = TypeVar("T")
 
@@ -46,8 +55,9 @@ log = logging.getLogger("tendays.server")
 
 
 def announcement(sender: str, game_id: str, what: str) -> str:
-    """A notice: ``sender`` (a process, :attr:`Store.owner`) changed ``game_id``; ``what``: how ("seat",
-    "chat", "ended", "rematch", a :class:`MoveNotice`), or "released" with game "*": it gave its leases back."""
+    """A notice: ``sender`` (a process, :attr:`Store.owner`) changed ``game_id``; ``what``: how
+    ("seat", "chat", "ended", "rematch", a :class:`MoveNotice`), or "released" with game "*": it
+    gave its leases back."""
     return f"{sender} {game_id} {what}"
 
 
@@ -58,8 +68,8 @@ def read_announcement(payload: str) -> tuple[str, str, str]:
 
 
 class MoveNotice(NamedTuple):
-    """A stored move as the other server processes hear of it, written
-    ``move NUMBER SEAT AT DEADLINE STARTED BANK TIMEOUTS TEXT`` ("-" for none; the text may hold spaces)."""
+    """A stored move as the other server processes hear of it, written ``move NUMBER SEAT AT
+    DEADLINE STARTED BANK TIMEOUTS TEXT`` ("-" for none; the text may hold spaces)."""
 
     number: int
     seat: int
@@ -73,8 +83,11 @@ class MoveNotice(NamedTuple):
     def text(self) -> str:
         def part(value: float | None) -> str:
             return "-" if value is None else repr(value)
-        return (f"move {self.number} {self.seat} {self.at!r} {part(self.deadline)} {part(self.turn_started)} "
-                f"{part(self.bank)} {part(self.timeouts)} {self.move}")
+
+        return (
+            f"move {self.number} {self.seat} {self.at!r} {part(self.deadline)} "
+            f"{part(self.turn_started)} {part(self.bank)} {part(self.timeouts)} {self.move}"
+        )
 
     @staticmethod
     def read(text: str) -> MoveNotice:
@@ -85,14 +98,23 @@ class MoveNotice(NamedTuple):
 
         def value(part: str) -> float | None:
             return None if part == "-" else float(part)
+
         spent = value(timeouts)
-        return MoveNotice(int(number), int(seat), move, float(at), value(deadline), value(started), value(bank),
-                          None if spent is None else int(spent))
+        return MoveNotice(
+            int(number),
+            int(seat),
+            move,
+            float(at),
+            value(deadline),
+            value(started),
+            value(bank),
+            None if spent is None else int(spent),
+        )
 
 
 class SharedStore(Protocol):
-    """What the cluster reads of the :class:`~tendays.server.storage.store.Store` (which writes notices in this
-    module's format, so this module does not import it)."""
+    """What the cluster reads of the :class:`~tendays.server.storage.store.Store` (which writes
+    notices in this module's format, so this module does not import it)."""
 
     @property
     def owner(self) -> str: ...
@@ -103,8 +125,8 @@ class SharedStore(Protocol):
 
 
 class Database(Protocol):
-    """What the cluster asks of the :class:`~tendays.server.storage.journal.Journal`: its store, and a call run on
-    its database thread."""
+    """What the cluster asks of the :class:`~tendays.server.storage.journal.Journal`: its store, and
+    a call run on its database thread."""
 
     @property
     def store(self) -> SharedStore: ...
@@ -116,21 +138,24 @@ class Driver(Protocol):
     """What the cluster asks of the lobby."""
 
     def changed(self, game_id: str, notice: str = "") -> None:
-        """Another process changed ``game_id`` (``notice``: what, e.g. a move): follow it if held here."""
+        """Another process changed ``game_id`` (``notice``: what, e.g. a
+        move): follow it if held here."""
 
     def changed_all(self) -> None:
-        """Notices may have been missed (the listening connection was lost): read every held game again."""
+        """Notices may have been missed (the listening connection was
+        lost): read every held game again."""
 
     async def held(self, leases: dict[str, int], since: float) -> None:
-        """The leases this process still holds ({game id: epoch}), renewed at ``since`` (monotonic, taken
-        before asking); stop driving any other game."""
+        """The leases this process still holds ({game id: epoch}), renewed at ``since`` (monotonic,
+        taken before asking); stop driving any other game."""
 
     async def took(self, leases: dict[str, int], since: float) -> None:
         """This process took these games over ({game id: epoch}) at ``since``: drive them."""
 
 
 class Cluster:
-    """Keeps this process's leases, takes over games whose owner went away, and listens for changes."""
+    """Keeps this process's leases, takes over games whose owner went
+    away, and listens for changes."""
 
     def __init__(self, journal: Database, settings: MasterSettings, driver: Driver) -> None:
         self.journal = journal
@@ -142,21 +167,27 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
-        self._tasks = [asyncio.create_task(self._listen(), name="notices from other server processes"),
-                       asyncio.create_task(self._keep_leases(), name="game leases")]
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="notices from other server processes"),
+            asyncio.create_task(self._keep_leases(), name="game leases"),
+        ]
 
     async def close(self) -> None:
-        """Stop renewing and taking leases (the lobby gives them back once its games are stopped)."""
+        """Stop renewing and taking leases (the lobby gives them back
+        once its games are stopped)."""
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def release(self) -> None:
-        """Give back every lease, so the other processes take these games over now, not when they expire."""
+        """Give back every lease, so the other processes take these games
+        over now, not when they expire."""
         with contextlib.suppress(Exception):  # the database is gone: the leases simply run out
             released = await self.journal.run(self.journal.store.leases.release)
             if released:
-                log.info("gave back the leases of %d game(s) to the other server processes", released)
+                log.info(
+                    "gave back the leases of %d game(s) to the other server processes", released
+                )
 
     async def _keep_leases(self) -> None:
         leases, ttl = self.journal.store.leases, self.settings.lease_ttl
@@ -167,7 +198,10 @@ class Cluster:
                 since = time.monotonic()
                 claimed = await self.journal.run(leases.claim, ttl, self.settings.lease_batch)
                 if claimed:
-                    log.info("took over %d game(s) whose server process went away or stopped", len(claimed))
+                    log.info(
+                        "took over %d game(s) whose server process went away or stopped",
+                        len(claimed),
+                    )
                     await self.driver.took(claimed, since)
             except asyncio.CancelledError:
                 raise

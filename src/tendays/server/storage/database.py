@@ -1,5 +1,5 @@
-"""Opening the database: its URL and driver, the engine with the settings each kind needs, and the lock
-that keeps a second server off a SQLite file."""
+"""Opening the database: its URL and driver, the engine with the settings each kind needs, and the
+lock that keeps a second server off a SQLite file."""
 
 from __future__ import annotations
 
@@ -12,7 +12,14 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["DatabaseBusy", "DatabaseLock", "MissingDriver", "database_url", "make_engine", "redact_url"]
+__all__ = [
+    "DatabaseBusy",
+    "DatabaseLock",
+    "MissingDriver",
+    "database_url",
+    "make_engine",
+    "redact_url",
+]
 
 
 def redact_url(url: str) -> str:
@@ -37,8 +44,10 @@ def database_url(url: str) -> str:
         try:
             import psycopg  # noqa: F401
         except ImportError:
-            raise MissingDriver("the PostgreSQL driver (psycopg 3) is not installed: "
-                                "pip install 'tendays[postgres]'") from None
+            raise MissingDriver(
+                "the PostgreSQL driver (psycopg 3) is not installed: "
+                "pip install 'tendays[postgres]'"
+            ) from None
     return parsed.render_as_string(hide_password=False)
 
 
@@ -64,9 +73,11 @@ class DatabaseLock:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.close()
-            raise DatabaseBusy(f"another tendays server is already using the database {self.path}; stop it "
-                               "first (two servers on one SQLite file would each accept moves the other "
-                               "never sees)") from None
+            raise DatabaseBusy(
+                f"another tendays server is already using the database {self.path}; stop it "
+                "first (two servers on one SQLite file would each accept moves the other "
+                "never sees)"
+            ) from None
         self._file = handle
 
     def release(self) -> None:
@@ -80,10 +91,14 @@ class DatabaseLock:
 def make_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "postgresql":
-        # A process stopped inside a transaction (SIGSTOP, a machine that froze) must not hold a game's
-        # row, and so its takeover, for ever: PostgreSQL ends such a session and undoes its transaction.
-        return create_engine(url, pool_pre_ping=True,
-                             connect_args={"options": "-c idle_in_transaction_session_timeout=5000"})
+        # A process stopped inside a transaction (SIGSTOP, a machine that froze) must not hold a
+        # game's row, and so its takeover, for ever: PostgreSQL ends such a
+        # session and undoes its transaction.
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            connect_args={"options": "-c idle_in_transaction_session_timeout=5000"},
+        )
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
     memory = parsed.database in (None, "", ":memory:")

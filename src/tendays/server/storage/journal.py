@@ -1,4 +1,5 @@
-"""The one database thread: every write goes through it, and moves that arrive together share a commit.
+"""The one database thread: every write goes through it, and moves that arrive together share a
+commit.
 
 Each caller is answered only once its transaction is committed ("group commit"), so a busy server
 does not pay one disk flush per move, and no move is acknowledged before it is stored.
@@ -20,13 +21,15 @@ READERS = 2  # threads for reads beside the writer: one for each core of a small
 
 
 class Journal:
-    """Runs every database call on one thread and batches concurrent moves into one commit; reads that
-    change nothing may run beside it (:meth:`read`)."""
+    """Runs every database call on one thread and batches concurrent moves into one commit; reads
+    that change nothing may run beside it (:meth:`read`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tendays-db")
-        self._readers = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="tendays-db-read")
+        self._readers = ThreadPoolExecutor(
+            max_workers=READERS, thread_name_prefix="tendays-db-read"
+        )
         self._pending: list[tuple[MoveRow, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
@@ -36,9 +39,10 @@ class Journal:
         return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
 
     async def read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Call ``function(*args, **kwargs)``, which only reads (a profile, a leaderboard or lobby page), on a
-        reader thread: a page for a visitor never waits behind the writer's batch of moves, lease renewals or
-        pairing sweep (SQLite's WAL lets readers run beside the writer; PostgreSQL has a connection each)."""
+        """Call ``function(*args, **kwargs)``, which only reads (a profile, a leaderboard or lobby
+        page), on a reader thread: a page for a visitor never waits behind the writer's batch of
+        moves, lease renewals or pairing sweep (SQLite's WAL lets readers run beside the writer;
+        PostgreSQL has a connection each)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._readers, lambda: function(*args, **kwargs))
 

@@ -1,5 +1,6 @@
-"""The leases of games in the database: which server process drives each unfinished game, until when,
-and the epoch its moves are fenced with (see :mod:`tendays.server.storage.cluster`). PostgreSQL only."""
+"""The leases of games in the database: which server process drives each unfinished game, until
+when, and the epoch its moves are fenced with (see :mod:`tendays.server.storage.cluster`).
+PostgreSQL only."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from .schema import GameTable
 
 __all__ = ["Announce", "LeaseStore"]
 
-Announce = Callable[[Connection, str, str], None]  # (transaction, game id, what changed): tell the others
+# (transaction, game id, what changed): tell the others
+Announce = Callable[[Connection, str, str], None]
 
 
 class LeaseStore:
     """The lease statements of one server process (``owner``), held by the
-    :class:`~tendays.server.storage.store.Store`, which tells the other processes (``announce``) of a release."""
+    :class:`~tendays.server.storage.store.Store`, which tells the other processes
+    (``announce``) of a release."""
 
     def __init__(self, engine: Engine, owner: str, announce: Announce) -> None:
         self.engine = engine
@@ -31,33 +34,55 @@ class LeaseStore:
         return func.extract("epoch", func.clock_timestamp())
 
     def renew(self, seconds: float) -> dict[str, int]:
-        """Extend this process's leases of unfinished games; {game id: epoch} of those it still holds."""
+        """Extend this process's leases of unfinished games; {game id:
+        epoch} of those it still holds."""
         with self.engine.begin() as db:
-            rows = db.execute(update(GameTable).where(GameTable.lease_owner == self.owner,
-                                                      GameTable.finished.is_(False))
-                              .values(lease_expires=self.now() + seconds)
-                              .returning(GameTable.id, GameTable.lease_epoch)).all()
+            rows = db.execute(
+                update(GameTable)
+                .where(GameTable.lease_owner == self.owner, GameTable.finished.is_(False))
+                .values(lease_expires=self.now() + seconds)
+                .returning(GameTable.id, GameTable.lease_epoch)
+            ).all()
         return {row[0]: int(row[1]) for row in rows}
 
     def claim(self, seconds: float, limit: int) -> dict[str, int]:
-        """Take up to ``limit`` unfinished games whose lease ran out or was given back: {game id: new epoch}.
+        """Take up to ``limit`` unfinished games whose lease ran out or was given back: {game id:
+        new epoch}.
 
         Rows another transaction holds (a move being stored) are skipped, not waited for."""
         now = self.now()
-        free = (select(GameTable.id).where(GameTable.finished.is_(False),
-                                           or_(GameTable.lease_expires.is_(None), GameTable.lease_expires < now))
-                .order_by(GameTable.last_move_at).limit(limit).with_for_update(skip_locked=True))
+        free = (
+            select(GameTable.id)
+            .where(
+                GameTable.finished.is_(False),
+                or_(GameTable.lease_expires.is_(None), GameTable.lease_expires < now),
+            )
+            .order_by(GameTable.last_move_at)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
         with self.engine.begin() as db:
-            rows = db.execute(update(GameTable).where(GameTable.id.in_(free.scalar_subquery()))
-                              .values(lease_owner=self.owner, lease_epoch=GameTable.lease_epoch + 1,
-                                      lease_expires=now + seconds)
-                              .returning(GameTable.id, GameTable.lease_epoch)).all()
+            rows = db.execute(
+                update(GameTable)
+                .where(GameTable.id.in_(free.scalar_subquery()))
+                .values(
+                    lease_owner=self.owner,
+                    lease_epoch=GameTable.lease_epoch + 1,
+                    lease_expires=now + seconds,
+                )
+                .returning(GameTable.id, GameTable.lease_epoch)
+            ).all()
         return {row[0]: int(row[1]) for row in rows}
 
     def release(self, ids: list[str] | None = None) -> int:
-        """Give back this process's leases (of ``ids``, or all when it stops): the others take them at once."""
-        where = [GameTable.lease_owner == self.owner] + ([] if ids is None else [GameTable.id.in_(ids)])
+        """Give back this process's leases (of ``ids``, or all when it stops):
+        the others take them at once."""
+        where = [GameTable.lease_owner == self.owner] + (
+            [] if ids is None else [GameTable.id.in_(ids)]
+        )
         with self.engine.begin() as db:
-            released = db.execute(update(GameTable).where(*where).values(lease_owner=None, lease_expires=None)).rowcount
+            released = db.execute(
+                update(GameTable).where(*where).values(lease_owner=None, lease_expires=None)
+            ).rowcount
             self._announce(db, "*", "released")
         return int(released or 0)

@@ -1,16 +1,17 @@
 """Persistence: game records in any SQLAlchemy database, written before anything is acknowledged.
 
 A game is determined by (edition, options, seed, moves), so that is what the store keeps, plus the
-seats (names, kinds, bot levels, the SHA-256 hashes of their secret tokens, what is left of each bank,
-whether the person left), the pace and the turn's deadline, the table's chat, and when the game last
-moved or ended. The options carry the rules version the game is played under; rows written before rules
-versions existed are read as rules 1, the rules they were played under. The tables and their upgrade are
-in :mod:`tendays.server.storage.schema`; every write goes through the :class:`~tendays.server.storage.journal.Journal`.
+seats (names, kinds, bot levels, the SHA-256 hashes of their secret tokens, what is left of each
+bank, whether the person left), the pace and the turn's deadline, the table's chat, and when the
+game last moved or ended. The options carry the rules version the game is played under; rows written
+before rules versions existed are read as rules 1, the rules they were played under. The tables and
+their upgrade are in :mod:`tendays.server.storage.schema`; every write goes through the
+:class:`~tendays.server.storage.journal.Journal`.
 
-On PostgreSQL several server processes share the database (:mod:`tendays.server.storage.cluster`): every write
-also tells the others (``pg_notify``, sent when the transaction commits), a move stored by the process
-that drives the game is fenced by the game's lease epoch, and a move's number (the key of its row) is
-taken only once, whoever writes it.
+On PostgreSQL several server processes share the database (:mod:`tendays.server.storage.cluster`):
+every write also tells the others (``pg_notify``, sent when the transaction commits), a move stored
+by the process that drives the game is fenced by the game's lease epoch, and a move's number (the
+key of its row) is taken only once, whoever writes it.
 """
 
 from __future__ import annotations
@@ -32,12 +33,32 @@ from tendays.engine import Options
 
 from ..settings import Pace
 from .cluster import CHANNEL, MoveNotice, announcement
-from .database import DatabaseBusy, DatabaseLock, MissingDriver, database_url, make_engine, redact_url
+from .database import (
+    DatabaseBusy,
+    DatabaseLock,
+    MissingDriver,
+    database_url,
+    make_engine,
+    redact_url,
+)
 from .leases import LeaseStore
 from .schema import ChatTable, GameTable, MoveTable, SeatTable, upgrade
 
-__all__ = ["ChatRow", "DatabaseBusy", "DatabaseLock", "MissingDriver", "MoveConflict", "MoveRow",
-           "SeatTaken", "Store", "StoredGame", "StoredSeat", "database_url", "read_options", "redact_url"]
+__all__ = [
+    "ChatRow",
+    "DatabaseBusy",
+    "DatabaseLock",
+    "MissingDriver",
+    "MoveConflict",
+    "MoveRow",
+    "SeatTaken",
+    "Store",
+    "StoredGame",
+    "StoredSeat",
+    "database_url",
+    "read_options",
+    "redact_url",
+]
 
 log = logging.getLogger("tendays.server")
 
@@ -55,12 +76,14 @@ class StoredSeat:
     left: bool = False
     reserved: bool = False
     end_vote: bool = False  # asked to end the game (after someone left)
-    account_id: int | None = None  # the account that took the seat (null: anonymous, a bot, a deleted account)
+    # the account that took the seat (null: anonymous, a bot, a deleted account)
+    account_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ChatRow:
-    """One line of the table's talk (``seat``) or one of its notices (``seat`` None, kind "notice")."""
+    """One line of the table's talk (``seat``) or one of its notices
+    (``seat`` None, kind "notice")."""
 
     number: int
     seat: int | None
@@ -94,9 +117,9 @@ class StoredGame:
 class MoveRow:
     """One accepted move to store, with the clock as it stands after it.
 
-    ``finished`` marks the move that ended the game; ``bank`` and ``timeouts`` are the mover's, given
-    (both) only when either changed. The game's row (its deadline, and when it last moved, for expiry)
-    is written only when ``touch`` says so: most moves store one row.
+    ``finished`` marks the move that ended the game; ``bank`` and ``timeouts`` are the mover's,
+    given (both) only when either changed. The game's row (its deadline, and when it last moved, for
+    expiry) is written only when ``touch`` says so: most moves store one row.
     """
 
     game_id: str
@@ -109,24 +132,45 @@ class MoveRow:
     turn_started: float | None = None
     bank: float | None = None
     timeouts: int | None = None
-    touch: bool = True  # write the game's row (its deadline changed, or its last move time is a minute old)
-    epoch: int | None = None  # the lease epoch the mover holds (PostgreSQL), checked in the same transaction
+    # write the game's row (its deadline changed, or its last move time is a minute old)
+    touch: bool = True
+    # the lease epoch the mover holds (PostgreSQL), checked in the same transaction
+    epoch: int | None = None
 
     def notice(self) -> str:
-        """The move as the other server processes hear of it (:class:`~tendays.server.storage.cluster.MoveNotice`)."""
-        return MoveNotice(self.number, self.seat, self.move, self.at, self.deadline, self.turn_started, self.bank,
-                          self.timeouts).text()
+        """The move as the other server processes hear of it
+        (:class:`~tendays.server.storage.cluster.MoveNotice`)."""
+        return MoveNotice(
+            self.number,
+            self.seat,
+            self.move,
+            self.at,
+            self.deadline,
+            self.turn_started,
+            self.bank,
+            self.timeouts,
+        ).text()
 
     @staticmethod
     def from_notice(game_id: str, text: str) -> MoveRow:
         """The move of a :meth:`notice`; ``ValueError`` if it is not one."""
         heard = MoveNotice.read(text)
-        return MoveRow(game_id, heard.number, heard.seat, heard.move, at=heard.at, deadline=heard.deadline,
-                       turn_started=heard.turn_started, bank=heard.bank, timeouts=heard.timeouts)
+        return MoveRow(
+            game_id,
+            heard.number,
+            heard.seat,
+            heard.move,
+            at=heard.at,
+            deadline=heard.deadline,
+            turn_started=heard.turn_started,
+            bank=heard.bank,
+            timeouts=heard.timeouts,
+        )
 
 
 def read_options(text: str) -> Options:
-    """Stored options. Rows from before rules versions existed name none: they were played under rules 1."""
+    """Stored options. Rows from before rules versions existed name none:
+    they were played under rules 1."""
     data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError(f"options must be a JSON object, not {text[:40]!r}")
@@ -134,8 +178,9 @@ def read_options(text: str) -> Options:
 
 
 class MoveConflict(RuntimeError):
-    """The move was not stored: its number is taken (another process stored a move first), or the game's
-    lease was taken over (``lease_lost``: its epoch moved on), so this process no longer drives the game."""
+    """The move was not stored: its number is taken (another process stored a move first), or the
+    game's lease was taken over (``lease_lost``: its epoch moved on), so this process no longer
+    drives the game."""
 
     def __init__(self, message: str, lease_lost: bool = False) -> None:
         super().__init__(message)
@@ -148,17 +193,32 @@ class SeatTaken(RuntimeError):
 
 # Built once: a move is stored with the same statements every time (executemany over a batch).
 _INSERT_MOVE = insert(MoveTable)
-_AFTER_MOVE = (update(GameTable).where(GameTable.id == bindparam("b_id"))
-               .values(last_move_at=bindparam("b_at"), deadline=bindparam("b_deadline"),
-                       turn_started=bindparam("b_started")))
-_FINISHED = (update(GameTable).where(GameTable.id == bindparam("b_id"))
-             .values(finished=True, finished_at=bindparam("b_at"), deadline=None, turn_started=None))
-_SEAT_CLOCK = (update(SeatTable).where(SeatTable.game_id == bindparam("b_id"), SeatTable.seat == bindparam("b_seat"))
-               .values(bank=bindparam("b_bank"), timeouts=bindparam("b_timeouts")))
+_AFTER_MOVE = (
+    update(GameTable)
+    .where(GameTable.id == bindparam("b_id"))
+    .values(
+        last_move_at=bindparam("b_at"),
+        deadline=bindparam("b_deadline"),
+        turn_started=bindparam("b_started"),
+    )
+)
+_FINISHED = (
+    update(GameTable)
+    .where(GameTable.id == bindparam("b_id"))
+    .values(finished=True, finished_at=bindparam("b_at"), deadline=None, turn_started=None)
+)
+_SEAT_CLOCK = (
+    update(SeatTable)
+    .where(SeatTable.game_id == bindparam("b_id"), SeatTable.seat == bindparam("b_seat"))
+    .values(bank=bindparam("b_bank"), timeouts=bindparam("b_timeouts"))
+)
 
 
-_FENCE = (update(GameTable).where(GameTable.id == bindparam("b_id"), GameTable.lease_epoch == bindparam("b_epoch"))
-          .values(lease_epoch=GameTable.lease_epoch))
+_FENCE = (
+    update(GameTable)
+    .where(GameTable.id == bindparam("b_id"), GameTable.lease_epoch == bindparam("b_epoch"))
+    .values(lease_epoch=GameTable.lease_epoch)
+)
 
 
 class Store:
@@ -168,17 +228,21 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(database_url(url))
-        self.shared = self.engine.dialect.name == "postgresql"  # several server processes may use it
+        # several server processes may use it
+        self.shared = self.engine.dialect.name == "postgresql"
         # This process, as lease owner and as the sender of notifications.
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.leases = LeaseStore(self.engine, self.owner, self._announce)
         upgrade(self.engine)
 
     def _announce(self, db: Connection, game_id: str, what: str) -> None:
-        """Tell the other server processes, once this transaction commits, that ``game_id`` changed."""
+        """Tell the other server processes, once this transaction
+        commits, that ``game_id`` changed."""
         if self.shared:
-            db.execute(text("SELECT pg_notify(:channel, :payload)"),
-                       {"channel": CHANNEL, "payload": announcement(self.owner, game_id, what)})
+            db.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": announcement(self.owner, game_id, what)},
+            )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -187,32 +251,77 @@ class Store:
 
     def create_game(self, game: StoredGame, lease: float | None = None) -> None:
         """Store a new game; ``lease``: this process drives it for that many seconds (epoch 1)."""
-        leased: dict[str, Any] = {} if lease is None else {
-            "lease_owner": self.owner, "lease_epoch": 1, "lease_expires": self.leases.now() + lease}
+        leased: dict[str, Any] = (
+            {}
+            if lease is None
+            else {
+                "lease_owner": self.owner,
+                "lease_epoch": 1,
+                "lease_expires": self.leases.now() + lease,
+            }
+        )
         with self.engine.begin() as db:
-            db.execute(insert(GameTable).values(
-                id=game.id, edition=game.edition, options=json.dumps(game.options.to_json()), seed=game.seed,
-                created=game.created, finished=game.finished, last_move_at=game.last_move_at,
-                clock=json.dumps(game.pace.to_json()) if game.pace else None, deadline=game.deadline,
-                turn_started=game.turn_started, rated=game.rated, **leased,
-            ))
-            db.execute(insert(SeatTable), [
-                {"game_id": game.id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
-                 "token_hash": s.token_hash, "bank": s.bank, "timeouts": 0, "away": False, "left": False,
-                 "reserved": s.reserved, "account_id": s.account_id}
-                for s in game.seats
-            ])
+            db.execute(
+                insert(GameTable).values(
+                    id=game.id,
+                    edition=game.edition,
+                    options=json.dumps(game.options.to_json()),
+                    seed=game.seed,
+                    created=game.created,
+                    finished=game.finished,
+                    last_move_at=game.last_move_at,
+                    clock=json.dumps(game.pace.to_json()) if game.pace else None,
+                    deadline=game.deadline,
+                    turn_started=game.turn_started,
+                    rated=game.rated,
+                    **leased,
+                )
+            )
+            db.execute(
+                insert(SeatTable),
+                [
+                    {
+                        "game_id": game.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "bank": s.bank,
+                        "timeouts": 0,
+                        "away": False,
+                        "left": False,
+                        "reserved": s.reserved,
+                        "account_id": s.account_id,
+                    }
+                    for s in game.seats
+                ],
+            )
 
-    def take_seat(self, game_id: str, seat: int, name: str, token_hash: str, at: float,
-                  deadline: float | None = None, account_id: int | None = None) -> None:
-        """A person (signed in to ``account_id``, or anonymous) takes a free seat; ``deadline``: the game starts
-        now, and its first turn ends then.
+    def take_seat(
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        at: float,
+        deadline: float | None = None,
+        account_id: int | None = None,
+    ) -> None:
+        """A person (signed in to ``account_id``, or anonymous) takes a free seat; ``deadline``: the
+        game starts now, and its first turn ends then.
 
         :class:`SeatTaken` if the seat was taken meanwhile (through another server process)."""
         with self.engine.begin() as db:
-            taken = db.execute(update(SeatTable).where(SeatTable.game_id == game_id, SeatTable.seat == seat,
-                                                       SeatTable.token_hash.is_(None))
-                               .values(name=name, token_hash=token_hash, reserved=False, account_id=account_id))
+            taken = db.execute(
+                update(SeatTable)
+                .where(
+                    SeatTable.game_id == game_id,
+                    SeatTable.seat == seat,
+                    SeatTable.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash, reserved=False, account_id=account_id)
+            )
             if taken.rowcount != 1:
                 raise SeatTaken(f"seat {seat + 1} of game {game_id} was taken meanwhile")
             values: dict[str, Any] = {"last_move_at": at}
@@ -222,11 +331,13 @@ class Store:
             self._announce(db, game_id, "seat")
 
     def append_moves(self, rows: list[MoveRow]) -> None:
-        """Store moves of any number of games, with their clocks, in one transaction (one statement each).
+        """Store moves of any number of games, with their clocks, in one transaction (one statement
+        each).
 
-        :class:`MoveConflict` if a move's number is taken or its game's lease epoch moved on: then none is
-        stored. The epoch is checked by updating the game's row, which holds it locked until the commit, so
-        a takeover (which raises the epoch) comes wholly before or wholly after these moves."""
+        :class:`MoveConflict` if a move's number is taken or its game's lease epoch moved on: then
+        none is stored. The epoch is checked by updating the game's row, which holds it locked until
+        the commit, so a takeover (which raises the epoch) comes wholly before
+        or wholly after these moves."""
         try:
             with self.engine.begin() as db:
                 self._append(db, rows)
@@ -236,19 +347,33 @@ class Store:
     def _append(self, db: Connection, rows: list[MoveRow]) -> None:
         for game_id, epoch in {(r.game_id, r.epoch) for r in rows if r.epoch is not None}:
             if db.execute(_FENCE, {"b_id": game_id, "b_epoch": epoch}).rowcount != 1:
-                raise MoveConflict(f"game {game_id} is driven by another server process now (its lease "
-                                   f"epoch is no longer {epoch})", lease_lost=True)
-        db.execute(_INSERT_MOVE, [{"game_id": r.game_id, "number": r.number, "seat": r.seat, "move": r.move}
-                                  for r in rows])
-        touched = [{"b_id": r.game_id, "b_at": r.at, "b_deadline": r.deadline, "b_started": r.turn_started}
-                   for r in rows if r.touch]
+                raise MoveConflict(
+                    f"game {game_id} is driven by another server process now (its lease "
+                    f"epoch is no longer {epoch})",
+                    lease_lost=True,
+                )
+        db.execute(
+            _INSERT_MOVE,
+            [
+                {"game_id": r.game_id, "number": r.number, "seat": r.seat, "move": r.move}
+                for r in rows
+            ],
+        )
+        touched = [
+            {"b_id": r.game_id, "b_at": r.at, "b_deadline": r.deadline, "b_started": r.turn_started}
+            for r in rows
+            if r.touch
+        ]
         if touched:
             db.execute(_AFTER_MOVE, touched)
         finished = [{"b_id": r.game_id, "b_at": r.at} for r in rows if r.finished]
         if finished:
             db.execute(_FINISHED, finished)
-        seats = [{"b_id": r.game_id, "b_seat": r.seat, "b_bank": r.bank, "b_timeouts": r.timeouts}
-                 for r in rows if r.timeouts is not None]
+        seats = [
+            {"b_id": r.game_id, "b_seat": r.seat, "b_bank": r.bank, "b_timeouts": r.timeouts}
+            for r in rows
+            if r.timeouts is not None
+        ]
         if seats:
             db.execute(_SEAT_CLOCK, seats)
         for row in rows:
@@ -257,14 +382,23 @@ class Store:
     def update_seat(self, game_id: str, seat: int, **values: Any) -> None:
         """Change a seat's kind, bot, timeouts, ``away``, ``left`` or ``end_vote``."""
         with self.engine.begin() as db:
-            db.execute(update(SeatTable).where(SeatTable.game_id == game_id, SeatTable.seat == seat).values(**values))
+            db.execute(
+                update(SeatTable)
+                .where(SeatTable.game_id == game_id, SeatTable.seat == seat)
+                .values(**values)
+            )
             self._announce(db, game_id, "seat")
 
     def end_game(self, game_id: str, ended: str, at: float) -> None:
         """The game is over without being played out: ``ended`` says why ("abandoned", "closed")."""
         with self.engine.begin() as db:
-            db.execute(update(GameTable).where(GameTable.id == game_id)
-                       .values(finished=True, finished_at=at, ended=ended, deadline=None, turn_started=None))
+            db.execute(
+                update(GameTable)
+                .where(GameTable.id == game_id)
+                .values(
+                    finished=True, finished_at=at, ended=ended, deadline=None, turn_started=None
+                )
+            )
             self._announce(db, game_id, "ended")
 
     def set_rematch(self, game_id: str, rematch: str) -> None:
@@ -273,20 +407,40 @@ class Store:
             self._announce(db, game_id, "rematch")
 
     def add_chat(self, game_id: str, row: ChatRow) -> None:
-        """Store a line; :class:`MoveConflict` if its number was taken (by another server process)."""
+        """Store a line; :class:`MoveConflict` if its number was taken
+        (by another server process)."""
         try:
             with self.engine.begin() as db:
-                db.execute(insert(ChatTable).values(game_id=game_id, number=row.number, seat=row.seat,
-                                                    kind=row.kind, text=row.text, at=row.at))
+                db.execute(
+                    insert(ChatTable).values(
+                        game_id=game_id,
+                        number=row.number,
+                        seat=row.seat,
+                        kind=row.kind,
+                        text=row.text,
+                        at=row.at,
+                    )
+                )
                 self._announce(db, game_id, "chat")
         except IntegrityError as error:
-            raise MoveConflict(f"chat line {row.number} of game {game_id} is already stored") from error
+            raise MoveConflict(
+                f"chat line {row.number} of game {game_id} is already stored"
+            ) from error
 
     def forget_account_seats(self, db: Connection, account_id: int, name: str) -> list[str]:
-        """An account is being deleted (in ``db``'s transaction): its seats keep their games but no longer name
-        it, and read as ``name``. The ids of those games (their other processes hear of it)."""
-        games = list(db.scalars(select(SeatTable.game_id).where(SeatTable.account_id == account_id).distinct()))
-        db.execute(update(SeatTable).where(SeatTable.account_id == account_id).values(account_id=None, name=name))
+        """An account is being deleted (in ``db``'s transaction): its seats keep their games but no
+        longer name it, and read as ``name``. The ids of those games (their
+        other processes hear of it)."""
+        games = list(
+            db.scalars(
+                select(SeatTable.game_id).where(SeatTable.account_id == account_id).distinct()
+            )
+        )
+        db.execute(
+            update(SeatTable)
+            .where(SeatTable.account_id == account_id)
+            .values(account_id=None, name=name)
+        )
         for game_id in games:
             self._announce(db, game_id, "seat")
         return games
@@ -296,20 +450,40 @@ class Store:
     def expire_idle(self, before: float, at: float) -> list[str]:
         """Close every unfinished game with no move since ``before`` as abandoned; their ids."""
         with self.engine.begin() as db:
-            ids = list(db.scalars(select(GameTable.id).where(GameTable.finished.is_(False),
-                                                             GameTable.last_move_at < before)))
+            ids = list(
+                db.scalars(
+                    select(GameTable.id).where(
+                        GameTable.finished.is_(False), GameTable.last_move_at < before
+                    )
+                )
+            )
             for start in range(0, len(ids), 500):
-                db.execute(update(GameTable).where(GameTable.id.in_(ids[start:start + 500])).values(
-                    finished=True, finished_at=at, ended="abandoned", deadline=None, turn_started=None))
+                db.execute(
+                    update(GameTable)
+                    .where(GameTable.id.in_(ids[start : start + 500]))
+                    .values(
+                        finished=True,
+                        finished_at=at,
+                        ended="abandoned",
+                        deadline=None,
+                        turn_started=None,
+                    )
+                )
             for game_id in ids:
                 self._announce(db, game_id, "ended")
         return ids
 
     def purge_finished(self, before: float, limit: int = 1000) -> list[str]:
-        """Delete up to ``limit`` games that ended before ``before``, with their seats, moves and chat."""
+        """Delete up to ``limit`` games that ended before ``before``, with
+        their seats, moves and chat."""
         with self.engine.begin() as db:
-            ids = list(db.scalars(select(GameTable.id).where(GameTable.finished.is_(True),
-                                                             GameTable.finished_at < before).limit(limit)))
+            ids = list(
+                db.scalars(
+                    select(GameTable.id)
+                    .where(GameTable.finished.is_(True), GameTable.finished_at < before)
+                    .limit(limit)
+                )
+            )
             if ids:
                 for table in (ChatTable, MoveTable, SeatTable):
                     db.execute(delete(table).where(table.game_id.in_(ids)))
@@ -327,42 +501,91 @@ class Store:
 
     def load_games(self, ids: list[str]) -> list[StoredGame]:
         """The games named (their whole records), in the order of creation."""
-        return [game for start in range(0, len(ids), 500)
-                for game in self._load(GameTable.id.in_(ids[start:start + 500]))]
+        return [
+            game
+            for start in range(0, len(ids), 500)
+            for game in self._load(GameTable.id.in_(ids[start : start + 500]))
+        ]
 
     def load_changes(self, game_id: str, moves_known: int, chat_known: int) -> StoredGame | None:
-        """The game's row and seats, with only the moves after the first ``moves_known`` and the chat lines
-        numbered above ``chat_known``: what another server process added since this one last looked."""
+        """The game's row and seats, with only the moves after the first ``moves_known`` and the
+        chat lines numbered above ``chat_known``: what another server process
+        added since this one last looked."""
         games = self._load(GameTable.id == game_id, moves_known, chat_known)
         return games[0] if games else None
 
     def page_ids(self, show: str, offset: int, limit: int) -> tuple[list[str], int]:
-        """Unfinished games a newcomer may join (``show="joinable"``) or watch ("playing"), newest first:
-        one page of ids, and how many there are in all."""
-        # EXISTS, not IN: "NOT IN" cannot become an anti-join (NULL's rules), so PostgreSQL read every seat
-        # of every game ever played for each page of the games being played.
-        free = exists().where(SeatTable.game_id == GameTable.id, SeatTable.kind == "human",
-                              SeatTable.token_hash.is_(None))
-        seats = (free.where(func.coalesce(SeatTable.reserved, False).is_(False)) if show == "joinable" else ~free)
+        """Unfinished games a newcomer may join (``show="joinable"``) or watch ("playing"), newest
+        first: one page of ids, and how many there are in all."""
+        # EXISTS, not IN: "NOT IN" cannot become an anti-join (NULL's rules), so PostgreSQL read
+        # every seat of every game ever played for each page of the games being played.
+        free = exists().where(
+            SeatTable.game_id == GameTable.id,
+            SeatTable.kind == "human",
+            SeatTable.token_hash.is_(None),
+        )
+        seats = (
+            free.where(func.coalesce(SeatTable.reserved, False).is_(False))
+            if show == "joinable"
+            else ~free
+        )
         where = GameTable.finished.is_(False) & seats
         with self.engine.connect() as db:  # the page and the count in one round trip
-            rows = db.execute(select(GameTable.id, func.count().over()).where(where)
-                              .order_by(GameTable.created.desc()).offset(offset).limit(limit)).all()
-            total = rows[0][1] if rows else db.scalar(select(func.count()).select_from(GameTable).where(where))
+            rows = db.execute(
+                select(GameTable.id, func.count().over())
+                .where(where)
+                .order_by(GameTable.created.desc())
+                .offset(offset)
+                .limit(limit)
+            ).all()
+            total = (
+                rows[0][1]
+                if rows
+                else db.scalar(select(func.count()).select_from(GameTable).where(where))
+            )
         return [row[0] for row in rows], int(total or 0)
 
-    def list_games(self, finished: bool | None, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        """Games for the operator, newest first: (id, edition, created, finished, ended, moves, names), total."""
+    def list_games(
+        self, finished: bool | None, offset: int, limit: int
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Games for the operator, newest first: (id, edition, created, finished,
+        ended, moves, names), total."""
         where = [] if finished is None else [GameTable.finished.is_(finished)]
-        moves = (select(MoveTable.game_id, func.count().label("moves")).group_by(MoveTable.game_id).subquery())
+        moves = (
+            select(MoveTable.game_id, func.count().label("moves"))
+            .group_by(MoveTable.game_id)
+            .subquery()
+        )
         with self.engine.connect() as db:
             total = db.scalar(select(func.count()).select_from(GameTable).where(*where)) or 0
-            rows = db.execute(select(GameTable.id, GameTable.edition, GameTable.created, GameTable.finished,
-                                     GameTable.ended, GameTable.last_move_at, func.coalesce(moves.c.moves, 0))
-                              .outerjoin(moves, moves.c.game_id == GameTable.id).where(*where)
-                              .order_by(GameTable.created.desc()).offset(offset).limit(limit)).all()
-        return [{"id": r[0], "edition": r[1], "created": _utc(r[2]).isoformat(), "finished": bool(r[3]),
-                 "ended": r[4], "last_move_at": r[5], "moves": int(r[6])} for r in rows], int(total)
+            rows = db.execute(
+                select(
+                    GameTable.id,
+                    GameTable.edition,
+                    GameTable.created,
+                    GameTable.finished,
+                    GameTable.ended,
+                    GameTable.last_move_at,
+                    func.coalesce(moves.c.moves, 0),
+                )
+                .outerjoin(moves, moves.c.game_id == GameTable.id)
+                .where(*where)
+                .order_by(GameTable.created.desc())
+                .offset(offset)
+                .limit(limit)
+            ).all()
+        return [
+            {
+                "id": r[0],
+                "edition": r[1],
+                "created": _utc(r[2]).isoformat(),
+                "finished": bool(r[3]),
+                "ended": r[4],
+                "last_move_at": r[5],
+                "moves": int(r[6]),
+            }
+            for r in rows
+        ], int(total)
 
     def _load(self, where: Any, moves_known: int = 0, chat_known: int = 0) -> list[StoredGame]:
         with self.engine.connect() as db:
@@ -371,28 +594,55 @@ class Store:
                 try:
                     options = read_options(row.options)
                     pace = Pace.from_json(json.loads(row.clock)) if row.clock else None
-                except (ValueError, KeyError, TypeError) as error:  # one unreadable row must not stop the others
-                    log.error("game %s cannot be read, so it is not served: its options: %s", row.id, error)
+                # one unreadable row must not stop the others
+                except (ValueError, KeyError, TypeError) as error:
+                    log.error(
+                        "game %s cannot be read, so it is not served: its options: %s",
+                        row.id,
+                        error,
+                    )
                     continue
                 games[row.id] = _stored_game(row, options, pace)
             if not games:
                 return []
             ids = list(games)
             for start in range(0, len(ids), 500):
-                chunk = ids[start:start + 500]
-                for seat in db.execute(select(SeatTable).where(SeatTable.game_id.in_(chunk))
-                                       .order_by(SeatTable.game_id, SeatTable.seat)):
-                    games[seat.game_id].seats.append(StoredSeat(
-                        seat.seat, seat.kind, seat.bot, seat.name, seat.token_hash, seat.bank, seat.timeouts or 0,
-                        bool(seat.away), bool(seat.left), bool(seat.reserved), bool(seat.end_vote), seat.account_id))
-                for move in db.execute(select(MoveTable.game_id, MoveTable.move)
-                                       .where(MoveTable.game_id.in_(chunk), MoveTable.number > moves_known)
-                                       .order_by(MoveTable.game_id, MoveTable.number)):
+                chunk = ids[start : start + 500]
+                for seat in db.execute(
+                    select(SeatTable)
+                    .where(SeatTable.game_id.in_(chunk))
+                    .order_by(SeatTable.game_id, SeatTable.seat)
+                ):
+                    games[seat.game_id].seats.append(
+                        StoredSeat(
+                            seat.seat,
+                            seat.kind,
+                            seat.bot,
+                            seat.name,
+                            seat.token_hash,
+                            seat.bank,
+                            seat.timeouts or 0,
+                            bool(seat.away),
+                            bool(seat.left),
+                            bool(seat.reserved),
+                            bool(seat.end_vote),
+                            seat.account_id,
+                        )
+                    )
+                for move in db.execute(
+                    select(MoveTable.game_id, MoveTable.move)
+                    .where(MoveTable.game_id.in_(chunk), MoveTable.number > moves_known)
+                    .order_by(MoveTable.game_id, MoveTable.number)
+                ):
                     games[move.game_id].moves.append(move.move)
-                for line in db.execute(select(ChatTable)
-                                       .where(ChatTable.game_id.in_(chunk), ChatTable.number > chat_known)
-                                       .order_by(ChatTable.game_id, ChatTable.number)):
-                    games[line.game_id].chat.append(ChatRow(line.number, line.seat, line.kind, line.text, line.at))
+                for line in db.execute(
+                    select(ChatTable)
+                    .where(ChatTable.game_id.in_(chunk), ChatTable.number > chat_known)
+                    .order_by(ChatTable.game_id, ChatTable.number)
+                ):
+                    games[line.game_id].chat.append(
+                        ChatRow(line.number, line.seat, line.kind, line.text, line.at)
+                    )
         return list(games.values())
 
 
@@ -401,6 +651,21 @@ def _utc(moment: datetime) -> datetime:
 
 
 def _stored_game(row: Row[Any], options: Options, pace: Pace | None) -> StoredGame:
-    return StoredGame(row.id, row.edition, options, row.seed, _utc(row.created), [], [], bool(row.finished),
-                      pace=pace, deadline=row.deadline, turn_started=row.turn_started, last_move_at=row.last_move_at,
-                      finished_at=row.finished_at, ended=row.ended, rematch=row.rematch, rated=bool(row.rated))
+    return StoredGame(
+        row.id,
+        row.edition,
+        options,
+        row.seed,
+        _utc(row.created),
+        [],
+        [],
+        bool(row.finished),
+        pace=pace,
+        deadline=row.deadline,
+        turn_started=row.turn_started,
+        last_move_at=row.last_move_at,
+        finished_at=row.finished_at,
+        ended=row.ended,
+        rematch=row.rematch,
+        rated=bool(row.rated),
+    )

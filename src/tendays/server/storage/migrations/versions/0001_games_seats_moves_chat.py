@@ -1,10 +1,10 @@
 """The games, their seats, moves and chat, as the server kept them before it used Alembic.
 
 A database written by an older tendays (with ``create_all``, no Alembic) has some or all of these
-tables, perhaps without the columns added since its first schema. This revision makes what is missing and
-leaves what is there, so such a database upgrades in place: an old unfinished game counts as last moved at
-the upgrade (it does not expire at once), an old finished game as finished at the upgrade (it is kept for
-the whole retention time).
+tables, perhaps without the columns added since its first schema. This revision makes what is
+missing and leaves what is there, so such a database upgrades in place: an old unfinished game
+counts as last moved at the upgrade (it does not expire at once), an old finished game as finished
+at the upgrade (it is kept for the whole retention time).
 """
 
 from __future__ import annotations
@@ -79,8 +79,11 @@ def _chat() -> list[sa.Column[object]]:
 
 
 TABLES: dict[str, Columns] = {"games": _games, "seats": _seats, "moves": _moves, "chat": _chat}
-INDEXES = {"ix_games_finished": "finished", "ix_games_last_move_at": "last_move_at",
-           "ix_games_finished_at": "finished_at"}
+INDEXES = {
+    "ix_games_finished": "finished",
+    "ix_games_last_move_at": "last_move_at",
+    "ix_games_finished_at": "finished_at",
+}
 
 
 def upgrade() -> None:
@@ -102,11 +105,18 @@ def upgrade() -> None:
             op.create_index(index, "games", [column_name])
     if added:
         now = time.time()
-        games = sa.table("games", sa.column("last_move_at", sa.Float()), sa.column("finished_at", sa.Float()),
-                         sa.column("finished", sa.Boolean()))
+        games = sa.table(
+            "games",
+            sa.column("last_move_at", sa.Float()),
+            sa.column("finished_at", sa.Float()),
+            sa.column("finished", sa.Boolean()),
+        )
         op.execute(games.update().where(games.c.last_move_at.is_(None)).values(last_move_at=now))
-        op.execute(games.update().where(games.c.finished_at.is_(None), games.c.finished.is_(True))
-                   .values(finished_at=now))
+        op.execute(
+            games.update()
+            .where(games.c.finished_at.is_(None), games.c.finished.is_(True))
+            .values(finished_at=now)
+        )
 
 
 def downgrade() -> None:

@@ -1,5 +1,5 @@
-"""A person's request to end a game someone left, stored with the seat, so that requests made through
-different server processes count together."""
+"""A person's request to end a game someone left, stored with the seat, so that requests made
+through different server processes count together."""
 
 from __future__ import annotations
 

@@ -24,7 +24,12 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("id_hash", sa.String(64), primary_key=True),
-        sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "account_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
         sa.Column("csrf", sa.String(64), nullable=False),
         sa.Column("created", sa.Float(), nullable=False),
         sa.Column("expires", sa.Float(), nullable=False),
@@ -40,8 +45,12 @@ def upgrade() -> None:
     )
     op.create_table(
         "ratings",
-        sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "account_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
         sa.Column("edition", sa.String(32), primary_key=True),
         sa.Column("mu", sa.Float(), nullable=False),
         sa.Column("sigma", sa.Float(), nullable=False),
@@ -52,8 +61,12 @@ def upgrade() -> None:
     op.create_index("ix_ratings_rating", "ratings", ["rating"])
     op.create_table(
         "rating_history",
-        sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "account_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
         sa.Column("edition", sa.String(32), primary_key=True),
         sa.Column("game_id", sa.String(32), primary_key=True),
         sa.Column("at", sa.Float(), nullable=False),
@@ -64,7 +77,12 @@ def upgrade() -> None:
     op.create_table(
         "seeks",
         sa.Column("id", sa.String(32), primary_key=True),
-        sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "account_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
         sa.Column("edition", sa.String(32), nullable=False),
         sa.Column("pace", sa.Text(), nullable=True),
         sa.Column("rating_min", sa.Float(), nullable=True),
