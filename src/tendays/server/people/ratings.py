@@ -1,15 +1,16 @@
 """People's ratings: openskill (Plackett-Luce), the model and scale of the bots' published ratings.
 
-A rating is a skill ``mu`` and its uncertainty ``sigma``; a new player starts where openskill starts every
-player, and where the bots' ladder started its levels (mu 25, sigma 25/3). The rating shown is ``mu``
-itself, so a person's 28 reads against the normal bot's 28.3 (``tendays.bots.LEVELS``); the deviation shown
-is ``sigma``, and a rating is provisional while ``sigma`` is above :data:`PROVISIONAL_SIGMA` (the first dozen
-or so games). Plackett-Luce rates any number of players from their places, so one model serves two-player
-and four-player games alike (Glicko-2 knows only pairs).
+A rating is a skill ``mu`` and its uncertainty ``sigma``; a new player starts where openskill starts
+every player, and where the bots' ladder started its levels (mu 25, sigma 25/3). The rating shown is
+``mu`` itself, so a person's 28 reads against the normal bot's 28.3 (``tendays.bots.LEVELS``); the
+deviation shown is ``sigma``, and a rating is provisional while ``sigma`` is above
+:data:`PROVISIONAL_SIGMA` (the first dozen or so games). Plackett-Luce rates any number of players
+from their places, so one model serves two-player and four-player games alike (Glicko-2 knows only
+pairs).
 
-A rated game is rated once, whoever finishes it and however many server processes see it end: the same
-transaction that rates it first writes the seats' places, and only where no place is written yet
-(:func:`rate_game`). What a seat's place is, the rules of a rated game decide (:func:`places`).
+A rated game is rated once, whoever finishes it and however many server processes see it end: the
+same transaction that rates it first writes the seats' places, and only where no place is written
+yet (:func:`rate_game`). What a seat's place is, the rules of a rated game decide (:func:`places`).
 """
 
 from __future__ import annotations
@@ -28,13 +29,23 @@ from tendays.engine.i18n import gettext as _
 from ..matches.master import Match
 from ..storage.schema import SETTLED_SIGMA, GameTable, RatingHistoryTable, RatingTable, SeatTable
 
-__all__ = ["PROVISIONAL_SIGMA", "SEEK_LIMITS", "START", "USUAL", "Rating", "is_provisional", "places", "rate_game",
-           "rate_places", "scale_words"]
+__all__ = [
+    "PROVISIONAL_SIGMA",
+    "SEEK_LIMITS",
+    "START",
+    "USUAL",
+    "Rating",
+    "is_provisional",
+    "places",
+    "rate_game",
+    "rate_places",
+    "scale_words",
+]
 
 _MODEL = PlackettLuce()
 
-#: A rating whose deviation is above this is provisional (shown with a "?", and left off the leaderboard):
-#: the number the leaderboard's index is made with.
+#: A rating whose deviation is above this is provisional (shown with a "?", and left off the
+#: leaderboard): the number the leaderboard's index is made with.
 PROVISIONAL_SIGMA = SETTLED_SIGMA
 
 
@@ -54,18 +65,20 @@ class Rating:
 #: Where every new player starts (openskill's own start, as the bots' ladder did).
 START = Rating(_MODEL.mu, _MODEL.sigma)
 
-#: The ratings people have, as the model sees them: its prior puts almost every skill (three deviations
-#: either side of the start) between 0 and 50.
+#: The ratings people have, as the model sees them: its prior puts almost every skill (three
+#: deviations either side of the start) between 0 and 50.
 USUAL = (START.mu - 3 * START.sigma, START.mu + 3 * START.sigma)
 
-#: The widest rating range a seek may ask for: far beyond any rating, but a number, not a typo's -5000.
+#: The widest rating range a seek may ask for: far beyond any rating, but a number, not a typo's
+#: -5000.
 SEEK_LIMITS = (-1000.0, 1000.0)
 
 
 def scale_words() -> str:
     """The rating scale in the current language, for a person choosing a range."""
     return _("ratings start at {start} and almost all lie between {low} and {high}").format(
-        start=f"{START.mu:g}", low=f"{USUAL[0]:g}", high=f"{USUAL[1]:g}")
+        start=f"{START.mu:g}", low=f"{USUAL[0]:g}", high=f"{USUAL[1]:g}"
+    )
 
 
 def is_provisional(sigma: float) -> bool:
@@ -73,21 +86,26 @@ def is_provisional(sigma: float) -> bool:
 
 
 def rate_places(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
-    """The ratings after one game in which ``ratings[i]`` finished at ``places[i]`` (1 first; ties share)."""
+    """The ratings after one game in which ``ratings[i]`` finished at
+    ``places[i]`` (1 first; ties share)."""
     teams = [[_MODEL.create_rating([r.mu, r.sigma])] for r in ratings]
     rated = _MODEL.rate(teams, ranks=[float(p) for p in places])
-    return [Rating(team[0].mu, team[0].sigma, r.games + 1) for r, team in zip(ratings, rated, strict=True)]
+    return [
+        Rating(team[0].mu, team[0].sigma, r.games + 1)
+        for r, team in zip(ratings, rated, strict=True)
+    ]
 
 
 def places(match: Match) -> list[int] | None:
-    """Each seat's place in a finished game (1 for the winner; ties share a place), or None for a game with
-    no result: an unrated game ended before it was played out, or any game the operator closed.
+    """Each seat's place in a finished game (1 for the winner; ties share a place), or None for a
+    game with no result: an unrated game ended before it was played out, or any game the operator
+    closed.
 
-    Played out: the winner is first and everyone else shares second (everyone shares first when the turn
-    limit ended it with no winner). In a rated game, a person who left, or was away until a bot took the
-    seat, lost: they share the last place, whoever played their seat afterwards, and the others share first
-    if their bot won. A rated game that ended before it was played out with nobody gone (it expired waiting
-    for a move) was lost by the person whose turn it was.
+    Played out: the winner is first and everyone else shares second (everyone shares first when the
+    turn limit ended it with no winner). In a rated game, a person who left, or was away until a bot
+    took the seat, lost: they share the last place, whoever played their seat afterwards, and the
+    others share first if their bot won. A rated game that ended before it was played out with
+    nobody gone (it expired waiting for a move) was lost by the person whose turn it was.
     """
     state = match.state
     gone = {s.index for s in match.seats if s.kind == "human" and (s.left or s.away)}
@@ -102,17 +120,24 @@ def places(match: Match) -> list[int] | None:
         return [1 if winner is None or seat.index == winner else 2 for seat in match.seats]
     stayed_won = winner is None or winner in gone
     ranks = [1 if stayed_won or seat.index == winner else 2 for seat in match.seats]
-    last = max(ranks[s] for s in range(len(ranks)) if s not in gone) + 1 if len(gone) < len(ranks) else 1
+    last = (
+        max(ranks[s] for s in range(len(ranks)) if s not in gone) + 1
+        if len(gone) < len(ranks)
+        else 1
+    )
     return [last if seat in gone else ranks[seat] for seat in range(len(ranks))]
 
 
-def rate_game(engine: Engine, game_id: str, seat_places: Sequence[int], at: float | None = None) -> bool:
+def rate_game(
+    engine: Engine, game_id: str, seat_places: Sequence[int], at: float | None = None
+) -> bool:
     """Write the places of a finished game and, if it is rated, move its people's ratings; once.
 
-    False if the game's places were already written (another server process, or an earlier call, did it),
-    and then nothing changes. Safe with several processes on one PostgreSQL database: the places are
-    claimed with ``... WHERE place IS NULL`` (the second claim waits for the first and then finds nothing
-    to claim), and the ratings rows are locked in account order before they are read.
+    False if the game's places were already written (another server process, or an earlier call, did
+    it), and then nothing changes. Safe with several processes on one PostgreSQL database: the
+    places are claimed with ``... WHERE place IS NULL`` (the second claim waits for the first and
+    then finds nothing to claim), and the ratings rows are locked in account order before they are
+    read.
     """
     moment = time.time() if at is None else at
     for attempt in range(3):
@@ -122,7 +147,8 @@ def rate_game(engine: Engine, game_id: str, seat_places: Sequence[int], at: floa
             return True
         except _AlreadyPlaced:
             return False
-        except IntegrityError:  # a new player's first rating was written meanwhile by another game: again
+        # a new player's first rating was written meanwhile by another game: again
+        except IntegrityError:
             if attempt == 2:
                 raise
     return False
@@ -135,33 +161,65 @@ class _AlreadyPlaced(Exception):
 def _rate_in(db: Connection, game_id: str, seat_places: Sequence[int], at: float) -> None:
     claimed = 0
     for seat, place in enumerate(seat_places):
-        claimed += db.execute(update(SeatTable).where(SeatTable.game_id == game_id, SeatTable.seat == seat,
-                                                      SeatTable.place.is_(None)).values(place=place)).rowcount
+        claimed += db.execute(
+            update(SeatTable)
+            .where(SeatTable.game_id == game_id, SeatTable.seat == seat, SeatTable.place.is_(None))
+            .values(place=place)
+        ).rowcount
     if claimed != len(seat_places):
         raise _AlreadyPlaced
-    game = db.execute(select(GameTable.edition, GameTable.rated).where(GameTable.id == game_id)).one_or_none()
+    game = db.execute(
+        select(GameTable.edition, GameTable.rated).where(GameTable.id == game_id)
+    ).one_or_none()
     if game is None or not game.rated:
         return
-    seats = db.execute(select(SeatTable.seat, SeatTable.account_id).where(SeatTable.game_id == game_id)).all()
+    seats = db.execute(
+        select(SeatTable.seat, SeatTable.account_id).where(SeatTable.game_id == game_id)
+    ).all()
     people = {row.account_id: seat_places[row.seat] for row in seats if row.account_id is not None}
     # A deleted account's seat still played: rated at the start, its rating written nowhere.
     deleted = [seat_places[row.seat] for row in seats if row.account_id is None]
     if not people or len(people) + len(deleted) < 2:
         return
     accounts = sorted(people)
-    known = {row.account_id: Rating(row.mu, row.sigma, row.games) for row in db.execute(
-        select(RatingTable).where(RatingTable.account_id.in_(accounts), RatingTable.edition == game.edition)
-        .order_by(RatingTable.account_id).with_for_update())}
-    after = rate_places([known.get(a, START) for a in accounts] + [START] * len(deleted),
-                        [people[a] for a in accounts] + deleted)
-    for account, rating in zip(accounts, after[:len(accounts)], strict=True):
-        values = {"mu": rating.mu, "sigma": rating.sigma, "rating": rating.mu, "games": rating.games,
-                  "updated": at}
+    known = {
+        row.account_id: Rating(row.mu, row.sigma, row.games)
+        for row in db.execute(
+            select(RatingTable)
+            .where(RatingTable.account_id.in_(accounts), RatingTable.edition == game.edition)
+            .order_by(RatingTable.account_id)
+            .with_for_update()
+        )
+    }
+    after = rate_places(
+        [known.get(a, START) for a in accounts] + [START] * len(deleted),
+        [people[a] for a in accounts] + deleted,
+    )
+    for account, rating in zip(accounts, after[: len(accounts)], strict=True):
+        values = {
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "rating": rating.mu,
+            "games": rating.games,
+            "updated": at,
+        }
         if account in known:
-            db.execute(update(RatingTable).where(RatingTable.account_id == account,
-                                                 RatingTable.edition == game.edition).values(**values))
+            db.execute(
+                update(RatingTable)
+                .where(RatingTable.account_id == account, RatingTable.edition == game.edition)
+                .values(**values)
+            )
         else:
-            db.execute(insert(RatingTable).values(account_id=account, edition=game.edition, **values))
-        db.execute(insert(RatingHistoryTable).values(
-            account_id=account, edition=game.edition, game_id=game_id, at=at, rating=rating.mu,
-            deviation=rating.sigma))
+            db.execute(
+                insert(RatingTable).values(account_id=account, edition=game.edition, **values)
+            )
+        db.execute(
+            insert(RatingHistoryTable).values(
+                account_id=account,
+                edition=game.edition,
+                game_id=game_id,
+                at=at,
+                rating=rating.mu,
+                deviation=rating.sigma,
+            )
+        )

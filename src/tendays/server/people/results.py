@@ -1,9 +1,9 @@
 """When a game ends: its seats' places are written and, for a rated game, its people's ratings move.
 
 The lobby knows nothing of people, so the face installs :func:`results_hook` as the lobby's
-``on_finished``; every process that sees a game end calls it, and :func:`~.ratings.rate_game` makes sure
-that only the first call counts. :func:`catch_up` rates, at start-up, the rated games that ended while no
-process was left to rate them (killed between the last move and the rating).
+``on_finished``; every process that sees a game end calls it, and :func:`~.ratings.rate_game` makes
+sure that only the first call counts. :func:`catch_up` rates, at start-up, the rated games that
+ended while no process was left to rate them (killed between the last move and the rating).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ CATCH_UP_DAYS = 7
 
 
 def results_hook(journal: Journal) -> Callable[[Match], Coroutine[Any, Any, None]]:
-    """The lobby's ``on_finished``: write the places of a game that ended, and rate it once if rated."""
+    """The lobby's ``on_finished``: write the places of a game that
+    ended, and rate it once if rated."""
 
     async def record(match: Match) -> None:
         seat_places = places(match)
@@ -40,7 +41,12 @@ def results_hook(journal: Journal) -> Callable[[Match], Coroutine[Any, Any, None
             return
         try:
             if await journal.run(rate_game, journal.store.engine, match.id, seat_places):
-                log.info("game %s: places %s written%s", match.id, seat_places, ", rated" if match.rated else "")
+                log.info(
+                    "game %s: places %s written%s",
+                    match.id,
+                    seat_places,
+                    ", rated" if match.rated else "",
+                )
         except Exception:  # the game stays unrated until the next start's catch_up
             log.exception("game %s: its places and ratings could not be written", match.id)
 
@@ -50,13 +56,24 @@ def results_hook(journal: Journal) -> Callable[[Match], Coroutine[Any, Any, None
 def _unrated(engine: Engine, since: float) -> list[str]:
     """Rated games that ended after ``since`` with their places not written."""
     with engine.connect() as db:
-        return list(db.scalars(select(GameTable.id).join(SeatTable, SeatTable.game_id == GameTable.id)
-                               .where(GameTable.finished.is_(True), GameTable.finished_at > since,
-                                      GameTable.rated.is_(True), SeatTable.seat == 0, SeatTable.place.is_(None))))
+        return list(
+            db.scalars(
+                select(GameTable.id)
+                .join(SeatTable, SeatTable.game_id == GameTable.id)
+                .where(
+                    GameTable.finished.is_(True),
+                    GameTable.finished_at > since,
+                    GameTable.rated.is_(True),
+                    SeatTable.seat == 0,
+                    SeatTable.place.is_(None),
+                )
+            )
+        )
 
 
 async def catch_up(lobby: Lobby) -> int:
-    """Rate the rated games of the last :data:`CATCH_UP_DAYS` days that ended unrated; how many were."""
+    """Rate the rated games of the last :data:`CATCH_UP_DAYS` days that
+    ended unrated; how many were."""
     journal = lobby.journal
     since = time.time() - CATCH_UP_DAYS * 86400
     done = 0
@@ -69,7 +86,9 @@ async def catch_up(lobby: Lobby) -> int:
             continue
         try:
             seat_places = places(match)
-            if seat_places is not None and await journal.run(rate_game, journal.store.engine, game_id, seat_places):
+            if seat_places is not None and await journal.run(
+                rate_game, journal.store.engine, game_id, seat_places
+            ):
                 done += 1
         finally:
             lobby.release(match)
