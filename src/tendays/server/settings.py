@@ -1,5 +1,5 @@
-"""What the operator decides about the tables (bot pacing, the game cap, clocks, timeouts, chat, expiry),
-and the values those settings are made of: a game's pace and the limits on it."""
+"""What the operator decides about the tables (bot pacing, the game cap, clocks, timeouts, chat,
+expiry), and the values those settings are made of: a game's pace and the limits on it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ __all__ = ["MasterSettings", "Pace", "PaceLimits"]
 
 @dataclass(frozen=True, slots=True)
 class Pace:
-    """How fast a game is played: ``kind`` is "live" or "correspondence"; seconds per move and of bank."""
+    """How fast a game is played: ``kind`` is "live" or "correspondence";
+    seconds per move and of bank."""
 
     kind: str
     per_move: float
@@ -52,18 +53,32 @@ class PaceLimits:
         if pace.kind == "live":
             low, high = self.live_min, self.live_max
             if not 0 <= pace.bank <= self.bank_max:
-                raise ValueError(_("a live game's bank is 0 to {most}, not {given}").format(
-                    most=_duration(self.bank_max), given=_duration(pace.bank)))
+                raise ValueError(
+                    _("a live game's bank is 0 to {most}, not {given}").format(
+                        most=_duration(self.bank_max), given=_duration(pace.bank)
+                    )
+                )
         elif pace.kind == "correspondence":
             low, high = self.correspondence_min, self.correspondence_max
             if pace.bank:
-                raise ValueError(_("a correspondence game has no bank; each move has the same time"))
+                raise ValueError(
+                    _("a correspondence game has no bank; each move has the same time")
+                )
         else:
-            raise ValueError(_("unknown pace '{kind}'; choose live or correspondence").format(kind=pace.kind))
+            raise ValueError(
+                _("unknown pace '{kind}'; choose live or correspondence").format(kind=pace.kind)
+            )
         if not low <= pace.per_move <= high:
-            words = (_("a live game gives each move {least} to {most}, not {given}") if pace.kind == "live" else
-                     _("a correspondence game gives each move {least} to {most}, not {given}"))
-            raise ValueError(words.format(least=_duration(low), most=_duration(high), given=_duration(pace.per_move)))
+            words = (
+                _("a live game gives each move {least} to {most}, not {given}")
+                if pace.kind == "live"
+                else _("a correspondence game gives each move {least} to {most}, not {given}")
+            )
+            raise ValueError(
+                words.format(
+                    least=_duration(low), most=_duration(high), given=_duration(pace.per_move)
+                )
+            )
 
 
 def _duration(seconds: float) -> str:
@@ -95,16 +110,19 @@ class MasterSettings:
     chat_length: int = 300  # characters in a chat message
     chat_lines: int = 5  # chat messages a seat may send ...
     chat_window: float = 15.0  # ... in this many seconds
-    idle_expiry: float = 14 * 86400.0  # an unfinished game with no move for this long is closed as abandoned
-    retention: float | None = 90 * 86400.0  # an ended game is deleted this long after; None: kept forever
+    # an unfinished game with no move for this long is closed as abandoned
+    idle_expiry: float = 14 * 86400.0
+    # an ended game is deleted this long after; None: kept forever
+    retention: float | None = 90 * 86400.0
     sweep_every: float = 60.0  # seconds between looks for games to expire or delete
-    # Several processes on PostgreSQL (tendays.server.storage.cluster): a game whose driving process went away is
-    # taken over once its lease runs out, within ``lease_ttl`` plus one ``lease_renew``.
+    # Several processes on PostgreSQL (tendays.server.storage.cluster): a game whose driving process
+    # went away is taken over once its lease runs out, within ``lease_ttl`` plus one
+    # ``lease_renew``.
     lease_ttl: float = 10.0
     lease_batch: int = 1000  # games one process takes over at one look
-    # Quick pairing ("Play someone now"): after ``bot_offer_after`` seconds of waiting the page offers a game
-    # against a bot instead; an open seek lapses after ``seek_expiry``; each process looks for pairs missed
-    # in a race every ``pairing_sweep`` seconds.
+    # Quick pairing ("Play someone now"): after ``bot_offer_after`` seconds of waiting the page
+    # offers a game against a bot instead; an open seek lapses after ``seek_expiry``; each process
+    # looks for pairs missed in a race every ``pairing_sweep`` seconds.
     bot_offer_after: float = 30.0
     seek_expiry: float = 600.0
     pairing_sweep: float = 0.5
@@ -113,6 +131,3 @@ class MasterSettings:
     def lease_renew(self) -> float:
         """Seconds between renewals (and looks for games to take over): a third of the lease."""
         return self.lease_ttl / 3
-
-
-
