@@ -214,15 +214,7 @@ class Accounts:
             key = name_key(name)
         keys = [name_key_of(key), address_key(address)]
         now = self.clock()
-        wait = await self._db(lambda db: self.limits.waiting(db, keys, now))
-        if wait > 0:
-            raise AccountError(
-                429,
-                _("too many failed sign-ins; try again in {minutes} min").format(
-                    minutes=max(1, round(wait / 60))
-                ),
-                retry_after=wait,
-            )
+        await self._refuse_while_limited(keys, now)
         row = await self._db(
             lambda db: db.execute(
                 select(AccountTable.id, AccountTable.name, AccountTable.password_hash).where(
@@ -302,11 +294,8 @@ class Accounts:
 
     # -- the account's own changes ------------------------------------------------------------
 
-    async def _check_password(self, account: Account, password: str, address: str) -> None:
-        """401 unless ``password`` is the account's (counted like a sign-in,
-        so a session cannot guess it)."""
-        keys = [name_key_of(name_key(account.name)), address_key(address)]
-        now = self.clock()
+    async def _refuse_while_limited(self, keys: list[str], now: float) -> None:
+        """429 while the name or the address has failed to sign in too often."""
         wait = await self._db(lambda db: self.limits.waiting(db, keys, now))
         if wait > 0:
             raise AccountError(
@@ -316,6 +305,12 @@ class Accounts:
                 ),
                 retry_after=wait,
             )
+
+    async def _check_password(self, account: Account, password: str, address: str) -> None:
+        """401 unless ``password`` is the account's (counted like a sign-in,
+        so a session cannot guess it)."""
+        keys = [name_key_of(name_key(account.name)), address_key(address)]
+        await self._refuse_while_limited(keys, self.clock())
         stored = await self._db(
             lambda db: db.scalar(
                 select(AccountTable.password_hash).where(AccountTable.id == account.id)
