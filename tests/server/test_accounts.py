@@ -6,23 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from server_helpers import HUMAN, TestClient, bot, open_table
+from server_helpers import HUMAN, PASSWORD, TestClient, bot, open_table, sign_up
 from sqlalchemy import select
 
 from tendays.engine.i18n import use_language
 from tendays.server.matches.wire import seat_name
 from tendays.server.people.accounts import AccountError, reset_password
 from tendays.server.storage.schema import AccountTable, SeatTable
-
-PASSWORD = "correct horse battery"
-
-
-def sign_up(client: TestClient, name: str = "Alice", password: str = PASSWORD) -> dict[str, Any]:
-    answer = client.post("/api/accounts", json={"name": name, "password": password})
-    assert answer.status_code == 201, answer.text
-    body: dict[str, Any] = answer.json()
-    client.headers["X-CSRF-Token"] = body["csrf"]
-    return body
 
 
 def browser(client: TestClient) -> TestClient:

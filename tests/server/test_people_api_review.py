@@ -8,11 +8,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from server_helpers import TestClient, Ticker, settings
+from server_helpers import PASSWORD, TestClient, Ticker, settings, sign_up
 
 from tendays.server.face.app import Limits, create_app
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -21,12 +19,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
                        connections_at_once=0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(), unlimited)) as test_client:
         yield test_client
-
-
-def sign_up(client: TestClient, name: str) -> None:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    client.headers["X-CSRF-Token"] = answer.json()["csrf"]
 
 
 @pytest.mark.parametrize("name", ["a/b", "</b>", "AC/DC", "50/50 ?#"])

@@ -8,11 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import HUMAN, TestClient, Ticker, bot, settings
+from server_helpers import HUMAN, PASSWORD, TestClient, Ticker, bot, settings, sign_up
 
 from tendays.server.face.app import Limits, create_app
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -21,12 +19,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
                        connections_at_once=0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(), unlimited)) as test_client:
         yield test_client
-
-
-def sign_up(client: TestClient, name: str) -> None:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    client.headers["X-CSRF-Token"] = answer.json()["csrf"]
 
 
 def create(client: TestClient, name: str, seats: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
