@@ -11,7 +11,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, new_page, open_lobby, post
+from browser_helpers import CHROMIUM, Page, Server, new_page, open_lobby, post, sign_up
 from test_accessibility import audit
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
@@ -23,12 +23,7 @@ PASSWORD = "walking across the map"
 def signed_up(browser: Any, server: Server, name: str, locale: str = "en-US") -> Page:
     """A new browser where ``name`` has just signed up on the account page (which then opens the lobby)."""
     page = new_page(browser, locale=locale)
-    page.goto(f"{server.url}/account#sign-up")
-    page.wait_for_selector("body[data-ready=true]")
-    page.fill("#sign-up-name", name)
-    page.fill("#sign-up-password", PASSWORD)
-    page.click("#sign-up-form button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
+    sign_up(page, server, name, PASSWORD)
     open_lobby(page)
     return page
 
@@ -110,11 +105,12 @@ def test_the_server_refuses_an_anonymous_join_of_a_rated_game_in_words(browser: 
 
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
 def test_the_lobby_with_rated_games_passes_axe(browser: Any, server: Server, locale: str) -> None:
+    create_rated(signed_up(browser, server, f"Gus{locale[:2]}", locale), server)  # a rated game listed
     signed_in = signed_up(browser, server, f"Finn{locale[:2]}", locale)
     signed_in.check("#rated")
     visitor = new_page(browser, locale=locale)
     open_lobby(visitor, f"{server.url}/")
     for page in (signed_in, visitor):
-        page.locator("#game-list .chip.rated").first.wait_for()  # the games the tests above created
+        page.locator("#game-list .chip.rated").first.wait_for()
         assert audit(page) == [], locale
         assert page.js_errors == []
