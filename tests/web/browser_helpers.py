@@ -150,6 +150,16 @@ def click_move(page: Page, move: str) -> None:
     assert page.locator("#error").is_hidden(), f"{move}: {page.inner_text('#error-text')}"
 
 
+def sign_up(page: Page, server: Server, name: str, password: str) -> None:
+    """Sign up on the account page, which then opens the lobby, signed in."""
+    page.goto(f"{server.url}/account#sign-up")
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#sign-up-name", name)
+    page.fill("#sign-up-password", password)
+    page.click("#sign-up-form button[type=submit]")
+    page.wait_for_url(f"{server.url}/")
+
+
 def sit(browser: Any, server: Server, ticket: dict[str, Any]) -> Page:
     """Open the seat link of ``ticket`` (an answer of ``POST /api/games`` or a join) on a new page."""
     page = new_page(browser)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Server, new_page, open_lobby
+from browser_helpers import CHROMIUM, Server, new_page, open_lobby, sign_up
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
@@ -35,12 +35,7 @@ def test_the_scale_the_refusal_and_the_bot_offer_are_read_in_words(browser: Any,
                                                                     locale: str) -> None:
     scale, refused, offer = WORDS[locale]
     page = new_page(browser, locale=locale)
-    page.goto(f"{server.url}/account#sign-up")
-    page.wait_for_selector("body[data-ready=true]")
-    page.fill("#sign-up-name", f"Dora {locale}")
-    page.fill("#sign-up-password", PASSWORD)
-    page.click("#sign-up-form button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
+    sign_up(page, server, f"Dora {locale}", PASSWORD)
     open_lobby(page)
     page.wait_for_selector("#pair-form:not([hidden])")
     page.wait_for_selector(f"#pair-scale:has-text('{scale}')")

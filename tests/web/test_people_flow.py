@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, Page, Server, click_move, is_over, legal_buttons, new_page, open_lobby
+from browser_helpers import sign_up as sign_up_on_page
 from test_accessibility import audit
 
 from tendays.bots.registry import make_bot
@@ -58,12 +59,7 @@ class Table:
 
 def sign_up(page: Page, server: Server, name: str) -> None:
     """Sign up on the account page, which then opens the lobby, signed in."""
-    page.goto(f"{server.url}/account#sign-up")
-    page.wait_for_selector("body[data-ready=true]")
-    page.fill("#sign-up-name", name)
-    page.fill("#sign-up-password", PASSWORD)
-    page.click("#sign-up-form button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
+    sign_up_on_page(page, server, name, PASSWORD)
 
 
 def seek(page: Page, server: Server, edition: str = "usa") -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, Page, Server, new_page
+from browser_helpers import sign_up as sign_up_on_page
 from test_accessibility import audit
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
@@ -25,11 +26,7 @@ def ready(page: Page, url: str) -> None:
 
 
 def sign_up(page: Page, server: Server, name: str) -> None:
-    ready(page, f"{server.url}/account#sign-up")
-    page.fill("#sign-up-name", name)
-    page.fill("#sign-up-password", PASSWORD)
-    page.click("#sign-up-form button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
+    sign_up_on_page(page, server, name, PASSWORD)
     page.wait_for_selector("body[data-ready]", state="attached")
 
 
