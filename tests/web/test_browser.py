@@ -363,6 +363,10 @@ def test_a_broken_step_on_a_phone_map_explains_itself_when_tapped(browser: Any, 
                                              "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
     phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True)
     phone.goto(server.url + ticket["url"])
+    # Kim drafts first: a finger taps, and the phone says so.
+    phone.wait_for_function("document.getElementById('prompt').textContent.startsWith('You drew')")
+    prompt = phone.inner_text("#prompt")
+    assert "tap the day" in prompt and "click" not in prompt, prompt
     mark = phone.locator(".journey .broken-mark, .journey .via-badge.broken").first
     while not mark.count():  # draft by tapping until two neighbouring days make a broken step
         draft = [m for m in legal_buttons(phone) if m.startswith("draft")]
@@ -374,8 +378,6 @@ def test_a_broken_step_on_a_phone_map_explains_itself_when_tapped(browser: Any, 
     # The reason of a broken step between two days, shown on its own, is a sentence.
     reasons = phone.eval_on_selector_all("#rack .step.broken", "marks => marks.map(m => m.title)")
     assert reasons and all(r[0].isupper() and r.endswith(".") for r in reasons), reasons
-    prompt = phone.inner_text("#prompt")  # a finger taps: the phone says so
-    assert "tap the day" in prompt and "click" not in prompt, prompt
     mark.scroll_into_view_if_needed()
     box = mark.bounding_box()
     assert box and box["width"] >= 24 and box["height"] >= 24, f"the ✗ is a tap target of {box}"
