@@ -100,7 +100,8 @@ def test_three_servers_play_one_game_through_a_kill_and_a_rolling_restart(postgr
         nodes[index] = Node(url, nodes[index].port)
         version = play(players, nodes, 6, acked, rng)
     moves = stored_moves(url, alice["id"])
-    assert len(moves) == version
+    # Every move a client saw is stored; the bot may have made one more since (its seat moves on its own).
+    assert version <= len(moves) <= version + 1, (len(moves), version)
     assert all(moves[number - 1] == move for number, move in acked.items())  # every acknowledged move, once
     assert len(acked) >= 15
 
