@@ -129,7 +129,8 @@ def test_a_paused_owner_finds_its_game_taken_over_and_its_late_moves_refused(pos
     owner_node.stop()
     assert "driven by another server process now" in owner_node.output()
     moves = stored_moves(url, alice["id"])
-    assert len(moves) == version and all(moves[number - 1] == move for number, move in acked.items())
+    assert version <= len(moves) <= version + 1, (len(moves), version)  # the bot may have moved once since
+    assert all(moves[number - 1] == move for number, move in acked.items())
 
 
 def _game(game_id: str) -> StoredGame:
