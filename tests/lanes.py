@@ -160,6 +160,11 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/rl/test_observation_reference.py::test_fast_encoder_equals_reference",
     "tests/rl/test_progress.py::test_gain_table_and_sound_gaps_agree_with_the_gap_by_gap_definitions",
     "tests/rl/test_env_speed_script.py::test_env_speed_json",
+    "tests/server/test_table.py::test_the_end_reveals_every_rack_and_journey",
+    "tests/server/test_lobby.py::test_bots_come_from_the_registry",
+    "tests/server/test_hardening.py::test_creates_are_limited_for_the_forwarded_client_not_its_forged_line",
+    "tests/server/test_migrations.py::test_a_database_made_before_migrations_upgrades_and_keeps_its_games",
+    "tests/cli/test_play_app.py::test_a_failing_bot_is_reported_and_the_game_can_still_be_saved",
 )
 
 # Programs whose start makes a test slow, by the name of the program, and what they are.
