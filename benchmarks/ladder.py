@@ -28,8 +28,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import shlex
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -146,21 +148,42 @@ def four_players(seed: int, workers: int, games: int) -> None:
     print(f"| `{command(tournament)}` | | | | ({seconds:.0f} s) |")
 
 
+def turns_spread(results: list[GameResult]) -> tuple[float, float, float] | None:
+    """The standard deviation of the turns to finish alone and the 95% interval of their mean
+    (normal approximation), over the finished games; None with fewer than two."""
+    turns = [r.turns for r in results if r.winner == 0]
+    if len(turns) < 2:
+        return None
+    sd = statistics.stdev(turns)
+    mean = statistics.fmean(turns)
+    half = 1.96 * sd / math.sqrt(len(turns))
+    return sd, mean - half, mean + half
+
+
 def solo(seed: int, workers: int, games: int) -> None:
     print(f"\n### Solo, usa: turns to finish a journey, deals of seed {seed}\n")
     print(
-        "| level | games | finished | mean turns | median turns | lower bound (mean distance after "
-        "the draft) |"
+        "| level | games | finished | mean turns (sd) | 95% CI of the mean | median turns | "
+        "lower bound (mean distance after the draft) | ms per move |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for level in tuple(LEVELS):
-        tournament, _, summary, seconds = play("usa", (level,), games, seed, workers)
+        tournament, results, summary, seconds = play("usa", (level,), games, seed, workers)
         (p,) = summary.players
-        mean = f"{p.mean_turns_to_win:.1f}" if p.mean_turns_to_win is not None else "-"
+        spread = turns_spread(results)
+        mean, interval = "-", "-"
+        if p.mean_turns_to_win is not None:
+            mean = f"{p.mean_turns_to_win:.2f}"
+        if spread is not None:
+            mean += f" ({spread[0]:.2f})"
+            interval = f"{spread[1]:.2f}-{spread[2]:.2f}"
         median = f"{p.median_turns_to_win:.0f}" if p.median_turns_to_win is not None else "-"
         bound = f"{p.mean_start_distance:.2f}" if p.mean_start_distance is not None else "-"
-        print(f"| {level} | {games} | {p.wins} | {mean} | {median} | {bound} |")
-        print(f"| `{command(tournament)}` | | | | | ({seconds:.0f} s) |")
+        print(
+            f"| {level} | {games} | {p.wins} | {mean} | {interval} | {median} | {bound} | "
+            f"{p.mean_think_ms or 0:.1f} |"
+        )
+        print(f"| `{command(tournament)}` | | | | | | | ({seconds:.0f} s) |")
         sys.stdout.flush()
 
 

@@ -1,8 +1,12 @@
-"""The hard bot at a table: the diagnosis counts what it says, and the ladder plays duplicate."""
+"""The hard bot at a table: the diagnosis counts what it says, and the ladder plays duplicate and
+gives the spread of the solo turns."""
 
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -52,3 +56,14 @@ def test_the_ladder_plays_bots_against_each_other_in_duplicate() -> None:
     tournament, _, summary, _ = ladder.play("usa", ("normal", "easy"), 4, ladder.SEEDS["tune"], 1)
     assert tournament.duplicate and ladder.command(tournament).endswith("--duplicate")
     assert summary.players[0].paired is not None and summary.players[0].paired.deals == 2
+
+
+def test_the_solo_table_gives_the_spread_of_the_turns_over_finished_games() -> None:
+    ladder = _load("ladder")
+    _, results, _, _ = ladder.play("usa", ("normal",), 3, ladder.SEEDS["tune"], 1)
+    finished = [replace(results[0], turns=10), replace(results[1], turns=14)]
+    unfinished = replace(results[2], winner=None, turns=300)
+    sd, low, high = ladder.turns_spread([*finished, unfinished])
+    assert sd == pytest.approx(2 * 2**0.5)
+    assert (low, high) == pytest.approx((12 - 1.96 * 2, 12 + 1.96 * 2))
+    assert ladder.turns_spread(finished[:1]) is None
