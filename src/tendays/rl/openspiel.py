@@ -18,12 +18,18 @@ information-state tensor is the same vector. The observation string describes th
 information-state string adds the player's whole history (every action, with the tiles that player
 saw drawn). Returns: +1 to the winner and -1/(players-1) to each other player (zero sum), 0 to all
 when the turn limit ends the game. Needs the ``openspiel`` and ``rl`` extras.
+
+``state.resample_from_infostate(player, sampler)`` gives a state that ``player`` cannot tell from
+this one: the tiles that player has not seen dealt again at random
+(:meth:`tendays.engine.Knowledge.deal`) and a fresh secret seed, so OpenSpiel's information-set
+search (the Python ``ISMCTSBot``) can sample worlds.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import random
 from collections import Counter
 from typing import Any
 
@@ -35,6 +41,7 @@ from tendays.engine import (
     MoveKind,
     Phase,
     State,
+    knowledge_of,
     load_edition,
     new_game,
     tile_name,
@@ -51,6 +58,9 @@ __all__ = ["GAME_NAME", "TenDaysGame", "TenDaysState"]
 GAME_NAME = "python_tendays"
 _PARAMETERS = {"edition": "usa", "players": 2, "days": 10, "swap": False, "turns": 100}
 _SEAT, _HAND, _TOP = "seat", "hand", "top"
+# What another seat's past private draw reads as in a resampled state: the sample deals that seat's
+# rack and hand afresh but not which tiles it once saw drawn.
+_UNKNOWN_DRAW = "a tile"
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -230,6 +240,26 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
             self._fixed += 1
             self.seen.append((pyspiel.PlayerId.CHANCE, "pile tile chosen", None))
 
+    def follow(self, truth: State) -> None:
+        """Play the pending chance node as ``truth`` (an engine state of the same game, moved in
+        step with this one) dealt it: its first seat, the tile it holds, or its next tile under the
+        draw pile's top. At the first seat the state takes the truth's seed, so later reshuffles
+        match too. For playing a given deal, as benchmarks and duplicate games do."""
+        if not self._pending:
+            raise ValueError("follow a deal at a chance node, not at a player's turn")
+        kind = self._pending[0]
+        if kind == _SEAT:
+            self.apply_action(engine_rng(truth.seed, "first").randrange(truth.options.players))
+            self.state = dataclasses.replace(self.state, seed=truth.seed)
+            return
+        if kind == _HAND:
+            tile = truth.in_hand
+        else:
+            tile = truth.draw_pile[len(truth.draw_pile) - 1 - self._fixed]
+        if tile is None:
+            raise ValueError("the truth holds no tile where this state waits for one")
+        self.apply_action(tile)
+
     def _settle(self) -> None:
         """Play every pending chance node that has one outcome."""
         while self._pending and len(self.chance_outcomes()) == 1:
@@ -278,6 +308,31 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         return self.state.is_over
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TenDaysState:
+        """A state with the same information state for ``player_id``: every tile whose place that
+        player does not know (other racks' unseen days, a hidden held tile, the draw pile) dealt
+        again at random, and a fresh seed for the first seat and the reshuffles. It depends only on
+        what the player knows and on ``probability_sampler`` (a callable giving a float in [0, 1),
+        as ``pyspiel.UniformProbabilitySampler``), never on the hidden truth."""
+        if self._pending:
+            raise ValueError("a state is resampled at a player's turn, not at a chance node")
+        seen = view(self.state, player_id)
+        rng = random.Random(int(float(probability_sampler()) * (1 << 53)))
+        dealt = knowledge_of(seen).deal(seen, rng)
+        sample: TenDaysState = self.clone()
+        sample.state = dataclasses.replace(
+            self.state,
+            seed=dealt.seed,
+            racks=dealt.racks,
+            draw_pile=dealt.draw_pile,
+            in_hand=dealt.in_hand,
+        )
+        sample.seen = [
+            (actor, text if shown in (None, player_id) else _UNKNOWN_DRAW, shown)
+            for actor, text, shown in self.seen
+        ]
+        return sample
 
     def returns(self) -> list[float]:
         players = self._game.options.players
