@@ -6,11 +6,12 @@ of our bots in two-player USA games. Each simulation starts from a world sampled
 information state (``resample_from_infostate``: the tiles it has not seen dealt again at random).
 OpenSpiel's C++ ``ISMCTSBot`` cannot take a Python game: its trampoline offers no resampling.
 
-The leaf evaluator:
+The leaf evaluator (``--evaluator``):
 
-- ``progress`` (the default): a leaf is worth the player's journey progress
+- ``race`` (the default): a leaf is worth the player's journey progress
   (:class:`tendays.rl.progress.RackProgress`, satisfied conditions out of days + 1) less the
   opponents' average, in the sampled world; a finished game, its returns;
+- ``progress``: the player's own progress alone;
 - ``rollout``: OpenSpiel's ``RandomRolloutEvaluator``. Random play almost never completes a
   journey before the turn limit, so its rollouts nearly all return 0 and the search has little to
   go on (kept to show it).
@@ -23,7 +24,7 @@ simulator's dice (:func:`tendays.engine.decision_rng`); the OpenSpiel state foll
 
 Usage::
 
-    nice -n 5 python benchmarks/openspiel_search.py --opponent easy --games 100 --simulations 20
+    nice -n 5 python benchmarks/openspiel_search.py --opponent easy --games 100 --simulations 50
     python benchmarks/openspiel_search.py --games 2 --simulations 2 --json
 
 Prints the search's win rate with a 95% Wilson interval over the games, the paired result over the
@@ -58,22 +59,27 @@ from tendays.sim.tournament import paired
 SEEDS = {"tune": 1000, "report": 20261130}  # the ladder's deals (benchmarks/ladder.py)
 MAX_TURNS = 300  # the ladder's turn limit (both players together)
 SEARCH = "ismcts"
-UCT_C = 2.0
+# OpenSpiel's usual 2 explores too much for leaf values a few hundredths apart: 0.3 (and the race
+# leaves) won 2 of 10 tuning games against the beginner, where 2 and 0.5 won none
+UCT_C = 0.3
 
 
 class ProgressEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel has no types
-    """Values a leaf by journey progress in its (sampled) world; priors are uniform."""
+    """Values a leaf by journey progress in its (sampled) world: each player's own, or (``race``)
+    less the opponents' average; priors are uniform."""
 
-    def __init__(self, game: TenDaysGame) -> None:
+    def __init__(self, game: TenDaysGame, race: bool) -> None:
         self._progress = RackProgress(game.rules.edition)
         self._conditions = game.rules.options.days + 1
+        self._race = race
 
     def evaluate(self, state: TenDaysState) -> np.ndarray:
         if state.is_terminal():
             return np.array(state.returns())
         scores = np.array([self._progress.score(rack) for rack in state.state.racks], float)
-        others = (scores.sum() - scores) / (len(scores) - 1)
-        return (scores - others) / self._conditions  # type: ignore[no-any-return]
+        if self._race:
+            scores -= (scores.sum() - scores) / (len(scores) - 1)
+        return scores / self._conditions  # type: ignore[no-any-return]
 
     def prior(self, state: TenDaysState) -> list[tuple[int, float]]:
         if state.is_chance_node():
@@ -91,18 +97,20 @@ class Played:
     search_moves: int
 
 
-def search_bot(game: TenDaysGame, simulations: int, evaluator: str, seed: int) -> ismcts.ISMCTSBot:
+def search_bot(
+    game: TenDaysGame, simulations: int, evaluator: str, seed: int, uct_c: float = UCT_C
+) -> ismcts.ISMCTSBot:
     """OpenSpiel's IS-MCTS, ``simulations`` per move, its worlds and dice drawn from ``seed``."""
     random_state = np.random.RandomState(seed)
     leaf = (
-        ProgressEvaluator(game)
-        if evaluator == "progress"
-        else mcts.RandomRolloutEvaluator(1, random_state)
+        mcts.RandomRolloutEvaluator(1, random_state)
+        if evaluator == "rollout"
+        else ProgressEvaluator(game, race=evaluator == "race")
     )
     bot = ismcts.ISMCTSBot(
         game,
         leaf,
-        UCT_C,
+        uct_c,
         simulations,
         random_state=random_state,
         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
@@ -113,7 +121,9 @@ def search_bot(game: TenDaysGame, simulations: int, evaluator: str, seed: int) -
     return bot
 
 
-def play(tournament: Tournament, index: int, simulations: int, evaluator: str) -> Played:
+def play(
+    tournament: Tournament, index: int, simulations: int, evaluator: str, uct_c: float = UCT_C
+) -> Played:
     """Game ``index`` of the duplicate ``tournament`` (player 0 the search, player 1 our bot)."""
     game = pyspiel.load_game(
         "python_tendays",
@@ -127,7 +137,7 @@ def play(tournament: Tournament, index: int, simulations: int, evaluator: str) -
     codec = game.rules.codec
     seed = tournament.game_seed(index)
     seating = tournament.seating(index)
-    search = search_bot(game, simulations, evaluator, seed)
+    search = search_bot(game, simulations, evaluator, seed, uct_c)
     opponent = make_bot(tournament.players[1])
     truth = new_game(game.rules.edition, game.rules.options, seed)
     state = game.new_initial_state()
@@ -196,10 +206,11 @@ def report(tournament: Tournament, games: Sequence[Played], simulations: int) ->
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games (even: two per deal)")
-    parser.add_argument("--simulations", type=int, default=20, help="simulations per move")
+    parser.add_argument("--simulations", type=int, default=50, help="simulations per move")
     parser.add_argument("--opponent", default="easy", help=f"one of {', '.join(LEVELS)}, greedy")
     parser.add_argument("--days", type=int, default=10, help="days per journey (10)")
-    parser.add_argument("--evaluator", choices=("progress", "rollout"), default="progress")
+    parser.add_argument("--evaluator", choices=("race", "progress", "rollout"), default="race")
+    parser.add_argument("--uct", type=float, default=UCT_C, help="UCT exploration constant")
     parser.add_argument("--deals", choices=tuple(SEEDS), default="report")
     parser.add_argument("--seed", type=int, help="tournament seed (overrides --deals)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -220,16 +231,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         tournament.options().validate(load_edition("usa"))
     except ValueError as error:
         parser.error(str(error))
-    games = [play(tournament, i, args.simulations, args.evaluator) for i in range(args.games)]
+    games = [
+        play(tournament, i, args.simulations, args.evaluator, args.uct) for i in range(args.games)
+    ]
     figures = report(tournament, games, args.simulations)
     figures["evaluator"] = args.evaluator
+    figures["uct_c"] = args.uct
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
     low, high = figures["ci95"]
     pair = figures["paired"]
     print(
-        f"{figures['search']}, {args.evaluator} leaves, against {args.opponent}: "
+        f"{figures['search']}, {args.evaluator} leaves, UCT {args.uct:g}, against {args.opponent}: "
         f"{figures['search_wins']}/{figures['games']} won = {figures['win_rate']:.1%} "
         f"[{low:.1%}, {high:.1%}] ({figures['opponent_wins']} lost, "
         f"{figures['limit_games']} to the turn limit)"

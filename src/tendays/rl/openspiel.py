@@ -92,6 +92,8 @@ class _Rules:
         self.options.validate(self.edition)
         self.codec = ActionCodec(days)
         self.encoder = ObservationEncoder(self.edition, self.options)
+        # every state starts from it (its deal is chance's to decide), and clones rebuild one
+        self.initial = new_game(self.edition, self.options, 0)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Rules:
         return self
@@ -109,6 +111,39 @@ class _Shared:
         self.value = value
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _History:
+    """Each player's history text, as the information-state string shows it: every entry, with
+    ``?`` for one shown to another seat. ``sampled`` is the same with a seat's own private entries
+    read as an unknown draw: the history that seat keeps in a resampled state, which deals its
+    rack and hand afresh but not which tiles it once saw drawn. Immutable, so clones share it."""
+
+    own: tuple[str, ...]
+    sampled: tuple[str, ...]
+
+    def add(self, text: str, shown: int | None = None) -> _History:
+        """The history with one more entry, shown to everyone or to seat ``shown`` alone."""
+
+        def grown(texts: tuple[str, ...], mine: str) -> tuple[str, ...]:
+            return tuple(
+                (old + "; " if old else "")
+                + (text if shown is None else mine if seat == shown else "?")
+                for seat, old in enumerate(texts)
+            )
+
+        return _History(grown(self.own, text), grown(self.sampled, _UNKNOWN_DRAW))
+
+    def resampled_for(self, player: int) -> _History:
+        """The history of a state resampled for ``player``: theirs kept, the others' sampled."""
+        own = tuple(
+            text if seat == player else self.sampled[seat] for seat, text in enumerate(self.own)
+        )
+        return _History(own, self.sampled)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _History:
         return self
 
 
@@ -171,13 +206,13 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TenDaysGame) -> None:
         super().__init__(game)
         self._game = game.rules
-        self._state = _Shared(new_game(self._game.edition, self._game.options, 0))
+        self._state = _Shared(self._game.initial)
         self._fixed = 0  # tiles on top of the draw pile already turned over by chance
         self._pending: list[str] = ([_SEAT] if self._game.options.first_seat is None else []) + [
             _HAND
         ]
-        # (actor, action text, the one seat it shows to)
-        self.seen: list[tuple[int, str, int | None]] = []
+        players = self._game.options.players
+        self.history_text = _History(("",) * players, ("",) * players)
         self._settle()
 
     @property
@@ -223,7 +258,7 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
                 if engine_rng(s, "first").randrange(state.options.players) == outcome
             )
             self.state = dataclasses.replace(state, seed=seed)
-            self.seen.append((pyspiel.PlayerId.CHANCE, "first seat chosen", None))
+            self.history_text = self.history_text.add("first seat chosen")
             return
         heap = self._heap()
         top = state.draw_pile[len(state.draw_pile) - self._fixed :]
@@ -231,14 +266,14 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
             heap.append(state.in_hand)  # type: ignore[arg-type]
             heap.remove(outcome)
             self.state = dataclasses.replace(state, draw_pile=(*heap, *top), in_hand=outcome)
-            self.seen.append(
-                (pyspiel.PlayerId.CHANCE, tile_name(state.edition, outcome), state.current)
+            self.history_text = self.history_text.add(
+                tile_name(state.edition, outcome), state.current
             )
         else:
             heap.remove(outcome)
             self.state = dataclasses.replace(state, draw_pile=(*heap, outcome, *top))
             self._fixed += 1
-            self.seen.append((pyspiel.PlayerId.CHANCE, "pile tile chosen", None))
+            self.history_text = self.history_text.add("pile tile chosen")
 
     def follow(self, truth: State) -> None:
         """Play the pending chance node as ``truth`` (an engine state of the same game, moved in
@@ -285,7 +320,7 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
         before = self.state
         move = self._game.codec.decode(action)
         self.state = before.apply(move)
-        self.seen.append((before.current, self._game.codec.describe(action), None))
+        self.history_text = self.history_text.add(self._game.codec.describe(action))
         if move.kind is MoveKind.DRAFT:
             if self.state.phase is Phase.DRAFT:
                 self._pending.append(_HAND)
@@ -328,10 +363,7 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
             draw_pile=dealt.draw_pile,
             in_hand=dealt.in_hand,
         )
-        sample.seen = [
-            (actor, text if shown in (None, player_id) else _UNKNOWN_DRAW, shown)
-            for actor, text, shown in self.seen
-        ]
+        sample.history_text = self.history_text.resampled_for(player_id)
         return sample
 
     def returns(self) -> list[float]:
@@ -387,10 +419,7 @@ class TenDaysObserver:
                 f"draw {seen.draw_pile_size} racks [{counts}]"
             )
         if self._perfect_recall:
-            history = "; ".join(
-                text if shown in (None, player) else "?" for _, text, shown in state.seen
-            )
-            pieces.append(f"history: {history}")
+            pieces.append(f"history: {state.history_text.own[player]}")
         return " ".join(pieces)
 
 
