@@ -13,11 +13,13 @@ jnp = jax.numpy
 
 from tendays.batch import (  # noqa: E402
     BatchEnv,
+    BatchState,
     Config,
     choose_actions,
     from_scalar,
     game_of_scalar,
     games_of,
+    indices,
 )
 from tendays.batch.rules import decode  # noqa: E402
 from tendays.engine import Options, Phase, apply, checker_for, legal_moves, load_edition, new_game  # noqa: E402
@@ -126,7 +128,7 @@ def test_scalar_states_convert_to_batch_games_and_back() -> None:
 
 def test_an_observation_hides_what_its_viewer_cannot_know() -> None:
     """Changing the draw-pile order, or trading an unseen tile of another rack with one of the draw
-    pile, leaves every other seat's observation as it was."""
+    pile, leaves every other seat's observation as it was, in the float32 and the indices form."""
     options = Options(players=3, days=5)
     env = BatchEnv(USA, options)
     rng = random.Random(2)
@@ -147,13 +149,14 @@ def test_an_observation_hides_what_its_viewer_cannot_know() -> None:
         if hidden and size:
             racks[1, hidden[0], i], draw[0, i] = draw[0, i], racks[1, hidden[0], i]
     changed = batch.replace(draw=jnp.asarray(draw), racks=jnp.asarray(racks))
-    for seat in (0, 2):
-        assert np.array_equal(
-            np.asarray(env.observe(batch, seat)), np.asarray(env.observe(changed, seat))
-        )
-    assert not np.array_equal(
-        np.asarray(env.observe(batch, 1)), np.asarray(env.observe(changed, 1))
-    )
+
+    def ids(state: BatchState, seat: int) -> np.ndarray:
+        return np.asarray(indices.observe_indices(env.config, state, jnp.full(16, seat)))
+
+    for seen in (lambda state, seat: np.asarray(env.observe(state, seat)), ids):
+        for seat in (0, 2):
+            assert np.array_equal(seen(batch, seat), seen(changed, seat))
+        assert not np.array_equal(seen(batch, 1), seen(changed, 1))
 
 
 def test_random_actions_are_legal_and_uniform() -> None:

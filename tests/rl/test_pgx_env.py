@@ -1,5 +1,5 @@
 """The pgx environment: pgx's own conformance harness for both editions,
-and the compact observation."""
+the compact observation and the indices one."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 from pgx._src import api_test  # noqa: E402
 
-from tendays.batch import observe  # noqa: E402
+from tendays.batch import indices, observe  # noqa: E402
 from tendays.rl import make_pgx_env  # noqa: E402
 from tendays.rl.pgx_env import ENV_ID  # noqa: E402
 
@@ -110,3 +110,31 @@ def test_pgx_auto_reset_deals_a_new_game() -> None:
         )
         ended |= state.terminated
     assert bool(ended.all()) and int(state._step_count.max()) < 12
+
+
+@pytest.mark.slow
+def test_pgx_env_with_indices_observations() -> None:
+    """The indices form, in play beside the compact form on the same games: its own shape and
+    bounds, and the own rack's tile ids where the compact form has one-hot rows."""
+    small = make_pgx_env("usa", players=2, days=4, turn_limit=12, observation="indices")
+    wide = make_pgx_env("usa", players=2, days=4, turn_limit=12)
+    bounds = indices.index_bounds(small.config)
+    assert small.observation_shape == bounds.shape
+    rack, one_hot = indices.layout(small.config)["rack"], observe.layout(wide.config)["rack"]
+    tiles = small.config.tiles
+    runs = []
+    for env in (small, wide):
+        init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+        state, key, seen = init(jax.random.split(jax.random.key(1), 8)), jax.random.key(2), []
+        for _ in range(20):
+            seen.append(state.observation)
+            key, pick, chance = jax.random.split(key, 3)
+            action = _act_randomly(pick, state.legal_action_mask)
+            state = step(state, action, jax.random.split(chance, 8))
+        runs.append(seen)
+    for ids, compact in zip(*runs, strict=True):
+        assert ids.dtype == jnp.uint8 and ids.shape == (8, *bounds.shape)
+        assert (ids <= bounds).all()
+        rows = compact[:, one_hot.start : one_hot.stop].reshape(8, 4, tiles)
+        expected = jnp.where(rows.any(axis=2), rows.argmax(axis=2), tiles)
+        assert (ids[:, rack.start : rack.stop] == expected).all()

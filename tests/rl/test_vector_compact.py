@@ -1,4 +1,5 @@
-"""The vector env's compact observation: uint8 counts of the same blocks as the float32 shares."""
+"""The vector env's compact observation: uint8 counts of the same blocks as the float32 shares; and
+its indices observation, in its space and in agreement with the compact one."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 pytest.importorskip("jax")
 pytest.importorskip("gymnasium")
 
+from tendays.batch import indices  # noqa: E402
 from tendays.rl.vector import TenDaysVectorEnv  # noqa: E402
 
 GAMES = 16
@@ -56,3 +58,33 @@ def test_compact_observation_matches_the_float32_one() -> None:
 def test_an_unknown_observation_is_refused() -> None:
     with pytest.raises(ValueError, match="observation must be"):
         TenDaysVectorEnv(2, observation="float16")
+
+
+def _rack_ids(env: TenDaysVectorEnv, compact: np.ndarray) -> np.ndarray:
+    """The own rack's tile ids (tiles for an empty day) read from the compact one-hot rows."""
+    t, d = env.game.config.tiles, env.game.config.days
+    block = env.game.observation_layout["rack"]
+    rows = compact[:, block.start : block.stop].reshape(len(compact), d, t)
+    return np.where(rows.any(axis=2), rows.argmax(axis=2), t)
+
+
+@pytest.mark.slow
+def test_indices_observation_is_in_its_space_and_agrees_with_the_compact_one() -> None:
+    ids_env = TenDaysVectorEnv(GAMES, days=3, turn_limit=40, observation="indices")
+    small = TenDaysVectorEnv(GAMES, days=3, turn_limit=40, observation="compact")
+    config = ids_env.game.config
+    blocks = indices.layout(config)
+    assert ids_env.single_observation_space.shape == (max(b.stop for b in blocks.values()),)
+    ids, info = ids_env.reset(seed=5)
+    counts, _ = small.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        assert ids.dtype == np.uint8 and ids in ids_env.observation_space
+        rack = blocks["rack"]
+        assert (ids[:, rack.start : rack.stop] == _rack_ids(small, counts)).all()
+        draw = blocks["draw_size"].start
+        assert (ids[:, draw] == counts[:, small.game.observation_layout["draw_size"].start]).all()
+        mask = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        ids, *_, info = ids_env.step(actions)
+        counts, *_ = small.step(actions)

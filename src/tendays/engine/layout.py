@@ -7,7 +7,9 @@ Two vectors are laid out here, each documented with its encoder:
 - :func:`env_layout`, the Gymnasium and PettingZoo environments' (``tendays.rl.observation``): the
   view with the own rack's journey progress worked in;
 - :func:`array_layout`, the batched engine's (``tendays.batch.observe``), which the learned bot
-  encodes from a scalar view (``tendays.bots.learned.encode``): the view alone.
+  encodes from a scalar view (``tendays.bots.learned.encode``): the view alone;
+- :func:`index_layout`, the batched engine's indices form (``tendays.batch.indices``): the same
+  view as tile ids and counts, one slot per other seat of the game.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from dataclasses import dataclass
 
 from .options import MAX_PLAYERS, PILES
 
-__all__ = ["OPPONENT_SLOTS", "Block", "array_layout", "contiguous_blocks", "env_layout"]
+__all__ = [
+    "OPPONENT_SLOTS",
+    "Block",
+    "array_layout",
+    "contiguous_blocks",
+    "env_layout",
+    "index_layout",
+]
 
 OPPONENT_SLOTS = MAX_PLAYERS - 1  # a block per other seat, in turn order after the viewer
 
@@ -92,5 +101,28 @@ def array_layout(tiles: int, days: int) -> dict[str, Block]:
             ("draw_size", 1),
             ("unseen", t),
             ("opponents", OPPONENT_SLOTS * (2 + d * t)),
+        ]
+    )
+
+
+def index_layout(tiles: int, days: int, players: int, pile_capacity: int) -> dict[str, Block]:
+    """The blocks of the batched engine's indices observation, for ``tiles`` kinds of tile, racks
+    of ``days``, ``players`` seats and discard piles of ``pile_capacity`` slots."""
+    d = days
+    return contiguous_blocks(
+        [
+            ("phase", 1),
+            ("to_move", 1),
+            ("progress", 1),
+            ("rack", d),
+            ("held", 1),
+            ("held_hidden", 1),
+            ("held_source", 1),
+            ("forced_pile", 1),
+            ("pile_top", PILES),
+            ("pile_size", PILES),
+            ("draw_size", 1),
+            ("piles", PILES * pile_capacity),
+            ("opponents", (players - 1) * (1 + d)),
         ]
     )

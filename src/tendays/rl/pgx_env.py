@@ -13,7 +13,8 @@ The rules are those of :mod:`tendays.batch` (one game is a batch of one inside),
 means the move of ``tendays.engine.ActionCodec``. Chance (the deal, every reshuffle of the discard
 piles) is drawn from the key given to ``step`` when there is one, otherwise from the game's own key.
 ``state.observation`` is the seat to move's view (:mod:`tendays.batch.observe`; compact ``uint8`` by
-default, ``float32`` with ``observation="float32"``). Rewards: +1 to the winner, -1 to the others, 0
+default, ``float32`` with ``observation="float32"``, uint8 tile ids with ``observation="indices"``,
+:mod:`tendays.batch.indices`). Rewards: +1 to the winner, -1 to the others, 0
 to all when the turn limit ends the game (default 100 turns per player). Needs the ``pgx`` extra.
 """
 
@@ -27,7 +28,7 @@ import jax.numpy as jnp
 import pgx.core as core
 from pgx._src.struct import dataclass
 
-from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, observe, rules
+from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, forms, rules
 from tendays.batch.env import _chunk
 from tendays.engine import Edition
 
@@ -36,7 +37,6 @@ from .common import env_options
 __all__ = ["ENV_ID", "TenDaysPgxEnv", "TenDaysPgxState", "make_pgx_env"]
 
 ENV_ID = "tendays"
-OBSERVATIONS = ("compact", "float32")
 
 
 @dataclass
@@ -158,14 +158,11 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         observation: str = "compact",
     ) -> None:
         super().__init__()
-        if observation not in OBSERVATIONS:
-            raise ValueError(
-                f"observation must be one of {list(OBSERVATIONS)}, not {observation!r}"
-            )
+        forms.check(observation)
         self.game = BatchEnv(edition, env_options(players, days, swap, open_hands, turn_limit))
         self.config = self.game.config
         self.observation = observation
-        config, compact = self.config, observation == "compact"
+        config = self.config
 
         def advance(games: BatchState, actions: jax.Array, keys: jax.Array) -> BatchState:
             games = _last(games).replace(key=keys)
@@ -176,7 +173,7 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
             return rules.legal_mask(config, _last(games))
 
         def view(games: BatchState, seats: jax.Array) -> jax.Array:
-            return observe.observe_batch(config, _last(games), seats, compact)
+            return forms.observe_as(config, _last(games), seats, observation)
 
         self._deal = _one(lambda keys: _first(chance.deal(config, keys)))
         self._advance = _by_batch(advance)
@@ -206,7 +203,7 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         rewards = jnp.where(over & (winner >= 0), jnp.where(seats == winner, 1.0, -1.0), 0.0)
         return TenDaysPgxState(
             current_player=game.current,
-            observation=jnp.zeros(self.game.observation_size, self._dtype),
+            observation=jnp.zeros(self.observation_shape, forms.dtype(self.observation)),
             rewards=rewards.astype(jnp.float32),
             terminated=over,
             truncated=jnp.bool_(False),
@@ -214,10 +211,6 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
             _step_count=steps,
             _game=game,
         )
-
-    @property
-    def _dtype(self) -> Any:
-        return jnp.uint8 if self.observation == "compact" else jnp.float32
 
     def step(
         self, state: core.State, action: jax.Array, key: jax.Array | None = None
@@ -272,10 +265,11 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
-        return (self.game.observation_size,)
+        return (forms.size(self.config, self.observation),)
 
 
 def make_pgx_env(edition: Edition | str = "usa", players: int = 2, **options: Any) -> TenDaysPgxEnv:
     """A pgx environment of 10 Days; ``options``: ``days``, ``swap``, ``open_hands``, ``turn_limit``
-    (None: 100 turns per player), ``observation`` (``"compact"`` or ``"float32"``)."""
+    (None: 100 turns per player), ``observation`` (``"compact"``, ``"float32"`` or
+    ``"indices"``)."""
     return TenDaysPgxEnv(edition, players, **options)
