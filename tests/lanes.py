@@ -69,6 +69,7 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/rl/test_vector_env.py",
     "tests/rl/test_vector_compact.py",
     "tests/rl/test_pgx_env.py",
+    "tests/rl/test_pgx_ppo_example.py",
     "tests/rl/test_openspiel.py",
     # colour-science, which simulates colour vision, takes over a second to import.
     "tests/engine/test_colour_blind.py",
