@@ -23,8 +23,9 @@
 #      MinAtar action is always legal, so MinAtar is unchanged; in tendays an illegal action ends
 #      the game as a loss);
 #   4. wandb is optional (not installed: no wandb logging), and the option `log_path` appends each
-#      evaluation as a JSON line; the evaluation also reports the share of won games, and each line
-#      the wall-clock seconds since the start (evaluations included) as "wall";
+#      evaluation as a JSON line; the evaluation also reports the share of games with a positive
+#      return ("eval_won": in tendays the games won), and each line the wall-clock seconds since
+#      the start (evaluations included) as "wall";
 #   5. the clock that gives "sec" (training time, evaluations left out) waits for the update to end:
 #      JAX returns from the jitted update before it has run, so "sec" counted almost nothing of it.
 # Nothing was needed for JAX 0.10: dm-haiku 0.0.17, distrax 0.1.9 and optax run the code unchanged.
