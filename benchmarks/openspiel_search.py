@@ -59,8 +59,8 @@ from tendays.sim.tournament import paired
 SEEDS = {"tune": 1000, "report": 20261130}  # the ladder's deals (benchmarks/ladder.py)
 MAX_TURNS = 300  # the ladder's turn limit (both players together)
 SEARCH = "ismcts"
-# OpenSpiel's usual 2 explores too much for leaf values a few hundredths apart: 0.3 (and the race
-# leaves) won 2 of 10 tuning games against the beginner, where 2 and 0.5 won none
+# OpenSpiel's usual 2 explores too much for leaf values a few hundredths apart: with race leaves,
+# 0.3 and 0.1 won 2 of 10 tuning games against the beginner, 2 and 0.5 none
 UCT_C = 0.3
 
 
