@@ -48,7 +48,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from tendays.bots import LEVELS, make_bot
+from tendays.bots import LEVELS, make_bot, refusal
 from tendays.engine import decision_rng, load_edition, new_game, view
 from tendays.rl.openspiel import TenDaysGame, TenDaysState
 from tendays.rl.progress import RackProgress
@@ -79,11 +79,11 @@ class ProgressEvaluator(mcts.Evaluator):  # type: ignore[misc]  # open_spiel has
         scores = np.array([self._progress.score(rack) for rack in state.state.racks], float)
         if self._race:
             scores -= (scores.sum() - scores) / (len(scores) - 1)
-        return scores / self._conditions  # type: ignore[no-any-return]
+        return scores / self._conditions
 
     def prior(self, state: TenDaysState) -> list[tuple[int, float]]:
         if state.is_chance_node():
-            return state.chance_outcomes()  # type: ignore[no-any-return]
+            return state.chance_outcomes()
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
 
@@ -219,6 +219,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--games must be an even number of at least 2, not {args.games}")
     if args.simulations < 1:
         parser.error(f"--simulations must be at least 1, not {args.simulations}")
+    if args.uct < 0:
+        parser.error(f"--uct must not be negative, not {args.uct:g}")
+    if args.opponent.startswith("cmd:"):
+        parser.error("the opponent is one of our bots; external engines play in tendays simulate")
     try:
         make_bot(args.opponent)
     except ValueError as error:
@@ -231,6 +235,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         tournament.options().validate(load_edition("usa"))
     except ValueError as error:
         parser.error(str(error))
+    reason = refusal(args.opponent, "usa", tournament.options())
+    if reason is not None:
+        parser.error(reason)
     games = [
         play(tournament, i, args.simulations, args.evaluator, args.uct) for i in range(args.games)
     ]

@@ -100,6 +100,11 @@ def test_the_benchmark_plays_two_tiny_games(capsys: pytest.CaptureFixture[str]) 
     low, high = figures["ci95"]
     assert 0 <= low <= figures["win_rate"] <= high <= 1
     assert figures["seconds_per_move"] > 0
-    with pytest.raises(SystemExit):
-        bench.main(["--games", "3"])
-    assert "even number" in capsys.readouterr().err
+    for bad, said in (
+        (["--games", "3"], "even number"),
+        (["--uct", "-1"], "must not be negative"),
+        (["--opponent", "nobody"], "unknown bot"),
+    ):
+        with pytest.raises(SystemExit):
+            bench.main(bad)
+        assert said in capsys.readouterr().err
