@@ -52,6 +52,7 @@ from .config import Config
 from .observe import _held
 from .rules import _cell, _forced_pile, _seat_row
 from .state import OVER_PHASE, BatchState
+from .transpose import batch_first
 
 __all__ = ["index_bounds", "layout", "observe_indices"]
 
@@ -124,22 +125,7 @@ def observe_indices(config: Config, state: BatchState, seats: jax.Array) -> jax.
         _tile_ids(piles, t).reshape(3 * capacity, -1),
         *others,
     ]
-    return _batch_first(jnp.concatenate([row.astype(jnp.uint8) for row in rows]))
-
-
-def _batch_first(rows: jax.Array) -> jax.Array:
-    """uint8[B, R] of uint8[R, B], turned four rows at a time: each game's four bytes become one
-    uint32, and the uint32 array is transposed. XLA's CPU backend transposes a byte array element by
-    element (about six times slower here); the rows are padded to a multiple of four and the padding
-    is cut off again."""
-    size, games = rows.shape
-    pad = -size % 4
-    rows = jnp.concatenate([rows, jnp.zeros((pad, games), rows.dtype)]) if pad else rows
-    barrier = jax.lax.optimization_barrier
-    grouped = barrier(rows.reshape(-1, 4, games).transpose(0, 2, 1))  # [R / 4, B, 4]
-    words = barrier(jax.lax.bitcast_convert_type(grouped, jnp.uint32))  # [R / 4, B]
-    out = jax.lax.bitcast_convert_type(words.T, jnp.uint8).reshape(games, size + pad)
-    return out[:, :size]
+    return batch_first(jnp.concatenate([row.astype(jnp.uint8) for row in rows]))
 
 
 def _tile_ids(tiles: jax.Array, t: int) -> jax.Array:

@@ -30,6 +30,7 @@ from pgx._src.struct import dataclass
 
 from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, forms, rules
 from tendays.batch.env import _chunk
+from tendays.batch.transpose import batch_first
 from tendays.engine import Edition
 
 from .common import env_options
@@ -139,7 +140,16 @@ def _last(game: BatchState) -> BatchState:
 
 
 def _first(game: BatchState) -> BatchState:
-    moved: BatchState = jax.tree_util.tree_map(lambda field: jnp.moveaxis(field, -1, 0), game)
+    """:func:`_last` undone; the byte fields (racks, piles, draw pile) four bytes at a time
+    (:func:`tendays.batch.transpose.batch_first`)."""
+
+    def move(field: jax.Array) -> jax.Array:
+        if field.ndim < 2 or field.dtype.itemsize != 1:
+            return jnp.moveaxis(field, -1, 0)
+        games = field.shape[-1]
+        return batch_first(field.reshape(-1, games)).reshape(games, *field.shape[:-1])
+
+    moved: BatchState = jax.tree_util.tree_map(move, game)
     return moved
 
 
@@ -164,10 +174,17 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         self.observation = observation
         config = self.config
 
-        def advance(games: BatchState, actions: jax.Array, keys: jax.Array) -> BatchState:
+        def advance(
+            games: BatchState, actions: jax.Array, keys: jax.Array
+        ) -> tuple[BatchState, jax.Array, jax.Array]:
+            """The games after their actions, with the mask and the view of the seat to move,
+            from one turn of the state to the batched rules' layout and back (each turn moves
+            the whole state: XLA's CPU backend transposes slowly)."""
             games = _last(games).replace(key=keys)
             after, shuffle = rules.apply_actions(config, games, actions.astype(jnp.int32))
-            return _first(chance.resolve(config, after, shuffle, None, _chunk(actions.shape[0])))
+            after = chance.resolve(config, after, shuffle, None, _chunk(actions.shape[0]))
+            seen = forms.observe_as(config, after, after.current, observation)
+            return _first(after), batch_first(rules.legal_rows(config, after)), seen
 
         def mask(games: BatchState) -> jax.Array:
             return rules.legal_mask(config, _last(games))
@@ -177,24 +194,21 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
 
         self._deal = _one(lambda keys: _first(chance.deal(config, keys)))
         self._advance = _by_batch(advance)
-        self._mask, self._first_mask = _by_batch(mask), _one(mask)
+        self._first_mask = _one(mask)
         self._view, self._first_view = _by_batch(view), _one(view)
 
     def init(self, key: jax.Array) -> TenDaysPgxState:
         """pgx's ``Env.init``, on the plain one-game functions (it may run
         inside a batched ``lax.cond``)."""
-        state = self._init(key)
-        observation = self._first_view(state._game, state.current_player)
-        return state.replace(observation=observation)  # type: ignore
+        return self._init(key)
 
     def _init(self, key: jax.Array) -> TenDaysPgxState:
-        return self._state(self._deal(_typed(key)), jnp.int32(0), self._first_mask)
+        game = self._deal(_typed(key))
+        seen = self._first_view(game, game.current)
+        return self._state(game, jnp.int32(0), self._first_mask(game), seen)
 
     def _state(
-        self,
-        game: BatchState,
-        steps: jax.Array,
-        mask: Callable[[BatchState], jax.Array] | None = None,
+        self, game: BatchState, steps: jax.Array, mask: jax.Array, observation: jax.Array
     ) -> TenDaysPgxState:
         """pgx's state of one game (no batch axis) of the batched engine."""
         over = game.phase == OVER_PHASE
@@ -203,11 +217,11 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         rewards = jnp.where(over & (winner >= 0), jnp.where(seats == winner, 1.0, -1.0), 0.0)
         return TenDaysPgxState(
             current_player=game.current,
-            observation=jnp.zeros(self.observation_shape, forms.dtype(self.observation)),
+            observation=observation,
             rewards=rewards.astype(jnp.float32),
             terminated=over,
             truncated=jnp.bool_(False),
-            legal_action_mask=(mask or self._mask)(game),
+            legal_action_mask=mask,
             _step_count=steps,
             _game=game,
         )
@@ -233,14 +247,15 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
             lambda: chosen.replace(legal_action_mask=jnp.ones_like(chosen.legal_action_mask)),
             lambda: chosen,
         )
-        return chosen.replace(observation=self.observe(chosen))  # type: ignore[no-any-return]
+        # The observation is the stepped game's, or the old one where the game was over and kept:
+        # the illegal-action and end-of-game changes above leave the game itself as it is.
+        return chosen  # type: ignore[no-any-return]
 
     def _step(self, state: core.State, action: jax.Array, key: jax.Array | None) -> TenDaysPgxState:
         assert isinstance(state, TenDaysPgxState)
         key = state._game.key if key is None else _typed(key)
-        return self._state(
-            self._advance(state._game, jnp.asarray(action, jnp.int32), key), state._step_count
-        )
+        game, mask, seen = self._advance(state._game, jnp.asarray(action, jnp.int32), key)
+        return self._state(game, state._step_count, mask, seen)
 
     def _observe(self, state: core.State, player_id: jax.Array) -> jax.Array:
         assert isinstance(state, TenDaysPgxState)

@@ -33,8 +33,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, choose_actions, forms
+from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, choose_actions, forms, rules
 from tendays.batch.memory import keep_freed_memory
+from tendays.batch.transpose import batch_first
 from tendays.engine import Edition
 
 from .common import env_options
@@ -210,4 +211,6 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         )
         obs = forms.observe_as(self.game.config, state, seats, self.observation)
         extra = {"to_play": state.current} if self.opponents == "self" else {}
-        return obs, self.game._legal_action_mask(state), extra
+        # the mask as the rules build it, actions first, turned four bytes at a time
+        mask = batch_first(rules.legal_rows(self.game.config, state))
+        return obs, mask, extra
