@@ -1,4 +1,5 @@
-"""The batched-engine benchmark runs and reports its figures (their size is not checked here)."""
+"""The batched-engine benchmark runs and reports its figures (their size is not checked here),
+sweeps batch sizes, and refuses a device JAX does not have."""
 
 import json
 import subprocess
@@ -45,7 +46,45 @@ def test_batch_speed_json(keep_memory: bool) -> None:
     assert result["vector_env_steps_per_s"] > 0 and result["scalar_aec_steps_per_s"] > 0
     assert "pgx_leduc_steps_per_s" in result  # null without pgx
     assert result["pgx_tendays_steps_per_s"] is None
-    assert result["vector_env_float32_steps_per_s"] > 0
     assert (
-        result["vector_env_float32_observation_bytes"] == 4 * result["vector_env_observation_bytes"]
+        result["vector_env_float32_steps_per_s"] > 0
+        and result["vector_env_compact_steps_per_s"] > 0
     )
+    compact = result["vector_env_compact_observation_bytes"]
+    assert result["vector_env_float32_observation_bytes"] == 4 * compact
+    assert 0 < result["vector_env_observation_bytes"] < compact  # the indices form
+    for key in ("vector_env", "vector_env_compact", "vector_env_float32"):
+        assert result[f"{key}_observation_us"] > 0 and result[f"{key}_floor_steps_per_s"] > 0
+    assert result["device"] == "cpu" and result["vector_env_to_pgx_leduc"] is None
+
+
+def test_batch_speed_sweep_gives_one_row_per_batch() -> None:
+    flags = ["--sweep", "--max-batch", "2", "--observations", "indices"]
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--seconds", "0.02", "--days", "5", "--no-pgx", *flags],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    result = json.loads(out)
+    assert [row["batch"] for row in result["sweep"]] == [1, 2]
+    keys = set(result["sweep"][0])
+    assert all(set(row) == keys for row in result["sweep"])
+    assert {"batched_decisions_per_s", "vector_env_steps_per_s", "pgx_leduc_steps_per_s"} <= keys
+    assert all(row["vector_env_steps_per_s"] > 0 for row in result["sweep"])
+
+
+def test_batch_speed_refuses_a_missing_device() -> None:
+    import jax
+
+    if any(device.platform == "gpu" for device in jax.devices()):
+        pytest.skip("this machine has a GPU")
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--device", "gpu", "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert "JAX has no GPU device here" in done.stderr and "--device cpu" in done.stderr
