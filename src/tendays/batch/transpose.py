@@ -27,7 +27,8 @@ def batch_first(rows: jax.Array) -> jax.Array:
     if pad:
         rows = jnp.concatenate([rows, jnp.zeros((pad, games), rows.dtype)])
     barrier = jax.lax.optimization_barrier  # keeps each stage a plain copy of its own
-    grouped = barrier(rows.reshape(-1, 4, games).transpose(0, 2, 1))  # [R / 4, B, 4]
-    words = barrier(jax.lax.bitcast_convert_type(grouped, jnp.uint32))  # [R / 4, B]
+    # [R / 4, B, 4], then [R / 4, B] words
+    grouped = barrier(rows.reshape(-1, 4, games).transpose(0, 2, 1))  # type: ignore[no-untyped-call]
+    words = barrier(jax.lax.bitcast_convert_type(grouped, jnp.uint32))  # type: ignore[no-untyped-call]
     out = jax.lax.bitcast_convert_type(words.T, rows.dtype).reshape(games, size + pad)[:, :size]
     return out != 0 if kind == jnp.bool_ else out
