@@ -10,8 +10,9 @@ Two ranges of deals, never mixed:
 
 Usage::
 
-    python benchmarks/ladder.py --workers 2               # report tables (about 30 minutes on two
-                                                          # cores)
+    python benchmarks/ladder.py --workers 2               # report tables (over an hour on two idle
+                                                          # cores: a game of hard takes about 4 s of
+                                                          # one core)
     python benchmarks/ladder.py --only usa --workers 2    # one part: usa, germany, four or solo
     python benchmarks/ladder.py --write-ratings           # also store the USA ratings in
                                                           # bots/ratings.json
