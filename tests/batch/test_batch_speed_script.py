@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,29 +14,23 @@ pytest.importorskip("jax")
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "batch_speed.py"
 
 
-@pytest.mark.parametrize("keep_memory", [True, False])
-def test_batch_speed_json(keep_memory: bool) -> None:
-    flags = [] if keep_memory else ["--no-keep-memory"]
+def benchmark_json(*flags: str) -> dict[str, Any]:
+    """The benchmark's JSON for short 5-day games without pgx, with ``flags`` added."""
     out = subprocess.run(
-        [
-            sys.executable,
-            str(SCRIPT),
-            "--seconds",
-            "0.05",
-            "--json",
-            "--batches",
-            "16",
-            "--days",
-            "5",
-            "--no-pgx",
-            *flags,
-        ],
+        [sys.executable, str(SCRIPT), "--days", "5", "--no-pgx", *flags],
         capture_output=True,
         text=True,
         check=True,
         timeout=300,
     ).stdout
-    result = json.loads(out)
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
+@pytest.mark.parametrize("keep_memory", [True, False])
+def test_batch_speed_json(keep_memory: bool) -> None:
+    flags = [] if keep_memory else ["--no-keep-memory"]
+    result = benchmark_json("--seconds", "0.05", "--json", "--batches", "16", *flags)
     assert (
         result["vector_env_keep_memory"] is keep_memory
         and result["vector_env_floor_steps_per_s"] > 0
@@ -59,15 +54,9 @@ def test_batch_speed_json(keep_memory: bool) -> None:
 
 
 def test_batch_speed_sweep_gives_one_row_per_batch() -> None:
-    flags = ["--sweep", "--max-batch", "2", "--observations", "indices"]
-    out = subprocess.run(
-        [sys.executable, str(SCRIPT), "--seconds", "0.02", "--days", "5", "--no-pgx", *flags],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
-    result = json.loads(out)
+    result = benchmark_json(
+        "--seconds", "0.02", "--sweep", "--max-batch", "2", "--observations", "indices"
+    )
     assert [row["batch"] for row in result["sweep"]] == [1, 2]
     keys = set(result["sweep"][0])
     assert all(set(row) == keys for row in result["sweep"])
