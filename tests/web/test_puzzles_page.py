@@ -10,7 +10,7 @@ import pytest
 from browser_helpers import CHROMIUM, Page, Server, new_page
 from test_accessibility import audit
 
-from tendays.puzzles import Answer, Kind, puzzle_by_id
+from tendays.puzzles import Answer, Kind, puzzle_by_id, shipped
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
@@ -91,15 +91,10 @@ def test_a_person_solves_three_puzzles(browser: Any, server: Server, lang: str) 
 
 
 def test_a_block_puzzle_on_a_phone(browser: Any, server: Server) -> None:
+    block = next(p for p in shipped("usa") if p.kind is Kind.BLOCK)
     page = new_page(browser, 390, 844, is_mobile=True, has_touch=True, locale="en-US")
-    page.goto(server.url + "/puzzles")
+    page.goto(f"{server.url}/puzzles?id={block.id}")  # a link to one puzzle opens it
     page.wait_for_selector("body[data-ready=true]")
-    for _ in range(30):
-        if page.get_attribute("#puzzles", "data-kind") == "block":
-            break
-        before = page.get_attribute("#puzzles", "data-puzzle")
-        page.click("#next")
-        page.wait_for_function("([id]) => document.getElementById('puzzles').dataset.puzzle !== id", arg=[before])
     puzzle = shown(page)
     assert puzzle.kind is Kind.BLOCK
     assert page.is_visible("#opponent") and page.is_visible("#held")
@@ -108,3 +103,23 @@ def test_a_block_puzzle_on_a_phone(browser: Any, server: Server) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
     assert audit(page) == []
     assert page.js_errors == []
+
+
+def test_the_address_names_the_puzzle_and_a_bad_link_says_so(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    page.goto(server.url + "/puzzles?id=usa-x9999")
+    page.wait_for_selector("body[data-ready=true]")
+    assert "there is no puzzle 'usa-x9999'" in page.inner_text("#puzzle-error")
+    assert page.inner_text("#task-title").startswith("Daily puzzle of")  # today's puzzle instead
+    assert "id=" not in page.url
+    page.click("#next")
+    page.wait_for_function("() => new URL(location.href).searchParams.get('id') === "
+                           "document.getElementById('puzzles').dataset.puzzle")
+    linked = page.url
+    shown_id = page.get_attribute("#puzzles", "data-puzzle")
+    other = new_page(browser, locale="de-DE")  # the link opens the same puzzle, in any language
+    other.goto(linked)
+    other.wait_for_selector("body[data-ready=true]")
+    assert other.get_attribute("#puzzles", "data-puzzle") == shown_id
+    assert other.inner_text("#puzzle-error") == ""
+    assert page.js_errors == [] and other.js_errors == []

@@ -122,6 +122,7 @@ async function show(puzzle, dailyDate = null) {
   const edition = page.info;
   $("puzzles").dataset.puzzle = puzzle.id;
   $("puzzles").dataset.kind = puzzle.kind;
+  linkTo(dailyDate ? null : puzzle.id);
   const block = puzzle.kind === "block";
   const title = t(block ? "puzzles.block_title" : "puzzles.finish_title");
   const which = t("puzzles.number", { id: puzzle.id, rating: puzzle.rating });
@@ -144,6 +145,22 @@ async function show(puzzle, dailyDate = null) {
   renderChoice();
 }
 
+// The address names the puzzle on screen (not the daily one), so it can be bookmarked or sent to a friend.
+function linkTo(id) {
+  const address = new URL(window.location.href);
+  if (id) address.searchParams.set("id", id);
+  else address.searchParams.delete("id");
+  window.history.replaceState(null, "", address);
+}
+
+// The puzzle the address asks for, as [edition, id]: its edition is the start of its id ("usa-b0012").
+function linkedPuzzle(editions) {
+  const id = new URLSearchParams(window.location.search).get("id");
+  if (!id) return null;
+  const edition = id.split("-")[0];
+  return [editions.some((e) => e.id === edition) ? edition : chosenEdition(editions), id];
+}
+
 async function load(path, dailyDate = false) {
   showError(null);
   try {
@@ -151,7 +168,9 @@ async function load(path, dailyDate = false) {
     await show(puzzle, dailyDate ? puzzle.daily : null);
   } catch (error) {
     showError(error);
+    return false;
   }
+  return true;
 }
 
 async function nextPuzzle() {
@@ -221,7 +240,8 @@ async function start() {
     showError(error);
     return;
   }
-  const chosen = chosenEdition(editions);
+  const linked = linkedPuzzle(editions);
+  const chosen = linked ? linked[0] : chosenEdition(editions);
   $("editions").append(...editions.map((e) => el("label", { class: "choice" },
     el("input", { type: "radio", name: "edition", value: e.id, checked: e.id === chosen, onchange: async () => {
       rememberEdition(e.id);
@@ -232,7 +252,12 @@ async function start() {
   $("next").addEventListener("click", nextPuzzle);
   $("check").addEventListener("click", check);
   await useEdition(chosen);
-  await load(`/api/puzzles/${encodeURIComponent(chosen)}/daily`, true);
+  const opened = linked && await load(`/api/puzzles/${encodeURIComponent(chosen)}/${encodeURIComponent(linked[1])}`);
+  if (!opened) {
+    const problem = $("puzzle-error").textContent;
+    await load(`/api/puzzles/${encodeURIComponent(chosen)}/daily`, true);
+    if (problem) showError(new Error(problem)); // a link to no puzzle says so above today's puzzle
+  }
   document.body.dataset.ready = "true";
 }
 
