@@ -166,6 +166,10 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_hardening.py::test_creates_are_limited_for_the_forwarded_client_not_its_forged_line",
     "tests/server/test_migrations.py::test_a_database_made_before_migrations_upgrades_and_keeps_its_games",
     "tests/cli/test_play_app.py::test_a_failing_bot_is_reported_and_the_game_can_still_be_saved",
+    "tests/server/test_replays.py::test_a_game_deleted_after_its_end_is_gone_from_the_replays_too",
+    "tests/server/test_table.py::test_hint_names_the_days_to_change",
+    "tests/server/test_languages.py::test_the_log_names_a_bot_in_the_readers_language",
+    "tests/server/test_server_layout.py::test_each_room_imports_only_the_rooms_below_it",
 )
 
 # Programs whose start makes a test slow, by the name of the program, and what they are.
