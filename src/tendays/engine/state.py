@@ -411,38 +411,12 @@ def _end_turn(
     turn = state.turn + 1
     events = state.events.append(event)
     if checker_for(state.edition).is_complete(racks[player]):
-        return State(
-            state.edition,
-            state.options,
-            state.seed,
-            Phase.OVER,
-            player,
-            racks,
-            state.draw_pile,
-            piles,
-            None,
-            -1,
-            turn,
-            player,
-            state.reshuffles,
-            events.append(Event(EventKind.WIN, player)),
+        return _game_over(
+            state, racks, piles, turn, player, events.append(Event(EventKind.WIN, player))
         )
     if state.options.turn_limit is not None and turn >= state.options.turn_limit:
-        return State(
-            state.edition,
-            state.options,
-            state.seed,
-            Phase.OVER,
-            player,
-            racks,
-            state.draw_pile,
-            piles,
-            None,
-            -1,
-            turn,
-            None,
-            state.reshuffles,
-            events.append(Event(EventKind.LIMIT, count=turn)),
+        return _game_over(
+            state, racks, piles, turn, None, events.append(Event(EventKind.LIMIT, count=turn))
         )
     draw_pile = state.draw_pile
     reshuffles = state.reshuffles
@@ -465,6 +439,34 @@ def _end_turn(
         turn,
         None,
         reshuffles,
+        events,
+    )
+
+
+def _game_over(
+    state: State,
+    racks: tuple[Rack, ...],
+    piles: tuple[tuple[int, ...], ...],
+    turn: int,
+    winner: int | None,
+    events: EventLog,
+) -> State:
+    """The state at the end of ``state.current``'s turn when the game ends there: with a winner, or
+    at the turn limit (``winner`` None)."""
+    return State(
+        state.edition,
+        state.options,
+        state.seed,
+        Phase.OVER,
+        state.current,
+        racks,
+        state.draw_pile,
+        piles,
+        None,
+        -1,
+        turn,
+        winner,
+        state.reshuffles,
         events,
     )
 
