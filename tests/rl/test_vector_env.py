@@ -146,3 +146,9 @@ def test_bad_arguments() -> None:
         TenDaysVectorEnv(2, agent_seat=2)
     with pytest.raises(RuntimeError, match="reset"):
         TenDaysVectorEnv(2).step(np.zeros(2, np.int64))
+
+
+def test_a_step_needs_one_action_per_game(agent_env: TenDaysVectorEnv) -> None:
+    agent_env.reset(seed=0)
+    with pytest.raises(ValueError, match=f"{GAMES + 1} actions for {GAMES} games"):
+        agent_env.step(np.zeros(GAMES + 1, np.int64))

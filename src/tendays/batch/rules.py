@@ -18,7 +18,15 @@ import jax.numpy as jnp
 from .config import DISCARD, DRAFT, DRAW, REPLACE, SWAP, TAKE, Config
 from .state import DRAFT_PHASE, DRAW_PHASE, OVER_PHASE, PLACE_PHASE, BatchState
 
-__all__ = ["apply_actions", "decode", "is_complete", "legal_facts", "legal_mask", "legal_rows"]
+__all__ = [
+    "apply_actions",
+    "decode",
+    "is_complete",
+    "legal_facts",
+    "legal_mask",
+    "legal_mask_out",
+    "legal_rows",
+]
 
 _I8 = jnp.int8
 
@@ -198,6 +206,20 @@ def legal_mask(config: Config, state: BatchState) -> jax.Array:
     """bool[B, actions]: the legal actions of each game's player to move, numbered as
     ``ActionCodec(days)``."""
     return legal_rows(config, state).T
+
+
+def legal_mask_out(config: Config, state: BatchState) -> jax.Array:
+    """:func:`legal_mask` built batch first, for handing out of a compiled function: each game's
+    facts are packed into the bits of one word, and each action reads its fact's bit. That is one
+    elementwise operation over [B, actions], written in the order it is stored (turning the rows
+    batch first costs more on XLA's CPU backend). Inside a compiled loop that feeds
+    :func:`tendays.batch.choose_actions`, :func:`legal_mask` is cheaper: its transpose cancels."""
+    facts = legal_facts(config, state)  # at most 20 days + 8 facts: they fit one uint32
+    word = facts[0].astype(jnp.uint32)
+    for bit, fact in enumerate(facts[1:], 1):
+        word = word | (fact.astype(jnp.uint32) << bit)
+    shifts = jnp.asarray(config.action_fact, jnp.uint32)
+    return ((word[:, None] >> shifts[None, :]) & 1) == 1
 
 
 def legal_rows(config: Config, state: BatchState) -> jax.Array:

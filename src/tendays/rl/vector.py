@@ -35,7 +35,6 @@ from gymnasium.vector.utils import batch_space
 
 from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, choose_actions, forms, rules
 from tendays.batch.memory import keep_freed_memory
-from tendays.batch.transpose import batch_first
 from tendays.engine import Edition
 
 from .common import env_options
@@ -98,7 +97,12 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         # Plain functions, not bound methods: jit dispatches a bound method on its slow path, about
         # 1.4 ms more per call here (half the step at batch 4,096).
         self._reset = jax.jit(lambda keys, key: self._reset_games(keys, key))
-        self._step = jax.jit(lambda state, actions, key: self._step_games(state, actions, key))
+        # The old state and key are donated: XLA writes the new state into their memory instead
+        # of copying the racks, piles and draw pile first (an earlier ``env.state`` is then gone).
+        self._step = jax.jit(
+            lambda state, actions, key: self._step_games(state, actions, key),
+            donate_argnums=(0, 2),
+        )
         # each step hands back fresh observation arrays: reuse their memory (batch/memory.py)
         if keep_memory:
             keep_freed_memory()
@@ -131,7 +135,8 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
             raise RuntimeError("call reset() before step()")
         if not isinstance(actions, jax.Array):  # a JAX array stays where it is
             actions = np.asarray(actions)
-        actions = jnp.asarray(actions, jnp.int32).reshape(self.num_envs)
+        if actions.size != self.num_envs:
+            raise ValueError(f"{actions.size} actions for {self.num_envs} games")
         self.state, self._key, obs, mask, reward, terminated, truncated, extra = self._step(
             self.state, actions, self._key
         )
@@ -162,6 +167,8 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
 
     def _step_games(self, state: BatchState, actions: jax.Array, key: jax.Array) -> tuple[Any, ...]:
         config = self.game.config
+        # cast and shaped here, in the compiled step, not by separate calls from Python
+        actions = jnp.asarray(actions).astype(jnp.int32).reshape(self.num_envs)
         was_over = state.phase == OVER_PHASE
         actor = state.current
         after, shuffle = rules.apply_actions(config, state, actions)  # a finished game ignores it
@@ -215,6 +222,5 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         )
         obs = forms.observe_as(self.game.config, state, seats, self.observation)
         extra = {"to_play": state.current} if self.opponents == "self" else {}
-        # the mask as the rules build it, actions first, turned four bytes at a time
-        mask = batch_first(rules.legal_rows(self.game.config, state))
+        mask = rules.legal_mask_out(self.game.config, state)  # batch first, no transpose
         return obs, mask, extra
