@@ -39,6 +39,7 @@ import numpy as np  # noqa: E402
 from tendays.batch import BatchEnv  # noqa: E402
 from tendays.bots import GreedyBot  # noqa: E402
 from tendays.bots.learned import (
+    NETWORK_ONLY,
     LearnedBot,
     PolicySpec,
     features,
@@ -166,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         start = (
             load_policy(str(args.resume))[0]
             if args.resume
-            else init_params(spec, args.hidden, args.seed)
+            else init_params(spec, args.hidden, args.seed, yardstick=NETWORK_ONLY, net_scale=1.0)
         )
     except ValueError as error:  # not weights, or weights of an earlier network
         parser.error(str(error))

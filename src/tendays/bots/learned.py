@@ -22,18 +22,38 @@ from __future__ import annotations
 
 import random
 import zipfile
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
-from tendays.engine import ActionCodec, Move, Options, Phase, PlayerView, knowledge_of, load_edition
+from tendays.engine import (
+    ActionCodec,
+    Move,
+    MoveKind,
+    Options,
+    Phase,
+    PlayerView,
+    knowledge_of,
+    load_edition,
+)
 from tendays.engine.i18n import gettext as _
 
-from .policy_inputs import OPPONENT_SLOTS, PolicySpec, features, journey_distances
+from .policy_inputs import (
+    GREEDY_MULTIPLES,
+    OPPONENT_SLOTS,
+    YARDSTICK,
+    YARDSTICK_GROUPS,
+    PolicySpec,
+    features,
+    greedy_yardstick,
+    journey_distances,
+)
 
 __all__ = [
+    "NETWORK_ONLY",
     "LearnedBot",
     "PolicySpec",
     "encode",
@@ -43,12 +63,33 @@ __all__ = [
     "init_params",
     "journey_distances",
     "load_policy",
+    "policy_logits",
     "refusal",
     "save_policy",
 ]
 
 POLICY_FILE = "policy.npz"
-_PARAMS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "gain_scale", "distance_scale")
+NETWORK_ONLY = (0.0,) * len(YARDSTICK)  # yardstick multiples that leave the choice to the network
+# the kinds of move whose racks each of YARDSTICK_GROUPS analyses
+_GROUP_KINDS = (
+    {MoveKind.DRAFT, MoveKind.REPLACE, MoveKind.DISCARD},
+    {MoveKind.TAKE},
+    {MoveKind.SWAP},
+)
+_PARAMS = (
+    "w1",
+    "b1",
+    "w2",
+    "b2",
+    "wp",
+    "bp",
+    "wv",
+    "bv",
+    "gain_scale",
+    "distance_scale",
+    "yardstick",
+    "net_scale",
+)
 
 
 def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
@@ -147,10 +188,41 @@ def forward(
     return head(params, features(spec, obs, xp), mask, xp)
 
 
+def policy_logits(
+    spec: PolicySpec,
+    params: dict[str, np.ndarray],
+    obs: np.ndarray,
+    mask: np.ndarray,
+    groups: tuple[str, ...] = YARDSTICK_GROUPS,
+) -> np.ndarray:
+    """The bot's action logits (float64 ``[N, actions]``, ``-inf`` where illegal): the greedy bot's
+    yardstick of every action (:func:`greedy_yardstick`, of the actions of ``groups``) times the
+    learned multiples ``yardstick``, plus ``net_scale`` times the network's logits
+    (:func:`forward`)."""
+    multiples = params["yardstick"].astype(np.float64)
+    if multiples.any():
+        yardstick = greedy_yardstick(spec, obs, np, groups).astype(np.float64) @ multiples
+    else:  # the network alone: no need to judge
+        yardstick = np.zeros(mask.shape)
+    scale = float(params["net_scale"][0])
+    if scale:
+        yardstick = yardstick + scale * forward(spec, params, obs, mask, np)[0]
+    return np.where(mask, yardstick, -np.inf)
+
+
 def init_params(
-    spec: PolicySpec, hidden: int, seed: int, gain_scale: float = 2.0, distance_scale: float = 2.0
+    spec: PolicySpec,
+    hidden: int,
+    seed: int,
+    gain_scale: float = 2.0,
+    distance_scale: float = 2.0,
+    yardstick: Sequence[float] = GREEDY_MULTIPLES,
+    net_scale: float = 0.0,
 ) -> dict[str, np.ndarray]:
-    """New network weights (float32), drawn from ``seed``."""
+    """New network weights (float32), drawn from ``seed``. The yardstick's multiples are greedy's
+    own (:data:`GREEDY_MULTIPLES`) and the network does not count (``net_scale`` 0), so the bot
+    chooses as the greedy bot; ``yardstick=NETWORK_ONLY, net_scale=1`` makes the network alone
+    choose (what ``tools/clone_policy.py`` and ``tools/train_policy.py`` train)."""
     rng = np.random.default_rng(seed)
 
     def dense(fan_in: int, fan_out: int, scale: float) -> np.ndarray:
@@ -168,6 +240,8 @@ def init_params(
         "bv": np.zeros(1, np.float32),
         "gain_scale": np.full(spec.actions, gain_scale, np.float32),
         "distance_scale": np.full(spec.actions, distance_scale, np.float32),
+        "yardstick": np.array(yardstick, np.float32),
+        "net_scale": np.array([net_scale], np.float32),
     }
 
 
@@ -188,9 +262,10 @@ def load_policy(path: str | None = None) -> tuple[dict[str, np.ndarray], str, in
     """Weights (float32), edition id, players and days from an .npz file (default: the shipped
     policy).
 
-    Raises ValueError, saying why, for a file that is not the learned bot's weights or whose network
-    reads other inputs than this version of the bot gives it (weights trained before a change of its
-    inputs).
+    A file written before the yardstick's multiples were added plays as it did: by its network
+    alone. Raises ValueError, saying why, for a file that is not the learned bot's weights or whose
+    network reads other inputs than this version of the bot gives it (weights trained before a
+    change of its inputs).
     """
     source = resources.files("tendays.bots").joinpath(POLICY_FILE) if path is None else None
     name = path or POLICY_FILE
@@ -199,7 +274,14 @@ def load_policy(path: str | None = None) -> tuple[dict[str, np.ndarray], str, in
             source.open("rb") if source is not None else open(path, "rb") as file,  # type: ignore[arg-type]
             np.load(file) as data,
         ):
-            params = {name: data[name].astype(np.float32) for name in _PARAMS}
+            # weights written before the yardstick was added: the network alone chooses
+            earlier = {"yardstick": np.array(NETWORK_ONLY), "net_scale": np.ones(1)}
+            params = {
+                name: (data[name] if name in data or name not in earlier else earlier[name]).astype(
+                    np.float32
+                )
+                for name in _PARAMS
+            }
             edition, players, days = str(data["edition"]), int(data["players"]), int(data["days"])
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
         raise ValueError(f"{name} is not a file of the learned bot's weights ({error})") from error
@@ -273,6 +355,12 @@ class LearnedBot:
             spec = self._specs[options.days] = PolicySpec.of(view.edition, options)
         codec = ActionCodec(options.days)
         mask = np.frombuffer(codec.mask(moves), np.int8).astype(bool)[None, :]
-        logits, _ = forward(spec, self.params, encode(view, spec)[None, :], mask, np)
-        best = np.flatnonzero(logits[0] >= logits[0].max() - 1e-6)
+        kinds = {move.kind for move in moves}
+        groups = tuple(
+            group
+            for group, needs in zip(YARDSTICK_GROUPS, _GROUP_KINDS, strict=True)
+            if kinds & needs
+        )
+        logits = policy_logits(spec, self.params, encode(view, spec)[None, :], mask, groups)[0]
+        best = np.flatnonzero(logits >= logits.max() - 1e-12 * max(1.0, abs(logits.max())))
         return codec.decode(int(best[0] if len(best) == 1 else rng.choice(list(best))))

@@ -20,13 +20,29 @@ from tendays.engine import ActionCodec, Edition, MoveKind, Options
 from tendays.engine.layout import OPPONENT_SLOTS, array_layout
 
 __all__ = [
+    "GREEDY_MULTIPLES",
+    "MOVE_KINDS",
     "OPPONENT_SLOTS",
+    "YARDSTICK",
+    "YARDSTICK_GROUPS",
     "PolicySpec",
     "features",
+    "greedy_yardstick",
     "journey_conditions",
     "journey_distances",
     "sound_days",
+    "tile_odds",
 ]
+
+# The kinds of move, in the order :attr:`PolicySpec.move_kind` numbers them.
+MOVE_KINDS = (
+    MoveKind.DRAFT,
+    MoveKind.DRAW,
+    MoveKind.TAKE,
+    MoveKind.REPLACE,
+    MoveKind.DISCARD,
+    MoveKind.SWAP,
+)
 
 # > the number of regions: a sum of BASE ** -cost over them still rounds to the least cost
 _BASE = 64.0
@@ -58,6 +74,13 @@ class PolicySpec:
     spread: np.ndarray
     # then r to r' over each transport (day r, transport, r'); [1] the same read backward (r' to r)
     tile_order: np.ndarray  # int[tiles]: the tiles' columns among regions-then-transports
+    copies: np.ndarray  # float32[tiles]: how often each tile exists
+    box: float  # the number of tiles in the box
+    # int[actions]: which of :data:`MOVE_KINDS` each action is, its 0-based day and pile
+    move_kind: np.ndarray
+    move_day: np.ndarray
+    move_pile: np.ndarray
+    swap_days: np.ndarray  # int[swaps, 2]: the 0-based days of each swap action, in action order
 
     @classmethod
     def of(cls, edition: Edition, options: Options) -> PolicySpec:
@@ -69,8 +92,17 @@ class PolicySpec:
         present = blocks["opponents"][0] + 2 + d * t
         codec = ActionCodec(d)
         kind, day, pile = (np.zeros(codec.size, np.int64) for _ in range(3))
+        move_kind, move_day, move_pile = (np.zeros(codec.size, np.int64) for _ in range(3))
+        swaps = []
         for index in range(codec.size):
             move = codec.decode(index)
+            move_kind[index] = MOVE_KINDS.index(move.kind)
+            if move.kind in (MoveKind.DRAFT, MoveKind.REPLACE):
+                move_day[index] = move.day - 1
+            if move.kind in (MoveKind.TAKE, MoveKind.REPLACE, MoveKind.DISCARD):
+                move_pile[index] = move.pile - 1
+            if move.kind is MoveKind.SWAP:
+                swaps.append((move.a - 1, move.b - 1))
             if move.kind in (MoveKind.DRAFT, MoveKind.REPLACE):
                 kind[index], day[index] = 1, move.day - 1
             elif move.kind is MoveKind.TAKE:
@@ -106,6 +138,12 @@ class PolicySpec:
             action_kind=kind,
             action_day=day,
             action_pile=pile,
+            copies=np.array(edition.tables.counts, np.float32),
+            box=float(edition.tile_count),
+            move_kind=move_kind,
+            move_day=move_day,
+            move_pile=move_pile,
+            swap_days=np.array(swaps, np.int64).reshape(-1, 2),
         )
 
     @property
@@ -291,3 +329,151 @@ def features(spec: PolicySpec, obs: Any, xp: Any) -> tuple[Any, Any, Any]:
         action_gain.astype(xp.float32),
         action_closer.astype(xp.float32),
     )
+
+
+# The greedy bot's yardstick, per action (:func:`greedy_yardstick`), in this order.
+YARDSTICK = ("closer", "outs", "keep", "cover", "pile", "draw")
+# Multiples of those that make the yardstick alone choose as the greedy bot does: the distance
+# first, then the weighted outs; keeping the rack wins a tie; then a pile whose top does not help,
+# the largest; drawing beats any move that does not shorten the journey.
+# (The outs of a rack with empty days reach a few hundred; the logits these make need float64.)
+GREEDY_MULTIPLES = (1000.0, 1.0, 1e-3, -1e-4, 1e-5, 500.0)
+# How much a copy of a tile counts toward an out, by where it is (``tendays.bots.greedy.TileOdds``).
+_ON_TOP, _UNSEEN, _BURIED, _ELSEWHERE = 1.0, 0.5, 0.1, 0.02
+
+
+def _tiles_of(spec: PolicySpec, obs: Any, name: str, groups: int, xp: Any) -> Any:
+    """One-hot groups of an observation block to tile indices (``tiles`` for none)."""
+    start, stop = spec.blocks[name]
+    one_hot = obs[:, start:stop].reshape(obs.shape[0], groups, spec.tiles)
+    return xp.where(one_hot.sum(-1) > 0, one_hot.argmax(-1), spec.tiles)
+
+
+def tile_odds(spec: PolicySpec, obs: Any, xp: Any) -> Any:
+    """float32[N, tiles]: how likely each tile is to reach the observing player, as the greedy bot
+    weighs an out (``TileOdds.from_knowledge``): on a pile top 1, unseen 0.5 times the chance that
+    an unseen copy is in the draw pile, buried 0.1, known in another rack 0.02."""
+    n, t, d = obs.shape[0], spec.tiles, spec.days
+    copies = xp.asarray(spec.copies)
+
+    def block(name: str) -> Any:
+        start, stop = spec.blocks[name]
+        return obs[:, start:stop]
+
+    unseen = xp.round(block("unseen") * copies)
+    contents = xp.round(block("pile_contents").reshape(n, 3, t) * copies).sum(axis=1)
+    visible = block("pile_top").reshape(n, 3, t).sum(axis=1)
+    slots = block("opponents").reshape(n, OPPONENT_SLOTS, 2 + d * t)
+    elsewhere = slots[:, :, 2:].reshape(n, OPPONENT_SLOTS, d, t).sum(axis=(1, 2))
+    draw = xp.round(block("draw_size")[:, 0] * spec.box)
+    share = xp.minimum(1.0, draw / xp.maximum(1.0, unseen.sum(axis=1)))
+    in_draw = xp.where(draw > 0, _UNSEEN * share, _UNSEEN * 0.5)
+    weight = (
+        visible * _ON_TOP
+        + unseen * in_draw[:, None]
+        + (contents - visible) * _BURIED
+        + elsewhere * _ELSEWHERE
+    )
+    return xp.minimum(1.0, weight).astype(xp.float32)
+
+
+YARDSTICK_GROUPS = ("held", "tops", "swaps")
+
+
+def greedy_yardstick(
+    spec: PolicySpec, obs: Any, xp: Any, groups: tuple[str, ...] = YARDSTICK_GROUPS
+) -> Any:
+    """float32[N, actions, len(YARDSTICK)]: for every action, the greedy bot's judgement of the rack
+    it leaves, for observations ``obs``.
+
+    ``closer``: how much shorter the journey distance gets (a take: with the pile's top where it
+    leaves the best rack, or kept out); ``outs``: the rack's outs (each day's tiles that would
+    shorten it) weighted by :func:`tile_odds`; ``keep``: 1 for discarding the held tile;
+    ``cover``: 1 where a placement covers a pile top that is an out of the rack it leaves;
+    ``pile``: the covered pile's size (a share of the box, less a ten-thousandth per pile number);
+    ``draw``: 1 for drawing. Distances are
+    the relaxed ones of :func:`journey_distances` (the greedy bot's exact distance differs from it
+    on rare racks).
+
+    Only the racks of the actions of ``groups`` are analysed (``held``: drafts and placements,
+    ``tops``: takes, ``swaps``); the other actions are judged as if they kept the rack, so a player
+    that knows which kinds of move are legal saves the rest."""
+    n, t, d = obs.shape[0], spec.tiles, spec.days
+    rack = _tiles_of(spec, obs, "rack", d, xp)
+    held = _tiles_of(spec, obs, "held", 1, xp)[:, 0]
+    tops = _tiles_of(spec, obs, "pile_top", 3, xp)
+    weight = tile_odds(spec, obs, xp)
+    eye = xp.asarray(np.eye(d, dtype=bool))[None]
+    # The racks the actions leave: [0] as it is, [1 + k] the held tile on day k, [1 + d + p d + k]
+    # pile p's top on day k, [1 + 4 d + s] swap s.
+    candidates = [rack[:, None, :]]
+    if "held" in groups:
+        candidates.append(xp.where(eye, held[:, None, None], rack[:, None, :]))
+    if "tops" in groups:
+        candidates += [xp.where(eye, tops[:, p, None, None], rack[:, None, :]) for p in range(3)]
+    swaps = len(spec.swap_days)
+    if "swaps" in groups:
+        order = np.tile(np.arange(d), (swaps, 1))  # each swap's days, as permuted
+        rows = np.arange(swaps)
+        order[rows, spec.swap_days[:, 0]] = spec.swap_days[:, 1]
+        order[rows, spec.swap_days[:, 1]] = spec.swap_days[:, 0]
+        candidates.append(rack[:, xp.asarray(order)])
+    analysed = xp.concatenate(candidates, axis=1)
+    distance, with_tile = journey_distances(spec, analysed.reshape(-1, d), xp)
+    # every group's racks, those not analysed judged as the rack itself
+    sizes = {"held": d, "tops": 3 * d, "swaps": swaps}
+    where, next_row = [np.zeros(1, np.int64)], 1
+    for group in YARDSTICK_GROUPS:
+        if group in groups:
+            where.append(np.arange(next_row, next_row + sizes[group]))
+            next_row += sizes[group]
+        else:
+            where.append(np.zeros(sizes[group], np.int64))
+    rows_of = xp.asarray(np.concatenate(where))
+    m = len(rows_of)
+    distance = distance.reshape(n, -1)[:, rows_of].reshape(n * m)
+    with_tile = with_tile.reshape(n, -1, d, t)[:, rows_of].reshape(n * m, d, t)
+    is_out = (with_tile < distance[:, None, None]).reshape(n, m, d, t)
+    outs = (is_out * weight[:, None, None, :]).sum(axis=(2, 3))  # [N, M]
+    out_tiles = xp.concatenate([is_out.any(axis=2), xp.zeros((n, m, 1), bool)], axis=2)
+    closer = (distance.reshape(n, m)[:, :1] - distance.reshape(n, m)).astype(xp.float32)
+
+    # A take is judged by its tile's best place (or none): the distance first, then the outs.
+    best_places = []
+    for p in range(3):
+        places = xp.asarray(np.r_[0, 1 + d + p * d + np.arange(d)])
+        best_places.append(places[xp.argmax(closer[:, places] * 1e4 + outs[:, places], axis=1)])
+    take_rack = xp.stack(best_places, axis=1)  # [N, 3]
+
+    kind = spec.move_kind
+    day, pile = spec.move_day, spec.move_pile
+    swap_index = np.cumsum(kind == MOVE_KINDS.index(MoveKind.SWAP)) - 1
+    # each action's rack, by kind: draft and replace the held tile's, take its best, swap its own
+    rack_of = np.select(
+        [kind == 0, kind == 3, kind == 5], [1 + day, 1 + day, 1 + 4 * d + swap_index], 0
+    )
+    index = xp.broadcast_to(xp.asarray(rack_of)[None, :], (n, spec.actions))
+    is_take = xp.asarray(kind == 2)[None, :]
+    index = xp.where(is_take, take_rack[:, xp.asarray(pile)], index)
+    action_closer = xp.take_along_axis(closer, index, axis=1)
+    action_outs = xp.take_along_axis(outs, index, axis=1)
+    placing = xp.asarray((kind == 3) | (kind == 4))[None, :]
+    covered = tops[:, xp.asarray(pile)]  # [N, actions]
+    covers_out = xp.take_along_axis(
+        out_tiles.reshape(n, m * (t + 1)), index * (t + 1) + covered, axis=1
+    )
+    start, _ = spec.blocks["pile_size"]
+    # the lower pile wins a tie, as with the greedy bot (a pile's size is a multiple of 1 / box)
+    sizes = obs[:, start : start + 3][:, xp.asarray(pile)] - xp.asarray(pile * 1e-4, xp.float32)
+    zero = xp.zeros((n, spec.actions), xp.float32)
+    return xp.stack(
+        [
+            action_closer,
+            action_outs,
+            xp.broadcast_to(xp.asarray(kind == 4, xp.float32)[None, :], (n, spec.actions)),
+            xp.where(placing, covers_out.astype(xp.float32), zero),
+            xp.where(placing, sizes, zero),
+            xp.broadcast_to(xp.asarray(kind == 1, xp.float32)[None, :], (n, spec.actions)),
+        ],
+        axis=2,
+    ).astype(xp.float32)

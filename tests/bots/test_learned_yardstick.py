@@ -1,0 +1,105 @@
+"""The learned bot's yardstick: the greedy bot's judgement of every action, batched, that with its
+first multiples chooses as the greedy bot does."""
+
+import random
+
+import pytest
+
+pytest.importorskip("numpy")
+
+import numpy as np  # noqa: E402
+
+from tendays.bots import GreedyBot  # noqa: E402
+from tendays.bots.greedy import TileOdds  # noqa: E402
+from tendays.bots.learned import (  # noqa: E402
+    LearnedBot,
+    PolicySpec,
+    encode,
+    init_params,
+    load_policy,
+    policy_logits,
+)
+from tendays.bots.policy_inputs import (  # noqa: E402
+    YARDSTICK,
+    YARDSTICK_GROUPS,
+    greedy_yardstick,
+    tile_odds,
+)
+from tendays.engine import (  # noqa: E402
+    ActionCodec,
+    Game,
+    Options,
+    knowledge_of,
+    load_edition,
+    next_decision,
+)
+
+OPTIONS = Options(players=2, days=10, turn_limit=300)
+
+
+def _decisions(seed: int, options: Options = OPTIONS):  # type: ignore[no-untyped-def]
+    """The views of every decision with a choice in a greedy game of ``seed``."""
+    game, greedy = Game(load_edition("usa"), options, seed), GreedyBot()
+    while (decision := next_decision(game)) is not None:
+        if len(decision.view.legal_moves()) > 1:
+            yield decision.view
+        game.play(greedy.choose(decision.view, decision.rng), decision.seat)
+
+
+def test_tile_odds_are_greedys_weights() -> None:
+    spec = PolicySpec.of(load_edition("usa"), OPTIONS)
+    views = list(_decisions(4))[::3]
+    obs = np.stack([encode(v, spec) for v in views])
+    odds = tile_odds(spec, obs, np)
+    for row, v in zip(odds, views, strict=True):
+        expected = TileOdds.from_knowledge(knowledge_of(v), v.draw_pile_size).weight
+        np.testing.assert_allclose(row, expected, atol=1e-5)
+
+
+def test_the_first_multiples_choose_as_greedy_does() -> None:
+    spec = PolicySpec.of(load_edition("usa"), OPTIONS)
+    bot = LearnedBot(init_params(spec, 8, seed=0))
+    greedy, agree, total = GreedyBot(), 0, 0
+    for v in _decisions(3):
+        # greedy breaks ties at random: any of its moves is its choice
+        choices = {greedy.choose(v, random.Random(i)) for i in range(4)}
+        agree += bot.choose(v, random.Random(0)) in choices
+        total += 1
+    assert total > 40 and agree >= 0.97 * total
+
+
+def test_a_subset_of_groups_judges_its_actions_alike() -> None:
+    spec = PolicySpec.of(load_edition("usa"), Options(players=2, days=10, swap=True))
+    codec = ActionCodec(10)
+    groups_of = {"draft": "held", "replace": "held", "take": "tops", "swap": "swaps"}
+    for v in list(_decisions(6, Options(players=2, days=10, swap=True)))[::9]:
+        obs = encode(v, spec)[None]
+        full = greedy_yardstick(spec, obs, np)[0]
+        for group in YARDSTICK_GROUPS:
+            part = greedy_yardstick(spec, obs, np, (group,))[0]
+            for index in range(codec.size):
+                kind = codec.decode(index).kind.value
+                if groups_of.get(kind, group) == group:
+                    np.testing.assert_allclose(part[index], full[index], rtol=1e-6)
+
+
+@pytest.mark.slow  # compiles the yardstick (about 12 s)
+def test_numpy_and_jax_judge_alike() -> None:
+    jax = pytest.importorskip("jax")
+    spec = PolicySpec.of(load_edition("usa"), Options(players=2, days=10, swap=True))
+    views = list(_decisions(8, Options(players=2, days=10, swap=True)))[::5]
+    obs = np.stack([encode(v, spec) for v in views])
+    expected = greedy_yardstick(spec, obs, np)
+    got = np.asarray(jax.jit(lambda o: greedy_yardstick(spec, o, jax.numpy))(obs))
+    assert expected.shape == (len(views), spec.actions, len(YARDSTICK))
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-4)
+
+
+def test_the_shipped_multiples_and_network_both_count() -> None:
+    params = load_policy()[0]
+    assert params["yardstick"].shape == (len(YARDSTICK),)
+    spec = PolicySpec.of(load_edition("usa"), OPTIONS)
+    v = next(iter(_decisions(3)))
+    mask = np.frombuffer(ActionCodec(10).mask(v.legal_moves()), np.int8).astype(bool)[None]
+    logits = policy_logits(spec, params, encode(v, spec)[None], mask)
+    assert np.isfinite(logits[mask]).all() and np.isneginf(logits[~mask]).all()
