@@ -22,7 +22,8 @@ import psycopg  # noqa: E402
 from cluster_nodes import LEASE, Node, Player  # noqa: E402
 
 from tendays.engine import Game  # noqa: E402
-from tendays.server.storage.store import MoveConflict, MoveRow, Store, StoredGame, StoredSeat, read_options  # noqa: E402
+from tendays.server.storage.rows import MoveConflict, MoveRow, StoredGame, StoredSeat, read_options  # noqa: E402
+from tendays.server.storage.store import Store  # noqa: E402
 
 
 def play(players: list[Player], nodes: list[Node], moves: int, acked: dict[int, str], rng: random.Random) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tendays.server.storage.cluster import MoveNotice, announcement, read_announcement
-from tendays.server.storage.store import MoveRow
+from tendays.server.storage.rows import MoveRow
 
 
 def test_a_stored_move_is_heard_as_it_was_stored() -> None:

@@ -11,7 +11,8 @@ from server_helpers import settings
 
 from tendays.server.matches.lobby import Lobby
 from tendays.server.storage.journal import Journal
-from tendays.server.storage.store import MoveConflict, MoveRow, Store
+from tendays.server.storage.rows import MoveConflict, MoveRow
+from tendays.server.storage.store import Store
 
 
 async def test_a_bot_move_refused_after_its_driver_stopped_is_taken_back(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ from tendays.engine.wire import event_to_json, view_to_json
 from ..matches.lobby import Lobby
 from ..matches.notices import render_notice
 from ..matches.wire import seat_name
-from ..storage.store import StoredGame
+from ..storage.rows import StoredGame
 from .models import ERRORS, ErrorAnswer
 from .replay_analysis import ANALYST, analyse_move
 from .routing import GameId, lobby_of, page

@@ -21,7 +21,7 @@ from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
 from ..settings import MasterSettings
-from ..storage.store import ChatRow, MoveConflict
+from ..storage.rows import ChatRow, MoveConflict
 from .notices import Plural, encode_notice
 from .seats import Rejected, Seat, Subscriber
 from .text import clean_chat

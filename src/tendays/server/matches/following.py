@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from tendays.engine import Game
 
-from ..storage.store import MoveConflict, MoveRow, StoredGame
+from ..storage.rows import MoveConflict, MoveRow, StoredGame
 from .chat import Chat
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from tendays.engine.i18n import gettext as _
 from ..settings import MasterSettings, Pace
 from ..storage.cluster import Cluster
 from ..storage.journal import Journal
-from ..storage.store import StoredGame, StoredSeat
+from ..storage.rows import StoredGame, StoredSeat
 from .master import Match
 from .notices import N_
 from .seats import LobbyError, Rejected, hash_token, new_token

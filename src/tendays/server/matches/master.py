@@ -50,7 +50,7 @@ from tendays.engine import (
 from tendays.engine.i18n import gettext as _
 
 from ..settings import MasterSettings
-from ..storage.store import MoveConflict, MoveRow, SeatTaken, StoredGame
+from ..storage.rows import MoveConflict, MoveRow, SeatTaken, StoredGame
 from .absence import Absence
 from .chat import Chat
 from .following import Follower

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from .store import MoveRow, Store
+from .rows import MoveRow
+from .store import Store
 
 __all__ = ["Journal"]
 

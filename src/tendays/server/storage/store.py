@@ -21,7 +21,6 @@ import logging
 import os
 import secrets
 import socket
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from tendays.engine import Options
 
 from ..settings import Pace
-from .cluster import CHANNEL, MoveNotice, announcement
+from .cluster import CHANNEL, announcement
 from .database import (
     DatabaseBusy,
     DatabaseLock,
@@ -42,153 +41,19 @@ from .database import (
     redact_url,
 )
 from .leases import LeaseStore
+from .rows import ChatRow, MoveConflict, MoveRow, SeatTaken, StoredGame, StoredSeat, read_options
 from .schema import ChatTable, GameTable, MoveTable, SeatTable, upgrade
 
 __all__ = [
-    "ChatRow",
     "DatabaseBusy",
     "DatabaseLock",
     "MissingDriver",
-    "MoveConflict",
-    "MoveRow",
-    "SeatTaken",
     "Store",
-    "StoredGame",
-    "StoredSeat",
     "database_url",
-    "read_options",
     "redact_url",
 ]
 
 log = logging.getLogger("tendays.server")
-
-
-@dataclass
-class StoredSeat:
-    seat: int
-    kind: str
-    bot: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
-    bank: float | None = None
-    timeouts: int = 0
-    away: bool = False
-    left: bool = False
-    reserved: bool = False
-    end_vote: bool = False  # asked to end the game (after someone left)
-    # the account that took the seat (null: anonymous, a bot, a deleted account)
-    account_id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ChatRow:
-    """One line of the table's talk (``seat``) or one of its notices
-    (``seat`` None, kind "notice")."""
-
-    number: int
-    seat: int | None
-    kind: str
-    text: str
-    at: float
-
-
-@dataclass
-class StoredGame:
-    id: str
-    edition: str
-    options: Options
-    seed: int
-    created: datetime
-    seats: list[StoredSeat]
-    moves: list[str] = field(default_factory=list)
-    finished: bool = False
-    pace: Pace | None = None
-    deadline: float | None = None
-    turn_started: float | None = None
-    last_move_at: float | None = None
-    finished_at: float | None = None
-    ended: str | None = None
-    rematch: str | None = None
-    chat: list[ChatRow] = field(default_factory=list)
-    rated: bool = False  # only signed-in people sit at it, and its result moves their ratings
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    """One accepted move to store, with the clock as it stands after it.
-
-    ``finished`` marks the move that ended the game; ``bank`` and ``timeouts`` are the mover's,
-    given (both) only when either changed. The game's row (its deadline, and when it last moved, for
-    expiry) is written only when ``touch`` says so: most moves store one row.
-    """
-
-    game_id: str
-    number: int
-    seat: int
-    move: str
-    finished: bool = False
-    at: float = 0.0
-    deadline: float | None = None
-    turn_started: float | None = None
-    bank: float | None = None
-    timeouts: int | None = None
-    # write the game's row (its deadline changed, or its last move time is a minute old)
-    touch: bool = True
-    # the lease epoch the mover holds (PostgreSQL), checked in the same transaction
-    epoch: int | None = None
-
-    def notice(self) -> str:
-        """The move as the other server processes hear of it
-        (:class:`~tendays.server.storage.cluster.MoveNotice`)."""
-        return MoveNotice(
-            self.number,
-            self.seat,
-            self.move,
-            self.at,
-            self.deadline,
-            self.turn_started,
-            self.bank,
-            self.timeouts,
-        ).text()
-
-    @staticmethod
-    def from_notice(game_id: str, text: str) -> MoveRow:
-        """The move of a :meth:`notice`; ``ValueError`` if it is not one."""
-        heard = MoveNotice.read(text)
-        return MoveRow(
-            game_id,
-            heard.number,
-            heard.seat,
-            heard.move,
-            at=heard.at,
-            deadline=heard.deadline,
-            turn_started=heard.turn_started,
-            bank=heard.bank,
-            timeouts=heard.timeouts,
-        )
-
-
-def read_options(text: str) -> Options:
-    """Stored options. Rows from before rules versions existed name none:
-    they were played under rules 1."""
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        raise ValueError(f"options must be a JSON object, not {text[:40]!r}")
-    return Options.from_json(data, rules_if_missing=1)
-
-
-class MoveConflict(RuntimeError):
-    """The move was not stored: its number is taken (another process stored a move first), or the
-    game's lease was taken over (``lease_lost``: its epoch moved on), so this process no longer
-    drives the game."""
-
-    def __init__(self, message: str, lease_lost: bool = False) -> None:
-        super().__init__(message)
-        self.lease_lost = lease_lost
-
-
-class SeatTaken(RuntimeError):
-    """Someone (perhaps through another server process) took the seat first."""
 
 
 # Built once: a move is stored with the same statements every time (executemany over a batch).
