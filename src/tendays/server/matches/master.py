@@ -77,6 +77,17 @@ __all__ = [
 log = logging.getLogger("tendays.server")
 
 
+def _stale() -> Rejected:
+    """The answer to a move made on a table that has changed since (here, or in another process)."""
+    return Rejected(
+        "stale",
+        _(
+            "someone moved while you were choosing: the table is up to date "
+            "again, so look and choose again"
+        ),
+    )
+
+
 class Match:
     """One game and everyone at its table (see the module's text for its parts)."""
 
@@ -393,13 +404,7 @@ class Match:
                     "illegal", _("the game is over: it was ended before it was played out")
                 )
             if version != self.version:
-                raise Rejected(
-                    "stale",
-                    _(
-                        "someone moved while you were choosing: the table is up to date "
-                        "again, so look and choose again"
-                    ),
-                )
+                raise _stale()
             name = self.seats[self.state.current].shown_name
             mover = self.state.current
             try:
@@ -447,13 +452,7 @@ class Match:
                 # another process stored this move's number, or drives now
                 if isinstance(error, MoveConflict):
                     await self.follower.conflict(error)
-                    raise Rejected(
-                        "stale",
-                        _(
-                            "someone moved while you were choosing: the table is up to date "
-                            "again, so look and choose again"
-                        ),
-                    ) from None
+                    raise _stale() from None
                 log.exception("game %s: could not store move %d", self.id, row.number)
                 raise Rejected(
                     "unavailable", _("the move could not be saved, so it was not played; try again")
