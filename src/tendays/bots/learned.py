@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import random
 import zipfile
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
+from functools import cache, partial
 from importlib import resources
 from typing import Any
 
@@ -31,6 +31,7 @@ import numpy as np
 
 from tendays.engine import (
     ActionCodec,
+    Edition,
     Move,
     MoveKind,
     Options,
@@ -41,6 +42,7 @@ from tendays.engine import (
 )
 from tendays.engine.i18n import gettext as _
 
+from .distance import journey_distance
 from .policy_inputs import (
     GREEDY_MULTIPLES,
     OPPONENT_SLOTS,
@@ -57,6 +59,7 @@ __all__ = [
     "LearnedBot",
     "PolicySpec",
     "encode",
+    "exact_distances",
     "features",
     "forward",
     "head",
@@ -194,20 +197,40 @@ def policy_logits(
     obs: np.ndarray,
     mask: np.ndarray,
     groups: tuple[str, ...] = YARDSTICK_GROUPS,
+    exact: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
     """The bot's action logits (float64 ``[N, actions]``, ``-inf`` where illegal): the greedy bot's
     yardstick of every action (:func:`greedy_yardstick`, of the actions of ``groups``) times the
     learned multiples ``yardstick``, plus ``net_scale`` times the network's logits
-    (:func:`forward`)."""
+    (:func:`forward`). ``exact``: as :func:`greedy_yardstick`'s."""
     multiples = params["yardstick"].astype(np.float64)
     if multiples.any():
-        yardstick = greedy_yardstick(spec, obs, np, groups).astype(np.float64) @ multiples
+        judged = greedy_yardstick(spec, obs, np, groups, exact)
+        yardstick = judged.astype(np.float64) @ multiples
     else:  # the network alone: no need to judge
         yardstick = np.zeros(mask.shape)
     scale = float(params["net_scale"][0])
     if scale:
         yardstick = yardstick + scale * forward(spec, params, obs, mask, np)[0]
     return np.where(mask, yardstick, -np.inf)
+
+
+def exact_distances(edition: Edition, racks: np.ndarray, relaxed: np.ndarray) -> np.ndarray:
+    """The exact journey distances of the racks ``racks`` (``int[N, M, days]``, the edition's number
+    of tiles for an empty day) where they matter, the relaxed ``relaxed`` (``int[N, M]``) elsewhere:
+    the first rack of each row (the player's own) and those its relaxed distance says are shorter
+    (the exact distance, the greedy bot's, is never below the relaxed; it is cached by rack)."""
+    empty = edition.tables.n
+
+    def exact(rack: np.ndarray) -> int:
+        return journey_distance(edition, [None if x == empty else int(x) for x in rack])
+
+    judged = relaxed.copy()
+    for row, own in zip(racks, judged, strict=True):
+        own[0] = exact(row[0])
+        for k in np.flatnonzero(own < own[0]):
+            own[k] = exact(row[k])
+    return judged
 
 
 def init_params(
@@ -361,6 +384,8 @@ class LearnedBot:
             for group, needs in zip(YARDSTICK_GROUPS, _GROUP_KINDS, strict=True)
             if kinds & needs
         )
-        logits = policy_logits(spec, self.params, encode(view, spec)[None, :], mask, groups)[0]
+        obs = encode(view, spec)[None, :]
+        exact = partial(exact_distances, view.edition)
+        logits = policy_logits(spec, self.params, obs, mask, groups, exact)[0]
         best = np.flatnonzero(logits >= logits.max() - 1e-12 * max(1.0, abs(logits.max())))
         return codec.decode(int(best[0] if len(best) == 1 else rng.choice(list(best))))

@@ -11,6 +11,7 @@ network trains on exactly the numbers it plays with.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -381,7 +382,11 @@ YARDSTICK_GROUPS = ("held", "tops", "swaps")
 
 
 def greedy_yardstick(
-    spec: PolicySpec, obs: Any, xp: Any, groups: tuple[str, ...] = YARDSTICK_GROUPS
+    spec: PolicySpec,
+    obs: Any,
+    xp: Any,
+    groups: tuple[str, ...] = YARDSTICK_GROUPS,
+    exact: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> Any:
     """float32[N, actions, len(YARDSTICK)]: for every action, the greedy bot's judgement of the rack
     it leaves, for observations ``obs``.
@@ -390,14 +395,18 @@ def greedy_yardstick(
     leaves the best rack, or kept out); ``outs``: the rack's outs (each day's tiles that would
     shorten it) weighted by :func:`tile_odds`; ``keep``: 1 for discarding the held tile;
     ``cover``: 1 where a placement covers a pile top that is an out of the rack it leaves;
-    ``pile``: the covered pile's size (a share of the box, less a ten-thousandth per pile number);
+    ``pile``: the covered pile's size (a share of the box, less a thousandth per pile number);
     ``draw``: 1 for drawing. Distances are
     the relaxed ones of :func:`journey_distances` (the greedy bot's exact distance differs from it
     on rare racks).
 
     Only the racks of the actions of ``groups`` are analysed (``held``: drafts and placements,
     ``tops``: takes, ``swaps``); the other actions are judged as if they kept the rack, so a player
-    that knows which kinds of move are legal saves the rest."""
+    that knows which kinds of move are legal saves the rest. With ``exact`` (numpy only: from the
+    racks ``int[N, M, days]`` the actions leave, the first of each row the rack itself, and their
+    relaxed distances ``int[N, M]``, the exact distances as
+    :func:`tendays.bots.distance.journey_distance` gives them), ``closer`` counts the exact
+    distance, as the greedy bot's does."""
     n, t, d = obs.shape[0], spec.tiles, spec.days
     rack = _tiles_of(spec, obs, "rack", d, xp)
     held = _tiles_of(spec, obs, "held", 1, xp)[:, 0]
@@ -420,6 +429,11 @@ def greedy_yardstick(
         candidates.append(rack[:, xp.asarray(order)])
     analysed = xp.concatenate(candidates, axis=1)
     distance, with_tile = journey_distances(spec, analysed.reshape(-1, d), xp)
+    judged = (
+        distance
+        if exact is None
+        else xp.asarray(exact(np.asarray(analysed), np.asarray(distance).reshape(n, -1)))
+    )
     # every group's racks, those not analysed judged as the rack itself
     sizes = {"held": d, "tops": 3 * d, "swaps": swaps}
     where, next_row = [np.zeros(1, np.int64)], 1
@@ -432,11 +446,12 @@ def greedy_yardstick(
     rows_of = xp.asarray(np.concatenate(where))
     m = len(rows_of)
     distance = distance.reshape(n, -1)[:, rows_of].reshape(n * m)
+    judged = judged.reshape(n, -1)[:, rows_of]
     with_tile = with_tile.reshape(n, -1, d, t)[:, rows_of].reshape(n * m, d, t)
     is_out = (with_tile < distance[:, None, None]).reshape(n, m, d, t)
     outs = (is_out * weight[:, None, None, :]).sum(axis=(2, 3))  # [N, M]
     out_tiles = xp.concatenate([is_out.any(axis=2), xp.zeros((n, m, 1), bool)], axis=2)
-    closer = (distance.reshape(n, m)[:, :1] - distance.reshape(n, m)).astype(xp.float32)
+    closer = (judged[:, :1] - judged).astype(xp.float32)
 
     # A take is judged by its tile's best place (or none): the distance first, then the outs.
     best_places = []
@@ -464,7 +479,7 @@ def greedy_yardstick(
     )
     start, _ = spec.blocks["pile_size"]
     # the lower pile wins a tie, as with the greedy bot (a pile's size is a multiple of 1 / box)
-    sizes = obs[:, start : start + 3][:, xp.asarray(pile)] - xp.asarray(pile * 1e-4, xp.float32)
+    sizes = obs[:, start : start + 3][:, xp.asarray(pile)] - xp.asarray(pile * 1e-3, xp.float32)
     zero = xp.zeros((n, spec.actions), xp.float32)
     return xp.stack(
         [
