@@ -9,6 +9,7 @@ no sort for the many games that need none.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable
 
@@ -18,7 +19,7 @@ import jax.numpy as jnp
 from .config import Config
 from .state import DRAFT_PHASE, BatchState
 
-__all__ = ["deal", "new_games", "resolve"]
+__all__ = ["deal", "deal_pending", "new_games", "resolve", "undealt"]
 
 
 def new_games(config: Config, orders: jax.Array, first: jax.Array, keys: jax.Array) -> BatchState:
@@ -62,14 +63,65 @@ def deal(config: Config, keys: jax.Array) -> BatchState:
 def _deal(config: Config, words: jax.Array, keys: jax.Array) -> BatchState:
     box = config.box
     order = jax.vmap(lambda w: _permutation(w, jnp.ones(box, bool)))(words[:, :box])
-    seat = config.options.first_seat
-    if seat is None:  # the top 24 bits of a word, scaled to the seats
-        first = ((words[:, box] >> 8).astype(jnp.float32) * (config.players / 2**24)).astype(
-            jnp.int32
-        )
-    else:
-        first = jnp.full(words.shape[0], seat, jnp.int32)
+    first = _first_seat(config, words[:, box])
     return new_games(config, jnp.asarray(config.box_tiles)[order], first, keys)
+
+
+def _first_seat(config: Config, word: jax.Array) -> jax.Array:
+    """int32[B]: the seat that begins after the draft, from one random word per game (the top 24
+    bits, scaled to the seats) unless the options fix it."""
+    seat = config.options.first_seat
+    if seat is not None:
+        return jnp.full(word.shape, seat, jnp.int32)
+    return ((word >> 8).astype(jnp.float32) * (config.players / 2**24)).astype(jnp.int32)
+
+
+def undealt(config: Config, keys: jax.Array) -> BatchState:
+    """The games :func:`deal` deals from ``keys``, as far as anyone can see them at the start of the
+    draft: the tile being drafted and the first seat are the deal's, the rest of the draw pile is
+    not laid out yet (every slot -1 while ``draw_size`` counts its tiles, which no dealt game
+    shows), and ``key`` is still the deal's own. :func:`deal_pending` lays the pile out later, the
+    same as :func:`deal` would have.
+
+    The top tile is the one whose random word sorts last in :func:`_permutation`: a running
+    maximum over the tiles, with the batch last, instead of a sort per game. That makes a game
+    cheap to start where most starts are thrown away (pgx's ``auto_reset`` starts one for every
+    game in every step and keeps those of the games that ended).
+    """
+    box = config.box
+    words = _words_batch_last(keys, box + 1)
+    shift = max(1, (box - 1).bit_length())
+    ranked = [words[i] >> (shift + 1) << shift | jnp.uint32(i) for i in range(box)]
+    last = ranked[0]
+    for rank in ranked[1:]:
+        last = jnp.maximum(last, rank)
+    top = (last & ((1 << shift) - 1)).astype(jnp.int32)
+    orders = jnp.full((keys.shape[0], box), -1, jnp.int32)
+    orders = orders.at[:, box - 1].set(jnp.asarray(config.box_tiles)[top])
+    return new_games(config, orders, _first_seat(config, words[box]), keys)
+
+
+def deal_pending(config: Config, state: BatchState, chunk: int) -> BatchState:
+    """The games of :func:`undealt` dealt as :func:`deal` deals them from their keys (a chunk at a
+    time); every other game as it is."""
+    pending = (state.draw[0] < 0) & (state.draw_size > 0)
+    return _each_flagged(state, pending, chunk, ("key",), _DEALT, functools.partial(_dealt, config))
+
+
+def _dealt(config: Config, games: dict[str, jax.Array]) -> dict[str, jax.Array]:
+    """The fields a new deal sets, for the games of ``games["key"]``."""
+    words, following = _draws(games["key"], config.box + 1)
+    fresh = _deal(config, words, following)
+    return {name: getattr(fresh, name) for name in _DEALT}
+
+
+def _words_batch_last(keys: jax.Array, count: int) -> jax.Array:
+    """uint32[count, B]: the first ``count`` words of :func:`_draws`, with the batch last."""
+    data = jax.random.key_data(keys)
+    flat = data.reshape(data.shape[0], -1).astype(jnp.uint32)
+    counter = jnp.arange(count, dtype=jnp.uint32)[:, None]
+    high, low = _threefry(flat[None, :, 0], flat[None, :, 1], jnp.zeros_like(counter), counter)
+    return high ^ low
 
 
 def _draws(keys: jax.Array, count: int) -> tuple[jax.Array, jax.Array]:
@@ -186,13 +238,9 @@ def resolve(
         each = jax.vmap(one_game, in_axes=(-1, 0), out_axes=-1)
         return {**each({k: v for k, v in games.items() if k != "key"}, words), "key": following}
 
-    def dealt(games: dict[str, jax.Array]) -> dict[str, jax.Array]:
-        words, following = _draws(games["key"], config.box + 1)
-        fresh = _deal(config, words, following)
-        return {name: getattr(fresh, name) for name in _DEALT}
-
     state = _each_flagged(state, shuffle, chunk, _SHUFFLED, _SHUFFLED, shuffled)
     if redeal is not None:
+        dealt = functools.partial(_dealt, config)
         state = _each_flagged(state, redeal, max(1, chunk // 2), ("key",), _DEALT, dealt)
     return state
 

@@ -175,16 +175,19 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         config = self.config
 
         def advance(
-            games: BatchState, actions: jax.Array, keys: jax.Array
+            games: BatchState, actions: jax.Array, keys: jax.Array | None = None
         ) -> tuple[BatchState, jax.Array, jax.Array]:
             """The games after their actions, with the mask and the view of the seat to move,
             from one turn of the state to the batched rules' layout and back (each turn moves
-            the whole state: XLA's CPU backend transposes slowly)."""
-            games = _last(games).replace(key=keys)
+            the whole state: XLA's CPU backend transposes slowly). Games that ``init`` started
+            are dealt first, from their own keys; then ``keys``, if given, replace the games'."""
+            chunk = _chunk(actions.shape[0])
+            games = chance.deal_pending(config, _last(games), max(1, chunk // 2))
+            games = games if keys is None else games.replace(key=keys)
             after, shuffle = rules.apply_actions(config, games, actions.astype(jnp.int32))
-            after = chance.resolve(config, after, shuffle, None, _chunk(actions.shape[0]))
+            after = chance.resolve(config, after, shuffle, None, chunk)
             seen = forms.observe_as(config, after, after.current, observation)
-            return _first(after), batch_first(rules.legal_rows(config, after)), seen
+            return _first(after), rules.legal_mask_out(config, after), seen
 
         def mask(games: BatchState) -> jax.Array:
             return rules.legal_mask(config, _last(games))
@@ -192,8 +195,11 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         def view(games: BatchState, seats: jax.Array) -> jax.Array:
             return forms.observe_as(config, _last(games), seats, observation)
 
-        self._deal = _one(lambda keys: _first(chance.deal(config, keys)))
-        self._advance = _by_batch(advance)
+        # A game starts undealt (chance.undealt: the tile being drafted, no sort) and is dealt
+        # in its first step: pgx's auto_reset starts a game for every game in every step.
+        self._deal = _one(lambda keys: _first(chance.undealt(config, keys)))
+        self._advance_given = _by_batch(advance)
+        self._advance_own = _by_batch(lambda games, actions: advance(games, actions))
         self._first_mask = _one(mask)
         self._view, self._first_view = _by_batch(view), _one(view)
 
@@ -253,8 +259,11 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
 
     def _step(self, state: core.State, action: jax.Array, key: jax.Array | None) -> TenDaysPgxState:
         assert isinstance(state, TenDaysPgxState)
-        key = state._game.key if key is None else _typed(key)
-        game, mask, seen = self._advance(state._game, jnp.asarray(action, jnp.int32), key)
+        action = jnp.asarray(action, jnp.int32)
+        if key is None:  # chance from the game's own key
+            game, mask, seen = self._advance_own(state._game, action)
+        else:
+            game, mask, seen = self._advance_given(state._game, action, _typed(key))
         return self._state(game, state._step_count, mask, seen)
 
     def _observe(self, state: core.State, player_id: jax.Array) -> jax.Array:
