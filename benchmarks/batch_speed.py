@@ -32,11 +32,12 @@ Beside it, in the same run:
   (``observation="indices"``, ``vector_env_steps_per_s``), the compact uint8 blocks
   (``vector_env_compact_steps_per_s``) and the float32 ones (``vector_env_float32_steps_per_s``):
   ``step`` from Python with every game's observation and mask handed back as numpy arrays, actions
-  drawn by a compiled random choice from the mask (measured last, since ``keep_memory`` changes how
-  the process keeps memory). For each form also its bytes a game (``..._observation_bytes``), the
-  microseconds a game that building the observation alone takes (``..._observation_us``, compiled,
-  best call) and the floor: steps per second if a step cost nothing but writing a fresh observation
-  array of that shape (``..._floor_steps_per_s``, numpy, under the same memory settings);
+  drawn by a compiled random choice from the mask, the agent's key split in the same call (measured
+  last, since ``keep_memory`` changes how the process keeps memory). For each form also its bytes a
+  game (``..._observation_bytes``), the microseconds a game that building the observation alone
+  takes (``..._observation_us``, compiled, best call) and the floor: steps per second if a step cost
+  nothing but writing a fresh observation array of that shape (``..._floor_steps_per_s``, numpy,
+  under the same memory settings);
 * pgx's ``leduc_holdem`` and ``kuhn_poker`` and this game's pgx env (``tendays.rl.make_pgx_env``)
   with indices observations (``pgx_tendays_steps_per_s``) and compact ones
   (``pgx_tendays_compact_steps_per_s``) (``pip install -e ".[pgx]"``, optional; null without it) at

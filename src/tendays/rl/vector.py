@@ -53,7 +53,8 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
     default float32 shares; ``observation="indices"`` the same knowledge as uint8 tile ids
     (:mod:`tendays.batch.indices`), about a fifteenth of the compact bytes and the fastest step.
     ``env.game`` is the underlying :class:`BatchEnv` (the pgx-style functional interface) and
-    ``env.state`` the current :class:`BatchState`.
+    ``env.state`` the current :class:`BatchState`; ``step`` reuses its memory for the next state, so
+    read a state before the following step (or copy it: ``jax.tree.map(jnp.copy, env.state)``).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
