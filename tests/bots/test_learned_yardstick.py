@@ -3,6 +3,7 @@ first multiples chooses as the greedy bot does."""
 
 import random
 from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -123,8 +124,18 @@ def test_numpy_and_jax_judge_alike() -> None:
 def test_the_shipped_multiples_and_network_both_count() -> None:
     params = load_policy()[0]
     assert params["yardstick"].shape == (len(YARDSTICK),)
+    assert params["yardstick"][YARDSTICK.index("closer")] > 0 and params["net_scale"][0] > 0
     spec = PolicySpec.of(load_edition("usa"), OPTIONS)
     v = next(iter(_decisions(3)))
     mask = np.frombuffer(ActionCodec(10).mask(v.legal_moves()), np.int8).astype(bool)[None]
     logits = policy_logits(spec, params, encode(v, spec)[None], mask)
     assert np.isfinite(logits[mask]).all() and np.isneginf(logits[~mask]).all()
+
+
+def test_weights_written_before_the_yardstick_play_by_their_network(tmp_path: Path) -> None:
+    params, edition, players, days = load_policy()
+    earlier = tmp_path / "earlier.npz"
+    network = {k: v for k, v in params.items() if k not in ("yardstick", "net_scale")}
+    np.savez(earlier, edition=np.array(edition), players=players, days=days, **network)
+    loaded = load_policy(str(earlier))[0]
+    assert not loaded["yardstick"].any() and loaded["net_scale"].tolist() == [1.0]
