@@ -22,6 +22,10 @@ def batch_first(rows: jax.Array) -> jax.Array:
     kind = rows.dtype
     if kind.itemsize != 1:
         return rows.T
+    if games == 1:
+        # Nothing moves: a reshape. (A game alone, as pgx's functions of one game call the batched
+        # ones under vmap: the four-byte route would copy every row three times per game.)
+        return rows.reshape(1, size)
     rows = rows.astype(jnp.uint8) if kind == jnp.bool_ else rows
     pad = -size % 4
     if pad:
