@@ -1,5 +1,12 @@
-"""The learned bot: a small neural network, trained by imitating the greedy bot and then by
-self-play on the batched engine, played in numpy.
+"""The learned bot: the greedy bot's yardstick of every move with learned multiples, beside a small
+neural network trained by imitating the greedy bot and then by self-play on the batched engine,
+played in numpy.
+
+Each action's logit is its yardstick (:func:`tendays.bots.policy_inputs.greedy_yardstick`: by how
+much the rack it leaves is closer to a journey, that rack's weighted outs, and how it treats the
+piles) times learned multiples, plus ``net_scale`` times the network's logit
+(:func:`policy_logits`). With greedy's multiples and the network not counted it plays greedy's
+moves; the shipped multiples were tuned on tuning deals (``tools/tune_policy.py``).
 
 The network reads the observation of the batched engine (``tendays.batch.observe``), encoded here
 from the player's view alone (:func:`encode`, tested equal to the batched encoder), plus *journey
@@ -342,7 +349,8 @@ def refusal(edition: str, options: Options) -> str | None:
 
 
 class LearnedBot:
-    """Plays the legal move the network rates highest (ties, rare, broken by the seeded RNG).
+    """Plays the legal move of highest logit (:func:`policy_logits`; ties broken by the seeded
+    RNG).
 
     It plays games of the edition and number of days it was trained for, with any number of players
     (it was trained in 2-player games, and reads only the next seat's rack); for any other game it

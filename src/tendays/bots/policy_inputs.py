@@ -3,7 +3,8 @@
 from the engine's tables), and the *journey features* worked out from an observation
 (:func:`features`): each day and tile's gain of journey conditions (:func:`journey_conditions`
 counts them), and the journey distance (:func:`journey_distances`) with each day and tile's
-shortening of it.
+shortening of it; and the greedy bot's yardstick of every action (:func:`greedy_yardstick`), which
+the bot weighs with learned multiples.
 
 Every function takes the array module (``numpy`` for play, ``jax.numpy`` for training), so the
 network trains on exactly the numbers it plays with.
