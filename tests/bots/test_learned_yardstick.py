@@ -4,6 +4,7 @@ first multiples chooses as the greedy bot does."""
 import random
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -135,7 +136,8 @@ def test_the_shipped_multiples_and_network_both_count() -> None:
 def test_weights_written_before_the_yardstick_play_by_their_network(tmp_path: Path) -> None:
     params, edition, players, days = load_policy()
     earlier = tmp_path / "earlier.npz"
-    network = {k: v for k, v in params.items() if k not in ("yardstick", "net_scale")}
-    np.savez(earlier, edition=np.array(edition), players=players, days=days, **network)
+    new_names = ("yardstick", "net_scale")
+    arrays: dict[str, Any] = {k: v for k, v in params.items() if k not in new_names}
+    np.savez(earlier, edition=np.array(edition), players=players, days=days, **arrays)
     loaded = load_policy(str(earlier))[0]
     assert not loaded["yardstick"].any() and loaded["net_scale"].tolist() == [1.0]
