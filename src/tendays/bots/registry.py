@@ -201,7 +201,8 @@ BOTS: dict[str, BotEntry] = {
         ),
         BotEntry(
             "learned",
-            "a small neural network trained by self-play in 2-player games (10-day USA games only)",
+            "weighs each move by the greedy bot's yardstick with multiples tuned in play, and a "
+            "small neural network trained by self-play breaks near-ties (10-day USA games only)",
             _learned,
             refuses=_learned_refuses,
         ),
