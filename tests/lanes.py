@@ -170,6 +170,8 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_table.py::test_hint_names_the_days_to_change",
     "tests/server/test_languages.py::test_the_log_names_a_bot_in_the_readers_language",
     "tests/server/test_server_layout.py::test_each_room_imports_only_the_rooms_below_it",
+    "tests/bots/test_learned.py::test_it_reads_nothing_a_player_cannot_see",
+    "tests/bots/test_learned_yardstick.py::test_the_first_multiples_choose_as_greedy_does",
 )
 
 # Programs whose start makes a test slow, by the name of the program, and what they are.
