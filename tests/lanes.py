@@ -172,6 +172,10 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_server_layout.py::test_each_room_imports_only_the_rooms_below_it",
     "tests/bots/test_learned.py::test_it_reads_nothing_a_player_cannot_see",
     "tests/bots/test_learned_yardstick.py::test_the_first_multiples_choose_as_greedy_does",
+    # The learned bot analyses every rack its legal moves leave: about 20 ms a move.
+    "tests/bots/test_learned.py::test_it_is_deterministic_given_its_seed",
+    "tests/bots/test_learned.py::test_it_plays_three_and_four_player_games_too",
+    "tests/bots/test_learned.py::test_it_plays_whole_games_with_legal_moves",
 )
 
 # Programs whose start makes a test slow, by the name of the program, and what they are.
