@@ -9,17 +9,18 @@ const $ = (id) => document.getElementById(id);
 /** Show the join panel with what the game is and whether a seat is free. */
 export async function offerJoin(gameId) {
   $("join").hidden = false;
-  fillIfEmpty($("join-name"), remembered.name());
-  signedIn().then((session) => {
-    if (!session) return;
-    $("join-name").value = session.name; // a signed-in person joins under the account's name
-    $("join-name").readOnly = true;
-  });
   const summary = $("join-summary");
   const joinButton = $("join-button");
-  joinButton.disabled = false;
+  joinButton.disabled = true; // until the page knows who is asking and whether a seat is free for them
   $("spectate-button").disabled = false;
   $("join-lobby").hidden = true;
+  const session = await signedIn();
+  if (session) {
+    $("join-name").value = session.name; // a signed-in person joins under the account's name
+    $("join-name").readOnly = true;
+  } else {
+    fillIfEmpty($("join-name"), remembered.name());
+  }
   try {
     const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
     const free = game.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved).length;
@@ -29,17 +30,16 @@ export async function offerJoin(gameId) {
     const edition = editions.find((e) => e.id === game.edition);
     summary.textContent = `${edition ? edition.name : game.edition}: ${players.join(", ")}.`;
     if (!free || game.status !== "waiting") {
-      joinButton.disabled = true;
       $("join-error").textContent = game.status === "over" ? t("join.over")
         : game.status === "waiting" ? t("join.reserved") : t("join.full");
-    } else if (game.rated && !(await signedIn())) { // the server would refuse: say why, and sign in to come back here
-      joinButton.disabled = true;
+    } else if (game.rated && !session) { // the server would refuse: say why, and sign in to come back here
       $("join-error").replaceChildren(t("lobby.rated_join_signed_out"), " ",
         el("a", { href: `/account?next=${encodeURIComponent(playPath(gameId))}` }, t("lobby.rated_sign_in")));
+    } else {
+      joinButton.disabled = false;
     }
   } catch (error) {
     summary.textContent = error.status === 404 ? t("join.no_game") : t("join.failed_load", { error: error.message });
-    joinButton.disabled = true;
     // Nothing to watch either: the way on is the lobby.
     $("spectate-button").disabled = error.status === 404;
     $("join-lobby").hidden = error.status !== 404;
