@@ -148,6 +148,44 @@ def test_stopping_the_search_by_keyboard_keeps_the_focus_in_the_panel(browser: A
     assert page.js_errors == []
 
 
+# Keeps every text the search's message line shows, in order.
+SAID = """() => {
+  window.said = [];
+  const error = document.getElementById('pair-error');
+  new MutationObserver(() => { if (error.textContent) window.said.push(error.textContent); })
+    .observe(error, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def test_a_look_on_its_way_when_the_search_is_stopped_changes_nothing_it_says(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    sign_up(page, server, "Halt")
+    page.wait_for_selector("#pair-form:not([hidden])")
+    page.evaluate(SAID)
+    held: list[Any] = []
+    holding = False
+    page.route("**/api/seeks/*", lambda route: held.append(route) if holding else route.continue_())
+    page.click("#pair-button")
+    page.wait_for_selector("#pair-waiting:not([hidden])")
+    holding = True
+
+    def waiting(method: str) -> Any:
+        while not [route for route in held if route.request.method == method]:
+            page.wait_for_timeout(20)
+        return next(route for route in held if route.request.method == method)
+
+    look = waiting("GET")  # the page asks how the search goes, and is stopped before the answer comes
+    page.click("#pair-cancel")
+    stop = waiting("DELETE")
+    stopped = stop.fetch()  # the server ends the search now
+    with page.expect_event("requestfinished", lambda request: request.method == "GET"):
+        look.continue_()  # so the look hears that it has ended, before the stop hears its answer
+    stop.fulfill(response=stopped)
+    page.wait_for_selector("#pair-form:not([hidden])")
+    assert page.evaluate("window.said") == ["You stopped looking."]
+    assert page.js_errors == []
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_page_opened_before_signing_in_elsewhere_says_to_reload_it(browser: Any, server: Server,
                                                                       lang: str) -> None:

@@ -70,12 +70,17 @@ function waitedText(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
+/** Whether `asked` is still the search a look should answer for: not replaced, and not being stopped. */
+function current(asked) {
+  return seek === asked && !asked.stopping;
+}
+
 async function poll() {
   const asked = seek;
   if (!asked) return;
   try {
     const answer = await api(`/api/seeks/${encodeURIComponent(asked.id)}`);
-    if (seek !== asked) return; // stopped (or sought again) while the answer was on its way
+    if (!current(asked)) return; // stopped (or sought again) while the answer was on its way
     if (answer.game) {
       enter(answer);
       return;
@@ -88,7 +93,7 @@ async function poll() {
     waited.textContent = waitedText(answer.waited);
     if (answer.waited >= answer.offer_bot_after && botOffer.hidden) offerBot(true);
   } catch (failure) {
-    if (seek !== asked) return;
+    if (!current(asked)) return;
     if (failure instanceof ApiError && failure.status === 404) {
       stopWaiting(t("pair.lost"));
       return;
@@ -112,9 +117,11 @@ function startWaiting(value) {
   poll();
 }
 
-/** Stop waiting on the server; the seek's answer (it may have been paired just before). */
+/** Stop waiting on the server; the seek's answer (it may have been paired just before). A look already on
+ * its way may hear of the stop first ("cancelled"): it is ignored, and this answer alone says what happened. */
 async function cancelSeek() {
   clearTimeout(timer);
+  seek.stopping = true;
   return api(`/api/seeks/${encodeURIComponent(seek.id)}`, { method: "DELETE" });
 }
 
