@@ -186,7 +186,8 @@ def test_phone_map_credit_spectator_and_reconnect(browser: Any, server: Server) 
     assert credit.get_attribute("href") == "https://www.bkg.bund.de"
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390, "the table is wider than the phone"
 
-    # Tap through the draft on the phone.
+    # Tap through the draft on the phone (the hard bot may begin it: first wait for Carla's turn).
+    wait_for_turn_or_end([phone])
     while (moves := [m for m in legal_buttons(phone) if m.startswith("draft")]):
         phone.locator(f"[data-move='{moves[-1]}']").tap()
         phone.wait_for_function(
