@@ -15,13 +15,18 @@ it tries greedy's most promising days for each tile on sampled futures of the dr
 keeps the day whose futures end with the shortest journey (:mod:`tendays.bots.draft`): that ends the
 draft closer to a journey, but has not measurably won more games.
 
-With ``read_rivals`` (the ``expert+rivals`` bot, the hard level) the worlds are not dealt blindly:
+With ``read_rivals`` (the ``expert+rivals`` bot) the worlds are not dealt blindly:
 each other player's hidden days hold a plausible rack, a journey the public history allows spoilt on
 as many days as players who replaced as many tiles are typically short (:mod:`tendays.bots.rivals`).
 In the rollouts every player then plays greedy playouts, so the others take tiles the expert throws
 away and may finish first; a rollout is worth 1 when the expert finishes first. Because what a
 placement gives away now matters, every placement as short as the best one is a candidate, onto
 every pile.
+
+With ``learned_start`` (the ``expert+learned`` bot, the hard level: ``expert+rivals`` with it) the
+move the search must clearly beat is the learned bot's (:mod:`tendays.bots.learned`), which takes a
+face-up tile or spares a pile top where greedy would not; in games the learned bot does not play,
+or without numpy, it stays greedy's. The draft and the playouts stay greedy's.
 
 The budget is a number of rollouts per decision (deterministic given the RNG) or a time in seconds.
 With a budget of zero the expert plays exactly like the greedy bot, so its edge over greedy is the
@@ -48,6 +53,7 @@ from tendays.engine import (
     knowledge_of,
 )
 
+from .base import Bot
 from .distance import analyze
 from .draft import DRAFT_WORK, draft_move
 from .greedy import (
@@ -87,6 +93,7 @@ class ExpertBot:
         opponent_model: OpponentModel | None = None,
         draft_search: bool = False,
         read_rivals: bool = False,
+        learned_start: bool = False,
     ) -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"the number of rollouts must not be negative, not {iterations}")
@@ -98,6 +105,8 @@ class ExpertBot:
         self.opponent_model = opponent_model
         self.draft_search = draft_search
         self.read_rivals = read_rivals
+        self.learned_start = learned_start
+        self._learned: Bot | None = None
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         moves = view.legal_moves()
@@ -109,10 +118,12 @@ class ExpertBot:
         searching = (self.iterations != 0 or self.think is not None) and (
             view.phase is not Phase.DRAFT or self.draft_search
         )
-        if not searching:  # the greedy move, with the same dice
-            return greedy_move(
-                view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds, rng
-            )
+        if not searching:  # the move the search starts from, with the same dice
+            if view.phase is Phase.DRAFT:
+                return greedy_move(
+                    view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds, rng
+                )
+            return self._start(view, moves, odds, rng)
         if view.phase is Phase.DRAFT:
             assert view.in_hand is not None
             # The draft's work grows with the budget (the default's at 128 rollouts or 1 s), so a
@@ -124,16 +135,7 @@ class ExpertBot:
             return draft_move(
                 view.edition, view.rack, view.in_hand, moves, knowledge, odds, rng, work
             )
-        greedy = greedy_move(
-            view.edition,
-            view.phase,
-            view.rack,
-            view.in_hand,
-            view.piles,
-            moves,
-            odds,
-            random.Random(rng.getrandbits(64)),
-        )
+        greedy = self._start(view, moves, odds, random.Random(rng.getrandbits(64)))
         candidates = self._candidates(view, moves, odds, greedy)
         if self.read_rivals and view.phase is Phase.PLACE and view.options.players > 1:
             # What a placement throws away and covers matters once the others can take it back in
@@ -200,6 +202,22 @@ class ExpertBot:
             return challenger if gains and gains[0] > 0 else greedy
         margin = _CONFIDENCE * statistics.stdev(gains) / math.sqrt(common)
         return challenger if statistics.fmean(gains) > margin else greedy
+
+    def _start(
+        self, view: PlayerView, moves: Sequence[Move], odds: TileOdds, rng: random.Random
+    ) -> Move:
+        """The move the search must clearly beat: the learned bot's where it was asked for and
+        plays this game, otherwise the greedy bot's."""
+        if self.learned_start and self._learned is None and _learned_plays(view):
+            from .learned import LearnedBot
+
+            self._learned = LearnedBot()
+        if self._learned is not None:
+            return self._learned.choose(view, rng)
+        assert view.rack is not None
+        return greedy_move(
+            view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds, rng
+        )
 
     # -- budget --------------------------------------------------------------------------
 
@@ -362,6 +380,15 @@ class ExpertBot:
         for expected in rivals:
             value /= 1.0 + math.exp((turns - expected) / _RACE_SPREAD)
         return value
+
+
+def _learned_plays(view: PlayerView) -> bool:
+    """Whether the learned bot plays this game (it needs numpy and knows one edition and length)."""
+    try:
+        from .learned import refusal
+    except ImportError:
+        return False
+    return refusal(view.edition.id, view.options) is None
 
 
 def _rival_turns(view: PlayerView) -> list[float]:

@@ -106,12 +106,17 @@ def _expert_reading(budget: str) -> Bot:
     return _expert(budget, "expert+rivals", read_rivals=True)
 
 
+def _expert_learned(budget: str) -> Bot:
+    return _expert(budget, "expert+learned", read_rivals=True, learned_start=True)
+
+
 def _expert(
     budget: str,
     name: str = "expert",
     model: OpponentModel | None = None,
     draft_search: bool = False,
     read_rivals: bool = False,
+    learned_start: bool = False,
 ) -> Bot:
     if not budget:
         return ExpertBot(
@@ -120,6 +125,7 @@ def _expert(
             opponent_model=model,
             draft_search=draft_search,
             read_rivals=read_rivals,
+            learned_start=learned_start,
         )
     seconds = budget.endswith("s")
     try:
@@ -137,6 +143,7 @@ def _expert(
             opponent_model=model,
             draft_search=draft_search,
             read_rivals=read_rivals,
+            learned_start=learned_start,
         )
     return ExpertBot(
         iterations=int(amount),
@@ -144,6 +151,7 @@ def _expert(
         opponent_model=model,
         draft_search=draft_search,
         read_rivals=read_rivals,
+        learned_start=learned_start,
     )
 
 
@@ -221,6 +229,13 @@ BOTS: dict[str, BotEntry] = {
             budget="ROLLOUTS or SECONDSs",
         ),
         BotEntry(
+            "expert+learned",
+            "expert+rivals starting from the learned bot's move (greedy's in games the learned "
+            "bot does not play), which its look-ahead must clearly beat",
+            _expert_learned,
+            budget="ROLLOUTS or SECONDSs",
+        ),
+        BotEntry(
             "expert+draft",
             "the expert, placing each drafted tile where sampled futures of the draft end "
             "closest to a journey",
@@ -258,7 +273,7 @@ LEVELS: dict[str, Level] = {
         ),
         Level(
             "hard",
-            "expert+rivals",
+            "expert+learned",
             N_("looks ahead through many possible futures and reads what the others need"),
             N_("hard"),
         ),
