@@ -15,7 +15,8 @@ from tendays.engine import Game, Options, Phase, PlayerView, load_edition, next_
 def _views(edition: str, seed: int, days: int = 10, limit: int = 12) -> list[PlayerView]:
     """The first ``limit`` views of a greedy game's decisions after the draft that have a choice."""
     game = Game(load_edition(edition), Options(players=2, days=days, turn_limit=300), seed)
-    greedy, views = GreedyBot(), []
+    greedy = GreedyBot()
+    views: list[PlayerView] = []
     while (decision := next_decision(game)) is not None and len(views) < limit:
         view = decision.view
         if view.phase is not Phase.DRAFT and len(view.legal_moves()) > 1:
