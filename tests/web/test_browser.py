@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 from typing import Any
 
@@ -369,7 +370,9 @@ def test_a_broken_step_on_a_phone_map_explains_itself_when_tapped(browser: Any, 
     prompt = phone.inner_text("#prompt")
     assert "tap the day" in prompt and "click" not in prompt, prompt
     mark = phone.locator(".journey .broken-mark, .journey .via-badge.broken").first
+    deadline = time.monotonic() + 90  # a draft with no broken step at all fails here rather than hanging
     while not mark.count():  # draft by tapping until two neighbouring days make a broken step
+        assert time.monotonic() < deadline, "the draft made no broken step to tap"
         draft = [m for m in legal_buttons(phone) if m.startswith("draft")]
         if not draft:
             phone.wait_for_timeout(50)
