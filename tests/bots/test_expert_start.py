@@ -47,3 +47,12 @@ def test_games_the_learned_bot_does_not_play_start_from_greedys_move(
 def test_the_hard_level_starts_its_search_from_the_learned_bots_move() -> None:
     hard = make_bot("hard")
     assert isinstance(hard, ExpertBot) and hard.learned_start and hard.read_rivals
+
+
+def test_one_bot_plays_a_usa_game_then_a_german_one() -> None:
+    # The server keeps one bot per name in each thinking process, whatever the edition.
+    bot, plain, learned = ExpertBot(0, learned_start=True), ExpertBot(0), LearnedBot()
+    usa = _views("usa", 0, limit=3)[1]
+    assert bot.choose(usa, random.Random(5)) == learned.choose(usa, random.Random(5))
+    for view in _views("germany", 1, limit=4):
+        assert bot.choose(view, random.Random(2)) == plain.choose(view, random.Random(2))

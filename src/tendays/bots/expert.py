@@ -208,11 +208,13 @@ class ExpertBot:
     ) -> Move:
         """The move the search must clearly beat: the learned bot's where it was asked for and
         plays this game, otherwise the greedy bot's."""
-        if self.learned_start and self._learned is None and _learned_plays(view):
-            from .learned import LearnedBot
+        # Asked at every decision: one bot may play games of several editions (the server keeps a
+        # bot per name in each thinking process).
+        if self.learned_start and _learned_plays(view):
+            if self._learned is None:
+                from .learned import LearnedBot
 
-            self._learned = LearnedBot()
-        if self._learned is not None:
+                self._learned = LearnedBot()
             return self._learned.choose(view, rng)
         assert view.rack is not None
         return greedy_move(
