@@ -133,6 +133,27 @@ def test_a_rated_game_says_so_at_the_table_and_at_its_link_signed_out(browser: A
     assert host.js_errors == [] and guest.js_errors == []
 
 
+def test_the_join_button_waits_for_the_page_to_know_who_asks(browser: Any, server: Server) -> None:
+    # The page's script starts after the page has loaded (it first fetches the reader's language): until it
+    # has asked who is signed in and whether a seat is free, nothing can be sent.
+    host = new_page(browser, locale="en-US")
+    sign_up(host, server, "Hanna")
+    game = create(host, name="Hanna", seats=[{"kind": "human"}, {"kind": "human"}])
+    guest = new_page(browser, locale="en-US")
+    held: list[Any] = []
+    guest.route("**/static/i18n/languages.json", lambda route: held.append(route))
+    guest.goto(f"{server.url}/play/{game['id']}")  # loaded, the script held at its first fetch
+    for _ in range(250):
+        if held:
+            break
+        guest.wait_for_timeout(20)
+    assert held and guest.is_disabled("#join-button") and guest.is_disabled("#spectate-button")
+    held[0].continue_()
+    guest.wait_for_function("!document.getElementById('join-button').disabled")
+    assert guest.is_enabled("#spectate-button") and guest.inner_text("#join-error") == ""
+    assert host.js_errors == [] and guest.js_errors == []
+
+
 def test_stopping_the_search_by_keyboard_keeps_the_focus_in_the_panel(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="en-US")
     sign_up(page, server, "Keys")
