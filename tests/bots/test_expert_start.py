@@ -56,3 +56,12 @@ def test_one_bot_plays_a_usa_game_then_a_german_one() -> None:
     assert bot.choose(usa, random.Random(5)) == learned.choose(usa, random.Random(5))
     for view in _views("germany", 1, limit=4):
         assert bot.choose(view, random.Random(2)) == plain.choose(view, random.Random(2))
+
+
+def test_the_draft_stays_greedys() -> None:
+    start, plain = ExpertBot(0, learned_start=True), ExpertBot(0)
+    game = Game(load_edition("usa"), Options(players=2, turn_limit=300), 3)
+    while (decision := next_decision(game)) is not None and decision.view.phase is Phase.DRAFT:
+        move = plain.choose(decision.view, random.Random(4))
+        assert start.choose(decision.view, random.Random(4)) == move
+        game.play(move, decision.seat)

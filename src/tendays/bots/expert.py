@@ -119,10 +119,6 @@ class ExpertBot:
             view.phase is not Phase.DRAFT or self.draft_search
         )
         if not searching:  # the move the search starts from, with the same dice
-            if view.phase is Phase.DRAFT:
-                return greedy_move(
-                    view.edition, view.phase, view.rack, view.in_hand, view.piles, moves, odds, rng
-                )
             return self._start(view, moves, odds, rng)
         if view.phase is Phase.DRAFT:
             assert view.in_hand is not None
@@ -206,11 +202,11 @@ class ExpertBot:
     def _start(
         self, view: PlayerView, moves: Sequence[Move], odds: TileOdds, rng: random.Random
     ) -> Move:
-        """The move the search must clearly beat: the learned bot's where it was asked for and
-        plays this game, otherwise the greedy bot's."""
+        """The move the search must clearly beat: the learned bot's after the draft where it was
+        asked for and plays this game, otherwise the greedy bot's."""
         # Asked at every decision: one bot may play games of several editions (the server keeps a
         # bot per name in each thinking process).
-        if self.learned_start and _learned_plays(view):
+        if self.learned_start and view.phase is not Phase.DRAFT and _learned_plays(view):
             if self._learned is None:
                 from .learned import LearnedBot
 
