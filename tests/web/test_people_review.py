@@ -133,6 +133,17 @@ def test_a_rated_game_says_so_at_the_table_and_at_its_link_signed_out(browser: A
     assert host.js_errors == [] and guest.js_errors == []
 
 
+def held_request(page: Page, held: list[Any], method: str = "GET") -> Any:
+    """The first route in ``held`` (routes a test holds back) whose request has this method, once the page
+    has sent it."""
+    for _ in range(500):
+        found = [route for route in held if route.request.method == method]
+        if found:
+            return found[0]
+        page.wait_for_timeout(20)
+    raise AssertionError(f"the page sent no {method} request to hold")
+
+
 def test_the_join_button_waits_for_the_page_to_know_who_asks(browser: Any, server: Server) -> None:
     # The page's script starts after the page has loaded (it first fetches the reader's language): until it
     # has asked who is signed in and whether a seat is free, nothing can be sent.
@@ -143,12 +154,9 @@ def test_the_join_button_waits_for_the_page_to_know_who_asks(browser: Any, serve
     held: list[Any] = []
     guest.route("**/static/i18n/languages.json", lambda route: held.append(route))
     guest.goto(f"{server.url}/play/{game['id']}")  # loaded, the script held at its first fetch
-    for _ in range(250):
-        if held:
-            break
-        guest.wait_for_timeout(20)
-    assert held and guest.is_disabled("#join-button") and guest.is_disabled("#spectate-button")
-    held[0].continue_()
+    languages = held_request(guest, held)
+    assert guest.is_disabled("#join-button") and guest.is_disabled("#spectate-button")
+    languages.continue_()
     guest.wait_for_function("!document.getElementById('join-button').disabled")
     assert guest.is_enabled("#spectate-button") and guest.inner_text("#join-error") == ""
     assert host.js_errors == [] and guest.js_errors == []
@@ -189,15 +197,9 @@ def test_a_look_on_its_way_when_the_search_is_stopped_changes_nothing_it_says(br
     page.click("#pair-button")
     page.wait_for_selector("#pair-waiting:not([hidden])")
     holding = True
-
-    def waiting(method: str) -> Any:
-        while not [route for route in held if route.request.method == method]:
-            page.wait_for_timeout(20)
-        return next(route for route in held if route.request.method == method)
-
-    look = waiting("GET")  # the page asks how the search goes, and is stopped before the answer comes
+    look = held_request(page, held)  # the page asks how the search goes, and is stopped before the answer comes
     page.click("#pair-cancel")
-    stop = waiting("DELETE")
+    stop = held_request(page, held, "DELETE")
     stopped = stop.fetch()  # the server ends the search now
     with page.expect_event("requestfinished", lambda request: request.method == "GET"):
         look.continue_()  # so the look hears that it has ended, before the stop hears its answer
