@@ -29,8 +29,8 @@ face-up tile or spares a pile top where greedy would not; in games the learned b
 or without numpy, it stays greedy's. The draft and the playouts stay greedy's.
 
 The budget is a number of rollouts per decision (deterministic given the RNG) or a time in seconds.
-With a budget of zero the expert plays exactly like the greedy bot, so its edge over greedy is the
-search's.
+With a budget of zero the expert plays exactly like the greedy bot (with ``learned_start``, like the
+learned bot after the draft), so its edge over the move it starts from is the search's.
 """
 
 from __future__ import annotations
