@@ -118,36 +118,25 @@ def _expert(
     read_rivals: bool = False,
     learned_start: bool = False,
 ) -> Bot:
-    if not budget:
-        return ExpertBot(
-            READING_ITERATIONS if read_rivals else DEFAULT_ITERATIONS,
-            name=name,
-            opponent_model=model,
-            draft_search=draft_search,
-            read_rivals=read_rivals,
-            learned_start=learned_start,
-        )
-    seconds = budget.endswith("s")
-    try:
-        amount = float(budget[:-1]) if seconds else int(budget)
-    except ValueError:
-        raise ValueError(
-            f"bad expert budget {budget!r}: give rollouts per decision (expert:48) "
-            f"or seconds per decision (expert:0.5s)"
-        ) from None
-    if seconds:
-        return ExpertBot(
-            iterations=None,
-            think=amount,
-            name=f"{name}:{budget}",
-            opponent_model=model,
-            draft_search=draft_search,
-            read_rivals=read_rivals,
-            learned_start=learned_start,
-        )
+    iterations: int | None = READING_ITERATIONS if read_rivals else DEFAULT_ITERATIONS
+    think: float | None = None
+    if budget:
+        seconds = budget.endswith("s")
+        try:
+            if seconds:
+                iterations, think = None, float(budget[:-1])
+            else:
+                iterations = int(budget)
+        except ValueError:
+            raise ValueError(
+                f"bad expert budget {budget!r}: give rollouts per decision (expert:48) "
+                f"or seconds per decision (expert:0.5s)"
+            ) from None
+        name = f"{name}:{budget}"
     return ExpertBot(
-        iterations=int(amount),
-        name=f"{name}:{budget}",
+        iterations=iterations,
+        think=think,
+        name=name,
         opponent_model=model,
         draft_search=draft_search,
         read_rivals=read_rivals,
