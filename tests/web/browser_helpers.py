@@ -168,6 +168,17 @@ def sit(browser: Any, server: Server, ticket: dict[str, Any]) -> Page:
     return page
 
 
+def held_request(page: Page, held: list[Any], method: str = "GET") -> Any:
+    """The first route in ``held`` (routes a test holds back) whose request has this method, once the page
+    has sent it."""
+    for _ in range(500):
+        found = [route for route in held if route.request.method == method]
+        if found:
+            return found[0]
+        page.wait_for_timeout(20)
+    raise AssertionError(f"the page sent no {method} request to hold")
+
+
 def chat_lines(page: Page) -> list[str]:
     lines: list[str] = page.eval_on_selector_all("#chat .chat-line", "nodes => nodes.map(n => n.textContent)")
     return lines

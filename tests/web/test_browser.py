@@ -20,6 +20,7 @@ from browser_helpers import (
     Server,
     click_move,
     drag,
+    held_request,
     is_over,
     legal_buttons,
     new_page,
@@ -322,8 +323,7 @@ def test_a_name_typed_while_the_lobby_loads_is_kept(browser: Any, server: Server
     page.route("**/static/i18n/*.json", lambda route: held.append(route) if holding else route.continue_())
     page.goto(server.url + "/", wait_until="commit")
     page.fill("#player-name", "Gina")
-    while not held:  # the script has started and asked for its words
-        page.wait_for_timeout(20)
+    held_request(page, held)  # the script has started and asked for its words
     holding = False
     for route in held:
         route.continue_()

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Server, new_page, post
+from browser_helpers import CHROMIUM, Server, held_request, new_page, post
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
@@ -35,8 +35,7 @@ def test_a_token_typed_while_the_page_loads_is_kept(browser: Any, server: Server
     page.goto(server.url + "/admin", wait_until="commit")
     page.fill("#token", ADMIN)
     page.press("#token", "Enter")  # before the page's script has wired the form
-    while not held:
-        page.wait_for_timeout(20)
+    held_request(page, held)  # the script has started and asked for its words
     holding = False
     for route in held:
         route.continue_()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, new_page
+from browser_helpers import CHROMIUM, Page, Server, held_request, new_page
 from browser_helpers import sign_up as sign_up_on_page
 from test_accessibility import audit
 
@@ -131,17 +131,6 @@ def test_a_rated_game_says_so_at_the_table_and_at_its_link_signed_out(browser: A
     guest.wait_for_function("!document.getElementById('join-button').disabled")
     assert guest.input_value("#join-name") == "Gustav" and guest.inner_text("#join-error") == ""
     assert host.js_errors == [] and guest.js_errors == []
-
-
-def held_request(page: Page, held: list[Any], method: str = "GET") -> Any:
-    """The first route in ``held`` (routes a test holds back) whose request has this method, once the page
-    has sent it."""
-    for _ in range(500):
-        found = [route for route in held if route.request.method == method]
-        if found:
-            return found[0]
-        page.wait_for_timeout(20)
-    raise AssertionError(f"the page sent no {method} request to hold")
 
 
 def test_the_join_button_waits_for_the_page_to_know_who_asks(browser: Any, server: Server) -> None:
