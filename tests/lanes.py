@@ -57,11 +57,24 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_migrations.py::test_a_missing_postgresql_driver_is_named_in_one_line",
     # Accounts: every sign-up and sign-in hashes a password with Argon2id (64 MiB, on purpose slow).
     "tests/server/test_accounts.py",
+    "tests/server/test_session_end.py",
     "tests/server/test_account_security.py",
+    "tests/server/test_atomic_limits.py",
+    "tests/server/test_device_cookies.py",
+    "tests/server/test_password_strength.py::test_an_account_with_an_older_hash_signs_in_and_gets_a_normalised_one",
+    "tests/server/test_password_strength.py::test_full_width_digits_sign_in_as_the_same_password",
+    # a game played out over the socket, and an account's password hashed and checked
+    "tests/server/test_headers_and_bodies.py::test_a_deleted_accounts_name_leaves_the_cached_replay",
+    # the operator's moderation: a sign-up and three sign-ins of a suspended account (Argon2id)
+    "tests/server/test_moderation_admin.py::"
+    "test_suspending_ends_the_sessions_refuses_the_sign_in_and_gives_the_seats_to_bots",
     "tests/server/test_seeks_api.py",
+    "tests/server/test_seating_api.py",  # sign-ups: Argon2id
     "tests/server/test_people_api_review.py",
     "tests/server/test_people_loose_ends.py",
     "tests/cli/test_accounts_cmd.py",
+    # tendays serve, and a tendays admin process per command
+    "tests/cli/test_admin_moderation_cmd.py",
     # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer;
     # the modules that only import JAX, pgx or OpenSpiel pay seconds for it in
     # every process that collects them.
@@ -75,6 +88,7 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/engine/test_colour_blind.py",
     # Every test runs tendays in a process of its own (most of a second each, 13 of them).
     "tests/cli/test_bad_files.py",
+    "tests/cli/test_hostile_files.py",
     # The terminal game's screens through whole games, and its commands in subprocesses.
     "tests/cli/test_german_screens.py::test_german_screens_say_moves_turns_and_keys_in_german_words",
     "tests/cli/test_german_screens.py::test_help_rules_verdict_prompts_and_notices_speak_german_at_80x24",
@@ -127,6 +141,8 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_leaks.py::test_no_hidden_tile_leaks_while_the_clock_plays_for_an_absent_seat",
     "tests/server/test_absence.py::test_timeouts_are_played_by_the_bot_then_the_seat_is_handed_over_and_taken_back",
     "tests/server/test_lease_loss.py::test_a_bot_move_refused_after_its_driver_stopped_is_taken_back",
+    "tests/server/test_ratings.py::test_away_until_a_bot_takes_the_seat_loses_a_rated_game",
+    "tests/server/test_rated_results.py::test_timing_out_before_a_first_move_of_ones_own_aborts_a_rated_game",
     "tests/commands/test_simulate_cmd.py::test_an_engine_that_never_answered_is_reported_as_such",
     "tests/sim/test_engine_protocol.py::test_broken_engines_lose_with_a_reason"
     "[slow-took longer than 0.5 s to answer 'go']",
@@ -149,6 +165,11 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_expiry.py::test_ended_games_are_deleted_after_the_retention_time_or_kept_forever",
     "tests/server/test_expiry.py::test_idle_games_expire_across_a_restart_and_are_not_replayed",
     "tests/server/test_ratings.py::test_rated_games_over_the_api",
+    # Rated results: two processes of their own racing to rate; 30 games through the API.
+    "tests/server/test_rated_results.py::test_the_last_counted_game_of_a_pair_is_decided_once_by_two_processes_at_once",
+    "tests/server/test_rated_results.py::test_the_farming_run_moves_no_rating",
+    "tests/server/test_rated_results.py::"
+    "test_farming_with_one_move_after_the_draft_moves_a_rating_no_more_than_a_day_of_honest_play",
     "tests/server/test_seeks.py::test_many_seeks_paired_at_once_through_two_pools_are_each_paired_at_most_once",
     "tests/server/test_table.py::test_rate_limit_refuses_the_excess_and_a_flood_closes",
     "tests/server/test_limits.py::test_names_are_normalised_and_emoji_allowed",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 
@@ -89,3 +90,17 @@ def test_an_interactive_terminal_gets_a_prompt() -> None:
     os.close(main)
     assert b"Type a journey of 10 Days in the USA per line" in err and b"Ctrl-D ends" in err
     assert json.loads(out.splitlines()[0])["valid"] is True and process.returncode == 0
+
+
+def test_a_line_that_never_ends_is_an_error_line_in_little_memory() -> None:
+    # 8 MiB with no line end, then a journey: a reader without a bound on the line holds it whole
+    endless = subprocess.run(
+        [sys.executable, "-m", "tendays", "check", "usa"],
+        input=b"x" * (8 << 20) + b"\n" + COMPLETE,
+        capture_output=True,
+        timeout=60,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)),
+    )
+    answers = [json.loads(line) for line in endless.stdout.splitlines()]
+    assert answers[0] == {"error": "line 1 has 8388608 bytes: a journey line has at most 4096"}
+    assert answers[1]["valid"] and endless.returncode == 2

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import io
 import json
+import random
+import shlex
 import subprocess
 import sys
+from typing import TextIO, cast
 
 import pytest
 
+from tendays.bots.engine_client import (
+    MAX_LINE,
+    EngineBot,
+    EngineError,
+    LongLine,
+    bounded_lines,
+)
 from tendays.cli.engine_cmd import servable_bots, serve
 from tendays.engine import Options, load_edition, new_game, view
 from tendays.engine.wire import view_to_json
@@ -31,7 +41,7 @@ def answers(*commands: str) -> list[str]:
         (
             "newgame {bad",
             'error \'newgame\' needs {"edition", "options", "player"} as one JSON object on the '
-            'same '
+            "same "
             "line: Expecting property name",
         ),
         ("newgame", "error 'newgame' needs"),
@@ -119,3 +129,48 @@ def test_a_huge_unknown_line_is_quoted_cut_in_the_answer() -> None:
     assert len(answer) < 200
     (answer,) = answers("hello")
     assert answer == "error unknown command 'hello'; commands: tendays, newgame, go, quit"
+
+
+class PiecemealStream:
+    """A stream that can only be read a bounded piece at a time: a reader that asked for a whole
+    line, as an endless line would need, fails the test."""
+
+    def __init__(self, text: str) -> None:
+        self._text = io.StringIO(text)
+
+    def readline(self, size: int = -1) -> str:
+        assert 0 < size <= MAX_LINE + 1, "an unbounded read"
+        return self._text.readline(size)
+
+
+def test_a_line_longer_than_the_limit_is_answered_without_being_held_whole() -> None:
+    source = PiecemealStream("tendays 2\n" + "x" * (3 * MAX_LINE + 5) + "\r\nhello\nquit\n")
+    sink = io.StringIO()
+    assert serve("greedy", 0, cast(TextIO, source), sink) == 0
+    assert sink.getvalue().splitlines() == [
+        "ready greedy",
+        f"error a line of {3 * MAX_LINE + 5} characters; a line has at most {MAX_LINE}",
+        "error unknown command 'hello'; commands: tendays, newgame, go, quit",
+    ]
+
+
+def test_bounded_lines_keeps_lines_at_the_limit_and_skips_longer_ones() -> None:
+    lines = list(
+        bounded_lines(io.StringIO("a" * 10 + "\n" + "b" * 11 + "\nc\n" + "d" * 25), most=10)
+    )
+    assert lines == ["a" * 10 + "\n", LongLine(11), "c\n", LongLine(25)]
+
+
+def test_an_engine_that_answers_with_an_endless_line_is_stopped_in_words() -> None:
+    program = "import sys; sys.stdout.write('x' * (3 << 20) + '\\n'); sys.stdout.flush(); input()"
+    bot = EngineBot(f"{shlex.quote(sys.executable)} -c {shlex.quote(program)}")
+    state = new_game(load_edition("usa"), Options(players=2), 4)
+    try:
+        with pytest.raises(EngineError) as stopped:
+            bot.choose(view(state, 0), random.Random(0))
+    finally:
+        bot.close()
+    assert str(stopped.value) == (
+        f"the engine sent a line of {3 << 20} characters answering the greeting 'tendays 2'; "
+        f"a line has at most {MAX_LINE}"
+    )

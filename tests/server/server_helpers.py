@@ -6,10 +6,12 @@ import contextlib
 import json
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
@@ -84,6 +86,27 @@ def sign_up(client: TestClient, name: str = "Alice", password: str = PASSWORD) -
     body: dict[str, Any] = answer.json()
     client.headers["X-CSRF-Token"] = body["csrf"]
     return body
+
+
+def another_browser(client: TestClient, address: str = "testclient") -> TestClient:
+    """Another browser (cookies of its own, from ``address``) on ``client``'s running server. Its
+    requests run on the server's own event loop, as a real server's do, so requests sent at once
+    from threads (:func:`at_once`) meet in the server as they would in production."""
+    other = TestClient(client.app, client=(address, 50000))
+    other.portal = client.portal
+    return other
+
+
+def at_once(count: int, send: Callable[[int], Any]) -> list[Any]:
+    """``send(0) .. send(count - 1)``, all sent together from threads of their own; their answers."""
+    start = threading.Barrier(count, timeout=60)
+
+    def one(number: int) -> Any:
+        start.wait()
+        return send(number)
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(one, range(count)))
 
 
 def bot(level: str = "normal") -> dict[str, Any]:

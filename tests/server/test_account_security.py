@@ -17,7 +17,7 @@ from sqlalchemy import select
 from tendays.server.face.app import Limits, create_app
 from tendays.server.face.guard import over_tls
 from tendays.server.face.logs import RedactSecrets, redact
-from tendays.server.people.sign_in_limits import SignInLimits
+from tendays.server.people.limits import SignInLimits
 from tendays.server.storage.schema import AccountTable, SessionTable
 
 PASSWORD = "correct horse battery"
@@ -123,7 +123,8 @@ def test_sign_in_is_limited_per_address(app_client: TestClient) -> None:
 
 
 def test_accounts_made_from_one_address_are_limited(app_client: TestClient) -> None:
-    app_client.app.state.accounts.limits = SignInLimits(per_address=2)
+    app_client.app.state.accounts.limits = SignInLimits(sign_ups_per_address=2)
+    app_client.app.state.accounts.clock = lambda: 1_000_000.0  # the window opens at the first sign-up
     stranger = TestClient(app_client.app)
     for name in ("Ann", "Ben"):
         assert stranger.post("/api/accounts", json={"name": name, "password": PASSWORD}).status_code == 201

@@ -166,6 +166,8 @@ def test_my_data_is_mine_alone_and_holds_no_secret(client: TestClient) -> None:
     data = answer.json()
     assert data["account"]["name"] == "Alice" and [g["id"] for g in data["games"]] == [game]
     assert data["games"][0]["seat"] == 0 and len(data["sessions"]) == 1
+    assert [device.keys() for device in data["known_devices"]] == [{"created", "expires"}]
+    assert client.cookies["tendays_device"] not in answer.text
     assert "Bob" not in answer.text and "argon2" not in answer.text and "hash" not in answer.text
     assert client.cookies["tendays_session"] not in answer.text and data["sessions"][0].keys() == {"created",
                                                                                                    "expires"}

@@ -85,6 +85,10 @@ def test_no_secret_reaches_the_log_at_debug(tmp_path: Path, served: list[Served]
     with connect(f"ws://{HOST}:{server.port}/ws/games/{ticket['id']}?tok%65n={bob['token']}") as ws:
         assert json.loads(ws.recv(timeout=10))["code"] == "malformed"  # refused: a token in the address
     assert _get(server.base, f"/health?lang=de&tok%65n={bob['token']}x") == 200
+    # by value: a name escaped twice, another name, none at all, the path
+    for address in (f"/health?t%256fken={ticket['token']}", f"/health?x={ticket['token']}",
+                    f"/health?{bob['token']}", f"/play/abc/{bob['token']}"):
+        assert _get(server.base, address) in (200, 404)
     # Behind a trusted proxy the log shows the client the limits count, not the proxy.
     assert _get(server.base, "/health", {"X-Forwarded-For": "203.0.113.77"}) == 200
     log = server.stop()
@@ -180,5 +184,31 @@ def test_a_weak_admin_token_stops_the_server_with_how_to_make_one(tmp_path: Path
     done = subprocess.run([sys.executable, "-m", "tendays", "serve", "--port", str(free_port())], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert "a random secret of at least 32 characters (this one has 1)" in done.stderr
+    assert "a random secret: this one holds about 0 bits, at least 100 are needed" in done.stderr
     assert 'python3 -c "import secrets; print(secrets.token_urlsafe(32))"' in done.stderr
+
+
+def test_a_huge_body_of_any_method_is_refused_before_it_is_sent(tmp_path: Path, served: list[Served]) -> None:
+    """An anonymous DELETE /api/account declaring 20 MB: answered 413 in words while the client has sent
+    none of it, and the connection closed; a body in chunks is cut off as it comes."""
+    server = Served(tmp_path / "t.db", "--log-level", "warning")
+    served.append(server)
+    head = b"DELETE /api/account HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    answer = _raw(server.port, head + b"Content-Length: 20000000\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 413 ") and b"the request is too large (20000000 bytes" in answer
+    chunk = b"4000\r\n" + b"[" * 0x4000 + b"\r\n"
+    answer = _raw(server.port, head + b"Transfer-Encoding: chunked\r\n\r\n" + chunk * 3)
+    assert answer.startswith(b"HTTP/1.1 413 ") and b"more than 16384 bytes" in answer
+    assert _get(server.base, "/health") == 200
+
+
+def test_a_body_that_trickles_is_answered_408(tmp_path: Path, served: list[Served]) -> None:
+    server = Served(tmp_path / "t.db", "--log-level", "warning", "--body-timeout", "1s")
+    served.append(server)
+    # Half a body, then nothing: 408 once the second has passed, and the connection closed (the read would
+    # otherwise wait 20 s).
+    answer = _raw(server.port, b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                               b"Content-Length: 100\r\n\r\n{\"edition\": ", timeout=20)
+    assert answer.startswith(b"HTTP/1.1 408 ") and b"within 1 s" in answer
+    assert b"connection: close" in answer.lower()
+    assert _get(server.base, "/health") == 200

@@ -25,7 +25,7 @@ from tendays.server.people.profiles import leaderboard  # noqa: E402
 from tendays.server.storage.schema import MIGRATIONS, Base  # noqa: E402
 from tendays.server.storage.store import Store  # noqa: E402
 
-HEAD = "0005"  # the newest revision
+HEAD = "0009"  # the newest revision
 
 
 def test_the_migrations_make_exactly_the_declared_tables(db_url: str) -> None:
@@ -97,8 +97,8 @@ def test_a_database_at_revision_0003_upgrades_to_the_newest_with_its_games_intac
         assert game is not None and game.moves == ["draft 3"]
         assert [(s.name, s.token_hash, s.account_id) for s in game.seats] == [
             ("Ann", hash_token("token-0"), None), ("Ben", hash_token("token-1"), None)]
-        assert {"accounts", "sessions", "sign_in_limits", "ratings", "rating_history", "seeks"} <= set(
-            inspect(store.engine).get_table_names())
+        assert {"accounts", "sessions", "attempt_counts", "known_devices", "ratings", "rating_history",
+                "seeks"} <= set(inspect(store.engine).get_table_names())
     finally:
         store.close()
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rated_helpers import play_past_the_draft
 from server_helpers import HUMAN, PASSWORD, TestClient, Ticker, bot, settings, sign_up
 
 from tendays.server.face.app import Limits, create_app
@@ -77,17 +78,24 @@ def test_a_rating_range_off_the_scale_is_refused_with_the_scale_in_words(
     assert said.endswith(scale["said"])
 
 
-def test_deleting_an_account_during_its_rated_game_leaves_it_and_the_other_wins(client: TestClient) -> None:
+@pytest.mark.parametrize("moved", [True, False])
+def test_deleting_an_account_during_its_rated_game_leaves_it_and_the_other_wins(client: TestClient,
+                                                                                moved: bool) -> None:
     sign_up(client, "Erna")
     game = create(client, "Erna", [HUMAN, HUMAN], rated=True)
     fritz = TestClient(client.app)
     sign_up(fritz, "Fritz")
     assert fritz.post(f"/api/games/{game['id']}/join", json={"name": "Fritz"}).status_code == 200
     assert client.get(f"/api/games/{game['id']}").json()["status"] == "playing"
+    if moved:  # both drafted and made a move of their own: from here on, leaving loses
+        client.portal.call(play_past_the_draft, client.app.state.lobby.matches[game["id"]])
     delete_account(fritz)
     summary = client.get(f"/api/games/{game['id']}").json()
     assert (summary["status"], summary["ended"]) == ("over", "forfeit")
     assert summary["seats"][1]["name"] == "deleted player" and summary["seats"][1]["left"]
     rated = client.get("/api/players/Erna").json()  # the game was rated before the account went
+    if not moved:  # the abort rule: before every first move after the draft, nobody wins and no rating moves
+        assert rated["ratings"] == {} and rated["games"][0]["result"] == "aborted"
+        return
     assert rated["ratings"]["usa"]["games"] == 1 and rated["ratings"]["usa"]["rating"] > 25
     assert (rated["games"][0]["result"], rated["games"][0]["others"][0]["place"]) == ("won", 2)

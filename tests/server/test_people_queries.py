@@ -73,8 +73,8 @@ def test_a_profile_is_three_statements_whatever_was_played(db_url: str) -> None:
         games = [(f"u{n}", "usa", [ada, bob], True) for n in range(4)] + \
                 [(f"g{n}", "germany", [cy, ada, bob], True) for n in range(3)]
         add_games(store, games)
-        for game_id, _edition, seats, _finished in games:
-            rate_game(store.engine, game_id, list(range(1, len(seats) + 1)))
+        for day, (game_id, _edition, seats, _finished) in enumerate(games):  # a day apart: the repeat cap
+            rate_game(store.engine, game_id, list(range(1, len(seats) + 1)), at=1_700_000_000 + day * 90_000)
         with statements(store.engine) as sent:
             found = profile(store.engine, "p0", page=1, per_page=5)
         # Beside the pool's check that the connection is alive (PostgreSQL), and nothing else.

@@ -1,6 +1,7 @@
 """Ratings: the model (openskill on the bots' scale, provisional players), each seat's place, a game rated
-exactly once (even by two processes at once), rated games lost by leaving or being away, and the
-profile and leaderboard answers, on SQLite and PostgreSQL."""
+exactly once (even by two processes at once), rated games lost by leaving or being away (once every person
+has moved after the draft: before that, test_rated_results.py's abort rule), and the profile and leaderboard
+answers, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from rated_helpers import play_past_the_draft
 from server_helpers import TestClient, settings
 from sqlalchemy import insert, select, update
 
@@ -241,6 +243,7 @@ def test_leaving_a_rated_two_person_game_ends_it_in_the_others_favour(db_url: st
             table = json.loads(watcher.drain()[-1])
             assert table["game"]["rated"] is True  # the table says so (leaving it loses it)
             match.unsubscribe(watcher)
+            await play_past_the_draft(match)
             await match.leave(0)
             assert match.status == "over" and match.ended == "forfeit"
             await settled(lobby)
@@ -257,7 +260,9 @@ def test_away_until_a_bot_takes_the_seat_loses_a_rated_game(tmp_path: Path) -> N
     async def scenario() -> None:
         lobby = open_lobby(f"sqlite:///{tmp_path / 'games.db'}")
         try:
-            match, (ada, bob) = await rated_pair(lobby, ("live", 0.2, 0))
+            # long enough a turn for the draft and a move each (played at once), then one runs out
+            match, (ada, bob) = await rated_pair(lobby, ("live", 2.0, 0))
+            await play_past_the_draft(match)
             mover = match.state.current
             deadline = time.monotonic() + 20
             while match.status != "over" and time.monotonic() < deadline:
@@ -283,6 +288,7 @@ def test_a_rated_game_that_ended_unrated_is_rated_at_the_next_start(tmp_path: Pa
         lobby_hook, lobby.on_finished = lobby.on_finished, None  # the process dies before it rates the game
         try:
             match, people = await rated_pair(lobby)
+            await play_past_the_draft(match)
             await match.leave(1)
             assert lobby_hook is not None and match.ended == "forfeit"
             return match.id, people
@@ -312,13 +318,14 @@ def test_a_rated_game_that_ended_unrated_is_rated_at_the_next_start(tmp_path: Pa
 
 
 def seeded(url: str) -> list[int]:
-    """Ada beats Bob in five rated games and loses one friendly game to him; Cy plays one rated game."""
+    """Ada beats Bob in five rated games (a day apart: each counts) and loses one friendly game to him; Cy
+    plays one rated game."""
     store = Store(url)
     try:
         ada, bob, cy = add_accounts(store, "Ada", "Bob", "Cy")
         for number in range(5):
             add_game(store, f"r{number}", [ada, bob], created=1_000_000 + number)
-            rate_game(store.engine, f"r{number}", [1, 2], at=2_000_000 + number)
+            rate_game(store.engine, f"r{number}", [1, 2], at=2_000_000 + number * 90_000)
         add_game(store, "friendly", [bob, ada], rated=False, created=1_000_010)
         rate_game(store.engine, "friendly", [1, 2])
         add_game(store, "open", [ada, None], rated=False, finished=False, created=1_000_020)
@@ -422,6 +429,7 @@ def test_a_rated_game_that_expires_is_lost_by_the_person_to_move(tmp_path: Path)
         lobby = open_lobby(f"sqlite:///{tmp_path / 'games.db'}", idle_expiry=60.0)
         try:
             match, (ada, bob) = await rated_pair(lobby)
+            await play_past_the_draft(match)
             with lobby.journal.store.engine.begin() as db:  # nobody moved for longer than the expiry
                 db.execute(update(GameTable).where(GameTable.id == match.id).values(last_move_at=time.time() - 120))
             assert await lobby.sweep() == (1, 0)
@@ -445,6 +453,7 @@ def test_with_three_people_one_leaving_does_not_end_a_rated_game(tmp_path: Path)
             match, _token = await lobby.create("usa", [HUMAN] * 3, {}, "Ada", rated=True, account_id=ada)
             await lobby.join(match.id, "Bob", account_id=bob)
             await lobby.join(match.id, "Cy", account_id=cy)
+            await play_past_the_draft(match)
             await match.leave(2)
             assert match.status == "playing" and match.seats[2].left  # a bot plays Cy's seat, which has lost
             await match.leave(1)

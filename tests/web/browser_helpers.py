@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -96,7 +97,24 @@ def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.js_errors = errors  # checked at the end of each test
+    page.wait_for_function = _as_function(page.wait_for_function)
     return page
+
+
+# The start of a JavaScript function: "() =>", "([v]) =>", "async () =>", "function".
+_FUNCTION = re.compile(r"\s*(async\s+)?(function\b|\([^()]*\)\s*=>|\w+\s*=>)")
+
+
+def _as_function(wait_for_function: Any) -> Any:
+    """Playwright polls a bare expression with eval(), which the pages' Content-Security-Policy refuses
+    (no 'unsafe-eval'); the same expression as a function is polled without it."""
+
+    def wait(expression: str, **options: Any) -> Any:
+        if not _FUNCTION.match(expression):
+            expression = f"() => ({expression})"
+        return wait_for_function(expression, **options)
+
+    return wait
 
 
 def open_lobby(page: Page, url: str | None = None) -> None:

@@ -41,7 +41,7 @@ def seeded(server: Server) -> Server:
                                                 "account_id": a} for i, (n, a) in enumerate((("Ada", ada),
                                                                                               ("Bob", bob)))])
             if number < 5:
-                rate_game(store.engine, game_id, [1, 2], at=1_700_000_000 + number * 3600)
+                rate_game(store.engine, game_id, [1, 2], at=1_700_000_000 + number * 90_000)  # a day apart: each counts
         with store.engine.begin() as db:
             db.execute(update(RatingTable).where(RatingTable.account_id == bob).values(sigma=4.0))
     finally:

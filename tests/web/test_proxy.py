@@ -163,3 +163,18 @@ def test_limits_count_the_address_nginx_saw_not_a_forged_one(site: dict[str, Any
     assert status == 200 and seen["recent"][0]["address"] == "127.0.0.1"  # nginx replaced the forged header
     status, _ = https_call(site["url"] + "/api/games", {**game, "name": "x" * 20_000})
     assert status == 413  # refused by nginx itself (client_max_body_size)
+
+
+def test_answers_over_tls_carry_hsts_from_nginx_and_the_servers_headers_once(site: dict[str, Any]) -> None:
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # the certificate made for the test
+    for path in ("/", "/api/games", "/static/js/lobby.js", "/api/games/nosuch"):
+        request = urllib.request.Request(site["url"] + path)
+        try:
+            with urllib.request.urlopen(request, timeout=10, context=context) as answer:
+                headers = answer.headers
+        except urllib.error.HTTPError as error:
+            headers = error.headers
+        assert headers.get_all("Strict-Transport-Security") == ["max-age=63072000"], path
+        assert len(headers.get_all("Content-Security-Policy")) == 1, path
+        assert headers.get_all("X-Frame-Options") == ["DENY"], path

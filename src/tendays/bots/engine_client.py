@@ -15,12 +15,15 @@ import random
 import shlex
 import subprocess
 import threading
-from typing import IO
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any, AnyStr
 
 from tendays.engine import InvalidMoveError, Move, PlayerView
+from tendays.engine.plain_text import shown
 from tendays.engine.wire import view_to_json
 
-__all__ = ["PROTOCOL_VERSION", "EngineBot", "EngineError"]
+__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "EngineBot", "EngineError", "LongLine", "bounded_lines"]
 
 #: The protocol this host and ``tendays engine`` speak. 2: views carry ``forced_pile``, legal moves
 #: as objects with their notation in ``"text"``, absent days and piles of events as ``null`` (see
@@ -28,16 +31,50 @@ __all__ = ["PROTOCOL_VERSION", "EngineBot", "EngineError"]
 PROTOCOL_VERSION = 2
 START_TIMEOUT = 10.0  # seconds for the program to start and answer the greeting
 MOVE_TIMEOUT = 5.0  # seconds for each answer during a game
-MAX_LINE = 1 << 20  # longest line accepted from an engine
+# The longest line either end reads, in characters: a view on the wire is a few kilobytes, and a
+# line that never ends must not fill the reader's memory.
+MAX_LINE = 1 << 20
 
 
 class EngineError(RuntimeError):
     """The external engine misbehaved; the message says how."""
 
 
-def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+@dataclass(frozen=True)
+class LongLine:
+    """In place of a line longer than :data:`MAX_LINE` characters, which was read in pieces and
+    dropped: how long it was, without its line end."""
+
+    length: int
+
+
+def bounded_lines(stream: IO[AnyStr], most: int = MAX_LINE) -> Iterator[AnyStr | LongLine]:
+    """Each line of ``stream`` (text or bytes, with its line end), never holding more than
+    ``most`` characters or bytes of one: a longer line is skipped as it is read and yields a
+    :class:`LongLine`."""
+    while line := stream.readline(most + 1):
+        if len(line) <= most or _ends_a_line(line):
+            yield line
+            continue
+        length = len(line)
+        while piece := stream.readline(most + 1):
+            length += len(piece)
+            if _ends_a_line(piece):
+                length -= len(piece) - len(piece.rstrip(_LINE_ENDS[type(piece)]))
+                break
+        yield LongLine(length)
+
+
+_LINE_ENDS: dict[type, Any] = {str: "\r\n", bytes: b"\r\n"}
+
+
+def _ends_a_line(piece: str | bytes) -> bool:
+    return piece.endswith(_LINE_ENDS[type(piece)][1:])
+
+
+def _read_lines(stream: IO[str], lines: queue.Queue[str | LongLine | None]) -> None:
     try:
-        for line in stream:
+        for line in bounded_lines(stream):
             lines.put(line)
     except (OSError, ValueError):
         pass
@@ -59,7 +96,7 @@ class EngineBot:
         self.start_timeout = START_TIMEOUT if start_timeout is None else start_timeout
         self.move_timeout = MOVE_TIMEOUT if move_timeout is None else move_timeout
         self._process: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[str | LongLine | None] = queue.Queue()
         self._game: tuple[str, int | None, object] | None = None
         self._hung = False  # it missed a deadline: no point waiting for it to say goodbye
 
@@ -91,7 +128,7 @@ class EngineBot:
             raise EngineError(
                 f"the engine answered the greeting with {answer[:80]!r} instead of 'ready NAME'"
             )
-        self.engine_name = rest.strip()
+        self.engine_name = shown(rest.strip())
 
     def _send(self, line: str) -> None:
         process = self._process
@@ -125,9 +162,10 @@ class EngineBot:
                 ) from None
             if line is None:
                 raise EngineError(f"the engine stopped without answering {what}{self._exit_note()}")
-            if len(line) > MAX_LINE:
+            if isinstance(line, LongLine):
                 raise EngineError(
-                    f"the engine sent a line of {len(line)} characters answering {what}"
+                    f"the engine sent a line of {line.length} characters answering {what}; "
+                    f"a line has at most {MAX_LINE}"
                 )
             text = line.strip()
             if not text or text.startswith("#") or text == "info" or text.startswith("info "):

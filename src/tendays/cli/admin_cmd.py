@@ -1,13 +1,16 @@
 """``tendays admin``: the operator's commands for a running server, and a backup of its database.
 
-    tendays admin games [--ended | --all] [--page N]   # list games, newest first tendays admin
-    close GAME                           # end a game (no winner) tendays admin limits
-    # the per-client limits and who hit them tendays admin sweep                                #
-    expire idle games and delete old ended ones now tendays admin backup FILE [--db URL]
-    # a consistent copy of the SQLite database, live
+    tendays admin games [--ended | --all] [--page N]   # list games, newest first
+    tendays admin close GAME                           # end a game (no winner)
+    tendays admin limits                               # the per-client limits and who hit them
+    tendays admin sweep                                # expire idle games, delete old ended ones
+    tendays admin backup FILE [--db URL]               # a consistent copy of the SQLite database
+
+and the moderation commands (reports, flags, account, audit: :mod:`.admin_moderation_cmd`).
 
 The server is found at ``--url`` (or ``TENDAYS_URL``, default http://127.0.0.1:8000) and the token
-is read from ``TENDAYS_ADMIN_TOKEN``, never from the command line (which ``ps`` shows).
+is read from ``TENDAYS_ADMIN_TOKEN``, never from the command line (which ``ps`` shows). The audit
+log names the operator by the token's fingerprint and by ``--operator`` (``TENDAYS_OPERATOR``).
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ import json
 import os
 import sqlite3
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any
 
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
+
+from .admin_moderation_cmd import MODERATION, add_moderation_arguments, run_moderation
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the server (default http://127.0.0.1:8000) [TENDAYS_URL]",
     )
     parser.add_argument("--json", action="store_true", help="print the server's JSON answer")
+    parser.add_argument(
+        "--operator",
+        default=os.environ.get("TENDAYS_OPERATOR"),
+        metavar="NAME",
+        help="your name, for the audit log of moderation actions [TENDAYS_OPERATOR]",
+    )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     games = sub.add_parser("games", help="list games, newest first")
     which = games.add_mutually_exclusive_group()
@@ -43,6 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     close.add_argument("game")
     sub.add_parser("limits", help="the per-client limits and the latest refusals")
     sub.add_parser("sweep", help="expire idle games and delete old ended ones now")
+    add_moderation_arguments(sub)
     backup = sub.add_parser("backup", help="copy the SQLite database while the server runs")
     backup.add_argument("file", help="where to write the copy")
     backup.add_argument(
@@ -53,10 +66,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _call(args: argparse.Namespace, path: str, method: str = "GET") -> Any:
+def _call(
+    args: argparse.Namespace, path: str, method: str = "GET", body: dict[str, Any] | None = None
+) -> Any:
     token = os.environ.get("TENDAYS_ADMIN_TOKEN", "")
+    headers = {"Authorization": f"Bearer {token}"}
+    if args.operator:
+        # a header is Latin-1: a name in any script travels percent-encoded
+        headers["X-Tendays-Operator"] = urllib.parse.quote(args.operator)
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
     request = urllib.request.Request(
-        f"{args.url.rstrip('/')}{path}", method=method, headers={"Authorization": f"Bearer {token}"}
+        f"{args.url.rstrip('/')}{path}", data=data, method=method, headers=headers
     )
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
@@ -106,6 +129,8 @@ def _backup(url: str, target: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action in MODERATION:
+        return run_moderation(args, lambda path, method, body: _call(args, path, method, body))
     if args.action == "backup":
         print(_backup(args.db, args.file))
         return 0

@@ -17,11 +17,16 @@ import re
 import sys
 from collections.abc import Sequence
 
+from tendays.bots.engine_client import LongLine, bounded_lines
 from tendays.engine import Edition, EditionError, available_editions, checker_for, load_edition
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
 from .language import add_language_argument
+
+# The longest line read from standard input: a journey of the most days is under 100 bytes, and a
+# line that never ends (``tendays check usa < /dev/zero``) must not fill the memory.
+MAX_JOURNEY_LINE = 4096
 
 
 class BadJourney(ValueError):
@@ -126,7 +131,21 @@ def check_lines(edition: Edition, days: int | None) -> int:
             file=sys.stderr,
         )
     worst = 0
-    for number, raw in enumerate(sys.stdin.buffer, 1):
+    for number, raw in enumerate(bounded_lines(sys.stdin.buffer, MAX_JOURNEY_LINE), 1):
+        if isinstance(raw, LongLine):
+            worst = 2
+            message = _("line {number} has {length} bytes: a journey line has at most {most}")
+            print(
+                json.dumps(
+                    {
+                        "error": message.format(
+                            number=number, length=raw.length, most=MAX_JOURNEY_LINE
+                        )
+                    }
+                ),
+                flush=True,
+            )
+            continue
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:

@@ -135,9 +135,11 @@ def read_view(text: str) -> tuple[Any, str]:
 
 
 def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
-    """Answer protocol commands from ``source`` on ``sink`` until 'quit' or end of input."""
+    """Answer protocol commands from ``source`` on ``sink`` until 'quit' or end of input. A line
+    longer than :data:`~tendays.bots.engine_client.MAX_LINE` characters is answered with an error
+    without being held whole."""
     from tendays.bots import make_bot
-    from tendays.bots.engine_client import PROTOCOL_VERSION
+    from tendays.bots.engine_client import MAX_LINE, PROTOCOL_VERSION, LongLine, bounded_lines
 
     bot = make_bot(bot_spec)
     games = 0
@@ -147,7 +149,10 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
         sink.write(line + "\n")
         sink.flush()
 
-    for raw in source:
+    for raw in bounded_lines(source):
+        if isinstance(raw, LongLine):
+            say(f"error a line of {raw.length} characters; a line has at most {MAX_LINE}")
+            continue
         command, _, rest = raw.strip().partition(" ")
         if not command or command.startswith("#"):
             continue

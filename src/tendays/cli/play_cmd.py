@@ -21,6 +21,7 @@ __all__ = [
     "choose_language",
     "first_seat_arg",
     "run",
+    "seed_arg",
 ]
 
 DEFAULT_PLAYERS = "me,normal,normal"
@@ -38,6 +39,17 @@ def first_seat_arg(text: str) -> int | str:
             )
         )
     return int(text)
+
+
+def seed_arg(text: str) -> int:
+    """``--seed``: a whole number in the range the engine deals with
+    (:func:`tendays.engine.parse_seed`)."""
+    from tendays.engine import parse_seed
+
+    try:
+        return parse_seed(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,7 +91,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="swap variant: a turn may swap two days instead of drawing",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, help="shuffle seed, for a game that can be dealt again"
+        "--seed",
+        type=seed_arg,
+        default=None,
+        help="shuffle seed, for a game that can be dealt again (a whole number of at most 19 "
+        "digits)",
     )
     parser.add_argument(
         "--delay",

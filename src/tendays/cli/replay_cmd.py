@@ -15,6 +15,7 @@ from pathlib import Path
 from tendays.engine import GameRecord, RecordError, State, checker_for, use_language, view
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
+from tendays.engine.plain_text import shown
 
 from .language import add_language_argument, choose_language
 
@@ -85,7 +86,8 @@ def print_game(record: GameRecord, states: Sequence[State], reveal: bool) -> Non
     from .tui.render import log_line, person, tile_text
 
     final = states[-1]
-    names = record.names or tuple(
+    # names from a file: load_save refused unsafe ones; shown() is the last line of defence
+    names = tuple(map(shown, record.names)) or tuple(
         _("Player {number}").format(number=i + 1) for i in range(record.options.players)
     )
     console = Console(highlight=False)

@@ -100,6 +100,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("joins-per-minute", 30, "seats a client may join a minute"),
         ("connections-per-minute", 60, "table connections a client may open a minute"),
         ("connections-at-once", 40, "table connections a client may hold open"),
+        ("replays-per-minute", 10, "records a client may open from files a minute"),
         ("open-connections", 100, "connections of any kind a client may hold open"),
         ("max-games", 10_000, "unfinished games the server holds"),
     ):
@@ -117,6 +118,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=duration(_env("HEADER_TIMEOUT", "10s")),
         metavar="DURATION",
         help="time a request's headers may take to arrive (default 10s) [TENDAYS_HEADER_TIMEOUT]",
+    )
+    limits.add_argument(
+        "--body-timeout",
+        type=duration,
+        default=duration(_env("BODY_TIMEOUT", "10s")),
+        metavar="DURATION",
+        help="time a request's body may take to arrive, once its headers have (default 10s) "
+        "[TENDAYS_BODY_TIMEOUT]",
     )
     games = parser.add_argument_group("clocks, absent players and expiry")
     games.add_argument(
@@ -211,6 +220,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(_("--lease must be at least 1 second"))
     if args.header_timeout <= 0:
         return _fail(_("--header-timeout must be more than 0 seconds"))
+    if args.body_timeout <= 0:
+        return _fail(_("--body-timeout must be more than 0 seconds"))
     shown_db = redact_url(args.db) if "://" in args.db else repr(args.db)
     try:  # open the database once now, so a wrong URL is told in one line, not a traceback
         Store(args.db).close()
@@ -230,6 +241,8 @@ def run(args: argparse.Namespace) -> int:
             joins_per_minute=args.joins_per_minute,
             connections_per_minute=args.connections_per_minute,
             connections_at_once=args.connections_at_once,
+            body_seconds=args.body_timeout,
+            replays_per_minute=args.replays_per_minute,
         )
         limits.networks()
         admin_token = _admin_token(args)
@@ -288,12 +301,14 @@ def run(args: argparse.Namespace) -> int:
     # The server's own messages (games created, restored, bots that failed) go beside uvicorn's.
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-9s %(name)s: %(message)s"))
-    handler.addFilter(RedactSecrets())
+    # the admin token is found by value too, wherever a client puts it
+    redacting = RedactSecrets(known=[admin_token] if admin_token else [])
+    handler.addFilter(redacting)
     server_log = logging.getLogger("tendays")
     server_log.addHandler(handler)
     server_log.setLevel(args.log_level.upper())
     server_log.propagate = False
     for name in ("uvicorn.access", "uvicorn.error", "websockets"):
-        logging.getLogger(name).addFilter(RedactSecrets())  # no secret in any line, at any level
+        logging.getLogger(name).addFilter(redacting)  # no secret in any line, at any level
     server.run()
     return 0

@@ -29,7 +29,9 @@ from .record import Game, GameRecord, RecordError
 from .state import (
     MAX_DAYS,
     MAX_PLAYERS,
+    MAX_SEED,
     MIN_DAYS,
+    MIN_SEED,
     PILES,
     RULES_VERSION,
     IllegalMoveError,
@@ -40,6 +42,8 @@ from .state import (
     apply,
     legal_moves,
     new_game,
+    parse_seed,
+    seed_problem,
 )
 from .turns import Decision, Player, decision_rng, next_decision, play_bots
 from .view import PlayerView, view
@@ -48,7 +52,9 @@ from .words import Words
 __all__ = [
     "MAX_DAYS",
     "MAX_PLAYERS",
+    "MAX_SEED",
     "MIN_DAYS",
+    "MIN_SEED",
     "PILES",
     "RULES_VERSION",
     "ActionCodec",
@@ -97,7 +103,9 @@ __all__ = [
     "match_language",
     "new_game",
     "next_decision",
+    "parse_seed",
     "play_bots",
+    "seed_problem",
     "tile_name",
     "use_language",
     "view",

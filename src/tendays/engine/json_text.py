@@ -6,6 +6,11 @@ Python's parser recurses once per bracket, so a few kilobytes of ``[[[[...`` end
 goes through :func:`loads`, or is checked by :func:`check_depth` first: nesting deeper than
 :data:`MAX_DEPTH` is refused as invalid JSON (``json.JSONDecodeError``, a ``ValueError``) before any
 parser sees it. No tendays JSON nests deeper than 6.
+
+A whole number of more than :data:`MAX_DIGITS` digits is refused too (:class:`NumberTooLongError`,
+a ``json.JSONDecodeError``): every number tendays reads fits in 64 bits, and Python refuses to read
+one of over 4,300 digits with words of its own (a traceback in a command that expects only
+``JSONDecodeError``).
 """
 
 from __future__ import annotations
@@ -15,10 +20,38 @@ import re
 from typing import Any
 
 from .i18n import gettext as _
+from .i18n import ngettext
 
-__all__ = ["MAX_DEPTH", "check_depth", "loads"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "NumberTooLongError", "check_depth", "loads"]
 
 MAX_DEPTH = 64
+MAX_DIGITS = 20  # 2**64 has 20 digits: every 64-bit number, signed or not, fits
+
+
+class NumberTooLongError(json.JSONDecodeError):
+    """A whole number of more digits than :data:`MAX_DIGITS`; the message names the limit."""
+
+    def __init__(self, digits: int) -> None:
+        message = ngettext(
+            "a whole number of {digits} digits: tendays reads numbers of at most {most} digit",
+            "a whole number of {digits} digits: tendays reads numbers of at most {most} digits",
+            MAX_DIGITS,
+        ).format(digits=digits, most=MAX_DIGITS)
+        # not JSONDecodeError's own message, which would point at a position it does not know
+        ValueError.__init__(self, message)
+        self.msg, self.doc, self.pos, self.lineno, self.colno = message, "", 0, 1, 1
+        self.digits = digits
+
+    def __reduce__(self) -> tuple[type[NumberTooLongError], tuple[int]]:
+        return type(self), (self.digits,)
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise NumberTooLongError(digits)
+    return int(text)
+
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
@@ -45,7 +78,7 @@ def check_depth(text: str | bytes, most: int = MAX_DEPTH) -> None:
 
 
 def loads(text: str | bytes, **options: Any) -> Any:
-    """``json.loads`` of ``text``, refusing nesting deeper than :data:`MAX_DEPTH`
-    (``json.JSONDecodeError``)."""
+    """``json.loads`` of ``text``, refusing nesting deeper than :data:`MAX_DEPTH` and whole numbers
+    longer than :data:`MAX_DIGITS` digits (``json.JSONDecodeError``)."""
     check_depth(text)
-    return json.loads(text, **options)
+    return json.loads(text, **{"parse_int": _bounded_int, **options})

@@ -12,6 +12,7 @@ Notation (days and piles count from 1)::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -19,6 +20,8 @@ from typing import Any
 from .i18n import gettext as _
 
 __all__ = ["InvalidMoveError", "Move", "MoveKind"]
+
+_NUMBER = re.compile(r"[0-9]{1,2}")
 
 
 class InvalidMoveError(ValueError):
@@ -102,9 +105,13 @@ class Move:
                 )
             ) from None
         arity = _ARITY[kind]
-        if len(parts) != arity + 1 or not all(p.isdigit() for p in parts[1:]):
+        # days and piles are numbers of one or two ASCII digits ("²" and "٣" are digits to
+        # Python, and a number of thousands of digits is one that Python refuses to read)
+        if len(parts) != arity + 1 or not all(_NUMBER.fullmatch(p) for p in parts[1:]):
+            shown = text.strip()
+            shown = shown if len(shown) <= 40 else f"{shown[:40]}…"
             raise InvalidMoveError(
-                _("{text}: expected {form}").format(text=repr(text.strip()), form=cls._form(kind))
+                _("{text}: expected {form}").format(text=repr(shown), form=cls._form(kind))
             )
         numbers = [int(p) for p in parts[1:]] + [0, 0]
         return cls(kind, numbers[0], numbers[1])

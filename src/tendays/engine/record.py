@@ -16,7 +16,8 @@ from .edition import Edition, load_edition
 from .i18n import gettext as _
 from .json_text import loads as json_loads
 from .moves import Move
-from .state import KNOWN_RULES, IllegalMoveError, Options, State, apply, new_game
+from .plain_text import text_problem
+from .state import KNOWN_RULES, IllegalMoveError, Options, State, apply, new_game, seed_problem
 
 __all__ = ["Game", "GameRecord", "RecordError", "shape_problem"]
 
@@ -29,7 +30,9 @@ class RecordError(ValueError):
 
 def shape_problem(data: object) -> str | None:
     """What keeps ``data`` from being a record's JSON object, in words (a person reads it, never a
-    Python key); None if it has the right shape."""
+    Python key); None if it has the right shape. A name that holds a control or formatting
+    character (:mod:`.plain_text`) and a seed out of range (:func:`.state.seed_problem`) are
+    refused too: a record may come from anyone."""
     if not isinstance(data, dict):
         return _("it holds {kind}, not a JSON object").format(kind=_json_kind(data))
     missing = [repr(key) for key in ("edition", "options", "seed", "moves") if key not in data]
@@ -50,7 +53,11 @@ def shape_problem(data: object) -> str | None:
         if not right:
             return _("{key!r} must be {what}, not {value}").format(
                 key=key, what=what, value=json.dumps(data[key], default=repr)[:40])
-    return None
+    for number, name in enumerate(names, 1):
+        problem = text_problem(name, _("the name of player {number}").format(number=number))
+        if problem is not None:
+            return problem
+    return seed_problem(seed)
 
 
 def _json_kind(data: object) -> str:

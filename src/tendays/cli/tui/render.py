@@ -30,6 +30,7 @@ from tendays.engine import (
 from tendays.engine.edition import Role
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext, pgettext
+from tendays.engine.plain_text import shown
 
 from .palettes import PALETTES, PaletteChoice, palette_choice, use_palette
 
@@ -82,9 +83,10 @@ def _ink(background: str) -> str:
 
 
 def person(name: str) -> str:
-    """A seat's name as shown: "You" in the reader's language for the
-    one person at a table of bots."""
-    return _("You") if name == YOU else name
+    """A seat's name as shown: "You" in the reader's language for the one person at a table of
+    bots; any control or formatting character is replaced (:func:`tendays.engine.plain_text.shown`),
+    whoever gave the name."""
+    return _("You") if name == YOU else shown(name)
 
 
 def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Text:

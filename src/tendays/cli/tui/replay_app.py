@@ -35,6 +35,7 @@ from tendays.engine import (
 )
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
+from tendays.engine.plain_text import shown
 
 from .palettes import PaletteChoice, draw_with
 from .render import (
@@ -161,7 +162,8 @@ class ReplayScreen(FittedScreen[None]):
         self.record = record
         self.states = replay_states(record)
         self.edition = load_edition(record.edition)
-        self.names = tuple(record.names) or tuple(
+        # names from a file: refused by load_save when unsafe, made safe here for any other record
+        self.names = tuple(map(shown, record.names)) or tuple(
             _("Player {number}").format(number=i + 1) for i in range(record.options.players)
         )
         self.finished = self.states[-1].is_over

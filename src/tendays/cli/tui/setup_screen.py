@@ -19,7 +19,14 @@ from textual.content import Content
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
 from tendays.bots import BOTS, LEVELS
-from tendays.engine import MAX_DAYS, MAX_PLAYERS, MIN_DAYS, available_editions, load_edition
+from tendays.engine import (
+    MAX_DAYS,
+    MAX_PLAYERS,
+    MIN_DAYS,
+    available_editions,
+    load_edition,
+    parse_seed,
+)
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import gettext as translated
 from tendays.engine.i18n import ngettext
@@ -144,8 +151,10 @@ class SetupScreen(FittedScreen[None]):
         first = str(self.query_one("#setup-first-seat", Select).value)
         players = self.query_one("#setup-players", Input).value
         seed_text = self.query_one("#setup-seed", Input).value.strip()
-        if seed_text and not seed_text.isdigit():
-            self.refuse(_("the seed must be a whole number, not {seed!r}").format(seed=seed_text))
+        try:
+            seed = parse_seed(seed_text) if seed_text else None
+        except ValueError as error:
+            self.refuse(str(error))
             return
         config = replace(
             self.config,
@@ -154,7 +163,7 @@ class SetupScreen(FittedScreen[None]):
             players=players,
             swap=self.query_one("#setup-swap", Checkbox).value,
             first_seat=None if first == RANDOM_SEAT else int(first) - 1,
-            seed=int(seed_text) if seed_text else None,
+            seed=seed,
         )
         problem = self.start_game(config)
         if problem:

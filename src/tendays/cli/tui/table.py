@@ -31,8 +31,11 @@ from tendays.engine import (
 )
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import pgettext
+from tendays.engine.plain_text import shown, text_problem
+from tendays.engine.record import shape_problem
 from tendays.engine.wire import view_to_json
 
+from ..record_file import read_record_bytes
 from .palettes import PALETTES
 from .render import YOU
 
@@ -174,7 +177,8 @@ def parse_seats(text: str, names: Sequence[str] = ()) -> list[TerminalSeat]:
     Bot specs are bots (in any case: ``Hard`` is the level); ``me``/``human``/``you``,
     ``human:NAME`` and any other name are people. A lower-case word one slip away from a bot's name
     (``hrad``, ``nromal``) is refused as a likely typo: ``Hrad`` or ``human:hrad`` seats a person of
-    that name. ``names`` (from a save file) overrides the names of the seats.
+    that name. ``names`` (from a save file) overrides the names of the seats. A seat that holds a
+    control or formatting character (:func:`tendays.engine.plain_text.text_problem`) is refused.
     """
     words = [w.strip() for w in text.split(",")]
     if not text.strip() or any(not w for w in words):
@@ -183,6 +187,10 @@ def parse_seats(text: str, names: Sequence[str] = ()) -> list[TerminalSeat]:
                 "--players {text!r}: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'"
             ).format(text=text)
         )
+    for number, word in enumerate(words, 1):
+        problem = text_problem(word, _("seat {number} of --players").format(number=number))
+        if problem is not None:
+            raise SeatError(problem)
     people = sum(1 for w in words if not _is_bot_spec(w))
     seats: list[TerminalSeat] = []
     used: set[str] = set()
@@ -202,7 +210,7 @@ def parse_seats(text: str, names: Sequence[str] = ()) -> list[TerminalSeat]:
         used.add(seat.name)
         seats.append(seat)
     for seat, name in zip(seats, names, strict=False):
-        seat.name = name
+        seat.name = shown(name)  # read from a save file: checked there, made safe here
     return seats
 
 
@@ -390,47 +398,17 @@ def position_digest(state: State) -> str:
 
 
 def _shape_problem(data: object) -> str | None:
-    """What keeps ``data`` from being a game record's JSON object, in words;
-    None if it has the right shape."""
-    if not isinstance(data, dict):
-        kinds = {
-            list: _("an array"),
-            str: _("a string"),
-            bool: _("true or false"),
-            type(None): "null",
-        }
-        kind = kinds.get(type(data), _("a number"))
-        return _("it holds {kind}, not a JSON object").format(kind=kind)
-    missing = [repr(key) for key in ("edition", "options", "seed", "moves") if key not in data]
-    if missing:
-        return _("it has no {fields}").format(fields=_or_list(missing))
+    """What keeps ``data`` from being a save file's JSON object, in words; None if it has the
+    right shape: a game record's (:func:`tendays.engine.record.shape_problem`) and the save's own
+    fields."""
+    problem = shape_problem(data)
+    if problem is not None or not isinstance(data, dict):
+        return problem
+    seats = data.get("seats", [])
     checks = [
-        ("edition", isinstance(data["edition"], str), _('an edition id such as "usa"')),
-        (
-            "options",
-            isinstance(data["options"], dict),
-            _("an object such as {example}").format(example='{"players": 2, "days": 10}'),
-        ),
-        (
-            "seed",
-            isinstance(data["seed"], int) and not isinstance(data["seed"], bool),
-            _("a whole number"),
-        ),
-        (
-            "moves",
-            isinstance(data["moves"], list) and all(isinstance(m, str) for m in data["moves"]),
-            _('a list of moves such as ["draft 3", "draw"]'),
-        ),
-        (
-            "names",
-            isinstance(data.get("names", []), list)
-            and all(isinstance(n, str) for n in data.get("names", [])),
-            _("a list of names"),
-        ),
         (
             "seats",
-            isinstance(data.get("seats", []), list)
-            and all(isinstance(n, str) for n in data.get("seats", [])),
+            isinstance(seats, list) and all(isinstance(n, str) for n in seats),
             _("a list of seat specs"),
         ),
         ("position", isinstance(data.get("position", ""), str), _("a fingerprint")),
@@ -441,14 +419,12 @@ def _shape_problem(data: object) -> str | None:
             return _("{key!r} must be {what}, not {value}").format(
                 key=key, what=what, value=json.dumps(data[key])[:40]
             )
+    # a seat spec without a saved name becomes the seat's name
+    for number, spec in enumerate(seats, 1):
+        problem = text_problem(spec, _("seat {number}").format(number=number))
+        if problem is not None:
+            return problem
     return None
-
-
-def _or_list(items: Sequence[str]) -> str:
-    """Items joined with "or": "'seed'", "'seed' or 'moves'", "'edition', 'seed' or 'moves'"."""
-    if len(items) < 2:
-        return "".join(items)
-    return _("{head} or {last}").format(head=", ".join(items[:-1]), last=items[-1])
 
 
 def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
@@ -458,14 +434,16 @@ def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
     a file that is not UTF-8 JSON, JSON of the wrong shape, options that make no game, a move that
     does not replay, or a saved position the moves no longer lead to (an edited edition or seed).
     """
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise RecordError(
-            _("cannot read {path}: {error}").format(path=path, error=error.strerror or error)
-        ) from error
+    raw = read_record_bytes(path)
+    path = Path(shown(str(path)))  # as the refusals below name it
     try:
         data = json_text.loads(raw.decode("utf-8"))
+    except json_text.NumberTooLongError as error:
+        raise RecordError(
+            _("{path} is not a tendays game record: it holds {error}").format(
+                path=path, error=error
+            )
+        ) from None
     except UnicodeDecodeError:
         raise RecordError(
             _("{path} is not a tendays game record: it is not UTF-8 text").format(path=path)
@@ -506,8 +484,8 @@ def saved_palette(path: Path) -> str | None:
     """The palette a save file was drawn in, or None when it names none (an
     older save, any game record)."""
     try:
-        data = json_text.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, ValueError):
+        data = json_text.loads(read_record_bytes(path).decode("utf-8"))
+    except (RecordError, ValueError):
         return None
     palette = data.get("palette") if isinstance(data, dict) else None
     return palette if palette in PALETTES else None

@@ -29,6 +29,7 @@ from .models import ERRORS
 from .routing import GameId, lobby_of
 from .session import (
     COOKIE,
+    DEVICE_COOKIE,
     accounts_of,
     clear_cookie,
     current_session,
@@ -93,7 +94,11 @@ def accounts_router() -> APIRouter:
     async def sign_in(request: Request, body: Credentials) -> JSONResponse:
         try:
             ticket = await accounts_of(request).sign_in(
-                body.name, body.password, _address(request), request.cookies.get(COOKIE)
+                body.name,
+                body.password,
+                _address(request),
+                request.cookies.get(COOKIE),
+                device=request.cookies.get(DEVICE_COOKIE),
             )
         except AccountError as error:
             raise _refusal(error) from None

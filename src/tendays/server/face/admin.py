@@ -3,7 +3,7 @@ being hit.
 
 Off unless the server has an admin token (``TENDAYS_ADMIN_TOKEN``); every call then needs
 ``Authorization: Bearer TOKEN``. The page ``/admin`` asks for the token and uses these calls; so
-does ``tendays admin``. A token that is short or made of a few characters is refused at start
+does ``tendays admin``. A token that does not look random is refused at start
 (:func:`weak_token`). A wrong token is recorded among the refusals the admin view lists, and after
 ``FAILURES_PER_MINUTE`` of them in a minute an address is refused (429) until the minute has passed,
 right token or not.
@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -21,23 +22,30 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from tendays.engine.i18n import gettext as _
 
 from ..matches.notices import N_
+from ..people.strength import estimate, shannon_bits
 from .guard import LimitBook, Limits
 from .routing import lobby_of
 
-__all__ = ["FAILURES_PER_MINUTE", "MAKE_TOKEN", "admin_router", "weak_token"]
+__all__ = ["FAILURES_PER_MINUTE", "MAKE_TOKEN", "admin_guard", "admin_router", "weak_token"]
 
 FAILURES_PER_MINUTE = 10  # wrong admin tokens one address may send a minute
-MIN_TOKEN_LENGTH = 32
+# 16 random bytes in hex are 104 bits by zxcvbn's count; 12345678 four times is 4, a phrase of
+# seven common words about 114 by zxcvbn but far less in truth, hence both estimates
+MIN_TOKEN_BITS = 100
 MAKE_TOKEN = 'python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
 
 
 def weak_token(token: str) -> str | None:
-    """Why ``token`` is too weak to guard the admin view, or None if it is strong enough."""
-    if len(token) < MIN_TOKEN_LENGTH or len(set(token)) < 8:
+    """Why ``token`` is too weak to guard the admin view, or None if it is strong enough: it must
+    hold :data:`MIN_TOKEN_BITS` by zxcvbn's count of guesses (which sees words, repeats, sequences
+    and keyboard rows) and by the Shannon entropy of its characters (which sees a few characters
+    used over and over)."""
+    bits = min(estimate(token).bits, shannon_bits(token))
+    if bits < MIN_TOKEN_BITS:
         return _(
-            "the admin token must be a random secret of at least {most} characters (this one has "
-            "{count}); make one with: {command}"
-        ).format(most=MIN_TOKEN_LENGTH, count=len(token), command=MAKE_TOKEN)
+            "the admin token must be a random secret: this one holds about {bits} bits, at least "
+            "{least} are needed; make one with: {command}"
+        ).format(bits=round(bits), least=MIN_TOKEN_BITS, command=MAKE_TOKEN)
     return None
 
 
@@ -46,9 +54,10 @@ def _digest(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
 
 
-def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> APIRouter:
-    """The admin calls; ``ValueError`` if ``admin_token`` is too weak (:func:`weak_token`)."""
-    router = APIRouter(prefix="/api/admin", tags=["admin"])
+def admin_guard(admin_token: str | None, book: LimitBook) -> Callable[[Request], None]:
+    """The dependency every admin call has: 404 while the admin view is off, 401 for a missing or
+    wrong token, 429 for an address that sent too many wrong ones. ``ValueError`` if
+    ``admin_token`` is too weak (:func:`weak_token`)."""
     reason = weak_token(admin_token) if admin_token else None
     if reason is not None:
         raise ValueError(reason)
@@ -81,6 +90,14 @@ def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> AP
                 401, "the admin token is missing or wrong", headers={"WWW-Authenticate": "Bearer"}
             )
 
+    return authorised
+
+
+def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> APIRouter:
+    """The admin calls on games and limits; ``ValueError`` if ``admin_token`` is too weak
+    (:func:`weak_token`). The moderation calls are in :mod:`.moderation_api`."""
+    router = APIRouter(prefix="/api/admin", tags=["admin"])
+    authorised = admin_guard(admin_token, book)
     guard = [Depends(authorised)]
 
     @router.get("/games", summary="Every game, newest first", dependencies=guard)

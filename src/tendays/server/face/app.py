@@ -22,6 +22,7 @@ from tendays import __version__
 
 from ..matches.lobby import Lobby
 from ..people.accounts import Accounts
+from ..people.limits import Attempts
 from ..people.matchmaker import Matchmaker
 from ..people.results import catch_up, results_hook
 from ..settings import MasterSettings
@@ -29,10 +30,13 @@ from ..storage.journal import Journal
 from ..storage.store import DatabaseLock, Store
 from .accounts_api import accounts_router
 from .admin import admin_router
+from .admin_moderation import admin_moderation_router
 from .docs import docs_router
 from .guard import LimitBook, Limits, RequestGuard, RequestLanguage
+from .headers import SecurityHeaders
 from .learn import learn_router
 from .lobby_api import lobby_router
+from .moderation_api import moderation_router
 from .pages import pages_router
 from .players import players_router
 from .puzzles import puzzles_router
@@ -75,6 +79,7 @@ def create_app(
                 log.info("rated %d game(s) that had ended unrated", caught)
             app.state.lobby = lobby
             app.state.accounts = Accounts(lobby)
+            app.state.attempts = Attempts(journal)
             app.state.matchmaker = matchmaker = Matchmaker(lobby)
             matchmaker.start()
             try:
@@ -101,10 +106,13 @@ def create_app(
     app.add_middleware(RequestGuard, limits=limits, book=book)
     # added last, so it runs first: the guard's refusals are in words too
     app.add_middleware(RequestLanguage)
+    # outermost: every answer, the refusals too, carries the security headers
+    app.add_middleware(SecurityHeaders)
     # The order of the routers is the order of the API page.
     for router in (
         docs_router(app.title),
         admin_router(admin_token, limits, book),
+        admin_moderation_router(admin_token, book),
         puzzles_router(),
         learn_router(),
         replays_router(),
@@ -115,6 +123,7 @@ def create_app(
     app.include_router(lobby_router())
     app.include_router(accounts_router())
     app.include_router(players_router())
+    app.include_router(moderation_router())
     app.include_router(seeks_router())
     app.include_router(table_router(limits))
     return app

@@ -4,6 +4,10 @@ sites).
 Swagger UI 5 (which reads the OpenAPI 3.1 definition FastAPI writes) comes from the
 ``swagger-ui-bundle-v2`` package (part of the server extra); without it, ``/docs`` is a plain page
 that points to ``/openapi.json``.
+
+The page holds no inline script (its start is ``/docs/assets/start.js``), so the server's script
+policy (:mod:`~tendays.server.face.headers`) stands; it only allows Swagger UI's inline styles and
+its ``data:`` images, which the bundle needs to draw.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ import html
 from pathlib import Path
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+from .headers import PAGE_POLICY
 
 __all__ = ["docs_router"]
 
@@ -23,6 +29,7 @@ _ASSETS = {
 }
 
 # The page's own script: Swagger UI on /openapi.json, without the online validator (another site).
+# Served as a file: the page's policy allows no inline script.
 _START = """SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#swagger-ui',
@@ -32,6 +39,8 @@ _START = """SwaggerUIBundle({
   presets: [SwaggerUIBundle.presets.apis],
 });
 """
+# The server's policy, with the inline styles and data: images Swagger UI draws with.
+DOCS_POLICY = PAGE_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
 
 
 def _assets() -> Path | None:
@@ -74,9 +83,15 @@ def docs_router(app_title: str) -> APIRouter:
         )
         body = (
             '<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>'
-            f"<script>{_START}</script>"
+            '<script src="/docs/assets/start.js"></script>'
         )
-        return HTMLResponse(_page(title, body, head))
+        return HTMLResponse(
+            _page(title, body, head), headers={"Content-Security-Policy": DOCS_POLICY}
+        )
+
+    @router.get("/docs/assets/start.js")
+    async def docs_start() -> Response:
+        return Response(_START, media_type="text/javascript")
 
     @router.get("/docs/assets/{name}")
     async def docs_asset(name: str) -> FileResponse:

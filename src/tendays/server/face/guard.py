@@ -4,15 +4,24 @@ handled.
 :class:`RequestGuard` is an ASGI middleware around the whole app. It refuses
 
 - an address (path and query) longer than ``max_url_bytes``: ``414``;
-- a body longer than ``max_body_bytes``: ``413``, at once when the declared length says so, so a 60
-  MB name is refused before it is read (a body without a declared length is cut off as it arrives);
+- a body longer than ``max_body_bytes``, whatever the method (``DELETE`` and ``GET`` too): ``413``,
+  at once when the declared length says so, so a 60 MB name is refused before it is read (a body
+  without a declared length is cut off as it arrives);
+- a body that has not all arrived ``body_seconds`` after the headers (a client that trickles it, to
+  hold the server's attention for nothing): ``408``, and the connection is closed;
 - a JSON body (any ``Content-Type`` with ``json`` in it, in any letter case, or none) that is not
   strict UTF-8 JSON (``NaN``, ``Infinity``, numbers too large for a double, broken escapes, unpaired
   surrogates, nesting deeper than :data:`~tendays.engine.json_text.MAX_DEPTH`): ``422`` with the
   reason;
 - a client that creates games, joins games or opens table connections faster than the operator
   allows: ``429`` with ``Retry-After`` (a table connection is refused with the same status before it
-  opens).
+  opens). Games created and joined are counted in the database, in one statement that counts and
+  judges (:class:`~tendays.server.people.limits.Attempts`, in fixed one-minute windows), so that a
+  burst and several server processes cannot pass the limit; table connections are counted by each
+  process;
+- a client that opens records from files (``POST /api/replays``, each replayed in the bot workers)
+  more than ``replays_per_minute`` times a minute, or while one of its own is still being replayed:
+  ``429``, so that one client cannot keep the workers from everyone else's tables.
 
 A client is its address (:func:`client_address`), an IPv6 client its /64 network (one household or
 machine gets a /64, and all its addresses count as one). Behind a reverse proxy every request comes
@@ -25,6 +34,7 @@ per-client limit is counted in the :class:`LimitBook` for the operator (admin vi
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import time
 from collections import Counter, deque
@@ -38,6 +48,8 @@ import orjson
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import match_language, use_language
 from tendays.engine.json_text import check_depth
+
+from ..people.limits import Attempts
 
 __all__ = [
     "ForwardedError",
@@ -73,6 +85,8 @@ class Limits:
     connections_at_once: int = 40  # table connections open at once, per client address
     trusted_proxies: tuple[str, ...] = ()  # addresses or networks whose X-Forwarded-For is believed
     hello_seconds: float = 10.0  # time a new table connection has to say hello
+    body_seconds: float = 10.0  # time a request's body has to arrive, once its headers have
+    replays_per_minute: int = 10  # records opened from files, per client address
 
     def networks(self) -> list[Network]:
         return [ipaddress.ip_network(p, strict=False) for p in self.trusted_proxies]
@@ -159,6 +173,7 @@ class LimitBook:
         self.clock = clock
         self._windows: dict[tuple[str, str], deque[float]] = {}
         self.open: Counter[str] = Counter()  # table connections open, per address
+        self.replaying: Counter[str] = Counter()  # records being replayed, per address
         self.refused: Counter[str] = Counter()  # refusals per limit since the start
         self.recent: deque[dict[str, Any]] = deque(maxlen=200)  # the latest refusals
         self._checks = 0
@@ -208,6 +223,8 @@ class LimitBook:
                 "connections_per_minute": limits.connections_per_minute,
                 "connections_at_once": limits.connections_at_once,
                 "max_body_bytes": limits.max_body_bytes,
+                "body_seconds": limits.body_seconds,
+                "replays_per_minute": limits.replays_per_minute,
                 "max_url_bytes": limits.max_url_bytes,
                 "max_message_bytes": limits.max_message_bytes,
                 "messages_per_second": limits.messages_per_second,
@@ -314,7 +331,8 @@ class RequestGuard:
             )
             return
         method, path = scope["method"], scope["path"]
-        if method not in ("POST", "PUT", "PATCH"):
+        # a DELETE or GET that brings a body is bounded like any other
+        if method not in ("POST", "PUT", "PATCH") and not _brings_body(scope):
             await self.app(scope, receive, send)
             return
         declared = _header(scope, b"content-length")
@@ -329,23 +347,29 @@ class RequestGuard:
                 ),
             )
             return
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            if len(body) > limits.max_body_bytes:
-                await _answer(
-                    send,
-                    413,
-                    _("the request is too large (more than {most} bytes)").format(
-                        most=limits.max_body_bytes
-                    ),
-                )
-                return
-            if not message.get("more_body"):
-                break
+        try:
+            async with asyncio.timeout(limits.body_seconds):
+                body = await _read_body(receive, limits.max_body_bytes)
+        except TimeoutError:
+            await _answer(
+                send,
+                408,
+                _("the request's body came too slowly (it must arrive within {seconds} s)").format(
+                    seconds=f"{limits.body_seconds:g}"
+                ),
+            )
+            return
+        if body is None:  # the client went away
+            return
+        if len(body) > limits.max_body_bytes:
+            await _answer(
+                send,
+                413,
+                _("the request is too large (more than {most} bytes)").format(
+                    most=limits.max_body_bytes
+                ),
+            )
+            return
         kind = _header(scope, b"content-type")
         # what the app would read as JSON: strict JSON
         if body and (kind is None or "json" in kind.lower()):
@@ -366,12 +390,53 @@ class RequestGuard:
         what = "create" if path == "/api/games" else "join" if path.endswith("/join") else None
         if what is not None:
             per_minute = limits.creates_per_minute if what == "create" else limits.joins_per_minute
-            wait = self.book.allow(what, address, per_minute)
+            # counted in the database: every server process counts together, and a burst cannot
+            # pass the limit (people/limits.py)
+            attempts: Attempts = scope["app"].state.attempts
+            wait = await attempts.allow(f"{what}:{address}", per_minute, 60.0)
             if wait:
                 self.book.note_refusal(what, address)
                 await _answer(send, 429, _too_many(what, per_minute, wait), retry_after=wait)
                 return
+        if method == "POST" and path == "/api/replays":
+            await self._replay_record(scope, _replay(bytes(body), receive), send, address)
+            return
         await self.app(scope, _replay(bytes(body), receive), send)
+
+    async def _replay_record(
+        self, scope: Scope, receive: Receive, send: Send, address: str
+    ) -> None:
+        """A record opened from a file: within the client's share of the bot workers."""
+        most = self.limits.replays_per_minute
+        if most and self.book.replaying[address]:
+            self.book.note_refusal("replay", address)
+            await _answer(
+                send,
+                429,
+                _("a record from your address is still being opened; wait for it, then try again"),
+                retry_after=1.0,
+            )
+            return
+        wait = self.book.allow("replay", address, most)
+        if wait:
+            self.book.note_refusal("replay", address)
+            await _answer(
+                send,
+                429,
+                _(
+                    "too many records opened from your address (at most {most} a minute); try "
+                    "again in {seconds} s"
+                ).format(most=most, seconds=round(wait)),
+                retry_after=wait,
+            )
+            return
+        self.book.replaying[address] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.book.replaying[address] -= 1
+            if not self.book.replaying[address]:
+                del self.book.replaying[address]
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         limits = self.limits
@@ -434,6 +499,25 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def _brings_body(scope: Scope) -> bool:
+    """Whether the request says a body follows (a length, or chunks)."""
+    declared = _header(scope, b"content-length")
+    return _header(scope, b"transfer-encoding") is not None or declared not in (None, "0")
+
+
+async def _read_body(receive: Receive, most: int) -> bytearray | None:
+    """The request's body, read no further than one message past ``most`` bytes; None if the
+    client went away."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
+        if len(body) > most or not message.get("more_body"):
+            return body
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     sent = False
 
@@ -451,7 +535,7 @@ async def _answer(send: Send, status: int, detail: str, retry_after: float | Non
     body = orjson.dumps({"detail": detail})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     # the rest of the request is not read: this connection cannot be reused
-    if status in (413, 414):
+    if status in (408, 413, 414):
         headers.append((b"connection", b"close"))
     if retry_after is not None:
         headers.append((b"retry-after", str(max(1, round(retry_after))).encode()))

@@ -16,6 +16,7 @@ from tendays.engine.i18n import gettext as _
 
 from ..matches.chat import QUICK_PHRASES
 from ..matches.master import Match
+from ..people.blocks import table_refusal
 from .models import (
     ERRORS,
     BotChoices,
@@ -142,6 +143,11 @@ def lobby_router() -> APIRouter:
     )
     async def join_game(request: Request, game_id: GameId, body: JoinGame) -> SeatTicket:
         account = await signed_in(request)
+        if account is not None:  # nobody sits with someone who blocked them, or whom they block
+            journal = lobby_of(request).journal
+            refusal = await journal.run(table_refusal, journal.store.engine, game_id, account.id)
+            if refusal is not None:
+                raise HTTPException(409, refusal)
         match, seat, token = await lobby_of(request).join(
             game_id, account.name if account else body.name, account.id if account else None
         )

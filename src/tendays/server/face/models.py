@@ -160,6 +160,11 @@ class SeatSummary(BaseModel):
         False, description="a free seat kept for the player of the last game (a rematch)"
     )
     left: bool = Field(False, description="the person left the game; a bot plays the seat")
+    account: bool = Field(
+        False,
+        description="a signed-in person's seat: the name is a registered account's "
+        "(its profile is /players/{name})",
+    )
 
 
 class GameSummary(BaseModel):
@@ -182,6 +187,12 @@ class GameSummary(BaseModel):
     rematch: str | None = Field(None, description="the id of the rematch offered after this game")
     rated: bool = Field(
         False, description="a rated game: signed-in people only, and the result moves their ratings"
+    )
+    rated_outcome: Literal["counted", "capped", "aborted", "annulled"] | None = Field(
+        None,
+        description="once a rated game is over, what its result did: counted, capped (beyond the "
+        "repeat cap of the same two accounts), aborted (ended before every person's first move "
+        "after the draft) or annulled (by the operator); null otherwise",
     )
 
 

@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ..people.moderation_types import AccountStatus
+
 __all__ = ["BotRatings", "Leaderboard", "LeaderboardEntry", "PlayerGame", "PlayerRating", "Profile"]
 
 
@@ -41,8 +43,16 @@ class PlayerGame(BaseModel):
     id: str
     edition: str
     rated: bool
-    result: Literal["playing", "won", "drawn", "lost", "abandoned"] = Field(
-        description="drawn: first place shared; abandoned: ended early with no result"
+    rated_outcome: Literal["counted", "capped", "aborted", "annulled"] | None = Field(
+        None,
+        description="what a rated game's result did: counted (moved ratings), capped (the same "
+        "two accounts' games beyond the repeat cap: recorded, moved no rating), aborted (ended "
+        "before every person's first move after the draft: not rated), annulled (by the "
+        "operator); null: unrated, or not decided yet",
+    )
+    result: Literal["playing", "won", "drawn", "lost", "abandoned", "aborted"] = Field(
+        description="drawn: first place shared; abandoned: ended early with no result; aborted: "
+        "a rated game ended before every person's first move after the draft (not rated)"
     )
     place: int | None = Field(description="1 for the winner; ties share a place")
     players: int
@@ -62,6 +72,10 @@ class PlayerGame(BaseModel):
 class Profile(BaseModel):
     name: str
     since: float = Field(description="when the account was made, Unix seconds")
+    status: AccountStatus = Field(
+        default=AccountStatus.ACTIVE,
+        description='"active", or "suspended" or "closed" by the server\'s operator',
+    )
     ratings: dict[str, PlayerRating] = Field(description="per edition")
     history: dict[str, list[RatingPoint]] = Field(
         description="per edition, the last 500 rated games, oldest first"

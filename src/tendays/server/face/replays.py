@@ -142,7 +142,14 @@ def replay_json(
         "racks_hidden": frames[-1]["racks"] is None,
         "winner": final.winner,
         "seats": [
-            {"seat": s["seat"], "name": names[s["seat"]], "kind": s["kind"], "bot": s["bot"]}
+            {
+                "seat": s["seat"],
+                "name": names[s["seat"]],
+                "kind": s["kind"],
+                "bot": s["bot"],
+                # a signed-in person's seat (a record opened from a file has none)
+                "account": bool(s.get("account")),
+            }
             for s in seats
         ],
         "log": [
@@ -169,7 +176,16 @@ def _stored_record(stored: StoredGame) -> GameRecord:
 
 
 def _stored_seats(stored: StoredGame) -> list[dict[str, Any]]:
-    return [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in stored.seats]
+    return [
+        {
+            "seat": s.seat,
+            "kind": s.kind,
+            "name": s.name,
+            "bot": s.bot,
+            "account": s.account_id is not None,
+        }
+        for s in stored.seats
+    ]
 
 
 def _stored_chat(stored: StoredGame) -> list[dict[str, Any]]:
@@ -253,8 +269,8 @@ class AnalysisCache:
 def replays_router() -> APIRouter:
     router = APIRouter(tags=["replays"])
     cache = AnalysisCache()
-    # (game, language) -> replay
-    replays: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+    # (game, language) -> (the seats it names, replay)
+    replays: OrderedDict[tuple[str, str], tuple[Any, dict[str, Any]]] = OrderedDict()
 
     async def finished(request: Request, game_id: str) -> StoredGame:
         journal = lobby_of(request).journal
@@ -330,25 +346,31 @@ def replays_router() -> APIRouter:
         # first: a game deleted since is gone from here too
         stored = await finished(request, game_id)
         key = (game_id, current_language())
-        if key in replays:
+        seats = _stored_seats(stored)
+        # a seat renamed since (its account deleted, in any process) is a replay to make anew
+        names = tuple(tuple(seat.values()) for seat in seats)
+        # what a rated result did is decided just after the end: read with the game, not cached
+        outcome = {"rated": stored.rated, "rated_outcome": stored.rated_outcome}
+        if key in replays and replays[key][0] == names:
             replays.move_to_end(key)
-            return replays[key]
+            return {**replays[key][1], **outcome}
         record = record_of(stored)
         try:
             answer = await lobby_of(request).thinker.run(
                 replay_json,
                 record,
-                _stored_seats(stored),
+                seats,
                 _stored_chat(stored),
                 game_id,
                 stored.ended,
             )
         except RecordError as error:
             raise HTTPException(409, str(error)) from None
-        replays[key] = answer
+        replays[key] = (names, answer)
+        replays.move_to_end(key)
         while len(replays) > KEPT:
             replays.popitem(last=False)
-        return answer
+        return {**answer, **outcome}
 
     @router.post(
         "/api/replays",

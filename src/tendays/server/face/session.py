@@ -8,7 +8,12 @@ request that carries it, changes something (any method but GET, HEAD and OPTIONS
 account must also carry the header ``X-CSRF-Token`` with the session's token: 403 without it. A
 request without a (live) session is anonymous and needs no token. A table connection (WebSocket) is
 signed in only when its ``Origin`` is this server's own, so another site cannot open a seat with a
-visitor's cookie.
+visitor's cookie; it holds on its session, and is closed when the session ends
+(:mod:`~tendays.server.people.session_ends`).
+
+A good sign-in or sign-up also gives the browser a device cookie, ``tendays_device``, with the same
+flags but sent only to ``/api/session``: it lets the owner sign in from that browser while strangers
+have used up the name's sign-in limit (:mod:`~tendays.server.people.devices`). Signing out keeps it.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ from fastapi.responses import Response
 
 from tendays.engine.i18n import gettext as _
 
-from ..people.accounts import Account, Accounts, Session, Ticket
+from ..people.accounts import Account, Accounts, Session, Ticket, session_hash
+from ..people.devices import DEVICE_SECONDS
 
 __all__ = [
     "COOKIE",
     "CSRF_HEADER",
+    "DEVICE_COOKIE",
     "accounts_of",
     "clear_cookie",
     "current_session",
@@ -33,10 +40,14 @@ __all__ = [
     "require_account",
     "set_cookie",
     "signed_in",
-    "socket_account",
+    "socket_session",
 ]
 
 COOKIE = "tendays_session"
+# The browser's device cookie (people/devices.py): sent only to the sign-in, where it chooses the
+# limit a sign-in counts against; it signs nobody in.
+DEVICE_COOKIE = "tendays_device"
+DEVICE_PATH = "/api/session"
 CSRF_HEADER = "X-CSRF-Token"
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -90,7 +101,8 @@ def nobody_signed_in() -> HTTPException:
 
 
 def set_cookie(response: Response, request: Request, ticket: Ticket) -> None:
-    """Give the browser its new session."""
+    """Give the browser its new session, and its new device cookie if it has one (with the same
+    flags; the device cookie goes only to the sign-in's address)."""
     accounts = accounts_of(request)
     response.set_cookie(
         COOKIE,
@@ -101,6 +113,16 @@ def set_cookie(response: Response, request: Request, ticket: Ticket) -> None:
         samesite="lax",
         secure=bool(request.scope.get("tendays.tls")),
     )
+    if ticket.device is not None:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            ticket.device,
+            max_age=int(DEVICE_SECONDS),
+            path=DEVICE_PATH,
+            httponly=True,
+            samesite="lax",
+            secure=bool(request.scope.get("tendays.tls")),
+        )
 
 
 def clear_cookie(response: Response, request: Request) -> None:
@@ -113,9 +135,9 @@ def clear_cookie(response: Response, request: Request) -> None:
     )
 
 
-async def socket_account(websocket: WebSocket) -> Account | None:
-    """The account a table connection is signed in to: its cookie's, if it
-    comes from this server's pages."""
+async def socket_session(websocket: WebSocket) -> tuple[Session, str] | None:
+    """The session a table connection is signed in to (its cookie's, if it comes from this server's
+    pages) and the session's hash, or None."""
     session_id = websocket.cookies.get(COOKIE)
     if not session_id:
         return None
@@ -126,4 +148,4 @@ async def socket_account(websocket: WebSocket) -> Account | None:
     ):
         return None
     session = await accounts_of(websocket).session(session_id)
-    return None if session is None else session.account
+    return None if session is None else (session, session_hash(session_id))

@@ -7,8 +7,8 @@ from fastapi import APIRouter, WebSocket
 
 from .guard import Limits
 from .routing import lobby_of
-from .session import socket_account
-from .table import serve_table
+from .session import accounts_of, socket_session
+from .table import SignedIn, serve_table
 
 __all__ = ["table_router"]
 
@@ -19,9 +19,10 @@ def table_router(limits: Limits) -> APIRouter:
     @router.websocket("/ws/games/{game_id}")
     async def table(websocket: WebSocket, game_id: str) -> None:
         # a signed-in person's hello may ask for their seat
-        account = await socket_account(websocket)
+        session = await socket_session(websocket)
+        signed_in = None if session is None else SignedIn(session[0].account.id, session[1])
         await serve_table(
-            websocket, lobby_of(websocket), limits, game_id, account.id if account else None
+            websocket, lobby_of(websocket), limits, game_id, signed_in, accounts_of(websocket).ends
         )
 
     return router

@@ -8,6 +8,11 @@ to the person.
 Each connection reads the table in its own language: the ``lang`` of its hello (or of a later
 ``language`` message), else the address's ``?lang=``, else the browser's ``Accept-Language``, else
 English. Its tables (log, verdicts, notices) and every refusal it gets are written in that language.
+
+A connection signed in to a session, or at an account's seat opened with its seat link, holds on
+that session or link: it is closed (code 4401, the reason in words) when the session ends or the
+link is revoked (:mod:`~tendays.server.people.session_ends`), told at once in this process or
+through the cluster, and checked before each message it acts on.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -27,11 +32,24 @@ from tendays.engine.json_text import loads as json_loads
 
 from ..matches.lobby import Lobby
 from ..matches.master import Match
-from ..matches.seats import LobbyError, Rejected, Subscriber
+from ..matches.seats import LobbyError, Rejected, Subscriber, hash_token
 from ..matches.wire import Outgoing
+from ..people.blocks import blocked_by, table_refusal
+from ..people.session_ends import Ending, HeldTable, SessionEnds, close_once
 from .guard import Limits
 
-__all__ = ["RateLimiter", "serve_table"]
+__all__ = ["SESSION_ENDED_CLOSE", "RateLimiter", "SignedIn", "serve_table"]
+
+# The close code of a connection whose session ended or whose seat link was revoked: the browser
+# stops reconnecting and asks its reader to sign in.
+SESSION_ENDED_CLOSE = 4401
+
+
+class SignedIn(NamedTuple):
+    """The session a connection is signed in to: its account and its hash."""
+
+    account_id: int
+    session_hash: str
 
 
 class RateLimiter:
@@ -56,13 +74,19 @@ class RateLimiter:
 
 
 async def serve_table(
-    websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str, account_id: int | None = None
+    websocket: WebSocket,
+    lobby: Lobby,
+    limits: Limits,
+    game_id: str,
+    signed_in: SignedIn | None = None,
+    ends: SessionEnds | None = None,
 ) -> None:
-    """One connection to one table, from hello to goodbye; ``account_id``:
-    the connection is signed in."""
+    """One connection to one table, from hello to goodbye; ``signed_in``: the session the
+    connection is signed in to; ``ends``: the process's watch over sessions and seat links
+    (None: nothing is held on them)."""
     await websocket.accept()
     with use_language(_language_asked(websocket)):
-        await _serve(websocket, lobby, limits, game_id, account_id)
+        await _serve(websocket, lobby, limits, game_id, signed_in, ends)
 
 
 def _language_asked(websocket: WebSocket) -> str:
@@ -72,7 +96,12 @@ def _language_asked(websocket: WebSocket) -> str:
 
 
 async def _serve(
-    websocket: WebSocket, lobby: Lobby, limits: Limits, game_id: str, account_id: int | None
+    websocket: WebSocket,
+    lobby: Lobby,
+    limits: Limits,
+    game_id: str,
+    signed_in: SignedIn | None,
+    ends: SessionEnds | None,
 ) -> None:
     if "token" in websocket.query_params:
         await _refuse(
@@ -95,33 +124,124 @@ async def _serve(
         )
         return
     try:
-        seat, lang = await _hello(websocket, match, limits, account_id)
-    except Rejected as refusal:
-        await _refuse(
-            websocket, refusal.code, refusal.message, 4403 if refusal.code == "forbidden" else 4400
+        seat, lang, link = await _hello(
+            websocket, match, limits, signed_in.account_id if signed_in else None
         )
+        held = _holding(match, seat, signed_in, link)
+        why = None if ends is None or held is None else await ends.check(held)
+        with use_language(lang):
+            if why is Ending.LINK_REVOKED:
+                # revoked where this process did not hear of it (the operator's reset): follow it
+                lobby.changed(match.id, "seat")
+                raise Rejected("forbidden", _("this seat link is not valid for this game"))
+            if why is Ending.SIGNED_OUT:
+                raise Rejected(why.value, _ending_words(why))
+    except Rejected as refusal:
+        close_code = _CLOSE_CODES.get(refusal.code, 4400)
+        await _refuse(websocket, refusal.code, refusal.message, close_code)
         lobby.release(match)
         return
     except (WebSocketDisconnect, RuntimeError):
         lobby.release(match)
         return
     with use_language(lang):
-        await _play(websocket, lobby, limits, match, seat)
+        await _play(websocket, lobby, limits, match, seat, held, ends)
+
+
+def _holding(
+    match: Match, seat: int | None, signed_in: SignedIn | None, link: str | None
+) -> HeldTable | None:
+    """What the connection holds on: its session, and the seat link (token hash ``link``) it
+    opened an account's seat with, unless it is signed in to that account; None: neither."""
+    seat_account = None if seat is None else match.seats[seat].account_id
+    session_account = None if signed_in is None else signed_in.account_id
+    link_account = (
+        seat_account
+        if link is not None and seat_account is not None and seat_account != session_account
+        else None
+    )
+    if signed_in is None and link_account is None:
+        return None
+    return HeldTable(
+        match.id,
+        seat,
+        _not_closable,
+        session_hash=None if signed_in is None else signed_in.session_hash,
+        session_account=session_account,
+        link_account=link_account,
+        token_hash=link if link_account is not None else None,
+    )
+
+
+async def _hidden(lobby: Lobby, reader: int | None) -> frozenset[int]:
+    """The accounts whose chat the signed-in ``reader`` does not read: those they blocked."""
+    if reader is None:
+        return frozenset()
+    return await lobby.journal.run(blocked_by, lobby.journal.store.engine, reader)
+
+
+# the close code of a refused hello, by the refusal's code (4400 for any other)
+_CLOSE_CODES = {"forbidden": 4403, Ending.SIGNED_OUT.value: SESSION_ENDED_CLOSE}
+
+
+async def _refuse_if_blocked(lobby: Lobby, match: Match, seat: int) -> None:
+    """:class:`Rejected` in words if the seat's account and another at the table block each
+    other."""
+    account = match.seats[seat].account_id
+    if account is None:
+        return
+    journal = lobby.journal
+    refusal = await journal.run(table_refusal, journal.store.engine, match.id, account)
+    if refusal is not None:
+        raise Rejected("forbidden", refusal)
+
+
+async def _not_closable(why: Ending) -> None:
+    """A held connection's ``close`` until it sits at the table."""
+
+
+def _ending_words(why: Ending) -> str:
+    if why is Ending.SIGNED_OUT:
+        return _(
+            "your session has ended (you signed out, the password changed or the account was "
+            "closed); sign in again to play"
+        )
+    return _(
+        "this seat link no longer opens the seat: the sessions of its account ended; sign in to "
+        "that account to play"
+    )
 
 
 async def _play(
-    websocket: WebSocket, lobby: Lobby, limits: Limits, match: Match, seat: int | None
+    websocket: WebSocket,
+    lobby: Lobby,
+    limits: Limits,
+    match: Match,
+    seat: int | None,
+    held: HeldTable | None = None,
+    ends: SessionEnds | None = None,
 ) -> None:
     """The connection's life at the table once it said hello, in the language it asked for."""
     if seat is not None and match.seats[seat].away:
         await match.come_back(seat)
-    subscriber = match.subscribe(seat)
+    reader = None if held is None else held.session_account
+    subscriber = match.subscribe(seat, reader, await _hidden(lobby, reader))
     sender = asyncio.create_task(_send_all(websocket, subscriber))
     limiter = RateLimiter(limits.messages_per_second, limits.clock)
+
+    async def close(why: Ending) -> None:
+        sender.cancel()
+        with use_language(subscriber.lang):
+            words = _ending_words(why)
+        await _refuse(websocket, why.value, words, SESSION_ENDED_CLOSE)
+
+    if held is not None and ends is not None:
+        held.close = close
+        ends.tables.add(held)
     try:
         while True:
             message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            if message["type"] == "websocket.disconnect" or (held is not None and held.closing):
                 break
             if not limiter.allow():
                 if limiter.refused > 2 * limits.messages_per_second:
@@ -140,6 +260,13 @@ async def _play(
                         ).to_message()
                     )
                 continue
+            if held is not None and ends is not None:
+                why = await ends.check(held)  # one primary-key read
+                if why is not None:
+                    if why is Ending.LINK_REVOKED:
+                        lobby.changed(match.id, "seat")  # this process may not have heard
+                    await close_once(held, why)
+                    break
             with use_language(subscriber.lang):  # a ``language`` message changes it
                 replies = await _answer(lobby, match, subscriber, message, limits)
             for reply in replies:
@@ -148,6 +275,8 @@ async def _play(
         pass
     finally:
         sender.cancel()
+        if held is not None and ends is not None:
+            ends.tables.discard(held)
         match.unsubscribe(subscriber)
         lobby.release(match)
 
@@ -157,10 +286,11 @@ HELLO = '{"type": "hello", "token": ..., "lang": "en"}'
 
 async def _hello(
     websocket: WebSocket, match: Match, limits: Limits, account_id: int | None
-) -> tuple[int | None, str | None]:
-    """The seat the first message opens (None: a spectator) and the language it asks for (None: as
-    the address or browser asked); :class:`Rejected` for anything else. ``"account": true`` instead
-    of a token opens the seat of the account the connection is signed in to."""
+) -> tuple[int | None, str | None, str | None]:
+    """The seat the first message opens (None: a spectator), the language it asks for (None: as
+    the address or browser asked) and the hash of the seat link's token that opened the seat (None:
+    none did); :class:`Rejected` for anything else. ``"account": true`` instead of a token opens
+    the seat of the account the connection is signed in to."""
     try:
         message = await asyncio.wait_for(websocket.receive(), limits.hello_seconds)
     except TimeoutError:
@@ -185,16 +315,18 @@ async def _hello(
                     "forbidden",
                     _("you have no seat at this game in the account you are signed in to"),
                 )
-        return seat, lang
+        return seat, lang, None
     if token is None:
-        return None, lang
+        return None, lang, None
     with use_language(lang):
         if not isinstance(token, str) or not 0 < len(token) <= 128:
             raise Rejected("forbidden", _("this seat link is not valid for this game"))
         seat = match.seat_for(token)
         if seat is None:
             raise Rejected("forbidden", _("this seat link is not valid for this game"))
-    return (None if match.seats[seat].left else seat), lang
+    if match.seats[seat].left:
+        return None, lang, None
+    return seat, lang, hash_token(token)
 
 
 def _language(request: Mapping[str, Any]) -> str | None:
@@ -313,7 +445,8 @@ async def _answer(
         if kind == "end":
             await match.vote_end(seat)
             return []
-        if kind == "rematch":
+        if kind == "rematch":  # an invitation to the same people: none where one blocks another
+            await _refuse_if_blocked(lobby, match, seat)
             again, token = await lobby.rematch(match, seat)
             seat_again = again.seat_for(token)
             return [

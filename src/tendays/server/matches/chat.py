@@ -23,7 +23,7 @@ from tendays.engine.i18n import ngettext
 from ..settings import MasterSettings
 from ..storage.rows import ChatRow, MoveConflict
 from .notices import Plural, encode_notice
-from .seats import Rejected, Seat, Subscriber
+from .seats import Rejected, Seat, Subscriber, hidden_seats
 from .text import clean_chat
 from .wire import Outgoing, TableEncoder
 
@@ -150,11 +150,12 @@ class Chat:
         self._send()
 
     def _send(self) -> None:
-        """The new lines to every connection, in a small ``chat`` message: the
-        table itself did not change."""
-        messages: dict[tuple[int, str], Outgoing] = {}
+        """The new lines to every connection, in a small ``chat`` message: the table itself did
+        not change. A connection whose reader blocked the writer reads that the line is hidden."""
+        messages: dict[tuple[int, str, frozenset[int]], Outgoing] = {}
+        seats = self._table.seats
         for subscriber in self._table.subscribers:
-            key = (subscriber.chat_queued, subscriber.lang)
+            key = (subscriber.chat_queued, subscriber.lang, hidden_seats(seats, subscriber))
             message = messages.get(key)
             if message is None:
                 message = messages[key] = self._encoder.chat(*key)

@@ -24,11 +24,11 @@ from tendays.engine.i18n import gettext as _
 from ..settings import MasterSettings, Pace
 from ..storage.cluster import Cluster
 from ..storage.journal import Journal
-from ..storage.rows import StoredGame, StoredSeat
+from ..storage.rows import SeatRefused, StoredGame, StoredSeat
 from .master import Match
 from .notices import N_
-from .seats import LobbyError, Rejected, hash_token, new_token
-from .text import name_key
+from .seating import check_seat, refused, seat_skeleton
+from .seats import LobbyError, Rejected, Seat, hash_token, new_token
 from .thinking import Thinker
 from .wire import stored_bot_name
 
@@ -361,15 +361,23 @@ class Lobby:
                     hash_token(token) if i == seat else None,
                     reserved=i in reserved and i != seat,
                     account_id=account_id if i == seat else None,
+                    name_skeleton=seat_skeleton(kind, seat_name(i, kind, level)),
                 )
                 for i, (kind, level) in enumerate(seats)
             ],
         )
+        holders = [
+            Seat(s.seat, s.kind, s.bot, s.name, account_id=s.account_id) for s in stored.seats
+        ]
+        check_seat(holders, name, account_id, seat)
         match = self._match(stored)
         if match.all_taken and match.clock is not None:
             match.clock.start(match.state.current, now)
             stored.deadline, stored.turn_started = match.clock.deadline, match.clock.turn_started
-        await asyncio.shield(self._register(match, stored))
+        try:
+            await asyncio.shield(self._register(match, stored))
+        except SeatRefused as error:  # the creator's name looks like a registered account's
+            raise refused(error, holders, name, account_id, seat) from None
         log.info("game %s created: %s, %d seats", match.id, loaded.id, len(seats))
         match.arm_clock()
         match.wake_bots()
@@ -392,20 +400,18 @@ class Lobby:
         self, game_id: str, name: str, account_id: int | None = None
     ) -> tuple[Match, int, str]:
         """Take the first free seat of a game for ``name``, signed in to ``account_id`` or
-        anonymous: (match, seat, token)."""
+        anonymous: (match, seat, token). :class:`LobbyError` by the rules of
+        :mod:`~tendays.server.matches.seating` (one seat per account, no look-alike names)."""
         match = await self.get(game_id)
         if match is None:
             raise LobbyError(404, _("there is no game '{game}'").format(game=game_id))
         try:
-            if match.rated:  # people signed in, each in one seat
-                if account_id is None:
-                    raise LobbyError(
-                        401,
-                        _("sign in first: only signed-in players may create or join a rated game"),
-                    )
-                if match.seat_of_account(account_id) is not None:
-                    raise LobbyError(409, _("you already have a seat at this rated game"))
-            _check_distinct(match, name)
+            if match.rated and account_id is None:  # people signed in, each in one seat
+                raise LobbyError(
+                    401, _("sign in first: only signed-in players may create or join a rated game")
+                )
+            # one seat per account and names that do not look alike: checked under the match's
+            # lock, and enforced by the database
             seat, token = await match.join(name, account_id=account_id)
         finally:
             self.release(match)  # held here only while watched, unless this process drives it
@@ -560,17 +566,3 @@ class Lobby:
                 log.exception(
                     "expiring idle games failed; trying again in %g s", self.settings.sweep_every
                 )
-
-
-def _check_distinct(match: Match, name: str) -> None:
-    """:class:`LobbyError` (422) if someone at the table (a person, or a
-    bot) already reads as ``name``."""
-    key = name_key(name)
-    for seat in match.seats:
-        if seat.name is not None and key in (name_key(seat.name), name_key(seat.shown_name)):
-            raise LobbyError(
-                422,
-                _("someone at this table is already called {name}; choose another name").format(
-                    name=seat.shown_name
-                ),
-            )

@@ -42,6 +42,7 @@ from tendays.engine import (
     Move,
     Options,
     OutOfTurnError,
+    Phase,
     PlayerView,
     State,
     load_edition,
@@ -50,13 +51,14 @@ from tendays.engine import (
 from tendays.engine.i18n import gettext as _
 
 from ..settings import MasterSettings
-from ..storage.rows import MoveConflict, MoveRow, SeatTaken, StoredGame
+from ..storage.rows import MoveConflict, MoveRow, SeatRefused, SeatTaken, StoredGame
 from .absence import Absence
 from .chat import Chat
 from .following import Follower
 from .notices import N_
 from .seat_bots import SeatBots
-from .seats import LobbyError, Rejected, Seat, Subscriber, hash_token, new_token
+from .seating import check_seat, refused, seat_skeleton
+from .seats import LobbyError, Rejected, Seat, Subscriber, hash_token, hidden_seats, new_token
 from .thinking import Thinker
 from .timing import ClockReading, TurnClock
 from .wire import Outgoing, SeatInfo, TableEncoder, listed_name
@@ -110,6 +112,7 @@ class Match:
                 s.left,
                 s.reserved,
                 s.account_id,
+                moved_after_draft=s.moved_after_draft,
             )
             for s in stored.seats
         ]
@@ -147,6 +150,8 @@ class Match:
         self.ended = stored.ended
         self.rematch = stored.rematch
         self.rated = stored.rated  # only signed-in people sit at it; leaving or going away loses it
+        # what the result did to ratings, once decided (people/rated_rules.py's RatedOutcome)
+        self.rated_outcome = stored.rated_outcome
         self.last_move_at = stored.last_move_at or stored.created.timestamp()
         # What the game's row holds: its deadline and turn start, and when it last moved.
         self._stored_clock: tuple[float | None, float | None] = (
@@ -229,6 +234,7 @@ class Match:
                     "taken": s.taken,
                     "reserved": s.reserved and not s.taken,
                     "left": s.left,
+                    "account": s.account_id is not None,
                 }
                 for s in self.seats
             ],
@@ -242,6 +248,7 @@ class Match:
             "created": self.created.isoformat(),
             "rematch": self.rematch,
             "rated": self.rated,
+            "rated_outcome": self.rated_outcome,
         }
 
     def seat_for(self, token: str) -> int | None:
@@ -269,7 +276,16 @@ class Match:
 
     def seat_infos(self) -> list[SeatInfo]:
         return [
-            SeatInfo(s.index, s.kind, s.name, s.bot, self.connected(s.index), s.away, s.left)
+            SeatInfo(
+                s.index,
+                s.kind,
+                s.name,
+                s.bot,
+                self.connected(s.index),
+                s.away,
+                s.left,
+                account=s.account_id is not None,
+            )
             for s in self.seats
         ]
 
@@ -293,6 +309,7 @@ class Match:
             "end_votes": sorted(self.end_votes),
             "can_end": playing and gone,
             "rated": self.rated,
+            "rated_outcome": self.rated_outcome,
         }
 
     # -- seats -------------------------------------------------------------------------------
@@ -302,7 +319,8 @@ class Match:
     ) -> tuple[int, str]:
         """Give a free human seat to ``name`` (the first one not kept for a rematch, or ``seat``,
         which may be kept), signed in to ``account_id`` or anonymous: returns (seat, token). Like a
-        move, a join completes once begun."""
+        move, a join completes once begun. :class:`LobbyError` (409, 422) by the rules of
+        :mod:`~tendays.server.matches.seating`, checked under the lock and kept by the database."""
         return await asyncio.shield(self._join(name, seat, account_id))
 
     async def _join(self, name: str, wanted: int | None, account_id: int | None) -> tuple[int, str]:
@@ -312,6 +330,7 @@ class Match:
                 for s in self.seats
                 if not s.taken and (s.index == wanted if wanted is not None else not s.reserved)
             ]
+            check_seat(self.seats, name, account_id, free[0].index if free else None)
             if not free or self.status != "waiting":
                 raise LobbyError(409, _("every seat of this game is taken"))
             seat = free[0]
@@ -333,6 +352,7 @@ class Match:
                     now,
                     deadline,
                     account_id,
+                    seat_skeleton("human", name),
                 )
             except Exception as error:
                 if self.clock is not None and deadline is not None:
@@ -340,6 +360,9 @@ class Match:
                 if isinstance(error, SeatTaken):  # through another server process: see who has it
                     await self.follower.catch_up()
                     raise LobbyError(409, _("every seat of this game is taken")) from None
+                if isinstance(error, SeatRefused):  # the database's rules, through another process
+                    await self.follower.catch_up()
+                    raise refused(error, self.seats, name, account_id, seat.index) from None
                 raise
             seat.name, seat.token_hash, seat.reserved, seat.account_id = (
                 name,
@@ -407,6 +430,12 @@ class Match:
                 raise _stale()
             name = self.seats[self.state.current].shown_name
             mover = self.state.current
+            # the person's first move after the draft (the abort rule counts it, not a bot's)
+            first_after_draft = (
+                by_person
+                and self.state.phase is not Phase.DRAFT
+                and not self.seats[seat].moved_after_draft
+            )
             try:
                 state = self.game.play(move, seat)
             except OutOfTurnError:
@@ -441,6 +470,7 @@ class Match:
                 touch,
                 # the driver's own moves are fenced
                 epoch=None if by_person else self.epoch,
+                first_after_draft=first_after_draft,
             )
             try:
                 await self._journal.append_move(row)
@@ -459,6 +489,8 @@ class Match:
                 ) from None
             self._state, self._version = state, self.game.move_count
             self.last_move_at = now
+            if first_after_draft:
+                self.seats[seat].moved_after_draft = True
             if touch:
                 self._stored_clock, self._stored_at = clock_row[:2], now
             await self.absence.turn_played(state, by_person)
@@ -620,6 +652,7 @@ class Match:
                 row.reserved,
             )
             seat.account_id = row.account_id
+            seat.moved_after_draft = seat.moved_after_draft or row.moved_after_draft
         seats_changed = before != [
             (s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts)
             for s in self.seats
@@ -640,6 +673,7 @@ class Match:
         seats_changed = seats_changed or votes != self.end_votes
         self.end_votes = votes
         self.ended, self.rematch = stored.ended, stored.rematch
+        self.rated_outcome = stored.rated_outcome or self.rated_outcome
         self.last_move_at = stored.last_move_at or self.last_move_at
         self._stored_clock, self._stored_at = (
             (stored.deadline, stored.turn_started),
@@ -670,11 +704,16 @@ class Match:
             subscriber.chat_known,
             self._extra(time.time()),
             subscriber.lang,
+            hidden_seats(self.seats, subscriber),
         )
 
-    def subscribe(self, seat: int | None) -> Subscriber:
-        """A new connection for ``seat`` (None: a spectator); it gets the table at once."""
-        subscriber = Subscriber(seat)
+    def subscribe(
+        self, seat: int | None, reader: int | None = None, hidden: frozenset[int] = frozenset()
+    ) -> Subscriber:
+        """A new connection for ``seat`` (None: a spectator), signed in to the account ``reader``
+        (None: anonymous), that reads no chat of the ``hidden`` accounts; it gets the table at
+        once."""
+        subscriber = Subscriber(seat, reader=reader, hidden=hidden)
         was_connected = seat is not None and self.connected(seat)
         self.subscribers.append(subscriber)
         if seat is not None and not was_connected:
@@ -688,6 +727,16 @@ class Match:
             return
         self.subscribers.remove(subscriber)
         if subscriber.seat is not None and not self.connected(subscriber.seat):
+            self.publish()
+
+    def hide_chat(self, reader: int, hidden: frozenset[int]) -> None:
+        """The connections signed in to the account ``reader`` read no chat of the ``hidden``
+        accounts from now on, nor the lines already written (they are sent the table again)."""
+        readers = [s for s in self.subscribers if s.reader == reader]
+        for subscriber in readers:
+            subscriber.hidden = hidden
+            subscriber.resync()
+        if readers:
             self.publish()
 
     @property
@@ -711,9 +760,16 @@ class Match:
             next(iter(views.values())), version, status, self.seat_infos()
         )
         extra = self._extra(time.time())
-        messages: dict[tuple[int | None, str, int, int], Outgoing] = {}
+        messages: dict[tuple[int | None, str, int, int, frozenset[int]], Outgoing] = {}
         for subscriber in self.subscribers:
-            key = (subscriber.seat, subscriber.lang, subscriber.log_known, subscriber.chat_known)
+            hidden = hidden_seats(self.seats, subscriber)
+            key = (
+                subscriber.seat,
+                subscriber.lang,
+                subscriber.log_known,
+                subscriber.chat_known,
+                hidden,
+            )
             message = messages.get(key)
             if message is None:
                 message = messages[key] = self._encoder.table(
@@ -725,6 +781,7 @@ class Match:
                     subscriber.chat_known,
                     extra,
                     subscriber.lang,
+                    hidden,
                 )
             subscriber.put(message)
 

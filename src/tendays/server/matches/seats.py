@@ -6,13 +6,22 @@ import asyncio
 import hashlib
 import secrets
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tendays.engine.i18n import current_language
 
 from .wire import Outgoing, seat_name
 
-__all__ = ["LobbyError", "Rejected", "Seat", "Subscriber", "hash_token", "new_token"]
+__all__ = [
+    "LobbyError",
+    "Rejected",
+    "Seat",
+    "Subscriber",
+    "hash_token",
+    "hidden_seats",
+    "new_token",
+]
 
 
 def hash_token(token: str) -> str:
@@ -63,6 +72,8 @@ class Seat:
     reserved: bool = False  # a rematch seat, kept for the player who held it in the last game
     # the account that took it: opening the game signed in to it resumes the seat
     account_id: int | None = None
+    # the person (not a bot standing in) has moved here after the draft: the abort rule's fact
+    moved_after_draft: bool = False
 
     @property
     def taken(self) -> bool:
@@ -97,12 +108,22 @@ class Subscriber:
     before it was sent is rebuilt from those counts, so nothing in it is lost. A chat line alone
     goes in a ``chat`` message, never replaced, carrying the lines after those already put in the
     box (``chat_queued``). ``lang`` is the connection's language (by default the one current where
-    it subscribes): its tables, log and notices are written in it.
+    it subscribes): its tables, log and notices are written in it. ``reader`` is the account the
+    connection is signed in to (None: anonymous), and ``hidden`` the accounts whose chat lines it
+    does not read (those its reader blocked): their lines reach it as a line that says so.
     """
 
-    def __init__(self, seat: int | None, lang: str | None = None) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        lang: str | None = None,
+        reader: int | None = None,
+        hidden: frozenset[int] = frozenset(),
+    ) -> None:
         self.seat = seat
         self.lang = lang or current_language()
+        self.reader = reader
+        self.hidden = hidden
         self.log_known = 0
         self.chat_known = 0
         self.chat_queued = 0
@@ -141,3 +162,10 @@ class Subscriber:
         """The connection asks for the whole table again (its copy
         went wrong): start from nothing."""
         self.log_known = self.chat_known = self.chat_queued = 0
+
+
+def hidden_seats(seats: Sequence[Seat], subscriber: Subscriber) -> frozenset[int]:
+    """The seats whose chat lines ``subscriber`` does not read: those of the accounts it hides."""
+    if not subscriber.hidden:
+        return frozenset()
+    return frozenset(s.index for s in seats if s.account_id in subscriber.hidden)

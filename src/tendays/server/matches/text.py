@@ -11,8 +11,10 @@ reasons for refusing are in the language of the one who typed (:func:`tendays.en
 
 A name also loses the characters that draw nothing (zero-width spaces and joiners, the word joiner,
 soft hyphens, the grapheme joiner, variation selectors, tag characters), except where they build an
-emoji, so "Al\u200bice" is "Alice". Two names that read alike (:func:`name_key`: the same letters
-once compatibility forms, case and every invisible character are set aside) are one name at a table.
+emoji, so "Al\u200bice" is "Alice". :func:`name_key` is what a name reads as whatever its case (the
+same letters once compatibility forms, case and every invisible character are set aside): the key an
+account is found by. Names that only look alike ("Аlice" with a Cyrillic А) are told apart by
+:mod:`~tendays.server.matches.lookalikes`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import unicodedata
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
-__all__ = ["MAX_NAME", "clean_chat", "clean_name", "name_key"]
+__all__ = ["MAX_NAME", "clean_chat", "clean_name", "name_key", "name_letters"]
 
 MAX_NAME = 32
 
@@ -123,14 +125,20 @@ def _strip_invisible(name: str) -> str:
     return "".join(kept)
 
 
-def name_key(name: str) -> str:
-    """What a name reads as: two names with one key look alike to the people at a table."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
+def name_letters(name: str) -> str:
+    """What a name shows, case kept: its compatibility forms as the plain letters ("Ａ" is "A"),
+    without the characters that draw nothing, one space between words."""
+    kept = unicodedata.normalize("NFKC", name)
     return " ".join(
-        "".join(
-            c for c in folded if c not in _INVISIBLE and unicodedata.category(c) != "Cf"
-        ).split()
+        "".join(c for c in kept if c not in _INVISIBLE and unicodedata.category(c) != "Cf").split()
     )
+
+
+def name_key(name: str) -> str:
+    """What a name reads as, whatever its case: one account's name, however it is typed. Names
+    that merely look alike are compared by
+    :func:`~tendays.server.matches.lookalikes.name_skeleton`."""
+    return name_letters(name).casefold()
 
 
 def _visible(char: str) -> bool:

@@ -118,6 +118,8 @@ class SeatInfo:
     connected: bool
     away: bool = False
     left: bool = False
+    # a signed-in person's seat: the name is an account's (which account is not said)
+    account: bool = False
 
     @property
     def shown_name(self) -> str:
@@ -148,6 +150,8 @@ class TableEncoder:
         # as stored: a notice's text is its stored form (tendays.server.matches.notices)
         self._chat_lines: list[Json] = []
         self._chat: dict[str, list[orjson.Fragment]] = {}  # per language
+        # a line shown in its stead to a reader who blocked its writer, by (language, index)
+        self._hidden_chat: dict[tuple[str, int], orjson.Fragment] = {}
         self._journeys: dict[tuple[str, tuple[int | None, ...]], Json] = {}
         self._racks: Sequence[Rack] | None = None  # every rack, once they are revealed to all
         self._shared_key: tuple[Any, ...] | None = None
@@ -196,13 +200,38 @@ class TableEncoder:
                     lines.append(orjson.Fragment(orjson.dumps(line)))
         return lines
 
-    def chat(self, chat_from: int, lang: str | None = None) -> Outgoing:
-        """The ``chat`` message with the lines from ``chat_from`` on (for
-        connections that have the rest)."""
-        lines = self._chat_in(lang or current_language())
-        end = len(lines)
+    def _chat_for(
+        self, lang: str, start: int, end: int, hidden: frozenset[int]
+    ) -> list[orjson.Fragment]:
+        """The chat lines from ``start`` to ``end`` in ``lang``; those written at the ``hidden``
+        seats (people the reader blocked) give way to a line that says so."""
+        lines = self._chat_in(lang)[start:end]
+        if not hidden:
+            return lines
+        shown = []
+        for index, fragment in enumerate(lines, start):
+            line = self._chat_lines[index]
+            if line.get("kind") == "chat" and line.get("seat") in hidden:
+                fragment = self._hidden_chat.get((lang, index)) or self._hide(lang, index, line)
+            shown.append(fragment)
+        return shown
+
+    def _hide(self, lang: str, index: int, line: Json) -> orjson.Fragment:
+        with use_language(lang):
+            stand_in = {**line, "text": _("(hidden: you blocked this player)"), "hidden": True}
+        fragment = self._hidden_chat[(lang, index)] = orjson.Fragment(orjson.dumps(stand_in))
+        return fragment
+
+    def chat(
+        self, chat_from: int, lang: str | None = None, hidden: frozenset[int] = frozenset()
+    ) -> Outgoing:
+        """The ``chat`` message with the lines from ``chat_from`` on (for connections that have
+        the rest), the lines of the ``hidden`` seats hidden."""
+        lang = lang or current_language()
+        end = len(self._chat_in(lang))
+        lines = self._chat_for(lang, chat_from, end, hidden)
         return Outgoing(
-            dumps({"type": "chat", "chat_from": chat_from, "chat": lines[chat_from:end]}),
+            dumps({"type": "chat", "chat_from": chat_from, "chat": lines}),
             chat_end=end,
         )
 
@@ -228,6 +257,7 @@ class TableEncoder:
                         "connected": s.connected,
                         "away": s.away,
                         "left": s.left,
+                        "account": s.account,
                         "tiles": spectator.rack_counts[s.seat],
                     }
                     for s in seats
@@ -263,10 +293,12 @@ class TableEncoder:
         chat_from: int,
         extra: Json,
         lang: str | None = None,
+        hidden: frozenset[int] = frozenset(),
     ) -> Outgoing:
         """The ``state`` message for the viewer of ``seen``, with the ``shared`` additions, the
         ``extra`` facts of the table (clock, end, rematch), and the log entries and chat lines from
-        the given ones on, its sentences in ``lang`` (or the current language)."""
+        the given ones on (those of the ``hidden`` seats hidden), its sentences in ``lang`` (or the
+        current language)."""
         lang = lang or current_language()
         # Moves are offered only in a game being played, and never to a seat a bot plays (its person
         # left or is away): an ended game, or a seat handed over, offers nothing
@@ -292,7 +324,8 @@ class TableEncoder:
         log_end, chat_end = self._log_length, len(chat)
         log_from, chat_from = min(log_from, log_end), min(chat_from, chat_end)
         game["log_from"], game["log"] = log_from, log[log_from:log_end]
-        game["chat_from"], game["chat"] = chat_from, chat[chat_from:chat_end]
+        game["chat_from"] = chat_from
+        game["chat"] = self._chat_for(lang, chat_from, chat_end, hidden)
         return Outgoing(
             dumps({"type": "state", "version": version, "game": game}),
             is_table=True,

@@ -2,28 +2,37 @@
 data.
 
 An account is a name (cleaned like a seat's name, unique regardless of case and invisible
-characters) and an Argon2id hash of its password (:mod:`~tendays.server.people.passwords`). A
+characters, and of letters that look alike: :mod:`~tendays.server.matches.lookalikes`) and an
+Argon2id hash of its password (:mod:`~tendays.server.people.passwords`). A
 session is a random id that only its browser knows (in a cookie): the database keeps its SHA-256,
 the account, when it ends, and the CSRF token that every changing request of that browser must
 carry. Signing in always makes a new session (the one the browser had ends), so no session id chosen
 by someone else survives it; signing out ends the session in the database, and "sign out everywhere"
-ends them all.
+ends them all. Ending sessions (these two, a new password, the operator's reset, deletion, and
+:meth:`Accounts.end_sessions` for the operator's closing of an account) also revokes the account's
+seat links and closes the table connections that held on them, in every server process
+(:mod:`~tendays.server.people.session_ends`).
 
-The database work runs on the database thread (:class:`~tendays.server.storage.journal.Journal`),
-the hashing on threads of its own (at most two at once: each takes 64 MiB), so neither holds up the
-event loop. Refusals are :class:`AccountError` with the HTTP status and the reason in the asker's
-language. Deleting an account keeps its games: its seats are then "deleted player"
+Every limited attempt (a sign-in, a sign-up, a current password given) is counted in the database
+before its password is hashed (:mod:`~tendays.server.people.limits`); a sign-in from a browser the
+account signed in on before counts against that device, not against the name that strangers may
+have used up (:mod:`~tendays.server.people.devices`). The database work runs on the database thread
+(:class:`~tendays.server.storage.journal.Journal`), the hashing in a bounded queue that answers 429
+at once when full (:mod:`~tendays.server.people.hashing`), so neither holds up the event loop.
+Refusals are :class:`AccountError` with the HTTP status and the reason in the asker's language.
+Deleting an account keeps its games: its seats are then "deleted player"
 (:data:`~tendays.server.matches.wire.DELETED_PLAYER`); its ratings, their history, its seeks and
 sessions go.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
+import dataclasses
 import hashlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -34,7 +43,7 @@ from sqlalchemy.exc import IntegrityError
 from tendays.engine.i18n import gettext as _
 
 from ..matches.lobby import Lobby
-from ..matches.seats import Rejected
+from ..matches.lookalikes import name_skeleton
 from ..matches.text import clean_name, name_key
 from ..matches.wire import DELETED_PLAYER
 from ..storage.schema import (
@@ -46,9 +55,25 @@ from ..storage.schema import (
     SeekTable,
     SessionTable,
 )
+from .devices import known_device, remember_device
 from .export import account_data
+from .hashing import Asker, HashingBusy, HashingQueue, Lane
+from .leaving import leave_games
+from .limits import (
+    SignInLimits,
+    address_key,
+    check_key,
+    count,
+    counting,
+    device_key,
+    forget_old,
+    name_key_of,
+    refund,
+    sign_up_key,
+)
+from .moderation_types import AccountStatus
 from .passwords import dummy_hash, hash_password, needs_rehash, password_problem, verify
-from .sign_in_limits import SignInLimits, address_key, name_key_of, sign_up_key
+from .session_ends import OUTSIDE_SERVER, Revoked, SessionEnds, revoke_seat_links
 
 __all__ = [
     "SESSION_SECONDS",
@@ -85,10 +110,12 @@ class Session:
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
-    """A new session: ``id`` is the cookie's secret (the database keeps only its hash)."""
+    """A new session: ``id`` is the cookie's secret (the database keeps only its hash); ``device``
+    the browser's new device cookie (:mod:`~tendays.server.people.devices`), if it gets one."""
 
     id: str
     session: Session
+    device: str | None = None
 
 
 class AccountError(Exception):
@@ -107,6 +134,15 @@ def session_hash(session_id: str) -> str:
     return hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()
 
 
+def lookup_key(name: str) -> str:
+    """The key a sign-in looks its name up by, and counts its limit by: "ALICE", " alice " and
+    "Alice" are one name, to the lookup and to the limit alike."""
+    try:
+        return name_key(clean_name(name))
+    except ValueError:
+        return name_key(name)
+
+
 def account_name(name: str) -> str:
     """An account's name, cleaned like a seat's; :class:`AccountError` (422)
     in words if it cannot be one."""
@@ -114,7 +150,8 @@ def account_name(name: str) -> str:
         cleaned = clean_name(name)
     except ValueError as error:
         raise AccountError(422, str(error)) from None
-    if name_key(cleaned) in (name_key(DELETED_PLAYER), name_key(_(DELETED_PLAYER))):
+    deleted = (name_skeleton(DELETED_PLAYER), name_skeleton(_(DELETED_PLAYER)))
+    if name_skeleton(cleaned) in deleted:
         raise AccountError(422, _("this name is kept for deleted accounts; choose another"))
     # browsers read /players/.. as the folder above: no link could reach the profile
     if cleaned in (".", ".."):
@@ -136,7 +173,9 @@ class Accounts:
         self.limits = limits or SignInLimits()
         self.session_seconds = session_seconds
         self.clock = clock
-        self._hashing = asyncio.Semaphore(2)
+        self.hashing = HashingQueue()
+        # the table connections of this process that hold on sessions and seat links
+        self.ends = SessionEnds(lobby, lambda: self.clock())
 
     @property
     def engine(self) -> Engine:
@@ -151,9 +190,36 @@ class Accounts:
 
         return await self.lobby.journal.run(run)
 
-    async def _slow(self, function: Callable[..., T], *args: Any) -> T:
-        async with self._hashing:
-            return await asyncio.to_thread(function, *args)
+    async def _count(self, work: Callable[[Connection], T]) -> T:
+        """``work`` (counting attempts) in one transaction on the database thread, committed
+        without waiting for the disk (:func:`~tendays.server.people.limits.counting`)."""
+
+        def run() -> T:
+            with counting(self.engine) as db:
+                return work(db)
+
+        return await self.lobby.journal.run(run)
+
+    async def _slow(self, function: Callable[..., T], *args: Any, asker: Asker | None = None) -> T:
+        """``function(*args)`` (a password hash) through the hashing queue; :class:`HashingBusy` at
+        once when ``asker`` has no place. Without an asker: work for a signed-in account whose
+        password was just checked, in the known lane, with no share of its own."""
+        if asker is None:
+            asker = Asker(Lane.KNOWN, f"call {secrets.token_hex(8)}")
+        with self._place(asker):
+            return await self.hashing.hash_in_place(asker.lane, function, *args)
+
+    @contextlib.contextmanager
+    def _place(self, asker: Asker) -> Iterator[None]:
+        """A place in the hashing queue while inside; 429 at once when there is none."""
+        with contextlib.ExitStack() as held:
+            try:
+                held.enter_context(self.hashing.place(asker))
+            except HashingBusy:
+                raise AccountError(
+                    429, _("the server is busy checking passwords; try again in a moment"), 1.0
+                ) from None
+            yield
 
     # -- signing up and in ----------------------------------------------------------------------
 
@@ -168,20 +234,25 @@ class Accounts:
         if problem is not None:
             raise AccountError(422, problem)
         now = self.clock()
-        if address is not None:
-            keys = [sign_up_key(address)]
-            wait = await self._db(lambda db: self.limits.waiting(db, keys, now))
-            if wait > 0:
-                raise AccountError(
-                    429,
-                    _(
-                        "too many accounts made from your address; try again in {minutes} min"
-                    ).format(minutes=max(1, round(wait / 60))),
-                    retry_after=wait,
-                )
-            # every sign-up counts, made or not
-            await self._db(lambda db: self.limits.fail(db, keys, now))
-        password_hash = await self._slow(hash_password, password)
+        limited = (
+            [] if address is None else [(sign_up_key(address), self.limits.sign_ups_per_address)]
+        )
+        wait = await self._count(lambda db: count(db, limited, self.limits.window, now))
+        if wait > 0:
+            raise AccountError(
+                429,
+                _("too many accounts made from your address; try again in {minutes} min").format(
+                    minutes=max(1, round(wait / 60))
+                ),
+                retry_after=wait,
+            )
+        # every sign-up counts, made or not, unless the server had no time to hash its password
+        asker = Asker(Lane.STRANGER, address_key(address or "unknown"))
+        try:
+            password_hash = await self._slow(hash_password, password, asker=asker)
+        except AccountError:
+            await self._count(lambda db: refund(db, [key for key, _most in limited]))
+            raise
 
         def create(db: Connection) -> Ticket | None:
             try:
@@ -190,49 +261,120 @@ class Accounts:
                         insert(AccountTable).values(
                             name=name,
                             name_key=name_key(name),
+                            name_skeleton=name_skeleton(name),
                             password_hash=password_hash,
                             created=now,
                         )
                     ).inserted_primary_key[0]  # type: ignore[index]
             except IntegrityError:
                 return None
-            return self._new_session(db, Account(int(account_id), name), replacing, now)
+            ticket = self._new_session(db, Account(int(account_id), name), replacing, now)
+            device = remember_device(db, int(account_id), None, now)
+            return dataclasses.replace(ticket, device=device)
 
         ticket = await self._db(create)
         if ticket is None:
-            raise AccountError(409, _("the name {name} is taken; choose another").format(name=name))
+            raise await self._name_taken(name)
         return ticket
 
-    async def sign_in(
-        self, name: str, password: str, address: str, replacing: str | None = None
-    ) -> Ticket:
-        """A new session for the account; 401 for a wrong name or password (the same answer for
-        both), 429 while the name or the address has failed too often."""
-        try:
-            key = name_key(clean_name(name))
-        except ValueError:
-            key = name_key(name)
-        keys = [name_key_of(key), address_key(address)]
-        now = self.clock()
-        await self._refuse_while_limited(keys, now)
-        row = await self._db(
-            lambda db: db.execute(
-                select(AccountTable.id, AccountTable.name, AccountTable.password_hash).where(
-                    AccountTable.name_key == key
+    async def _name_taken(self, name: str) -> AccountError:
+        """409 for a name another account has, or one that looks like it ("Аlice" with a Cyrillic
+        А beside "Alice"), naming that account."""
+        other = await self._db(
+            lambda db: db.scalar(
+                select(AccountTable.name).where(
+                    (AccountTable.name_key == name_key(name))
+                    | (AccountTable.name_skeleton == name_skeleton(name))
                 )
-            ).first()
+            )
         )
-        good = await self._slow(verify, row.password_hash if row else dummy_hash(), password)
-        if row is None or not good:
-            await self._db(lambda db: self.limits.fail(db, keys, self.clock()))
-            raise AccountError(401, _("wrong name or password"))
-        account = Account(row.id, row.name)
-        rehashed = (
-            await self._slow(hash_password, password) if needs_rehash(row.password_hash) else None
+        if other is None or name_key(other) == name_key(name):
+            return AccountError(
+                409, _("the name {name} is taken; choose another").format(name=name)
+            )
+        return AccountError(
+            409,
+            _("the name {name} looks like {other}, a registered player's; choose another").format(
+                name=name, other=other
+            ),
         )
 
+    async def sign_in(
+        self,
+        name: str,
+        password: str,
+        address: str,
+        replacing: str | None = None,
+        device: str | None = None,
+    ) -> Ticket:
+        """A new session for the account; 401 for a wrong name or password (the same answer for
+        both), 429 while the name or the address has failed too often, or, for a browser that
+        presents ``device``, a device cookie of this account, while that device has."""
+        key = lookup_key(name)
+        now = self.clock()
+        limits = self.limits
+
+        def knock(db: Connection) -> tuple[Any, str | None, list[str], float]:
+            row = db.execute(
+                select(
+                    AccountTable.id,
+                    AccountTable.name,
+                    AccountTable.password_hash,
+                    AccountTable.status,
+                ).where(AccountTable.name_key == key)
+            ).first()
+            known = known_device(db, device, row.id if row else None, now)
+            limited = (
+                [(device_key(known), limits.per_device)]
+                if known
+                else [
+                    (name_key_of(key), limits.per_name),
+                    (address_key(address), limits.per_address),
+                ]
+            )
+            wait = count(db, limited, limits.window, now)
+            return row, known, [k for k, _most in limited], wait
+
+        stranger = Asker(Lane.STRANGER, address_key(address))
+        # A browser with no device cookie is a stranger: it takes its place in the hashing queue
+        # first, so that a flood the queue cannot serve is answered before it costs any database
+        # work. One with a cookie is placed once the database has said whether it is known.
+        with self._place(stranger) if device is None else contextlib.nullcontext():
+            row, known, keys, wait = await self._count(knock)
+            self._refuse_while_limited(wait)
+            asker = Asker(Lane.KNOWN, keys[0]) if known else stranger
+            stored = row.password_hash if row else dummy_hash()
+            try:
+                if device is None:
+                    good = await self.hashing.hash_in_place(Lane.STRANGER, verify, stored, password)
+                else:
+                    good = await self._slow(verify, stored, password, asker=asker)
+            except AccountError:
+                await self._count(lambda db: refund(db, keys))
+                raise
+        if row is None or not good:
+            raise AccountError(401, _("wrong name or password"))
+        _refuse_unless_active(row.status)  # told only to one who knows the password
+        account = Account(row.id, row.name)
+        rehashed = None
+        if needs_rehash(row.password_hash, good):
+            # busy: the old hash still serves until the next sign-in
+            with contextlib.suppress(AccountError):
+                rehashed = await self._slow(hash_password, password, asker=asker)
+
         def enter(db: Connection) -> Ticket:
+            # locked, so an operator's suspension lands before this session or ends it
+            _refuse_unless_active(
+                db.scalar(
+                    select(AccountTable.status)
+                    .where(AccountTable.id == account.id)
+                    .with_for_update()
+                )
+            )
+            # a right password was no guess: the name's or device's count starts again, and the
+            # address keeps its tries for other names
             SignInLimits.clear(db, keys[0])
+            refund(db, keys[1:])
             if rehashed is not None:
                 db.execute(
                     update(AccountTable)
@@ -240,8 +382,9 @@ class Accounts:
                     .values(password_hash=rehashed)
                 )
             db.execute(delete(SessionTable).where(SessionTable.expires <= now))
-            self.limits.forget_old(db, now)
-            return self._new_session(db, account, replacing, now)
+            forget_old(db, now)
+            ticket = self._new_session(db, account, replacing, now)
+            return dataclasses.replace(ticket, device=remember_device(db, account.id, known, now))
 
         return await self._db(enter)
 
@@ -281,22 +424,44 @@ class Accounts:
         return None if row is None else Session(Account(row.id, row.name), row.csrf, row.expires)
 
     async def sign_out(self, session_id: str) -> None:
-        await self._db(
-            lambda db: db.execute(
-                delete(SessionTable).where(SessionTable.id_hash == session_hash(session_id))
+        """The session ends, and with it its account's seat links and the table connections that
+        held on them (:meth:`end_sessions` says how)."""
+        key = session_hash(session_id)
+
+        def end(db: Connection) -> tuple[int, Revoked] | None:
+            account_id = db.scalar(
+                select(SessionTable.account_id).where(SessionTable.id_hash == key)
             )
-        )
+            if account_id is None:
+                return None
+            db.execute(delete(SessionTable).where(SessionTable.id_hash == key))
+            return account_id, revoke_seat_links(db, account_id, self.ends.sender)
+
+        ended = await self._db(end)
+        if ended is not None:
+            await self.ends.ended(*ended)
 
     async def sign_out_everywhere(self, account: Account) -> None:
-        await self._db(
-            lambda db: db.execute(delete(SessionTable).where(SessionTable.account_id == account.id))
-        )
+        await self.end_sessions(account.id)
+
+    async def end_sessions(self, account_id: int) -> None:
+        """Every session of the account ends, in every server process: its seats in unfinished
+        games get new seat links (the old ones open nothing; signing in opens the seats as before),
+        and every table connection signed in to it, or opened with one of those links, is closed
+        (:mod:`~tendays.server.people.session_ends`). Also for the operator's closing or
+        suspension of an account."""
+
+        def end(db: Connection) -> Revoked:
+            db.execute(delete(SessionTable).where(SessionTable.account_id == account_id))
+            return revoke_seat_links(db, account_id, self.ends.sender)
+
+        await self.ends.ended(account_id, await self._db(end))
 
     # -- the account's own changes ------------------------------------------------------------
 
-    async def _refuse_while_limited(self, keys: list[str], now: float) -> None:
-        """429 while the name or the address has failed to sign in too often."""
-        wait = await self._db(lambda db: self.limits.waiting(db, keys, now))
+    @staticmethod
+    def _refuse_while_limited(wait: float) -> None:
+        """429 when the attempt was over a limit (``wait``: the seconds until it may be made)."""
         if wait > 0:
             raise AccountError(
                 429,
@@ -307,18 +472,36 @@ class Accounts:
             )
 
     async def _check_password(self, account: Account, password: str, address: str) -> None:
-        """401 unless ``password`` is the account's (counted like a sign-in,
-        so a session cannot guess it)."""
-        keys = [name_key_of(name_key(account.name)), address_key(address)]
-        await self._refuse_while_limited(keys, self.clock())
-        stored = await self._db(
-            lambda db: db.scalar(
+        """401 unless ``password`` is the account's. Counted like a sign-in, per account and per
+        address, so a session cannot guess it; but apart from the sign-ins by name, so strangers
+        cannot stop the owner changing the password or closing the account."""
+        limits, now = self.limits, self.clock()
+        limited = [
+            (check_key(account.id), limits.per_name),
+            (address_key(address), limits.per_address),
+        ]
+        keys = [key for key, _most in limited]
+
+        def knock(db: Connection) -> tuple[str | None, float]:
+            wait = count(db, limited, limits.window, now)
+            stored = db.scalar(
                 select(AccountTable.password_hash).where(AccountTable.id == account.id)
             )
-        )
-        if stored is None or not await self._slow(verify, stored, password):
-            await self._db(lambda db: self.limits.fail(db, keys, self.clock()))
+            return stored, wait
+
+        stored, wait = await self._count(knock)
+        self._refuse_while_limited(wait)
+        asker = Asker(Lane.KNOWN, keys[0])
+        try:
+            good = stored is not None and bool(
+                await self._slow(verify, stored, password, asker=asker)
+            )
+        except AccountError:
+            await self._count(lambda db: refund(db, keys))
+            raise
+        if not good:
             raise AccountError(401, _("the current password is wrong"))
+        await self._count(lambda db: refund(db, keys))
 
     async def change_password(
         self, account: Account, password: str, new_password: str, address: str, keep: str
@@ -331,7 +514,7 @@ class Accounts:
             raise AccountError(422, problem)
         new_hash = await self._slow(hash_password, new_password)
 
-        def change(db: Connection) -> None:
+        def change(db: Connection) -> Revoked:
             db.execute(
                 update(AccountTable)
                 .where(AccountTable.id == account.id)
@@ -343,8 +526,9 @@ class Accounts:
                     SessionTable.id_hash != session_hash(keep),
                 )
             )
+            return revoke_seat_links(db, account.id, self.ends.sender)
 
-        await self._db(change)
+        await self.ends.ended(account.id, await self._db(change))
 
     async def delete(self, account: Account, password: str, address: str) -> None:
         """Delete the account: its games stay, with its seats named "deleted player"."""
@@ -352,16 +536,19 @@ class Accounts:
         await self._leave_rated_games(account)
         store = self.lobby.journal.store
 
-        def forget(db: Connection) -> list[str]:
-            games = store.forget_account_seats(db, account.id, DELETED_PLAYER)
+        def forget(db: Connection) -> Revoked:
+            # first, while the seats still name the account: their links end with it
+            revoked = revoke_seat_links(db, account.id, self.ends.sender)
+            store.forget_account_seats(db, account.id, DELETED_PLAYER)
             for table in (RatingHistoryTable, RatingTable, SeekTable, SessionTable):
                 db.execute(delete(table).where(table.account_id == account.id))
             SignInLimits.clear(db, name_key_of(name_key(account.name)))
             db.execute(delete(AccountTable).where(AccountTable.id == account.id))
-            return games
+            return revoked
 
-        await self._db(forget)
+        revoked = await self._db(forget)
         self.lobby.forget_account(account.id, DELETED_PLAYER)
+        await self.ends.ended(account.id, revoked)
 
     async def _leave_rated_games(self, account: Account) -> None:
         """Deleting an account leaves its rated games being played, as leaving does: a loss, and
@@ -382,19 +569,7 @@ class Accounts:
                 )
             )
 
-        for game_id in await self._db(playing):
-            match = await self.lobby.get(game_id)
-            if match is None:
-                continue
-            try:
-                seat = match.seat_of_account(account.id)
-                if seat is not None and match.status == "playing":
-                    await match.leave(seat)
-            except Rejected:  # it ended meanwhile: nothing to leave
-                pass
-            finally:
-                self.lobby.release(match)
-        await self.lobby.results_written()  # rated while the account still names its seat
+        await leave_games(self.lobby, account.id, await self._db(playing))
 
     async def export(self, account: Account) -> dict[str, Any]:
         """Everything the server keeps about the account, as JSON (no
@@ -402,10 +577,18 @@ class Accounts:
         return await self._db(lambda db: account_data(db, account.id))
 
 
+def _refuse_unless_active(status: str | None) -> None:
+    """403 in words for an account the operator suspended or closed (or deleted meanwhile)."""
+    refusal = AccountStatus(status or AccountStatus.CLOSED).sign_in_refusal()
+    if refusal is not None:
+        raise AccountError(403, refusal)
+
+
 def reset_password(engine: Engine, name: str, password: str) -> None:
-    """The operator's reset of a forgotten password: every session of the account ends, its sign-in
-    limit is cleared. :class:`AccountError` (404) for an unknown name, (422)
-    for a password that cannot be."""
+    """The operator's reset of a forgotten password: every session of the account ends (with its
+    seat links; the servers close its table connections, told by a notice on PostgreSQL, else when
+    each connection next checks), its sign-in limit is cleared. :class:`AccountError` (404) for an
+    unknown name, (422) for a password that cannot be."""
     key = name_key(name)
     with engine.connect() as db:
         row = db.execute(
@@ -422,4 +605,5 @@ def reset_password(engine: Engine, name: str, password: str) -> None:
             update(AccountTable).where(AccountTable.id == row.id).values(password_hash=new_hash)
         )
         db.execute(delete(SessionTable).where(SessionTable.account_id == row.id))
+        revoke_seat_links(db, row.id, OUTSIDE_SERVER)
         SignInLimits.clear(db, name_key_of(key))

@@ -1,6 +1,7 @@
-"""One account's own data, as the JSON its owner downloads: the account, its sessions (when they
-began and end, never their ids), its seats in games, its ratings and their history, and its seeks.
-Nothing of any other account, and never the password's hash."""
+"""One account's own data, as the JSON its owner downloads: the account, its sessions and known
+devices (when they began and end, never their ids or cookies), its seats in games, its ratings and
+their history, its seeks, the players it blocks and the reports it sent. Nothing of any other
+account (but the names it blocked or reported), and never the password's hash."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ from sqlalchemy.engine import Connection
 
 from ..storage.schema import (
     AccountTable,
+    BlockTable,
     GameTable,
+    KnownDeviceTable,
     RatingHistoryTable,
     RatingTable,
+    ReportTable,
     SeatTable,
     SeekTable,
     SessionTable,
@@ -31,6 +35,11 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
         select(SessionTable.created, SessionTable.expires)
         .where(SessionTable.account_id == account_id)
         .order_by(SessionTable.created)
+    ).all()
+    devices = db.execute(
+        select(KnownDeviceTable.created, KnownDeviceTable.expires)
+        .where(KnownDeviceTable.account_id == account_id)
+        .order_by(KnownDeviceTable.created)
     ).all()
     seats = db.execute(
         select(
@@ -61,9 +70,23 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
     seeks = db.execute(
         select(SeekTable).where(SeekTable.account_id == account_id).order_by(SeekTable.created)
     ).all()
+    blocks = db.execute(
+        select(AccountTable.name, BlockTable.created)
+        .join(AccountTable, AccountTable.id == BlockTable.blocked_id)
+        .where(BlockTable.blocker_id == account_id)
+        .order_by(BlockTable.created)
+    ).all()
+    reports = db.execute(
+        select(ReportTable, AccountTable.name)
+        .join(AccountTable, AccountTable.id == ReportTable.reported_id)
+        .where(ReportTable.reporter_id == account_id)
+        .order_by(ReportTable.created)
+    ).all()
     return {
         "account": {"name": account.name, "created": account.created},
         "sessions": [{"created": s.created, "expires": s.expires} for s in sessions],
+        # the browsers it signed in on (people/devices.py): when, and until when they are known
+        "known_devices": [{"created": d.created, "expires": d.expires} for d in devices],
         "games": [
             {
                 "id": s.game_id,
@@ -111,5 +134,17 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
                 "game": s.game_id,
             }
             for s in seeks
+        ],
+        "blocks": [{"name": b.name, "since": b.created} for b in blocks],
+        "reports": [
+            {
+                "player": r.name,
+                "reason": r.reason,
+                "game": r.game_id,
+                "text": r.text,
+                "created": r.created,
+                "status": r.status,
+            }
+            for r in reports
         ],
     }

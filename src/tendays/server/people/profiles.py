@@ -8,7 +8,9 @@ at once (the same), and one page of games with everyone at their tables and the 
 ``seats.account_id``); so a profile stays fast however many games the site holds, and costs three
 round trips to the database whatever the person played (``benchmarks/accounts.py``). A leaderboard
 page is read through ``ix_ratings_settled``, the index of the settled players only (revision 0005),
-best first: a page costs the rows it shows, however few of an edition's players are settled.
+best first: a page costs the rows it shows, however few of an edition's players are settled. The
+leaderboards leave off the accounts the operator suspended, closed or hid (revision 0009); their
+profiles say so.
 """
 
 from __future__ import annotations
@@ -19,20 +21,23 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, exists, func, select, text
 from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.orm import aliased
 
 from tendays.bots import LEVELS, ladder_ratings
 
 from ..matches.text import name_key
 from ..storage.schema import (
     SETTLED,
+    UNLISTED_SQL,
     AccountTable,
     GameTable,
     RatingHistoryTable,
     RatingTable,
     SeatTable,
 )
+from .rated_rules import RatedOutcome
 from .ratings import START, is_provisional
 
 __all__ = ["HISTORY_POINTS", "bot_ratings", "leaderboard", "profile"]
@@ -46,6 +51,7 @@ _ACCOUNT = (
         AccountTable.id,
         AccountTable.name,
         AccountTable.created,
+        AccountTable.status,
         RatingTable.edition,
         RatingTable.mu,
         RatingTable.sigma,
@@ -83,6 +89,7 @@ _PAGE = (
         SeatTable.seat.label("mine"),
         GameTable.edition,
         GameTable.rated,
+        GameTable.rated_outcome,
         GameTable.finished,
         GameTable.ended,
         GameTable.created,
@@ -110,10 +117,18 @@ _GAMES = (
     .join(SeatTable, SeatTable.game_id == _PAGE.c.game_id)
     .order_by(_PAGE.c.created.desc(), _PAGE.c.game_id, SeatTable.seat)
 )
+# On the leaderboards: the accounts the operator has not suspended, closed or hidden (revision
+# 0009), left out through the partial index of those few (``ix_accounts_unlisted``), so the board
+# still reads only the settled players' index.
+_UNLISTED = aliased(AccountTable, name="unlisted")
+_LISTED = ~exists(
+    # the condition in brackets and as the index words it (its names are the subquery's own)
+    select(_UNLISTED.id).where(_UNLISTED.id == RatingTable.account_id, text(f"({UNLISTED_SQL})"))
+)
 _BOARD_COUNT = (
     select(func.count())
     .select_from(RatingTable)
-    .where(RatingTable.edition == bindparam("edition"), SETTLED)
+    .where(RatingTable.edition == bindparam("edition"), SETTLED, _LISTED)
 )
 # A page of the board, counted in the same round trip.
 _BOARD = (
@@ -125,7 +140,7 @@ _BOARD = (
         _BOARD_COUNT.scalar_subquery().label("total"),
     )
     .join(AccountTable, AccountTable.id == RatingTable.account_id)
-    .where(RatingTable.edition == bindparam("edition"), SETTLED)
+    .where(RatingTable.edition == bindparam("edition"), SETTLED, _LISTED)
     .order_by(RatingTable.rating.desc(), RatingTable.account_id.desc())
     .offset(bindparam("offset"))
     .limit(bindparam("limit"))
@@ -165,6 +180,8 @@ def profile(engine: Engine, name: str, page: int = 1, per_page: int = 20) -> dic
     return {
         "name": account.name,
         "since": account.created,
+        # "active", "suspended" or "closed" (by the server's operator)
+        "status": account.status,
         "ratings": ratings,
         "history": history,
         "games": games,
@@ -226,7 +243,10 @@ def _games(
                 "id": row.game_id,
                 "edition": row.edition,
                 "rated": bool(row.rated),
-                "result": _result(row.finished, mine.place if mine else None, seats),
+                "rated_outcome": row.rated_outcome,
+                "result": _result(
+                    row.finished, mine.place if mine else None, seats, row.rated_outcome
+                ),
                 "place": mine.place if mine else None,
                 "players": len(seats),
                 "others": [
@@ -264,11 +284,14 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _result(finished: bool, place: int | None, seats: list[_Seat]) -> str:
-    """ "playing", "won", "drawn" (first, shared), "lost", or "abandoned"
-    (ended early, with no result)."""
+def _result(finished: bool, place: int | None, seats: list[_Seat], outcome: str | None) -> str:
+    """ "playing", "won", "drawn" (first, shared), "lost", "abandoned" (ended early, with no
+    result), or "aborted" (a rated game ended before every person's first move after the draft:
+    neither won nor lost)."""
     if not finished:
         return "playing"
+    if outcome == RatedOutcome.ABORTED:
+        return "aborted"
     if place is None:
         return "abandoned"
     if place > 1:

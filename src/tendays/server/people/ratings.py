@@ -10,7 +10,10 @@ pairs).
 
 A rated game is rated once, whoever finishes it and however many server processes see it end: the
 same transaction that rates it first writes the seats' places, and only where no place is written
-yet (:func:`rate_game`). What a seat's place is, the rules of a rated game decide (:func:`places`).
+yet (:func:`rate_game`). What a seat's place is, the rules of a rated game decide (:func:`places`);
+whether the result moves ratings at all (the abort rule, the repeat cap), :mod:`.rated_rules`
+does, in the same transaction. The ``rating_history`` rows are the counted games, in order:
+:func:`recompute_edition` replays them from the start, leaving out annulled games.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -28,6 +31,7 @@ from tendays.engine.i18n import gettext as _
 
 from ..matches.master import Match
 from ..storage.schema import SETTLED_SIGMA, GameTable, RatingHistoryTable, RatingTable, SeatTable
+from .rated_rules import RatedOutcome, judge
 
 __all__ = [
     "PROVISIONAL_SIGMA",
@@ -39,6 +43,7 @@ __all__ = [
     "places",
     "rate_game",
     "rate_places",
+    "recompute_edition",
     "scale_words",
 ]
 
@@ -131,7 +136,9 @@ def places(match: Match) -> list[int] | None:
 def rate_game(
     engine: Engine, game_id: str, seat_places: Sequence[int], at: float | None = None
 ) -> bool:
-    """Write the places of a finished game and, if it is rated, move its people's ratings; once.
+    """Write the places of a finished game and, if it is rated and counts (not aborted, not over
+    the repeat cap: :func:`~.rated_rules.judge`), move its people's ratings; once. A rated game's
+    outcome is stored with it (``games.rated_outcome``).
 
     False if the game's places were already written (another server process, or an earlier call, did
     it), and then nothing changes. Safe with several processes on one PostgreSQL database: the
@@ -169,17 +176,23 @@ def _rate_in(db: Connection, game_id: str, seat_places: Sequence[int], at: float
     if claimed != len(seat_places):
         raise _AlreadyPlaced
     game = db.execute(
-        select(GameTable.edition, GameTable.rated).where(GameTable.id == game_id)
+        select(GameTable.edition, GameTable.rated, GameTable.ended).where(GameTable.id == game_id)
     ).one_or_none()
     if game is None or not game.rated:
         return
     seats = db.execute(
-        select(SeatTable.seat, SeatTable.account_id).where(SeatTable.game_id == game_id)
+        select(
+            SeatTable.seat, SeatTable.kind, SeatTable.account_id, SeatTable.moved_after_draft
+        ).where(SeatTable.game_id == game_id)
     ).all()
     people = {row.account_id: seat_places[row.seat] for row in seats if row.account_id is not None}
     # A deleted account's seat still played: rated at the start, its rating written nowhere.
     deleted = [seat_places[row.seat] for row in seats if row.account_id is None]
     if not people or len(people) + len(deleted) < 2:
+        return
+    outcome = judge(db, game.edition, game.ended is not None, seats, at)
+    db.execute(update(GameTable).where(GameTable.id == game_id).values(rated_outcome=outcome))
+    if outcome is not RatedOutcome.COUNTED:
         return
     accounts = sorted(people)
     known = {
@@ -222,4 +235,112 @@ def _rate_in(db: Connection, game_id: str, seat_places: Sequence[int], at: float
                 rating=rating.mu,
                 deviation=rating.sigma,
             )
+        )
+
+
+def recompute_edition(db: Connection, edition: str, skip_games: set[str]) -> None:
+    """Recompute every rating of ``edition`` from the start, in ``db``'s transaction: replay the
+    counted games (those with ``rating_history`` rows) in the order they were rated, leaving out
+    ``skip_games`` (annulled by the operator).
+
+    Afterwards each history row holds its game's new rating, the skipped games' rows are gone and
+    those games read as annulled, each person's rating is the replay's last (a person with no
+    counted game left has none). A seat whose account is gone plays at the start, as when a game
+    with a deleted account was first rated. The edition's ratings rows are locked first, so a game
+    being rated meanwhile waits for the new ratings and then moves them.
+    """
+    current = set(
+        db.scalars(
+            select(RatingTable.account_id)
+            .where(RatingTable.edition == edition)
+            .order_by(RatingTable.account_id)
+            .with_for_update()
+        )
+    )
+    counted: dict[str, tuple[float, list[int]]] = {}  # game -> (when, its people), in order
+    for row in db.execute(
+        select(RatingHistoryTable.game_id, RatingHistoryTable.account_id, RatingHistoryTable.at)
+        .where(RatingHistoryTable.edition == edition)
+        .order_by(RatingHistoryTable.at, RatingHistoryTable.game_id, RatingHistoryTable.account_id)
+    ):
+        counted.setdefault(row.game_id, (row.at, []))[1].append(row.account_id)
+    kept = [game for game in counted if game not in skip_games]
+    places_of: dict[str, list[tuple[int | None, int]]] = {game: [] for game in kept}
+    for start in range(0, len(kept), 500):
+        for seat in db.execute(
+            select(SeatTable.game_id, SeatTable.account_id, SeatTable.place)
+            .where(SeatTable.game_id.in_(kept[start : start + 500]))
+            .order_by(SeatTable.game_id, SeatTable.seat)
+        ):
+            places_of[seat.game_id].append((seat.account_id, seat.place or 1))
+    ratings: dict[int, Rating] = {}
+    last_at: dict[int, float] = {}
+    rows: list[dict[str, object]] = []
+    for game in kept:
+        at, accounts = counted[game]
+        seats = places_of[game]
+        people = {account: place for account, place in seats if account in accounts}
+        others = [place for account, place in seats if account not in people]
+        ordered = sorted(people)
+        after = rate_places(
+            [ratings.get(a, START) for a in ordered] + [START] * len(others),
+            [people[a] for a in ordered] + others,
+        )
+        for account, rating in zip(ordered, after, strict=False):
+            ratings[account], last_at[account] = rating, at
+            rows.append(
+                {"b_account": account, "b_game": game, "b_rating": rating.mu, "b_dev": rating.sigma}
+            )
+    skipped = [game for game in counted if game in skip_games]
+    for start in range(0, len(skipped), 500):
+        db.execute(
+            delete(RatingHistoryTable).where(
+                RatingHistoryTable.edition == edition,
+                RatingHistoryTable.game_id.in_(skipped[start : start + 500]),
+            )
+        )
+    if rows:
+        db.execute(
+            update(RatingHistoryTable)
+            .where(
+                RatingHistoryTable.account_id == bindparam("b_account"),
+                RatingHistoryTable.edition == edition,
+                RatingHistoryTable.game_id == bindparam("b_game"),
+            )
+            .values(rating=bindparam("b_rating"), deviation=bindparam("b_dev")),
+            rows,
+        )
+    for account, rating in ratings.items():
+        values = {
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "rating": rating.mu,
+            "games": rating.games,
+            "updated": last_at[account],
+        }
+        if account in current:
+            db.execute(
+                update(RatingTable)
+                .where(RatingTable.account_id == account, RatingTable.edition == edition)
+                .values(**values)
+            )
+        else:
+            db.execute(insert(RatingTable).values(account_id=account, edition=edition, **values))
+    gone = sorted(current - set(ratings))
+    if gone:
+        db.execute(
+            delete(RatingTable).where(
+                RatingTable.edition == edition, RatingTable.account_id.in_(gone)
+            )
+        )
+    annulled = sorted(skip_games)
+    for start in range(0, len(annulled), 500):
+        db.execute(
+            update(GameTable)
+            .where(
+                GameTable.id.in_(annulled[start : start + 500]),
+                GameTable.edition == edition,
+                GameTable.rated_outcome.in_([RatedOutcome.COUNTED, RatedOutcome.CAPPED]),
+            )
+            .values(rated_outcome=RatedOutcome.ANNULLED)
         )

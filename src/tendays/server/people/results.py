@@ -2,8 +2,10 @@
 
 The lobby knows nothing of people, so the face installs :func:`results_hook` as the lobby's
 ``on_finished``; every process that sees a game end calls it, and :func:`~.ratings.rate_game` makes
-sure that only the first call counts. :func:`catch_up` rates, at start-up, the rated games that
-ended while no process was left to rate them (killed between the last move and the rating).
+sure that only the first call counts; then each process tells the table (and its watchers) what the
+result did to ratings (counted, capped or aborted). :func:`catch_up` rates, at start-up, the rated
+games that ended while no process was left to rate them (killed between the last move and the
+rating).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..matches.master import Match
 from ..matches.seats import LobbyError
 from ..storage.journal import Journal
 from ..storage.schema import GameTable, SeatTable
+from .rated_rules import stored_outcome
 from .ratings import places, rate_game
 
 __all__ = ["CATCH_UP_DAYS", "catch_up", "results_hook"]
@@ -49,8 +52,23 @@ def results_hook(journal: Journal) -> Callable[[Match], Coroutine[Any, Any, None
                 )
         except Exception:  # the game stays unrated until the next start's catch_up
             log.exception("game %s: its places and ratings could not be written", match.id)
+            return
+        if match.rated:
+            await _tell_outcome(journal, match)
 
     return record
+
+
+async def _tell_outcome(journal: Journal, match: Match) -> None:
+    """Show the table what its rated result did (decided here or by another process)."""
+    try:
+        outcome = await journal.run(stored_outcome, journal.store.engine, match.id)
+    except Exception:  # only the table's word on it is lost; the profile says it
+        log.exception("game %s: its rated outcome could not be read", match.id)
+        return
+    if outcome is not None and outcome != match.rated_outcome:
+        match.rated_outcome = outcome
+        match.publish()
 
 
 def _unrated(engine: Engine, since: float) -> list[str]:

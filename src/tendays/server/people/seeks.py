@@ -2,11 +2,13 @@
 compatible ones.
 
 Two seeks are compatible when they ask for the same edition and pace, come from two accounts, and
-each person's rating (in that edition) lies inside the other's range, where one is given. Pairing
-claims both rows with conditional updates (``... WHERE status = 'open'``), in the order of their
-ids, in one transaction that is kept only when both updates changed a row: with several server
-processes on one PostgreSQL database a seek is paired at most once, and two pairings never wait on
-each other in a circle. The statements are synchronous: run them on the journal's database thread.
+each person's rating (in that edition) lies inside the other's range, where one is given, and
+neither person blocks the other (:mod:`~tendays.server.people.blocks`, read in the same statements
+that choose and claim the pair). Pairing claims both rows with conditional updates (``... WHERE
+status = 'open'``), in the order of their ids, in one transaction that is kept only when both
+updates changed a row: with several server processes on one PostgreSQL database a seek is paired at
+most once, and two pairings never wait on each other in a circle. The statements are synchronous:
+run them on the journal's database thread.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from ..settings import Pace
 from ..storage.schema import AccountTable, RatingTable, SeekTable
+from .blocks import blocked_between
 
 __all__ = ["PAIRING_GRACE", "Pairing", "Seek", "SeekBook", "SeekStatus"]
 
@@ -165,6 +168,7 @@ class SeekBook:
                         _same_pace(mine.pace),
                         SeekTable.account_id != mine.account_id,
                         SeekTable.created >= now - self.expiry,
+                        ~blocked_between(SeekTable.account_id, mine.account_id),
                     )
                     .order_by(SeekTable.created, SeekTable.id)
                     .limit(CANDIDATES)
@@ -197,6 +201,8 @@ class SeekBook:
                         SeekTable.id == seek.id,
                         SeekTable.status == SeekStatus.OPEN,
                         SeekTable.created >= now - self.expiry,
+                        # a block made since the candidates were read
+                        ~blocked_between(mine.account_id, other.account_id),
                     )
                     .values(status=SeekStatus.PAIRED, created=now)
                 )  # paired at

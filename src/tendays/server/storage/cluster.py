@@ -20,6 +20,9 @@ reaches the tables held by the others within milliseconds.
 
 A notice reads ``SENDER GAME WHAT`` (:func:`announcement`); a stored move's WHAT carries the move
 and the clock after it (:class:`MoveNotice`), so the others follow it without reading the database.
+Notices about no game name the game ``*``: "released" (a process gave its leases back) and
+``sessions ACCOUNT`` (:func:`sessions_ended`: sessions of an account ended, its table connections
+are checked by whoever holds them).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from sqlalchemy.engine import make_url
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, make_url
 
 from ..settings import MasterSettings
 from .database import database_url
@@ -44,7 +48,9 @@ __all__ = [
     "Driver",
     "MoveNotice",
     "announcement",
+    "notify",
     "read_announcement",
+    "sessions_ended",
 ]
 
 T = TypeVar("T")
@@ -59,6 +65,24 @@ def announcement(sender: str, game_id: str, what: str) -> str:
     ("seat", "chat", "ended", "rematch", a :class:`MoveNotice`), or "released" with game "*": it
     gave its leases back."""
     return f"{sender} {game_id} {what}"
+
+
+def notify(db: Connection, sender: str, game_id: str, what: str) -> None:
+    """On PostgreSQL, tell the other server processes (once ``db``'s transaction commits) what
+    ``sender`` changed; elsewhere nothing (one process alone, or none)."""
+    if db.dialect.name == "postgresql":
+        db.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": announcement(sender, game_id, what)},
+        )
+
+
+_SESSIONS_ENDED = "sessions"
+
+
+def sessions_ended(account_id: int) -> str:
+    """The WHAT of a notice (game ``*``): sessions of the account ended."""
+    return f"{_SESSIONS_ENDED} {account_id}"
 
 
 def read_announcement(payload: str) -> tuple[str, str, str]:
@@ -163,6 +187,8 @@ class Cluster:
         self.driver = driver
         self.owner = journal.store.owner
         self.listening = asyncio.Event()  # set once notices are heard (tests wait for it)
+        # told the account of a :func:`sessions_ended` notice (the accounts install it)
+        self.on_sessions_ended: Callable[[int], None] | None = None
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -241,5 +267,9 @@ class Cluster:
             return
         if what == "released":
             self._wake.set()  # take the games of a process that stopped, now
+        elif game_id == "*" and what.startswith(_SESSIONS_ENDED + " "):
+            account = what.removeprefix(_SESSIONS_ENDED + " ")
+            if self.on_sessions_ended is not None and account.isdigit():
+                self.on_sessions_ended(int(account))
         else:
             self.driver.changed(game_id, what)

@@ -1,11 +1,13 @@
-"""What the store reads and writes: a game with its seats and chat, one stored move, and the two
-ways a write can lose a race (:class:`MoveConflict`, :class:`SeatTaken`)."""
+"""What the store reads and writes: a game with its seats and chat, one stored move, the two ways a
+write can lose a race (:class:`MoveConflict`, :class:`SeatTaken`), and the seat the database refuses
+by one of its rules (:class:`SeatRefused`)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
 
 from tendays.engine import Options
 
@@ -16,6 +18,8 @@ __all__ = [
     "ChatRow",
     "MoveConflict",
     "MoveRow",
+    "SeatRefused",
+    "SeatRule",
     "SeatTaken",
     "StoredGame",
     "StoredSeat",
@@ -38,6 +42,11 @@ class StoredSeat:
     end_vote: bool = False  # asked to end the game (after someone left)
     # the account that took the seat (null: anonymous, a bot, a deleted account)
     account_id: int | None = None
+    # the person has made a move after the draft (a bot standing in does not count)
+    moved_after_draft: bool = False
+    # the look-alike key of a person's name (tendays.server.matches.lookalikes); None for a free
+    # seat, a bot and a deleted account's seat
+    name_skeleton: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +80,9 @@ class StoredGame:
     rematch: str | None = None
     chat: list[ChatRow] = field(default_factory=list)
     rated: bool = False  # only signed-in people sit at it, and its result moves their ratings
+    # what its result did to ratings ("counted", "capped", "aborted", "annulled"); null: unrated or
+    # not decided yet
+    rated_outcome: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +108,8 @@ class MoveRow:
     touch: bool = True
     # the lease epoch the mover holds (PostgreSQL), checked in the same transaction
     epoch: int | None = None
+    # the person at the seat made their first move after the draft: the seat's row says so
+    first_after_draft: bool = False
 
     def notice(self) -> str:
         """The move as the other server processes hear of it
@@ -149,3 +163,22 @@ class MoveConflict(RuntimeError):
 
 class SeatTaken(RuntimeError):
     """Someone (perhaps through another server process) took the seat first."""
+
+
+class SeatRule(Enum):
+    """A rule of who may sit at a table that the database itself enforces (revision 0007)."""
+
+    # one account holds at most one seat of a game
+    ONE_SEAT_PER_ACCOUNT = "one seat per account"
+    # no two people's names at a table look alike
+    DISTINCT_NAMES = "distinct names"
+    # nobody takes a name that looks like a registered account's, unless signed in to it
+    ACCOUNT_NAME = "account name"
+
+
+class SeatRefused(RuntimeError):
+    """The database refused to seat a person: ``rule`` says which of its rules it kept."""
+
+    def __init__(self, rule: SeatRule) -> None:
+        super().__init__(rule.value)
+        self.rule = rule

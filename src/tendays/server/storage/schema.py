@@ -36,17 +36,22 @@ __all__ = [
     "MIGRATIONS",
     "SETTLED",
     "SETTLED_SIGMA",
+    "UNLISTED_SQL",
     "AccountTable",
+    "AttemptCountTable",
+    "AuditTable",
     "Base",
+    "BlockTable",
     "ChatTable",
     "GameTable",
+    "KnownDeviceTable",
     "MoveTable",
     "RatingHistoryTable",
     "RatingTable",
+    "ReportTable",
     "SeatTable",
     "SeekTable",
     "SessionTable",
-    "SignInLimitTable",
     "upgrade",
 ]
 
@@ -86,10 +91,41 @@ class GameTable(Base):
     lease_expires: Mapped[float | None] = mapped_column(Float, nullable=True)
     # Revision 0004: a rated game (only signed-in people sit at it; its result moves their ratings).
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # Revision 0008: what a rated game's result did (people/rated_rules.py's RatedOutcome):
+    # "counted", "capped", "aborted" or "annulled"; null: unrated, or not decided yet.
+    rated_outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+# The condition of the indexes that hold only the seats that have an account or a compared name.
+_HAS_ACCOUNT = "account_id IS NOT NULL"
+_HAS_SKELETON = "name_skeleton IS NOT NULL"
 
 
 class SeatTable(Base):
+    """A seat of a game. Revision 0007: one account has at most one seat in a game
+    (``ux_seats_game_account``), and no two people's names at a table look alike
+    (``ux_seats_game_skeleton``, over :func:`~tendays.server.matches.lookalikes.name_skeleton`),
+    decided by the database whoever writes."""
+
     __tablename__ = "seats"
+    __table_args__ = (
+        Index(
+            "ux_seats_game_account",
+            "game_id",
+            "account_id",
+            unique=True,
+            postgresql_where=text(_HAS_ACCOUNT),
+            sqlite_where=text(_HAS_ACCOUNT),
+        ),
+        Index(
+            "ux_seats_game_skeleton",
+            "game_id",
+            "name_skeleton",
+            unique=True,
+            postgresql_where=text(_HAS_SKELETON),
+            sqlite_where=text(_HAS_SKELETON),
+        ),
+    )
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -116,6 +152,12 @@ class SeatTable(Base):
         ForeignKey("accounts.id"), nullable=True, index=True
     )
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Revision 0008: the person (not a bot standing in) has made a move here after the draft; a
+    # rated game that ends early before every seat has is aborted (people/rated_rules.py).
+    moved_after_draft: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # Revision 0007: the look-alike key of a person's name (taken or kept for a rematch); null for
+    # a free seat, a bot (two bots of one level share a name) and a deleted account's seat.
+    name_skeleton: Mapped[str | None] = mapped_column(String(1024), nullable=True)
 
 
 class MoveTable(Base):
@@ -141,18 +183,41 @@ class ChatTable(Base):
     at: Mapped[float] = mapped_column(Float)  # Unix seconds
 
 
+#: The accounts left off the leaderboards (revision 0009): suspended, closed or hidden by the
+#: operator, whom the partial index ``ix_accounts_unlisted`` holds (a handful, however many accounts
+#: there are). A query that leaves them out states the condition as the index does.
+UNLISTED_SQL = "status <> 'active' OR hidden"
+
+
 class AccountTable(Base):
     """A person's account (revision 0004). The name is shown as typed; ``name_key`` (its case-folded
     form) keeps names unique regardless of case."""
 
     __tablename__ = "accounts"
+    __table_args__ = (
+        Index("ux_accounts_name_skeleton", "name_skeleton", unique=True),
+        Index(
+            "ix_accounts_unlisted",
+            "id",
+            postgresql_where=text(UNLISTED_SQL),
+            sqlite_where=text(UNLISTED_SQL),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(64))
     name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    # Revision 0007: the look-alike key of the name (matches/lookalikes.py), unique: "Аlice" with a
+    # Cyrillic А cannot sign up beside "Alice". Null only for an account made before the rule whose
+    # name looked like an older account's.
+    name_skeleton: Mapped[str | None] = mapped_column(String(1024), nullable=True)
     # Argon2id, PHC string: never leaves the server
     password_hash: Mapped[str] = mapped_column(String(256))
     created: Mapped[float] = mapped_column(Float)  # Unix seconds
+    # Revision 0009: moderation. ``status`` is an AccountStatus (people/moderation_types.py);
+    # only an active account signs in. A hidden account is left off the leaderboards.
+    status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
 
 
 class SessionTable(Base):
@@ -170,17 +235,33 @@ class SessionTable(Base):
     expires: Mapped[float] = mapped_column(Float, index=True)
 
 
-class SignInLimitTable(Base):
-    """Failed sign-ins counted per account name and per address (revision 0004), in the database so
-    that every server process counts together."""
+class AttemptCountTable(Base):
+    """Attempts counted per limit key (revision 0006, in place of 0004's ``sign_in_limits``):
+    sign-ins per name, address and known device, sign-ups, games created and joined per address. One
+    statement counts an attempt and reads the count (people/limits.py), so every server process
+    counts together and a burst cannot pass a limit."""
 
-    __tablename__ = "sign_in_limits"
+    __tablename__ = "attempt_counts"
 
-    # "name:<name_key>" or "address:<ip>"
+    # "name:<name key>", "address:<address>", "device:<hash>", "create:<address>", ...
     key: Mapped[str] = mapped_column(String(160), primary_key=True)
-    failures: Mapped[int] = mapped_column(Integer)
-    window_start: Mapped[float] = mapped_column(Float)
-    blocked_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    hits: Mapped[int] = mapped_column(Integer)
+    window_end: Mapped[float] = mapped_column(Float, index=True)  # Unix seconds
+
+
+class KnownDeviceTable(Base):
+    """A browser an account signed in on (revision 0006; people/devices.py): its sign-ins are
+    limited per device, so strangers cannot lock the owner out. Only the SHA-256 of the device
+    cookie is stored."""
+
+    __tablename__ = "known_devices"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
 
 
 #: A rating whose deviation is at most this is settled (not provisional): the leaderboard's players,
@@ -227,9 +308,13 @@ SETTLED = RatingTable.sigma <= literal_column(repr(SETTLED_SIGMA))
 
 
 class RatingHistoryTable(Base):
-    """Each rated game's effect on a person's rating (revision 0004): the profile's chart."""
+    """Each counted rated game's effect on a person's rating (revision 0004): the profile's chart,
+    and the record of which games moved ratings, in order (one row per account per counted game).
+    ``ix_rating_history_recent`` (revision 0008) finds a person's games of the last day, for the
+    repeat cap."""
 
     __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_recent", "account_id", "edition", "at"),)
 
     account_id: Mapped[int] = mapped_column(
         ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
@@ -261,6 +346,67 @@ class SeekTable(Base):
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # the paired seat's token, for its owner
     token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ReportTable(Base):
+    """A person's report of a player to the operator (revision 0009). ``reason`` is a ReportReason,
+    ``status`` a ReportStatus (people/moderation_types.py)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    # null once the reporter's account is deleted: the report stays
+    reporter_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    reported_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[float] = mapped_column(Float, index=True)
+    status: Mapped[str] = mapped_column(String(8))
+    closed_note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class BlockTable(Base):
+    """One person blocking another (revision 0009): no challenges or pairings between them, and
+    the blocked one's chat hidden from the blocker."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    created: Mapped[float] = mapped_column(Float)
+
+
+class AuditTable(Base):
+    """Every operator action (revision 0009), written in the same transaction as the action.
+    ``action`` is an OperatorAction (people/moderation_types.py); the account's name is kept as it
+    was, so the record reads the same after the account is deleted."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    # the operator's name given to the command, or "token:<fingerprint>" of the admin token
+    operator: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    account_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # the report an action closed, if any
+    report_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="", server_default="")
+    # what the action changed, as JSON (e.g. {"games": [...]} for the games annulled)
+    outcome: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 MIGRATIONS = Path(__file__).parent / "migrations"

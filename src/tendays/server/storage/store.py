@@ -41,8 +41,18 @@ from .database import (
     redact_url,
 )
 from .leases import LeaseStore
-from .rows import ChatRow, MoveConflict, MoveRow, SeatTaken, StoredGame, StoredSeat, read_options
-from .schema import ChatTable, GameTable, MoveTable, SeatTable, upgrade
+from .rows import (
+    ChatRow,
+    MoveConflict,
+    MoveRow,
+    SeatRefused,
+    SeatRule,
+    SeatTaken,
+    StoredGame,
+    StoredSeat,
+    read_options,
+)
+from .schema import AccountTable, ChatTable, GameTable, MoveTable, SeatTable, upgrade
 
 __all__ = [
     "DatabaseBusy",
@@ -76,6 +86,13 @@ _SEAT_CLOCK = (
     update(SeatTable)
     .where(SeatTable.game_id == bindparam("b_id"), SeatTable.seat == bindparam("b_seat"))
     .values(bank=bindparam("b_bank"), timeouts=bindparam("b_timeouts"))
+)
+
+
+_MOVED_AFTER_DRAFT = (
+    update(SeatTable)
+    .where(SeatTable.game_id == bindparam("b_id"), SeatTable.seat == bindparam("b_seat"))
+    .values(moved_after_draft=True)
 )
 
 
@@ -115,7 +132,10 @@ class Store:
     # -- writing ---------------------------------------------------------------------------
 
     def create_game(self, game: StoredGame, lease: float | None = None) -> None:
-        """Store a new game; ``lease``: this process drives it for that many seconds (epoch 1)."""
+        """Store a new game; ``lease``: this process drives it for that many seconds (epoch 1).
+
+        :class:`SeatRefused` if its seats' names look alike, or its anonymous creator's name looks
+        like a registered account's."""
         leased: dict[str, Any] = (
             {}
             if lease is None
@@ -125,43 +145,53 @@ class Store:
                 "lease_expires": self.leases.now() + lease,
             }
         )
-        with self.engine.begin() as db:
-            db.execute(
-                insert(GameTable).values(
-                    id=game.id,
-                    edition=game.edition,
-                    options=json.dumps(game.options.to_json()),
-                    seed=game.seed,
-                    created=game.created,
-                    finished=game.finished,
-                    last_move_at=game.last_move_at,
-                    clock=json.dumps(game.pace.to_json()) if game.pace else None,
-                    deadline=game.deadline,
-                    turn_started=game.turn_started,
-                    rated=game.rated,
-                    **leased,
-                )
+        try:
+            with self.engine.begin() as db:
+                self._insert_game(db, game, leased)
+        except IntegrityError:
+            raise SeatRefused(SeatRule.DISTINCT_NAMES) from None
+
+    def _insert_game(self, db: Connection, game: StoredGame, leased: dict[str, Any]) -> None:
+        # the one who creates it is the person whose seat has a token: no account's look-alike
+        creators = [s for s in game.seats if s.token_hash is not None and s.account_id is None]
+        self._refuse_account_names(db, [s.name_skeleton for s in creators])
+        db.execute(
+            insert(GameTable).values(
+                id=game.id,
+                edition=game.edition,
+                options=json.dumps(game.options.to_json()),
+                seed=game.seed,
+                created=game.created,
+                finished=game.finished,
+                last_move_at=game.last_move_at,
+                clock=json.dumps(game.pace.to_json()) if game.pace else None,
+                deadline=game.deadline,
+                turn_started=game.turn_started,
+                rated=game.rated,
+                **leased,
             )
-            db.execute(
-                insert(SeatTable),
-                [
-                    {
-                        "game_id": game.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "bot": s.bot,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "bank": s.bank,
-                        "timeouts": 0,
-                        "away": False,
-                        "left": False,
-                        "reserved": s.reserved,
-                        "account_id": s.account_id,
-                    }
-                    for s in game.seats
-                ],
-            )
+        )
+        db.execute(
+            insert(SeatTable),
+            [
+                {
+                    "game_id": game.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "bank": s.bank,
+                    "timeouts": 0,
+                    "away": False,
+                    "left": False,
+                    "reserved": s.reserved,
+                    "account_id": s.account_id,
+                    "name_skeleton": s.name_skeleton,
+                }
+                for s in game.seats
+            ],
+        )
 
     def take_seat(
         self,
@@ -172,28 +202,64 @@ class Store:
         at: float,
         deadline: float | None = None,
         account_id: int | None = None,
+        name_skeleton: str | None = None,
     ) -> None:
-        """A person (signed in to ``account_id``, or anonymous) takes a free seat; ``deadline``: the
-        game starts now, and its first turn ends then.
+        """A person (signed in to ``account_id``, or anonymous) takes a free seat under ``name``
+        (whose look-alike key is ``name_skeleton``); ``deadline``: the game starts now, and its
+        first turn ends then.
 
-        :class:`SeatTaken` if the seat was taken meanwhile (through another server process)."""
-        with self.engine.begin() as db:
-            taken = db.execute(
-                update(SeatTable)
-                .where(
-                    SeatTable.game_id == game_id,
-                    SeatTable.seat == seat,
-                    SeatTable.token_hash.is_(None),
+        :class:`SeatTaken` if the seat was taken meanwhile (through another server process);
+        :class:`SeatRefused` if the account has a seat of this game already, someone at the table
+        has a name that looks alike, or (for an anonymous person) a registered account does."""
+        try:
+            with self.engine.begin() as db:
+                if account_id is None:
+                    self._refuse_account_names(db, [name_skeleton])
+                taken = db.execute(
+                    update(SeatTable)
+                    .where(
+                        SeatTable.game_id == game_id,
+                        SeatTable.seat == seat,
+                        SeatTable.token_hash.is_(None),
+                    )
+                    .values(
+                        name=name,
+                        token_hash=token_hash,
+                        reserved=False,
+                        account_id=account_id,
+                        name_skeleton=name_skeleton,
+                    )
                 )
-                .values(name=name, token_hash=token_hash, reserved=False, account_id=account_id)
-            )
-            if taken.rowcount != 1:
-                raise SeatTaken(f"seat {seat + 1} of game {game_id} was taken meanwhile")
-            values: dict[str, Any] = {"last_move_at": at}
-            if deadline is not None:
-                values.update(deadline=deadline, turn_started=at)
-            db.execute(update(GameTable).where(GameTable.id == game_id).values(**values))
-            self._announce(db, game_id, "seat")
+                if taken.rowcount != 1:
+                    raise SeatTaken(f"seat {seat + 1} of game {game_id} was taken meanwhile")
+                values: dict[str, Any] = {"last_move_at": at}
+                if deadline is not None:
+                    values.update(deadline=deadline, turn_started=at)
+                db.execute(update(GameTable).where(GameTable.id == game_id).values(**values))
+                self._announce(db, game_id, "seat")
+        except IntegrityError:  # one of the seats' unique indexes: which rule, read once it failed
+            raise SeatRefused(self._rule_kept(game_id, account_id)) from None
+
+    def _rule_kept(self, game_id: str, account_id: int | None) -> SeatRule:
+        if account_id is not None:
+            with self.engine.connect() as db:
+                seated = db.scalar(
+                    select(SeatTable.seat).where(
+                        SeatTable.game_id == game_id, SeatTable.account_id == account_id
+                    )
+                )
+            if seated is not None:
+                return SeatRule.ONE_SEAT_PER_ACCOUNT
+        return SeatRule.DISTINCT_NAMES
+
+    @staticmethod
+    def _refuse_account_names(db: Connection, skeletons: list[str | None]) -> None:
+        """:class:`SeatRefused` if an anonymous person's name looks like a registered account's."""
+        wanted = [key for key in skeletons if key is not None]
+        if wanted and db.scalar(
+            select(AccountTable.id).where(AccountTable.name_skeleton.in_(wanted)).limit(1)
+        ):
+            raise SeatRefused(SeatRule.ACCOUNT_NAME)
 
     def append_moves(self, rows: list[MoveRow]) -> None:
         """Store moves of any number of games, with their clocks, in one transaction (one statement
@@ -241,6 +307,9 @@ class Store:
         ]
         if seats:
             db.execute(_SEAT_CLOCK, seats)
+        firsts = [{"b_id": r.game_id, "b_seat": r.seat} for r in rows if r.first_after_draft]
+        if firsts:
+            db.execute(_MOVED_AFTER_DRAFT, firsts)
         for row in rows:
             self._announce(db, row.game_id, row.notice())
 
@@ -304,7 +373,7 @@ class Store:
         db.execute(
             update(SeatTable)
             .where(SeatTable.account_id == account_id)
-            .values(account_id=None, name=name)
+            .values(account_id=None, name=name, name_skeleton=None)
         )
         for game_id in games:
             self._announce(db, game_id, "seat")
@@ -492,6 +561,7 @@ class Store:
                             bool(seat.reserved),
                             bool(seat.end_vote),
                             seat.account_id,
+                            moved_after_draft=bool(seat.moved_after_draft),
                         )
                     )
                 for move in db.execute(
@@ -533,4 +603,5 @@ def _stored_game(row: Row[Any], options: Options, pace: Pace | None) -> StoredGa
         ended=row.ended,
         rematch=row.rematch,
         rated=bool(row.rated),
+        rated_outcome=row.rated_outcome,
     )

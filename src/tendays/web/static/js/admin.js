@@ -1,4 +1,6 @@
-// The operator's page: every game (unfinished or ended), closing one, and the per-client limits being hit.
+// The operator's page: every game (unfinished or ended), closing one, the per-client limits being hit, and
+// moderation: the reports people sent (closed with a note), the accounts flagged for throwing rated games,
+// an account's suspension, closure, hiding or annulled games, and the audit log of every operator action.
 // The admin token is kept for this tab only (session storage) and sent as a bearer token.
 
 import { ApiError, el, markReady, timeAgo } from "./common.js";
@@ -12,8 +14,10 @@ const $ = (id) => document.getElementById(id);
 const KEY = "tendays.admin";
 let page = 1;
 
-async function call(path, method = "GET") {
-  const response = await fetch(path, { method, headers: { Authorization: `Bearer ${sessionStorage.getItem(KEY) || ""}` } });
+async function call(path, method = "GET", body = undefined) {
+  const headers = { Authorization: `Bearer ${sessionStorage.getItem(KEY) || ""}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     throw new ApiError(response.status, (data && data.detail) || t("api.status", { status: response.status, text: "" }));
@@ -68,9 +72,102 @@ async function refresh() {
         limits: Object.entries(limits.limits).map(([k, v]) => `${k} ${v}`).join(", ") })),
       el("ul", { class: "log" }, limits.recent.slice(0, 50).map((r) => el("li", {},
         `${new Date(r.at * 1000).toLocaleTimeString()} ${r.address}: ${r.limit}`))));
+    await refreshModeration();
   } catch (error) {
     $("admin-error").textContent = error.status === 401 ? t("admin.enter_token") : error.message;
   }
+}
+
+const when = (at) => new Date(at * 1000).toLocaleString();
+
+function reportItem(report) {
+  const open = report.status === "open";
+  const note = el("input", { id: `report-note-${report.id}`, maxlength: 1000, autocomplete: "off" });
+  return el("li", { class: "game-item", "data-report": report.id },
+    el("div", { class: "game-head" }, el("strong", {}, `#${report.id}`),
+      el("span", { class: `status ${open ? "waiting" : "over"}` }, t(open ? "admin.report_open" : "admin.report_closed")),
+      el("span", { class: "muted small" }, when(report.created))),
+    el("div", { class: "small" }, t("admin.report_line", {
+      reporter: report.reporter ?? t("admin.deleted_account"), reported: report.reported,
+      reason: t(`moderation.reason.${report.reason}`) })),
+    report.game ? el("div", { class: "small" }, el("a", { href: `/replay/${encodeURIComponent(report.game)}` },
+      t("admin.report_game", { id: report.game }))) : null,
+    report.text ? el("blockquote", { class: "small" }, report.text) : null,
+    open
+      ? el("div", { class: "actions" },
+        el("label", { class: "visually-hidden", for: note.id }, t("admin.close_note", { id: report.id })),
+        note,
+        el("button", { type: "button", "data-close-report": report.id, onclick: () => closeReport(report.id, note.value) },
+          t("admin.close_report")))
+      : el("div", { class: "muted small" }, t("admin.closed_with", { note: report.closed_note || "–" })));
+}
+
+function flagItem(flag) {
+  return el("li", { class: "game-item", "data-flag": flag.account },
+    el("div", { class: "game-head" }, el("strong", {}, flag.account),
+      el("span", { class: "muted small" }, t(`admin.status.${flag.status}`)),
+      el("span", { class: "small" }, tn("admin.quick_losses", flag.quick_losses, { day: flag.in_a_day }))),
+    el("ul", { class: "log" }, flag.games.map((game) => el("li", {},
+      el("a", { href: `/replay/${encodeURIComponent(game.id)}` }, game.id), " ",
+      t(`admin.how.${game.how}`, { moves: game.moves, when: when(game.finished_at) })))),
+    el("div", { class: "actions" }, el("button", { type: "button", onclick: () => { $("moderate-name").value = flag.account;
+      $("moderate-name").focus(); } }, t("admin.moderate_this", { name: flag.account }))));
+}
+
+function auditItem(entry) {
+  const whom = entry.account ? ` ${entry.account}` : "";
+  const report = entry.report ? ` #${entry.report}` : "";
+  const games = entry.outcome.games ? ` (${entry.outcome.games.join(", ")})` : "";
+  return el("li", { "data-audit": entry.action },
+    `${when(entry.at)} ${entry.operator}: ${t(`admin.action.${entry.action}`)}${report}${whom}${games}`,
+    entry.note ? ` — ${entry.note}` : "");
+}
+
+async function refreshModeration() {
+  const reports = await call("/api/admin/reports");
+  $("reports-summary").textContent = tn("admin.reports_summary", reports.total, { open: reports.open });
+  $("admin-reports").replaceChildren(...reports.reports.map(reportItem));
+  const flags = await call("/api/admin/flags");
+  $("flags-rule").textContent = t("admin.flags_rule", { losses: flags.rule.losses, hours: flags.rule.window_hours,
+    moves: flags.rule.quick_loss_moves, days: flags.rule.lookback_days });
+  $("admin-flags").replaceChildren(...(flags.accounts.length ? flags.accounts.map(flagItem)
+    : [el("li", { class: "muted small" }, t("lobby.none"))]));
+  const audit = await call("/api/admin/audit");
+  $("admin-audit").replaceChildren(...(audit.entries.length ? audit.entries.map(auditItem)
+    : [el("li", { class: "muted small" }, t("lobby.none"))]));
+}
+
+async function closeReport(id, note) {
+  try {
+    await call(`/api/admin/reports/${id}/close`, "POST", { note });
+    $("admin-error").textContent = "";
+  } catch (error) {
+    $("admin-error").textContent = error.message;
+  }
+  refresh();
+}
+
+const LASTING = new Set(["close", "annul"]); // asked twice: they cannot be undone
+
+async function moderate(action) {
+  const name = $("moderate-name").value.trim();
+  if (!name) {
+    $("moderate-result").textContent = t("admin.name_needed");
+    $("moderate-name").focus();
+    return;
+  }
+  if (LASTING.has(action) && !window.confirm(t(`admin.confirm.${action}`, { name }))) return;
+  try {
+    const done = await call(`/api/admin/accounts/${encodeURIComponent(name)}/${action}`, "POST",
+      { note: $("moderate-note").value });
+    $("moderate-result").textContent = action === "annul"
+      ? tn("admin.done.annul", done.games.length, { name: done.account, editions: done.editions.join(", ") })
+      : t(`admin.done.${action}`, { name: done.account });
+    $("moderate-note").value = "";
+  } catch (error) {
+    $("moderate-result").textContent = error.message;
+  }
+  refresh();
 }
 
 $("token-form").addEventListener("submit", (event) => {
@@ -89,6 +186,11 @@ $("sweep").addEventListener("click", async () => {
   }
   refresh();
 });
+$("moderate-actions").addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (button) moderate(button.dataset.action);
+});
+$("moderate-form").addEventListener("submit", (event) => event.preventDefault());
 $("token-open").disabled = false; // disabled in the page until wired: no reload that loses the token
 markReady();
 refresh();

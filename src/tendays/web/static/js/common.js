@@ -11,6 +11,8 @@ export function el(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
     else if (key === "class") node.className = value;
     else if (key === "dataset") Object.assign(node.dataset, value);
+    // through the CSSOM: the pages' Content-Security-Policy refuses style attributes
+    else if (key === "style") node.style.cssText = String(value);
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, String(value));
   }
@@ -27,7 +29,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, String(value));
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "style") node.style.cssText = String(value);  // as in el()
+    else node.setAttribute(key, String(value));
   }
   for (const child of children.flat()) {
     if (child === undefined || child === null || child === false) continue;

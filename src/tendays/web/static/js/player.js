@@ -1,10 +1,12 @@
 // A player's profile (/players/{name}): ratings per edition, the rating history drawn as a chart here, and the
-// games played, newest first, a page at a time, each linked to its replay (or, while played, its table).
+// games played, newest first, a page at a time, each linked to its replay (or, while played, its table); and
+// for a signed-in visitor, buttons to report or block the player (players/moderation.js).
 
 import { signedIn } from "./account_session.js";
 import { ApiError, api, el, markReady, sentence } from "./common.js";
 import { startLanguage, t } from "./i18n.js";
 import { ratingChart } from "./players/chart.js";
+import { showModeration } from "./players/moderation.js";
 import { changeText, deviationText, editionName, ratingText } from "./players/words.js";
 import { preferences } from "./preferences.js";
 
@@ -47,9 +49,16 @@ function showChart() {
 function resultText(game) {
   if (game.result === "playing") return t("players.playing");
   if (game.result === "abandoned") return t("players.abandoned");
+  if (game.result === "aborted") return t("players.aborted"); // a rated game with no result: neither won nor lost
   const word = t(`players.${game.result}`);
   return game.players > 2 && game.place ? `${word} (${t("players.place", { place: game.place, n: game.players })})`
     : word;
+}
+
+/** Why a rated game that was won or lost moved no rating: the repeat cap, or the operator annulled it. */
+function notCounted(game) {
+  const why = { capped: "players.capped", annulled: "players.annulled" }[game.rated_outcome];
+  return why ? el("span", { class: "small muted" }, ` · ${t(why)}`) : null;
 }
 
 /** The others at the table, each person with an account linked to their profile. */
@@ -63,7 +72,7 @@ function showGames() {
   const rows = profile.games.map((game) => el("tr", { class: `result-${game.result}` },
     el("td", {}, new Date(game.created).toLocaleDateString(document.documentElement.lang)),
     el("td", {}, editionName(editions, game.edition), game.rated ? el("span", { class: "rated-mark" },
-      ` · ${t("players.rated")}`) : null),
+      ` · ${t("players.rated")}`) : null, notCounted(game)),
     el("td", {}, against(game)),
     el("td", {}, resultText(game)),
     el("td", {}, game.rating === null ? "" : `${ratingText(game.rating)} (${changeText(game.change)})`),
@@ -93,9 +102,13 @@ async function load(page) {
   $("player-name").textContent = profile.name;
   $("player-since").textContent = t("players.since", {
     date: new Date(profile.since * 1000).toLocaleDateString(document.documentElement.lang) });
+  // an account the server's operator suspended or closed says so (it is off the leaderboards)
+  $("player-status").hidden = profile.status === "active";
+  if (profile.status !== "active") $("player-status").textContent = t(`players.status.${profile.status}`);
   showRatings();
   showChart();
   showGames();
+  await showModeration(profile, session, editions);
 }
 
 $("chart-edition").addEventListener("change", showChart);

@@ -84,8 +84,12 @@ async function show(answer, download) {
   const title = loaded.edition.title;
   $("game-title").textContent = `${title} · ${t("replay.title")}`;
   document.title = t("replay.page_title", { title });
-  $("replay-result").textContent = answer.winner === null ? (answer.ended ? t("replay.ended") : t("end.nobody"))
+  const result = answer.winner === null ? (answer.ended ? t("replay.ended") : t("end.nobody"))
     : t("end.wins", { name: answer.seats[answer.winner].name });
+  // a rated game: aborted (no result at all), or won but moving no rating (capped, annulled)
+  const uncounted = { capped: "replay.capped", annulled: "replay.annulled" }[answer.rated_outcome];
+  $("replay-result").textContent = answer.rated_outcome === "aborted" ? t("replay.aborted")
+    : uncounted ? `${result} · ${t(uncounted)}` : result;
   $("replay-download").href = download.href;
   $("replay-download").download = download.name;
   const early = Boolean(answer.id && answer.ended); // ended early: what its watchers saw, no record, no analysis

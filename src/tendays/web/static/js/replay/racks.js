@@ -14,7 +14,7 @@ export function racksPanel(onShow) {
       if (!game.racks) { // a game ended early: each rack's size, as its table showed it
         document.getElementById("replay-racks").replaceChildren(...game.rack_counts.map((count, seat) => el("div",
           { class: `end-rack${mover === seat ? " mover" : ""}`, "data-seat": seat },
-          el("div", { class: "player-head" }, el("strong", {}, names.name(seat)),
+          el("div", { class: "player-head" }, el("strong", {}, names.name(seat)), names.mark(seat),
             mover === seat ? el("span", { class: "small" }, t("replay.moved")) : null,
             el("span", { class: "small" }, t("players.filled", { n: count, days: game.options.days }))))));
         return;
@@ -26,7 +26,7 @@ export function racksPanel(onShow) {
         const won = last && game.winner === seat;
         return el("div", { class: `end-rack${won ? " winner" : ""}${mover === seat ? " mover" : ""}`,
           "data-seat": seat },
-        el("div", { class: "player-head" }, el("strong", {}, names.name(seat)),
+        el("div", { class: "player-head" }, el("strong", {}, names.name(seat)), names.mark(seat),
           won ? el("span", { class: "winner-mark" }, t("players.winner")) : null,
           mover === seat ? el("span", { class: "small" }, t("replay.moved")) : null,
           el("span", { class: `small ${journey.valid ? "good" : "bad"}` },

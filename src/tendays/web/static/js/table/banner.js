@@ -17,6 +17,7 @@ export function connectionPanel() {
     else if (link.state === "waiting") {
       node.textContent = t("link.retrying", { s: Math.max(1, Math.round(link.retryIn / 1000)) });
     } else if (link.state === "closed") node.textContent = t("link.closed");
+    else if (link.state === "ended") node.textContent = t("link.session_ended");
     else node.textContent = "";
   });
 }
@@ -77,6 +78,11 @@ function copyLink(link, button) {
   done(ok);
 }
 
+/** A rated game beyond the repeat cap of the same players is played and won, but moves no rating: say so. */
+function cappedText(turn) {
+  return turn.ratedOutcome === "capped" ? ` ${t("banner.capped")}` : "";
+}
+
 /** The turn banner: waiting for players, whose turn it is, or who won. */
 export function turnPanel(gameId) {
   return panel((state) => ({
@@ -89,6 +95,7 @@ export function turnPanel(gameId) {
     current: state.game.current,
     winner: state.game.winner,
     ended: state.game.ended,
+    ratedOutcome: state.game.rated_outcome, // what a rated result did, told a moment after the end
     mine: movesOf(state).length > 0,
     botPlaysMe: Boolean(handedOver(state.game)),
     sending: state.busy && !isSpectator(state.game) && state.game.current === state.game.you,
@@ -106,17 +113,20 @@ export function turnPanel(gameId) {
         el("input", { class: "share", readonly: true, value: link, "aria-label": t("banner.link_label"),
           onfocus: (e) => e.target.select() }),
         el("button", { type: "button", onclick: (e) => copyLink(link, e.currentTarget) }, t("banner.copy")));
+    } else if (turn.over && turn.ratedOutcome === "aborted") { // ended before everyone's first move: no result
+      banner.classList.add("over");
+      banner.replaceChildren(el("strong", {}, t("banner.aborted")), ` ${t("banner.aborted_why")}`);
     } else if (turn.over && turn.ended) {
       banner.classList.add("over");
       const forfeit = turn.ended === "forfeit"; // a rated game left to one person, who won it
       banner.replaceChildren(el("strong", {}, forfeit ? t("banner.forfeit")
         : turn.ended === "closed" ? t("banner.closed") : t("banner.abandoned")),
-      ` ${forfeit ? t("banner.forfeit_why") : t("banner.nobody_won_why")}`);
+      ` ${forfeit ? t("banner.forfeit_why") : t("banner.nobody_won_why")}`, cappedText(turn));
     } else if (turn.over) {
       banner.classList.add("over");
       const text = turn.winner === null || turn.winner === undefined ? t("banner.nobody")
         : names.isMe(turn.winner) ? t("banner.you_win") : t("banner.wins", { name: names.name(turn.winner) });
-      banner.replaceChildren(el("strong", {}, text), ` ${t("banner.revealed")}`);
+      banner.replaceChildren(el("strong", {}, text), ` ${t("banner.revealed")}`, cappedText(turn));
     } else if (turn.mine || turn.sending) {
       banner.classList.add("mine");
       banner.replaceChildren(el("strong", {}, `${t("banner.your_turn")} `),

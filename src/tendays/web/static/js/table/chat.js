@@ -34,8 +34,10 @@ export function chatPanel(actions) {
         " ", line.text)
       : el("li", { class: `chat-line${names.isMe(line.seat) ? " mine" : ""}`, "data-n": line.n, "data-seat": line.seat },
         el("span", { class: "muted small" }, timeOf(line)), " ",
-        el("strong", {}, names.isMe(line.seat) ? t("lobby.you") : line.name || names.name(line.seat)), ": ",
-        el("span", { class: "chat-text" }, line.text)))));
+        el("strong", {}, names.isMe(line.seat) ? t("lobby.you") : line.name || names.name(line.seat)),
+        names.isMe(line.seat) ? null : names.mark(line.seat), ": ",
+        // a line of someone the reader blocked comes as the server's words saying so
+        el("span", { class: line.hidden ? "chat-text muted" : "chat-text" }, line.text)))));
     if (!lines.length) list.append(el("li", { class: "muted small" }, t("chat.none")));
     if (atBottom || list.dataset.filled !== "1") list.scrollTop = list.scrollHeight;
     list.dataset.filled = "1";

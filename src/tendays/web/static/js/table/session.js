@@ -11,6 +11,9 @@ import { colourBlindPalette } from "../preferences.js";
 import { sameData } from "./panel.js";
 import { isSpectator } from "./state.js";
 
+// The close code of a table whose session ended or whose seat link was revoked (the server's final word).
+const SESSION_ENDED = 4401;
+
 /**
  * @param {string} gameId
  * @param {ReturnType<import("./state.js").createTableState>} store
@@ -20,6 +23,7 @@ import { isSpectator } from "./state.js";
 export function createSession(gameId, store, actions, { onRefused }) {
   let connection = null;
   let loading = null; // the edition being loaded or loaded
+  let endedWords = null; // why the server is closing this table for an ended session, in the reader's words
 
   function loadEditionOf(editionId) {
     if (loading === editionId) return;
@@ -80,6 +84,7 @@ export function createSession(gameId, store, actions, { onRefused }) {
     if (message.type === "state") onState(message);
     else if (message.type === "chat") onChat(message);
     else if (message.type === "error") {
+      if (message.code === "signed_out" || message.code === "link_revoked") endedWords = message.message;
       store.update({ busy: false, selectAfterTake: null });
       actions.showError(message.message || t("error.refused", { code: message.code }));
     } else if (message.type === "hint") {
@@ -99,6 +104,16 @@ export function createSession(gameId, store, actions, { onRefused }) {
       remembered.forget(gameId);
       history.replaceState(null, "", playPath(gameId));
       onRefused();
+      return;
+    }
+    if (status.code === SESSION_ENDED) {
+      // The session this table was signed in to ended (a sign-out, a new password), or the seat link was
+      // revoked with it: say so, forget the link, and offer the table again (signed in, it opens the seat).
+      remembered.forget(gameId);
+      history.replaceState(null, "", playPath(gameId));
+      onRefused();
+      store.update({ link: { state: "ended" } }); // said beside the table until the page changes
+      actions.showError(endedWords || t("error.session_ended"));
       return;
     }
     actions.showError(status.reason || t("error.closed"));

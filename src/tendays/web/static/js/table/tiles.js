@@ -1,9 +1,10 @@
 // Small pieces shared by the panels: players' names, tiles as cards, and a verdict's words.
 
+import { accountMark } from "../account_mark.js";
 import { el } from "../common.js";
 import { t } from "../i18n.js";
 
-/** Names of the seats as the table says them, from the game's `seats` and `you`. */
+/** Names of the seats as the table says them, from the game's `seats` and `you`, and their account marks. */
 export function people(seats, you) {
   const isMe = (seat) => you !== null && you !== undefined && seat === you;
   const name = (seat) => {
@@ -11,7 +12,9 @@ export function people(seats, you) {
     if (!info) return t("lobby.player_n", { n: seat + 1 });
     return info.name || (info.kind === "bot" ? t("tiles.bot_n", { n: seat + 1 }) : t("lobby.player_n", { n: seat + 1 }));
   };
-  return { isMe, name };
+  // a signed-in player's seat: the account's mark after the name (account_mark.js)
+  const mark = (seat) => accountMark(seats[seat]);
+  return { isMe, name, mark };
 }
 
 /**
