@@ -61,6 +61,7 @@ def test_chat_reaches_everyone_at_the_table_as_plain_text(client: TestClient) ->
     ("\u200b\u200d ", "at least one visible character"),
     ("bell\x07", "control characters"),
     ("\u202eevil", "change the direction of text"),
+    ("a\U0001bca0b", "the character U+1BCA0"),  # a shorthand format control
     (42, "a chat message is a text"),
 ])
 def test_bad_chat_lines_are_refused_in_words(client: TestClient, text: Any, words: str) -> None:

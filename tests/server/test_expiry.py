@@ -134,6 +134,9 @@ def test_a_database_of_the_first_schema_is_upgraded_without_losing_a_game(tmp_pa
             assert game["status"] == "playing" and len(game["log"]) == 2 and game["clock"] is None
             assert game["chat"] == []
             ws.send_json({"type": "chat", "text": "still here"})
+            # the line is stored before anyone hears it: wait until it comes back, then close
+            while ws.receive_json()["type"] != "chat":
+                pass
         assert client.get("/api/games/old2").json()["status"] == "over"
     with sqlite3.connect(path) as db:
         columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}

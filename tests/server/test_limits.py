@@ -154,6 +154,8 @@ def test_names_are_normalised_and_emoji_allowed(client: TestClient, name: str, s
     ("\ufe0f", "at least one visible character"),
     ("a\u202eb", "change the direction of text"),
     ("a\u0000b", "control characters"),
+    ("Al\u206aice", "the character U+206A"),  # a deprecated shaping control
+    ("x\ufff9y", "the character U+FFF9"),  # an interlinear annotation
     ("x" * 33, "at most 32 characters"),
     ("", "at least 1 character"),
 ])

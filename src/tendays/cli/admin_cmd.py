@@ -26,6 +26,7 @@ from typing import Any
 
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
+from tendays.engine.plain_text import shown
 
 from .admin_moderation_cmd import MODERATION, add_moderation_arguments, run_moderation
 
@@ -155,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         )
         for game in answer["games"]:
             seats = ", ".join(
-                s["name"]
+                shown(s["name"])  # a name from the network: never a terminal control sequence
                 + (" " + _("(left)") if s["left"] else " " + _("(away)") if s["away"] else "")
                 for s in game["seats"] or []
             )

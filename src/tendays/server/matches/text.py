@@ -45,7 +45,11 @@ def _check(text: str, is_name: bool) -> str:
                 if is_name
                 else _("a chat message cannot contain control characters")
             )
-        if category in ("Cs", "Co", "Cn"):
+        # format characters other than the invisible ones a name sheds (old shaping controls,
+        # interlinear annotations, shorthand controls) can disguise text: refused too
+        if category in ("Cs", "Co", "Cn") or (
+            category == "Cf" and char not in _INVISIBLE and char not in _BIDI
+        ):
             code = f"U+{ord(char):04X}"
             raise ValueError(
                 _("a name cannot contain the character {code}").format(code=code)
