@@ -8,7 +8,6 @@ account can read or change another's data. The session and CSRF rules are
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -34,20 +33,12 @@ from .session import (
     clear_cookie,
     current_session,
     nobody_signed_in,
+    refusal,
     require_account,
     set_cookie,
 )
 
 __all__ = ["accounts_router"]
-
-
-def _refusal(error: AccountError) -> HTTPException:
-    headers = (
-        None
-        if error.retry_after is None
-        else {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
-    )
-    return HTTPException(error.status, error.message, headers=headers)
 
 
 def _address(request: Request) -> str:
@@ -82,7 +73,7 @@ def accounts_router() -> APIRouter:
                 body.name, body.password, request.cookies.get(COOKIE), _address(request)
             )
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
         return _signed_in(request, ticket, 201)
 
     @router.post(
@@ -101,7 +92,7 @@ def accounts_router() -> APIRouter:
                 device=request.cookies.get(DEVICE_COOKIE),
             )
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
         return _signed_in(request, ticket, 200)
 
     @router.get(
@@ -160,7 +151,7 @@ def accounts_router() -> APIRouter:
                 request.cookies[COOKIE],
             )
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
         return Response(status_code=204)
 
     @router.delete(
@@ -174,7 +165,7 @@ def accounts_router() -> APIRouter:
         try:
             await accounts_of(request).delete(account, body.password, _address(request))
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
         response = Response(status_code=204)
         clear_cookie(response, request)
         return response

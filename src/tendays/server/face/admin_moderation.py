@@ -34,7 +34,7 @@ from .admin import admin_guard
 from .guard import LimitBook
 from .models import STRICT
 from .routing import lobby_of
-from .session import accounts_of
+from .session import accounts_of, refusal
 
 __all__ = ["OPERATOR_HEADER", "admin_moderation_router"]
 
@@ -61,10 +61,6 @@ class AccountActionRequest(Note):
     )
 
 
-def _refusal(error: AccountError) -> HTTPException:
-    return HTTPException(error.status, error.message)
-
-
 def admin_moderation_router(admin_token: str | None, book: LimitBook) -> APIRouter:
     """The moderation calls; ``ValueError`` if ``admin_token`` is too weak."""
     router = APIRouter(prefix="/api/admin", tags=["admin"])
@@ -78,7 +74,7 @@ def admin_moderation_router(admin_token: str | None, book: LimitBook) -> APIRout
         except UnicodeDecodeError:
             raise HTTPException(422, _("the operator's name is not UTF-8")) from None
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
 
     async def in_transaction(request: Request, work: Callable[..., T], *args: Any) -> T:
         """``work(db, *args)`` in one transaction on the database thread; refusals in words."""
@@ -91,7 +87,7 @@ def admin_moderation_router(admin_token: str | None, book: LimitBook) -> APIRout
         try:
             return await journal.run(run)
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
 
     @router.get("/reports", summary="The reports people sent, open first", dependencies=guard)
     async def reports(
@@ -182,4 +178,4 @@ def _note(note: str) -> str:
     try:
         return clean_note(note)
     except AccountError as error:
-        raise _refusal(error) from None
+        raise refusal(error) from None

@@ -10,11 +10,10 @@ chat; tables open on another process hide it from their next connection on.
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, Response
 
@@ -31,7 +30,7 @@ from .moderation_models import (
     ReportRequest,
 )
 from .routing import lobby_of
-from .session import require_account
+from .session import refusal, require_account
 
 __all__ = ["moderation_router"]
 
@@ -45,15 +44,6 @@ _ASKED: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorAnswer, "description": "nobody has this name"},
     422: {"model": ErrorAnswer, "description": "oneself, or a request that cannot be (in words)"},
 }
-
-
-def _refusal(error: AccountError) -> HTTPException:
-    headers = (
-        None
-        if error.retry_after is None
-        else {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
-    )
-    return HTTPException(error.status, error.message, headers=headers)
 
 
 def _hide_chat_now(request: Request, account_id: int, hidden: frozenset[int]) -> None:
@@ -103,7 +93,7 @@ def moderation_router() -> APIRouter:
                 time.time(),
             )
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
         receipt = ReportReceipt(id=filed.id, new=filed.new)
         return JSONResponse(receipt.model_dump(), status_code=201 if filed.new else 200)
 
@@ -136,7 +126,7 @@ def moderation_router() -> APIRouter:
         try:
             other = await journal.run(blocks.block, engine, me, name, time.time())
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
         _hide_chat_now(request, me.id, await journal.run(blocks.blocked_by, engine, me.id))
         return BlockAnswer(name=other.name, blocked=True)
 
@@ -152,7 +142,7 @@ def moderation_router() -> APIRouter:
         try:
             other = await journal.run(blocks.unblock, engine, me, name)
         except AccountError as error:
-            raise _refusal(error) from None
+            raise refusal(error) from None
         _hide_chat_now(request, me.id, await journal.run(blocks.blocked_by, engine, me.id))
         return BlockAnswer(name=other.name, blocked=False)
 

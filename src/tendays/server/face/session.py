@@ -19,6 +19,7 @@ have used up the name's sign-in limit (:mod:`~tendays.server.people.devices`). S
 from __future__ import annotations
 
 import hmac
+import math
 from urllib.parse import urlsplit
 
 from fastapi import HTTPException, Request, WebSocket
@@ -26,7 +27,7 @@ from fastapi.responses import Response
 
 from tendays.engine.i18n import gettext as _
 
-from ..people.accounts import Account, Accounts, Session, Ticket, session_hash
+from ..people.accounts import Account, AccountError, Accounts, Session, Ticket, session_hash
 from ..people.devices import DEVICE_SECONDS
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "clear_cookie",
     "current_session",
     "nobody_signed_in",
+    "refusal",
     "require_account",
     "set_cookie",
     "signed_in",
@@ -50,6 +52,17 @@ DEVICE_COOKIE = "tendays_device"
 DEVICE_PATH = "/api/session"
 CSRF_HEADER = "X-CSRF-Token"
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def refusal(error: AccountError) -> HTTPException:
+    """The HTTP answer to a refused request about an account: its status, its words, and for a
+    limit the seconds to wait (``Retry-After``)."""
+    headers = (
+        None
+        if error.retry_after is None
+        else {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
+    )
+    return HTTPException(error.status, error.message, headers=headers)
 
 
 def accounts_of(request: Request | WebSocket) -> Accounts:
