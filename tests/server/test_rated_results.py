@@ -334,6 +334,8 @@ def test_the_farming_run_moves_no_rating(client: TestClient) -> None:
     assert HARD is not None and START.mu < HARD
     assert client.get("/api/leaderboard", params={"edition": "usa"}).json()["players"] == []
     assert client.get(f"/api/games/{ids[-1]}").json()["rated_outcome"] == "aborted"
+    mine = as_("Farmer").get("/api/account/data").json()["games"]  # the data download says so too
+    assert [g["rated_outcome"] for g in mine] == ["aborted"] * 30
 
 
 HUMAN_SEAT = {"kind": "human"}

@@ -52,6 +52,7 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
             GameTable.finished,
             GameTable.ended,
             GameTable.rated,
+            GameTable.rated_outcome,
         )
         .join(GameTable, GameTable.id == SeatTable.game_id)
         .where(SeatTable.account_id == account_id)
@@ -97,6 +98,8 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
                 "finished": bool(s.finished),
                 "ended": s.ended,
                 "rated": bool(s.rated),
+                # counted, capped, aborted or annulled: whether the place moved the rating
+                "rated_outcome": s.rated_outcome,
                 "place": s.place,
             }
             for s in seats
