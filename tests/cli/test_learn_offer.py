@@ -7,12 +7,15 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.app import App
+from tui_driver import screen_text
 
 from tendays.cli.tui.learn_screen import LearnScreen, move_keys
 from tendays.cli.tui.play_app import PlayApp
 from tendays.cli.tui.setup_screen import SetupScreen
 from tendays.cli.tui.table import PlayConfig
 from tendays.engine import Move
+from tendays.learn import Tutor, load_lesson
 from tendays.learn.progress import ENV_VAR, Progress, default_path
 
 
@@ -86,3 +89,69 @@ def test_the_help_names_the_edition_learnt_by_default(capsys: pytest.CaptureFixt
         main(["learn", "--help"])
     assert default_lesson() == default_edition()
     assert f"(default {default_edition()})" in " ".join(capsys.readouterr().out.split())
+
+
+class LessonApp(App[None]):
+    """The USA guided game on its own, keeping its place in ``progress``."""
+
+    def __init__(self, progress: Progress) -> None:
+        super().__init__()
+        self.progress = progress
+
+    def on_mount(self) -> None:
+        self.push_screen(LearnScreen(Tutor(load_lesson("usa")), self.progress, self.exit))
+
+
+def lesson_text(app: App[None]) -> str:
+    return " ".join(screen_text(app).split())
+
+
+async def test_s_asks_before_skipping_the_guided_game_for_good(tmp_path: Path) -> None:
+    path = tmp_path / "learn.json"
+    app = LessonApp(Progress(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.is_running and "s again skips the guided game for good" in lesson_text(app)
+        assert Progress.load(path).first_time  # nothing skipped yet
+        await pilot.press("escape")  # goes on
+        await pilot.pause()
+        assert "s again" not in lesson_text(app)
+        await pilot.press("s", "0")  # another key in between: the next s asks again
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.is_running and Progress.load(path).first_time
+        await pilot.press("s")
+        await pilot.pause()
+        assert not app.is_running
+    assert Progress.load(path).skipped
+
+
+async def test_a_progress_file_that_cannot_be_written_says_so(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    path = tmp_path / "a-file" / "learn.json"  # its "folder" is a file
+    app = LessonApp(Progress(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("0")  # the first step puts the drafted tile on day 10
+        await pilot.pause()
+        assert isinstance(app.screen, LearnScreen) and app.screen.number == 1
+        assert f"The place reached cannot be kept in {path}" in lesson_text(app)
+        await pilot.press("s", "s")  # a skip that cannot be kept is not a silent exit
+        await pilot.pause()
+        assert app.is_running and f"cannot be kept in {path}" in lesson_text(app)
+
+
+@pytest.mark.parametrize("name", ["", "a-file/learn.json"])
+def test_learn_refuses_a_progress_file_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    from tendays.cli.main import main
+
+    (tmp_path / "a-file").write_text("")
+    assert main(["learn", "--progress", str(tmp_path / name)]) == 2
+    error = capsys.readouterr().err
+    assert "tendays learn: --progress:" in error
+    assert "give a file the place reached can be kept in" in error

@@ -108,6 +108,8 @@ def test_the_place_reached_is_kept_and_restart_starts_over(tmp_path: Path) -> No
         press(terminal, "r")
         wait(terminal, lambda t: "Schritt 1 von" in t, "the first step again")
         press(terminal, "s")
+        wait(terminal, lambda t: "s noch einmal" in t, "the question before skipping for good")
+        press(terminal, "s")
         terminal.exits()  # skipping leaves the lesson
         assert json.loads(progress.read_text())["skipped"] is True
     finally:

@@ -11,7 +11,7 @@ from tui_driver import make_app, screen_text, settle
 from tendays.cli import play_cmd
 from tendays.cli.main import build_parser
 from tendays.cli.tui.play_app import PlayApp
-from tendays.cli.tui.screens import HelpScreen
+from tendays.cli.tui.screens import HelpScreen, PrivacyScreen
 from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
 
 
@@ -79,3 +79,78 @@ async def test_ctrl_q_and_the_palettes_quit_ask_first_with_moves_not_saved(tmp_p
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_s_on_the_privacy_screen_saves_where_q_says_it_would(tmp_path: Path) -> None:
+    save = tmp_path / "hot-seat.json"
+    app = make_app("Ann,Bob", seed=3, days=3, save_path=save)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await settle(pilot)
+        await pilot.press("enter", "1")  # Ann drafts: now the game has a move not saved
+        await settle(pilot)
+        assert isinstance(app.screen, PrivacyScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        assert f"s saves it (to {save})" in " ".join(screen_text(app).split())
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, PrivacyScreen)  # saving shows no rack
+        assert load_save(save)[0].moves == screen.table.record.moves
+        assert f"Saved to {save}" in " ".join(screen_text(app).split())
+        await pilot.press("q")  # nothing is lost now: q quits at once
+        await pilot.pause()
+        assert not app.is_running
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("{tmp}", "{tmp} is a folder, not a file"),
+        ("/dev/full", "/dev/full is a device, not a file"),
+        ("{tmp}/missing/game.json", "the folder {tmp}/missing does not exist"),
+    ],
+)
+def test_a_save_target_that_cannot_hold_a_game_is_refused_at_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str, words: str
+) -> None:
+    target = target.format(tmp=tmp_path)
+    args = build_parser().parse_args(["play", "--players", "me,random", "--save", target])
+    assert play_cmd.run(args) == 2
+    error = capsys.readouterr().err
+    assert words.format(tmp=tmp_path) in error and "give a file the game can be saved to" in error
+    assert list(tmp_path.iterdir()) == []  # no "-2" file beside it
+
+
+@pytest.mark.parametrize("delay", ["inf", "nan", "1e308", "-1", "61"])
+def test_a_delay_that_is_no_pause_is_refused_naming_the_range(
+    capsys: pytest.CaptureFixture[str], delay: str
+) -> None:
+    args = build_parser().parse_args(["play", "--players", "me,random", "--delay", delay])
+    assert play_cmd.run(args) == 2
+    assert "give a pause of 0 to 60 seconds" in capsys.readouterr().err
+
+
+async def test_a_save_that_fails_says_so_and_never_saved_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "game.json"
+    app = make_app("me,greedy", seed=21, save_path=folder, skip_to_first_turn=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await settle(pilot)
+        folder.mkdir()  # the target became a folder after the start
+        await pilot.press("s")
+        await pilot.pause()
+        said = " ".join(screen_text(app).split())
+        assert f"could not save the game: {folder} is a folder, not a file" in said
+        assert "Saved to" not in said and sorted(tmp_path.iterdir()) == [folder]
+        folder.rmdir()
+
+        def full(self: Table, path: Path, palette: str = "normal") -> None:
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(Table, "save", full)
+        await pilot.press("s")
+        await pilot.pause()
+        said = " ".join(screen_text(app).split())
+        assert f"could not save to {folder}: No space left on device" in said
+        assert "Saved to" not in said and screen.table.unsaved

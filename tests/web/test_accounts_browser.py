@@ -89,8 +89,12 @@ def test_an_account_from_sign_up_to_deletion(browser: Any, server: Server, tmp_p
     assert page.is_visible("#signed-in")
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#delete-form button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
+    page.wait_for_url(f"{server.url}/account")
     page.wait_for_selector("nav.who >> text=Sign in or sign up")
+    page.wait_for_selector("#account-notice:has-text('The account Ada is deleted.')")
+    page.reload()  # said once: not again on the next visit
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.is_hidden("#account-notice")
     seats = page.evaluate(f"async () => (await (await fetch('/api/games/{game['id']}')).json()).seats")
     assert seats[0]["name"] == "deleted player"
     assert page.js_errors == [] and phone.js_errors == []
@@ -108,12 +112,52 @@ def test_sign_out_here_and_everywhere(browser: Any, server: Server) -> None:
     laptop.click("#sign-out-everywhere")
     laptop.wait_for_url(f"{server.url}/account")
     laptop.wait_for_selector("#sign-in-form")
+    laptop.wait_for_selector("#account-notice:has-text('You are signed out on every device, this one too.')")
     tablet.reload()
     tablet.wait_for_selector("nav.who >> text=Sign in or sign up")
     sign_up(laptop, server, "Cleo")
     laptop.click("nav.who button")  # sign out, from the top bar
     laptop.wait_for_selector("nav.who >> text=Sign in or sign up")
     assert laptop.evaluate("async () => (await fetch('/api/session')).status") == 401
+
+
+def test_a_name_too_long_is_refused_in_words_not_cut_short(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    open_account(page, server, "#sign-up")
+    long_name = "Abcdefghij" * 6  # pasted: 60 characters
+    page.fill("#sign-up-name", long_name)
+    page.wait_for_selector("#sign-up-error:has-text('A name has at most 32 characters, not 60')")
+    assert page.input_value("#sign-up-name") == long_name  # kept whole, to be shortened by its owner
+    assert page.get_attribute("#sign-up-name", "aria-invalid") == "true"
+    page.fill("#sign-up-password", PASSWORD)
+    page.click("#sign-up-form button[type=submit]")
+    page.wait_for_selector("#sign-up-error:has-text('A name has at most 32 characters, not 60')")
+    assert page.evaluate("async () => (await fetch('/api/session')).status") == 401  # no account made
+    page.fill("#sign-up-name", long_name[:32])
+    page.wait_for_selector("#sign-up-error", state="hidden")
+    page.click("#sign-up-form button[type=submit]")
+    page.wait_for_url(f"{server.url}/")
+    page.wait_for_selector(f"nav.who >> text=Signed in as {long_name[:32]}")
+    assert page.js_errors == []
+
+
+def test_one_forms_error_goes_when_another_form_is_used(browser: Any, server: Server) -> None:
+    sign_up(new_page(browser), server, "Gil")
+    page = new_page(browser, locale="de-DE")
+    open_account(page, server)
+    page.fill("#sign-in-name", "Gil")
+    page.fill("#sign-in-password", "not the password")
+    page.press("#sign-in-password", "Enter")
+    page.wait_for_selector("#sign-in-error:has-text('Falscher Name oder falsches Passwort')")
+    page.fill("#sign-up-name", "Gil")
+    page.wait_for_selector("#sign-in-error", state="hidden")  # the sign-in form's error went with it
+    page.fill("#sign-up-password", PASSWORD)
+    page.press("#sign-up-password", "Enter")
+    page.wait_for_selector("#sign-up-error:not(:empty)")
+    assert page.inner_text("#sign-in-error") == ""
+    page.fill("#sign-in-password", "still not it")
+    page.wait_for_selector("#sign-up-error", state="hidden")
+    assert page.js_errors == []
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

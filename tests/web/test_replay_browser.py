@@ -45,6 +45,9 @@ def test_a_finished_game_is_stepped_through_downloaded_and_opened_again(browser:
     total = int(page.get_attribute("#replay-slider", "max") or "0")
     assert total > 10 and frame(page) == 0
     assert page.locator("#replay-racks .end-rack").count() == 2  # every rack, from the deal on
+    # An empty rack at the deal is not judged: it says how far it is filled, not "5 problems".
+    assert page.locator("#replay-racks .end-rack:has-text('0 of 5 days filled')").count() == 2
+    assert "problem" not in page.inner_text("#replay-racks")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert frame(page) == 2 and page.inner_text("#replay-move").startswith(f"Move 2 of {total}: ")

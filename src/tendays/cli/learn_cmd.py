@@ -9,6 +9,7 @@ starts over.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,22 @@ def run(args: argparse.Namespace) -> int:
 
     edition = args.edition or default_lesson()
     language = choose_language(args.lang, edition)
+    if args.progress is not None:
+        from tendays.engine.i18n import gettext as _
+
+        from .writable import write_problem
+
+        with use_language(language):
+            problem = write_problem(args.progress, make_folders=True)
+            if problem is not None:
+                print(
+                    "tendays learn: "
+                    + _(
+                        "--progress: {problem}; give a file the place reached can be kept in"
+                    ).format(problem=problem),
+                    file=sys.stderr,
+                )
+                return 2
     progress = Progress.load(args.progress)
     if args.restart:
         progress.steps[edition] = 0

@@ -17,6 +17,7 @@ from .language import add_language_argument, choose_language
 __all__ = [
     "DEFAULT_PLAYERS",
     "DEFAULT_SAVE",
+    "MAX_DELAY",
     "add_arguments",
     "choose_language",
     "first_seat_arg",
@@ -26,6 +27,7 @@ __all__ = [
 
 DEFAULT_PLAYERS = "me,normal,normal"
 DEFAULT_SAVE = Path("tendays-save.json")
+MAX_DELAY = 60  # seconds: the longest pause before a bot's move that --delay allows
 
 
 def first_seat_arg(text: str) -> int | str:
@@ -102,7 +104,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.6,
         metavar="SECONDS",
-        help="pause before each bot move so it can be followed (default 0.6; 0 for none)",
+        help=f"pause before each bot move so it can be followed, 0 to {MAX_DELAY} (default 0.6; "
+        "0 for none)",
     )
     parser.add_argument(
         "--save",
@@ -155,9 +158,28 @@ def _run(args: argparse.Namespace) -> int:
         saved_palette,
     )
 
-    if args.delay < 0:
-        print("tendays play: " + _("--delay cannot be negative"), file=sys.stderr)
+    if not 0 <= args.delay <= MAX_DELAY:  # also false for nan
+        print(
+            "tendays play: "
+            + _(
+                "--delay {delay} is out of range: give a pause of 0 to {most} seconds (0 for none)"
+            ).format(delay=f"{args.delay:g}", most=MAX_DELAY),
+            file=sys.stderr,
+        )
         return 2
+    if args.save != DEFAULT_SAVE:
+        from .writable import write_problem
+
+        problem = write_problem(args.save)
+        if problem is not None:
+            print(
+                "tendays play: "
+                + _("--save: {problem}; give a file the game can be saved to").format(
+                    problem=problem
+                ),
+                file=sys.stderr,
+            )
+            return 2
     fixed_by_the_save = [
         option
         for option, value in (

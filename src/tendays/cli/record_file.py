@@ -24,7 +24,7 @@ from tendays.engine import RecordError
 from tendays.engine.i18n import gettext as _
 from tendays.engine.plain_text import shown
 
-__all__ = ["MAX_RECORD_BYTES", "read_record_bytes"]
+__all__ = ["MAX_RECORD_BYTES", "file_kind", "read_record_bytes"]
 
 MAX_RECORD_BYTES = 1 << 20
 _PIECE = 1 << 16
@@ -36,7 +36,7 @@ def _limit_words() -> str:
     )
 
 
-def _kind(mode: int) -> str | None:
+def file_kind(mode: int) -> str | None:
     """What a file that is not a regular file is, in words; None for a regular file."""
     if stat.S_ISREG(mode):
         return None
@@ -62,7 +62,7 @@ def read_record_bytes(path: Path) -> bytes:
         ) from None
     try:
         status = os.fstat(handle)
-        kind = _kind(status.st_mode)
+        kind = file_kind(status.st_mode)
         if kind is not None:
             raise RecordError(
                 _("{path} is not a tendays game record: it is {kind}; {limit}").format(

@@ -68,9 +68,9 @@ class Progress:
     def step(self, edition: str) -> int:
         return self.steps.get(edition, 0)
 
-    def save(self) -> None:
-        """Write the file (its folder is made); a file that cannot be
-        written only loses the place kept."""
+    def save(self) -> str | None:
+        """Write the file (its folder is made): None when written, else why it could not be (the
+        system's words), so the front end can say that the place reached is not kept."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_text(
@@ -81,5 +81,6 @@ class Progress:
                 + "\n",
                 "utf-8",
             )
-        except OSError:
-            pass
+        except OSError as error:
+            return error.strerror or str(error)
+        return None

@@ -37,6 +37,11 @@ def save_game(table: Table, wanted: Path, palette: str, replay: bool) -> tuple[s
     """Save ``table`` to ``wanted`` (or, when that file holds another game, to a new name beside
     it): the words that say where and how to go on (``replay``: with ``tendays replay``), and
     whether saving failed."""
+    from ..writable import write_problem
+
+    problem = write_problem(wanted)
+    if problem is not None:
+        return _("could not save the game: {problem}").format(problem=problem), True
     path = table.save_target(wanted)
     try:
         table.save(path, palette)

@@ -161,7 +161,7 @@ class GameScreen(FittedScreen[None]):
                 else _("It is {name}'s turn.").format(name=seat.name)
             )
             self.app.push_screen(
-                PrivacyScreen(seat.name, what, self.unsaved_warning),
+                PrivacyScreen(seat.name, what, self.unsaved_warning, self.save_game),
                 lambda _: self.unlock(table.current),
             )
 
@@ -434,8 +434,12 @@ class GameScreen(FittedScreen[None]):
             self.say(_("Hint: {advice}; {hand}").format(advice=advice.message, hand=hand.message))
         self.refresh_rack(pv)
 
+    def save_game(self) -> tuple[str, bool]:
+        """Save the game: what to say, and whether saving failed."""
+        return save_game(self.table, self.config.save_path, palette_choice().name, replay=False)
+
     def action_save(self) -> None:
-        self.say(*save_game(self.table, self.config.save_path, palette_choice().name, replay=False))
+        self.say(*self.save_game())
 
     def unsaved_warning(self) -> str | None:
         """What quitting now would lose, or None."""

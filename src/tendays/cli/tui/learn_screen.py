@@ -23,6 +23,7 @@ from textual.widgets import Button, Footer, Static
 
 from tendays.engine import Move, MoveKind
 from tendays.engine.i18n import gettext as _
+from tendays.engine.plain_text import shown
 from tendays.learn import Step, Tutor, available_lessons, load_lesson
 from tendays.learn.progress import Progress
 
@@ -99,6 +100,7 @@ class LearnScreen(FittedScreen[None]):
         self.number = min(progress.step(self.edition), tutor.total)
         self.model = InputModel()
         self.message: Text | None = None
+        self.skip_asked = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="learn-title")
@@ -187,7 +189,21 @@ class LearnScreen(FittedScreen[None]):
 
     # -- keys ----------------------------------------------------------------------------------
 
+    def keep(self) -> bool:
+        """Write the place reached; when the progress file cannot be written, say so (the lesson
+        goes on, but the place is not kept for next time). True if written."""
+        problem = self.progress.save()
+        if problem is not None:
+            self.message = Text(
+                _("✗ The place reached cannot be kept in {path}: {problem}").format(
+                    path=shown(str(self.progress.path)), problem=problem
+                ),
+                style="bold red",
+            )
+        return problem is None
+
     def _reply(self, reply: Reply) -> None:
+        self.skip_asked = False
         if reply.move is not None:
             check = self.tutor.check(self.number, reply.move)
             if check.ok:
@@ -196,7 +212,7 @@ class LearnScreen(FittedScreen[None]):
                 self.progress.steps[self.edition] = self.number
                 if self.number == self.tutor.total:
                     self.progress.finished = True
-                self.progress.save()
+                self.keep()
             else:
                 self.message = Text(f"✗ {check.message}", style="bold red")
             self.model.reset(self.step.view)
@@ -222,6 +238,7 @@ class LearnScreen(FittedScreen[None]):
             self._reply(self.model.discard(self.step.view))
 
     def action_cancel(self) -> None:
+        self.skip_asked = False
         self.model.reset(self.step.view)
         self.message = None
         self.show()
@@ -231,17 +248,33 @@ class LearnScreen(FittedScreen[None]):
         self.query_one("#learn-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_restart(self) -> None:
+        self.skip_asked = False
         self.number = 0
         self.model.reset(self.step.view)
         self.message = None
         self.progress.steps[self.edition] = 0
-        self.progress.save()
+        self.keep()
         self.show()
 
     def action_skip(self) -> None:
-        """Leave the guided game for good: it is no longer offered."""
+        """Leave the guided game for good, so it is no longer offered: the first s asks, the
+        second skips."""
+        if not self.skip_asked:
+            self.skip_asked = True
+            self.message = Text(
+                _(
+                    "s again skips the guided game for good (it is no longer offered); "
+                    "q leaves and keeps the place, Esc goes on."
+                ),
+                style="bold red",
+            )
+            self.show()
+            return
         self.progress.skipped = True
-        self.progress.save()
+        if not self.keep():
+            self.skip_asked = False
+            self.show()  # the player reads why the skip is not kept, and leaves with q
+            return
         self.on_leave()
 
     def action_leave(self) -> None:

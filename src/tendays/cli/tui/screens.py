@@ -242,16 +242,27 @@ class MoveInputScreen(FittedModal[str | None]):
 class PrivacyScreen(FittedScreen[None]):
     """Shown between two people's turns at one keyboard: nothing of any rack is on screen."""
 
-    BINDINGS = [Binding("enter", "ready", "Ready"), Binding("q", "quit", "Quit")]
+    BINDINGS = [
+        Binding("enter", "ready", "Ready"),
+        Binding("s", "save", "Save"),
+        Binding("q", "quit", "Quit"),
+    ]
 
     def __init__(
-        self, name: str, what: str, unsaved: Callable[[], str | None] = lambda: None
+        self,
+        name: str,
+        what: str,
+        unsaved: Callable[[], str | None] = lambda: None,
+        save: Callable[[], tuple[str, bool]] | None = None,
     ) -> None:
-        """``unsaved`` says what quitting now would lose, or None when nothing would be lost."""
+        """``unsaved`` says what quitting now would lose, or None when nothing would be lost;
+        ``save`` saves the game and returns what to say and whether saving failed (None: the
+        game cannot be saved from here, and ``s`` does nothing)."""
         super().__init__()
         self.player_name = name
         self.what = what
         self.unsaved = unsaved
+        self.save = save
         self.quit_asked = False
 
     def compose(self) -> ComposeResult:
@@ -272,6 +283,19 @@ class PrivacyScreen(FittedScreen[None]):
 
     def action_ready(self) -> None:
         self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.save is not None if action == "save" else True
+
+    def action_save(self) -> None:
+        """Save the game as ``s`` on the board does: nothing of any rack is shown."""
+        if self.save is None:
+            return
+        message, failed = self.save()
+        self.quit_asked = False
+        self.query_one("#privacy-warning", Static).update(
+            Text(message, style="bold red" if failed else "bold")
+        )
 
     def action_quit(self) -> None:
         """Quit; with moves not saved, a second q first (the first says what would be lost)."""

@@ -24,6 +24,51 @@ function say(id, error) {
   $(id).textContent = error ? sentence(error.message || String(error)) : "";
 }
 
+// A sentence for the next page of this tab to show (after signing out everywhere, or deleting the account).
+const NOTICE_KEY = "tendays.account_notice";
+
+function leaveWith(notice, path) {
+  try {
+    sessionStorage.setItem(NOTICE_KEY, notice);
+  } catch {
+    // no storage: the page still changes, without the sentence
+  }
+  location.assign(path);
+}
+
+function showNotice() {
+  try {
+    const notice = sessionStorage.getItem(NOTICE_KEY);
+    sessionStorage.removeItem(NOTICE_KEY);
+    $("account-notice").textContent = notice || "";
+  } catch {
+    // no storage: nothing was left to say
+  }
+}
+
+/** Using one form takes away what another said: only the form in hand has an error shown (and the notice goes). */
+function clearOthersOnUse() {
+  for (const form of document.querySelectorAll("main form")) {
+    const clear = () => {
+      for (const other of document.querySelectorAll("main form")) {
+        if (other !== form) for (const error of other.querySelectorAll(".form-error")) error.textContent = "";
+      }
+      $("account-notice").textContent = "";
+      $("account-status").textContent = "";
+    };
+    form.addEventListener("input", clear);
+    form.addEventListener("submit", clear);
+  }
+}
+
+/** The longest name an account may have (the server's rule): a longer one is named as such, never cut short. */
+const MAX_NAME = 32;
+
+function nameTooLong(input) {
+  const count = [...input.value.trim().split(/\s+/).join(" ")].length;
+  return count > MAX_NAME ? t("account.name_too_long", { most: MAX_NAME, count }) : null;
+}
+
 /** Whether every field the form needs is filled in; if not, the first empty one is named under the form and
  * focused, before anything is sent or asked (a password of spaces is still a password: only names are trimmed). */
 function filled(form, errorId) {
@@ -54,6 +99,12 @@ async function submitting(form, errorId, work) {
 
 async function enter(path, form, errorId, nameId, passwordId) {
   if (!filled(form, errorId)) return;
+  const tooLong = nameId === "sign-up-name" && nameTooLong($(nameId));
+  if (tooLong) {
+    say(errorId, new Error(tooLong));
+    $(nameId).focus();
+    return;
+  }
   await submitting(form, errorId, async () => {
     const session = await api(path, { method: "POST", body: { name: $(nameId).value, password: $(passwordId).value } });
     rememberSession(session);
@@ -70,6 +121,11 @@ function showSignedOut() {
   $("sign-up-form").addEventListener("submit", (event) => {
     event.preventDefault();
     enter("/api/accounts", event.currentTarget, "sign-up-error", "sign-up-name", "sign-up-password");
+  });
+  $("sign-up-name").addEventListener("input", (event) => { // said at once, a pasted name too
+    const tooLong = nameTooLong(event.currentTarget);
+    event.currentTarget.setAttribute("aria-invalid", String(Boolean(tooLong)));
+    say("sign-up-error", tooLong ? new Error(tooLong) : null);
   });
   (location.hash === "#sign-up" ? $("sign-up-name") : $("sign-in-name")).focus();
 }
@@ -90,7 +146,7 @@ function showSignedIn(session) {
     try {
       await api("/api/account/sessions", { method: "DELETE" });
       rememberSession(null);
-      location.assign("/account");
+      leaveWith(t("account.signed_out_everywhere"), "/account");
     } catch (error) {
       say("account-status", error);
       button.disabled = false;
@@ -120,7 +176,7 @@ function showSignedIn(session) {
     submitting(form, "delete-error", async () => {
       await api("/api/account", { method: "DELETE", body: { password: $("delete-password").value } });
       rememberSession(null);
-      location.assign("/");
+      leaveWith(t("account.deleted", { name: session.name }), "/account");
     });
   });
 }
@@ -129,4 +185,6 @@ const session = await signedIn();
 $("who").replaceWith(await whoBar());
 if (session) showSignedIn(session);
 else showSignedOut();
+showNotice();
+clearOthersOnUse();
 markReady();

@@ -22,6 +22,7 @@ export function racksPanel(onShow) {
       document.getElementById("replay-racks").replaceChildren(...game.racks.map((rack, seat) => {
         const journey = game.journeys[seat];
         const problems = journey.problems || [];
+        const filled = rack.filter((tile) => tile !== null && tile !== undefined).length;
         const shown = mapSeat === seat;
         const won = last && game.winner === seat;
         return el("div", { class: `end-rack${won ? " winner" : ""}${mover === seat ? " mover" : ""}`,
@@ -29,8 +30,10 @@ export function racksPanel(onShow) {
         el("div", { class: "player-head" }, el("strong", {}, names.name(seat)), names.mark(seat),
           won ? el("span", { class: "winner-mark" }, t("players.winner")) : null,
           mover === seat ? el("span", { class: "small" }, t("replay.moved")) : null,
-          el("span", { class: `small ${journey.valid ? "good" : "bad"}` },
-            journey.valid ? t("end.complete") : tn("rack.problems", problems.length)),
+          filled < rack.length // a rack still being filled (the deal, the draft) is not judged yet
+            ? el("span", { class: "small" }, t("players.filled", { n: filled, days: rack.length }))
+            : el("span", { class: `small ${journey.valid ? "good" : "bad"}` },
+              journey.valid ? t("end.complete") : tn("rack.problems", problems.length)),
           el("button", { type: "button", class: "quiet", "aria-pressed": String(shown), onclick: () => onShow(seat) },
             shown ? t("end.on_map") : t("end.show_on_map"))),
         miniRack(edition, rack));

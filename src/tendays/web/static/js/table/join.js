@@ -6,6 +6,11 @@ import { levelWord, t } from "../i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
+function heading(key) {
+  $("join-title").dataset.i18n = key;
+  $("join-title").textContent = t(key);
+}
+
 /** Show the join panel with what the game is and whether a seat is free. */
 export async function offerJoin(gameId) {
   $("join").hidden = false;
@@ -14,6 +19,11 @@ export async function offerJoin(gameId) {
   joinButton.disabled = true; // until the page knows who is asking and whether a seat is free for them
   $("spectate-button").disabled = false;
   $("join-lobby").hidden = true;
+  $("join-note").textContent = "";
+  $("join-name-field").hidden = false;
+  joinButton.hidden = false;
+  $("spectate-button").classList.remove("primary");
+  heading("join.title");
   const session = await signedIn();
   if (session) {
     $("join-name").value = session.name; // a signed-in person joins under the account's name
@@ -29,9 +39,13 @@ export async function offerJoin(gameId) {
     const editions = await api("/api/editions").catch(() => []);
     const edition = editions.find((e) => e.id === game.edition);
     summary.textContent = `${edition ? edition.name : game.edition}: ${players.join(", ")}.`;
-    if (!free || game.status !== "waiting") {
-      $("join-error").textContent = game.status === "over" ? t("join.over")
-        : game.status === "waiting" ? t("join.reserved") : t("join.full");
+    if (!free || game.status !== "waiting") { // nothing to join: said as it is, with watching the way on
+      const over = game.status === "over";
+      heading(over ? "join.title_over" : "join.title_watch");
+      $("join-note").textContent = over ? t("join.over") : game.status === "waiting" ? t("join.reserved") : t("join.full");
+      $("join-name-field").hidden = true;
+      joinButton.hidden = true;
+      $("spectate-button").classList.add("primary"); // the one way on
     } else if (game.rated && !session) { // the server would refuse: say why, and sign in to come back here
       $("join-error").replaceChildren(t("lobby.rated_join_signed_out"), " ",
         el("a", { href: `/account?next=${encodeURIComponent(playPath(gameId))}` }, t("lobby.rated_sign_in")));
