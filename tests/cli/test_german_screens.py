@@ -264,3 +264,32 @@ async def test_german_screens_say_moves_turns_and_keys_in_german_words() -> None
             assert "q Beenden" in screen_lines(replay)[-1]  # the whole footer fits 80 columns
             text = await look(pilot, replay, "end")
             assert "Runde" in text and LEFT_IN_ENGLISH.findall(text) == []
+
+
+async def test_the_german_swap_footer_and_setup_label_show_every_word_at_80x24() -> None:
+    """The swap variant's footer holds its most keys (Draw and Swap beside the rest): in German
+    every label is there in full, as is the setup screen's swap variant label."""
+    from tendays.cli.tui.play_app import PlayApp
+    from tendays.cli.tui.screens import key_labels
+    from tendays.cli.tui.table import PlayConfig
+    from tendays.engine.i18n import gettext
+
+    app = make_app(
+        "me,greedy", seed=7, edition="germany", swap=True, language="de", skip_to_first_turn=True
+    )
+    with use_language("de"):
+        labels = key_labels()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert fits(app)
+            footer = screen_lines(app)[-1]
+            for key in ("Draw", "Swap", "Verdict", "Hint", "Save", "Help", "Quit", "palette"):
+                assert re.search(rf"(?<!\w){re.escape(labels[key])}(?!\w)", footer), (key, footer)
+        setup = PlayApp(PlayConfig(bot_delay=0, swap=True), setup=True, language="de")
+        async with setup.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert fits(setup)
+            label = gettext("Swap variant: a turn may swap two days instead of drawing")
+            assert label in shown(setup), screen_lines(setup)
+            seed = setup.screen.query_one("#setup-seed")
+            assert setup.screen.query_one("#setup").region.contains_region(seed.region)

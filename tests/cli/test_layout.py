@@ -257,3 +257,22 @@ async def test_a_long_paste_in_the_move_box_is_refused_without_covering_the_boar
         assert app.screen is screen and screen.table.move_count == moves  # nothing was played
         assert "is not a move" in shown(app)
         assert "Your journey" in shown(app) and app.screen.query_one("#prompt").region.height <= 5
+
+
+async def test_a_setup_label_too_long_for_its_line_wraps_instead_of_being_cut() -> None:
+    from textual.app import App, ComposeResult
+
+    from tendays.cli.tui.setup_screen import TickBox
+
+    label = " ".join(f"word{n}" for n in range(25))  # about 170 columns
+
+    class Box(App[None]):
+        CSS_PATH = PlayApp.CSS_PATH
+
+        def compose(self) -> ComposeResult:
+            yield TickBox(label, False, id="setup-swap", compact=True)
+
+    app = Box()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert label in shown(app), screen_lines(app)

@@ -9,9 +9,9 @@ from tui_driver import screen_lines, screen_text, shown
 
 from tendays.bots import GreedyBot
 from tendays.cli.main import main
-from tendays.cli.tui.render import day_marks
+from tendays.cli.tui.render import day_marks, log_line
 from tendays.cli.tui.replay_app import ReplayApp, ReplayScreen
-from tendays.engine import Game, GameRecord, Move, Options, play_bots, view
+from tendays.engine import Game, GameRecord, Move, Options, play_bots, use_language, view
 
 
 def finished_record(seed: int = 3, days: int = 5) -> GameRecord:
@@ -205,3 +205,26 @@ async def test_the_person_called_you_holds_a_tile_in_the_replay() -> None:
         await pilot.pause()
         text = shown(app)
         assert "You hold " in text and "You holds" not in text
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_a_three_seat_replay_at_80x24_shows_its_last_moves_after_end(language: str) -> None:
+    """At the end of a three-seat game the header and the racks' names wrap to two lines; the log
+    below them still ends on the winner's line after End, after G and after stepping back."""
+    edition = "germany" if language == "de" else "usa"
+    names = ("Du", "Normaler Bot (Bot)", "Starker Bot (Bot)")
+    game = Game(edition, Options(players=3), 3, names)
+    play_bots(game, [GreedyBot(), GreedyBot(), GreedyBot()])
+    with use_language(language):
+        app = ReplayApp(game.record, language=language)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            events = view(screen.states[-1], None).events
+            wins = log_line(screen.edition, events[-1], names)
+            for keys in (("end",), ("home", "G"), ("left", "G")):
+                await pilot.press(*keys)
+                await pilot.pause()
+                lines = screen_lines(app)
+                assert lines[-2].rstrip(" ▁") == "▶ " + wins, (keys, lines)

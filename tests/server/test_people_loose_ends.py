@@ -92,6 +92,7 @@ def test_deleting_an_account_during_its_rated_game_leaves_it_and_the_other_wins(
     delete_account(fritz)
     summary = client.get(f"/api/games/{game['id']}").json()
     assert (summary["status"], summary["ended"]) == ("over", "forfeit")
+    assert (summary["winner"], summary["places"]) == (0, [1, 2])  # Erna, left alone, won it
     assert summary["seats"][1]["name"] == "deleted player" and summary["seats"][1]["left"]
     rated = client.get("/api/players/Erna").json()  # the game was rated before the account went
     if not moved:  # the abort rule: before every first move after the draft, nobody wins and no rating moves

@@ -242,10 +242,16 @@ def test_leaving_a_rated_two_person_game_ends_it_in_the_others_favour(db_url: st
             watcher = match.subscribe(None)
             table = json.loads(watcher.drain()[-1])
             assert table["game"]["rated"] is True  # the table says so (leaving it loses it)
-            match.unsubscribe(watcher)
+            assert "places" not in table["game"] and match.summary()["winner"] is None
             await play_past_the_draft(match)
             await match.leave(0)
             assert match.status == "over" and match.ended == "forfeit"
+            # the result as data, not only in the chat: Bob's seat won, Ada's is second
+            ended = json.loads(watcher.drain()[-1])["game"]
+            assert (ended["ended"], ended["winner"], ended["places"]) == ("forfeit", 1, [2, 1])
+            summary = match.summary()
+            assert (summary["winner"], summary["places"]) == (1, [2, 1])
+            match.unsubscribe(watcher)
             await settled(lobby)
             store = lobby.journal.store
             assert rating_of(store, bob).mu > START.mu > rating_of(store, ada).mu

@@ -81,6 +81,30 @@ def test_a_forced_pile_is_the_only_pile_offered_and_a_drop_on_a_day_goes_there_a
         {"select": 2}, {"move": "replace 2 3"}]
 
 
+def test_the_prompt_names_only_the_forced_piles_key() -> None:
+    # After taking the last tile of pile 2 the server lists only pile 2: the prompt says W, not "Q, W, E".
+    forced = moves("replace 1 2", "replace 2 2", "discard 2")
+    free = moves(*(f"replace {d} {p}" for d in (1, 2) for p in (1, 2, 3)), "discard 1", "discard 2", "discard 3")
+    found = run(f"""
+        globalThis.window = {{matchMedia: () => ({{matches: false}})}};
+        const i18n = await import("{(JS / "i18n.js").as_uri()}");
+        const prompt = await import("{(JS / "table" / "prompt.js").as_uri()}");
+        const fs = await import("node:fs");
+        i18n.setCatalogue("en", JSON.parse(fs.readFileSync("{JS.parent / "i18n" / "en.json"}", "utf8")));
+        const edition = {{name: (tile) => `tile ${{tile}}`, describe: (tile) => `tile ${{tile}}`}};
+        const p = {{status: "playing", phase: "place", over: false, handedOver: null, current: 0, you: 0,
+          seats: [{{seat: 0, name: "Ada", kind: "human"}}], spectator: false, inHand: 5, selectedDay: null,
+          selectedTile: null}};
+        const said = (moves, forcedPile, selectedDay) => prompt.promptText(edition,
+          {{...p, moves, forcedPile, selectedDay, selectedTile: selectedDay && 7}});
+        console.log(JSON.stringify([said({forced}, 2, null), said({forced}, 2, 1), said({free}, 0, null),
+          said({free}, 0, 2)]));
+    """)
+    assert "onto a pile (W)." in found[0] and "pile for tile 7 (W; or" in found[1]
+    assert all("Q, W, E" not in text for text in found[:2])
+    assert "onto a pile (Q, W, E)." in found[2] and "pile for tile 7 (Q, W, E; or" in found[3]
+
+
 def test_drops_in_the_draw_phase_take_a_pile_or_swap_days() -> None:
     legal_moves = moves("draw", "take 1", "swap 1 2")
     assert drops(legal_moves, """[[{from: 'pile', pile: 1}, day(2)], [{from: 'pile', pile: 3}, day(2)],

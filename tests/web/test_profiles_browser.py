@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, new_page
+from browser_helpers import CHROMIUM, Page, Server, new_page, post
 from sqlalchemy import insert, update
 from test_accessibility import audit
 
@@ -103,3 +103,45 @@ def test_the_players_pages_pass_axe_in_both_languages(browser: Any, seeded: Serv
             assert page.get_attribute("html", "lang") == "de"
             assert "Wertung" in page.inner_text("main")
         assert page.js_errors == []
+
+
+# The boxes under 24 px tall among the visible links and summaries a selector picks (WCAG 2.5.8's minimum).
+SMALL_TARGETS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter(target => target.getClientRects().length && target.getBoundingClientRect().height < 24)
+  .map(target => `${target.textContent.trim()}: ${target.getBoundingClientRect().height.toFixed(1)} px`)"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_on_a_phone_the_profile_fits_and_its_targets_are_24_px(browser: Any, seeded: Server, locale: str) -> None:
+    phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True, locale=locale)
+    phone.goto(f"{seeded.url}/players/Bob")
+    phone.wait_for_selector("body[data-ready]", state="attached")
+    phone.wait_for_selector("#games tr")
+    boxes = phone.evaluate("""() => ({
+      page: document.documentElement.scrollWidth,
+      table: document.querySelector('.players-table').getBoundingClientRect().right,
+      cells: Math.max(...[...document.querySelectorAll('#games td')].map(td => td.getBoundingClientRect().right)),
+      links: [...document.querySelectorAll('#games tr')].map(tr => tr.querySelector('a[href^="/replay/"], '
+        + 'a[href^="/play/"]').getBoundingClientRect().right),
+      ratings: [...document.querySelectorAll('#games td[data-label]')].filter(td => td.textContent.includes('('))
+        .map(td => td.getBoundingClientRect().right),
+    })""")
+    assert boxes["page"] <= 390 and boxes["table"] <= 390 and boxes["cells"] <= 390, boxes
+    assert len(boxes["links"]) == 6 and max(boxes["links"]) <= 390, boxes  # every Replay link on screen
+    assert len(boxes["ratings"]) == 5 and max(boxes["ratings"]) <= 390, boxes  # every rating whole
+    assert phone.evaluate(SMALL_TARGETS, ".topbar a, main a") == []
+    assert phone.js_errors == []
+
+
+def test_on_a_phone_the_tables_summaries_and_links_are_24_px(browser: Any, seeded: Server) -> None:
+    ticket = post(seeded.url, "/api/games", {"edition": "usa", "name": "Eve",
+                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True)
+    phone.goto(f"{seeded.url}{ticket['url']}")
+    phone.wait_for_selector("#turn strong")
+    phone.wait_for_selector("details summary >> text=on the map")
+    assert phone.locator("#keys-title").count() == 1
+    summaries = phone.evaluate("() => [...document.querySelectorAll('summary')].map(s => s.textContent.trim())")
+    assert any("on the map" in text for text in summaries) and "Keys" in summaries, summaries
+    assert phone.evaluate(SMALL_TARGETS, "summary, .topbar a") == []
+    assert phone.js_errors == []

@@ -182,6 +182,9 @@ class ReplayScreen(FittedScreen[None]):
         yield Footer(show_command_palette=False)  # every replay key fits 80 columns, in German too
 
     def on_mount(self) -> None:
+        # The log keeps its last lines in view whenever the rows above it change height (the header
+        # or a rack's name wrapping to a second line), not only when its own text changes.
+        self.query_one("#replay-log", VerticalScroll).anchor()
         self.show()
 
     def on_resize(self, event: Resize) -> None:

@@ -16,6 +16,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
 from tendays.bots import BOTS, LEVELS
@@ -66,6 +68,10 @@ class TickBox(Checkbox):
     def _button(self) -> Content:
         self.BUTTON_INNER = "✓" if self.value else " "
         return super()._button
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # a label too long for the line (German, at 80 columns) wraps, see tendays.tcss: every row
+        return Widget.get_content_height(self, container, viewport, width)  # not ToggleButton's 1
 
 
 class SetupScreen(FittedScreen[None]):

@@ -178,6 +178,16 @@ class GameSummary(BaseModel):
         description="why a game ended before it was played out (forfeit: a rated game left to one "
         "person); null otherwise",
     )
+    winner: int | None = Field(
+        None,
+        description="a game won by forfeit: the winner's seat (the person left at it); null "
+        "otherwise (a played-out game's winner is in its table and its replay)",
+    )
+    places: list[int] | None = Field(
+        None,
+        description="a game won by forfeit: each seat's place (1 the winner, 2 those who left); "
+        "null otherwise",
+    )
     seats: list[SeatSummary]
     options: dict[str, Any] = Field(description="days, swap, open_hands, turn_limit")
     pace: dict[str, Any] | None = Field(

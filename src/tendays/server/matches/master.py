@@ -217,6 +217,22 @@ class Match:
         seat not kept for a rematch."""
         return self.status == "waiting" and any(not s.taken and not s.reserved for s in self.seats)
 
+    @property
+    def forfeit_winner(self) -> int | None:
+        """The seat that won a forfeit (a rated game left to one person: theirs), else None."""
+        if self.ended != "forfeit":
+            return None
+        staying = [s.index for s in self.seats if s.kind == "human" and not s.left]
+        return staying[0] if len(staying) == 1 else None
+
+    def forfeit_result(self) -> dict[str, Any]:
+        """A forfeit's result as data: the winner's seat and each seat's place (1 the winner, 2 the
+        others who left); nothing for any other game (its ``winner`` is the view's)."""
+        winner = self.forfeit_winner
+        if winner is None:
+            return {}
+        return {"winner": winner, "places": [1 if s.index == winner else 2 for s in self.seats]}
+
     def summary(self) -> dict[str, Any]:
         """The lobby's public summary of this game; bots' and deleted accounts'
         names in the current language."""
@@ -225,6 +241,9 @@ class Match:
             "edition": self.edition.id,
             "status": self.status,
             "ended": self.ended,
+            "winner": None,
+            "places": None,
+            **self.forfeit_result(),
             "seats": [
                 {
                     "seat": s.index,
@@ -310,6 +329,7 @@ class Match:
             "can_end": playing and gone,
             "rated": self.rated,
             "rated_outcome": self.rated_outcome,
+            **self.forfeit_result(),  # the view says no winner: the game was not played out
         }
 
     # -- seats -------------------------------------------------------------------------------

@@ -313,15 +313,49 @@ async function refreshGames() {
   }
 }
 
-function renderMyGames(listed) {
+const summaries = new Map(); // game id -> GET /api/games/{id}: a finished game's is kept, the others are read again
+
+/** The summaries of the games this device holds a seat in that the lists did not show (a finished one is read once). */
+async function mySummaries(ids, known) {
+  await Promise.all(ids.filter((id) => !known.has(id) && summaries.get(id)?.status !== "over").map(async (id) => {
+    try {
+      summaries.set(id, await api(`/api/games/${encodeURIComponent(id)}`));
+    } catch {
+      // a game the server no longer has keeps its line, without the details
+    }
+  }));
+  for (const [id, game] of known) summaries.set(id, game);
+}
+
+/** A remembered game's state: waiting for players, being played, or over (and how it ended when not played out). */
+function myStatus(game, me) {
+  if (game.status === "over" && typeof game.winner === "number") { // a forfeit's winner, when the summary names one
+    return game.winner === me ? t("lobby.you_won")
+      : t("lobby.won_by", { name: game.seats[game.winner]?.name || "?" });
+  }
+  if (game.status === "waiting") {
+    return tn("lobby.waiting_for", game.seats.filter((s) => s.kind === "human" && !s.taken).length);
+  }
+  if (game.status === "over" && game.ended) return t(`lobby.ended_${game.ended}`);
+  return t(`status.${game.status}`);
+}
+
+async function renderMyGames(listed) {
   const known = new Map(listed.map((g) => [g.id, g]));
-  const mine = Object.entries(remembered.games()).sort((a, b) => (b[1].joined || 0) - (a[1].joined || 0));
-  myGames.replaceChildren(...(mine.length ? mine.slice(0, 8).map(([id, seat]) => {
-    const game = known.get(id);
+  const mine = Object.entries(remembered.games()).sort((a, b) => (b[1].joined || 0) - (a[1].joined || 0)).slice(0, 8);
+  await mySummaries(mine.map(([id]) => id), known);
+  myGames.replaceChildren(...(mine.length ? mine.map(([id, seat]) => {
+    const game = summaries.get(id);
     const title = editionNames[seat.edition] || seat.edition || t("lobby.game");
-    return el("li", { class: "game-item" },
-      el("div", { class: "game-head" }, el("strong", {}, title), el("span", { class: "muted small" }, id),
-        game ? el("span", { class: `status ${game.status}` }, t(`status.${game.status}`)) : null),
+    const me = seat.seat ?? game?.seats.find((s) => s.name === remembered.name())?.seat; // older entries lack it
+    const others = game ? game.seats.filter((s) => s.seat !== me && (s.name || s.kind !== "human")) : [];
+    const against = others.map((s) => s.name || s.bot || "?").join(", ");
+    return el("li", { class: `game-item ${game ? game.status : ""}`, "data-mine": id },
+      el("div", { class: "game-head" }, el("strong", {}, title),
+        game ? el("span", { class: `status ${game.status}`, "data-state": "" }, myStatus(game, me)) : null,
+        against ? el("span", { "data-against": "" }, t("lobby.mine_against", { names: against })) : null,
+        game ? el("span", { class: "muted small", "data-when": "" }, timeAgo(game.created)) : null,
+        el("span", { class: "muted small" }, id)),
       el("div", { class: "actions" },
         el("a", { class: "button", href: `${playPath(id)}#token=${encodeURIComponent(seat.token)}` }, t("lobby.open")),
         el("button", { type: "button", class: "quiet", "aria-label": t("lobby.forget_label", { id }),

@@ -69,14 +69,17 @@ function against(game) {
 }
 
 function showGames() {
+  // data-label: each cell's heading, shown beside it on a phone, where a row is laid out as a card (players.css)
+  const cell = (key, ...content) => el("td", key ? { "data-label": t(key) } : {}, ...content);
   const rows = profile.games.map((game) => el("tr", { class: `result-${game.result}` },
-    el("td", {}, new Date(game.created).toLocaleDateString(document.documentElement.lang)),
-    el("td", {}, editionName(editions, game.edition), game.rated ? el("span", { class: "rated-mark" },
+    cell("players.when", new Date(game.created).toLocaleDateString(document.documentElement.lang)),
+    cell("players.edition", editionName(editions, game.edition), game.rated ? el("span", { class: "rated-mark" },
       ` · ${t("players.rated")}`) : null, notCounted(game)),
-    el("td", {}, against(game)),
-    el("td", {}, resultText(game)),
-    el("td", {}, game.rating === null ? "" : `${ratingText(game.rating)} (${changeText(game.change)})`),
-    el("td", {}, el("a", { href: game.link }, game.result !== "playing" ? t("players.replay")
+    cell("players.against", against(game)),
+    cell("players.result", resultText(game)),
+    cell(game.rating === null ? null : "players.rating",
+      game.rating === null ? "" : `${ratingText(game.rating)} (${changeText(game.change)})`),
+    cell(null, el("a", { href: game.link }, game.result !== "playing" ? t("players.replay")
       : mine ? t("players.continue") : t("players.watch")))));
   $("games").replaceChildren(...rows);
   $("no-games").hidden = profile.total > 0;

@@ -4,6 +4,9 @@
 
 const indexed = new WeakMap();
 
+/** The keys of discard piles 1, 2 and 3 (table.js). */
+export const PILE_KEYS = ["q", "w", "e"];
+
 function pair(a, b) {
   return `${Math.min(a, b)} ${Math.max(a, b)}`;
 }
@@ -50,4 +53,13 @@ export function swapMove(legal, a, b) {
 export function replaceMove(legal, day, pile) {
   const piles = legal.replace.get(day);
   return (piles && piles.get(pile)) ?? null;
+}
+
+/** The keys of the piles a discard may go onto, as the prompt names them ("Q, W, E"): the tile in
+ *  hand's, or with a `day` chosen its old tile's; only the forced pile's key when the last tile of a
+ *  pile was taken. */
+export function discardKeys(legal, day = null) {
+  const piles = day === null ? legal.discard : legal.replace.get(day) ?? new Map();
+  const numbers = piles.size ? [...piles.keys()].sort((a, b) => a - b) : [1, 2, 3];
+  return numbers.map((pile) => PILE_KEYS[pile - 1].toUpperCase()).join(", ");
 }

@@ -2,12 +2,10 @@
 
 import { el } from "../common.js";
 import { t, tn } from "../i18n.js";
-import { legalOf, replaceMove } from "./legal.js";
+import { PILE_KEYS, legalOf, replaceMove } from "./legal.js";
 import { panel } from "./panel.js";
 import { isSpectator, movesOf } from "./state.js";
 import { people, tileCard } from "./tiles.js";
-
-const PILE_KEYS = ["q", "w", "e"]; // the keys of discard piles 1, 2 and 3 (table.js)
 
 function top(pile) {
   return pile.length ? pile[pile.length - 1] : null;

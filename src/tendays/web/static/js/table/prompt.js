@@ -2,7 +2,7 @@
 
 import { sentence } from "../common.js";
 import { list, t } from "../i18n.js";
-import { legalOf } from "./legal.js";
+import { discardKeys, legalOf } from "./legal.js";
 import { panel } from "./panel.js";
 import { handedOver, isOver, isSpectator, movesOf } from "./state.js";
 import { people } from "./tiles.js";
@@ -10,7 +10,8 @@ import { people } from "./tiles.js";
 const $ = (id) => document.getElementById(id);
 const TOUCH = window.matchMedia("(pointer: coarse)");
 
-function promptText(edition, p) {
+/** The prompt's words for the panel's inputs `p` (exported for the tests of the client's logic). */
+export function promptText(edition, p) {
   const names = people(p.seats, p.you);
   const legal = legalOf(p.moves);
   const hand = p.inHand;
@@ -29,9 +30,10 @@ function promptText(edition, p) {
     text = t("prompt.draw");
     if (legal.swap.size) text += ` ${t("prompt.swap")}`;
   } else if (p.selectedDay !== null) {
-    text = t("prompt.chosen", { day: p.selectedDay, tile: edition.name(hand), old: edition.name(p.selectedTile) });
+    text = t("prompt.chosen", { day: p.selectedDay, tile: edition.name(hand), old: edition.name(p.selectedTile),
+      keys: discardKeys(legal, p.selectedDay) });
   } else {
-    text = t("prompt.place", { tile: edition.describe(hand) });
+    text = t("prompt.place", { tile: edition.describe(hand), keys: discardKeys(legal) });
   }
   if (p.forcedPile && legal.any) text += ` ${t("prompt.forced", { pile: p.forcedPile })}`;
   return text;
