@@ -46,6 +46,21 @@ _ASKED: dict[int | str, dict[str, Any]] = {
 }
 
 
+async def _change_block(request: Request, me: Account, name: str, blocked: bool) -> BlockAnswer:
+    """Block or unblock ``name`` for ``me``; the blocker's tables open here read it at once."""
+    journal = lobby_of(request).journal
+    engine = journal.store.engine
+    try:
+        if blocked:
+            other = await journal.run(blocks.block, engine, me, name, time.time())
+        else:
+            other = await journal.run(blocks.unblock, engine, me, name)
+    except AccountError as error:
+        raise refusal(error) from None
+    _hide_chat_now(request, me.id, await journal.run(blocks.blocked_by, engine, me.id))
+    return BlockAnswer(name=other.name, blocked=blocked)
+
+
 def _hide_chat_now(request: Request, account_id: int, hidden: frozenset[int]) -> None:
     """The blocker's tables open on this process read the blocks as they now stand."""
     for match in lobby_of(request).active():
@@ -121,14 +136,7 @@ def moderation_router() -> APIRouter:
         responses=_ASKED,
     )
     async def block(request: Request, me: Person, name: PlayerName) -> BlockAnswer:
-        journal = lobby_of(request).journal
-        engine = journal.store.engine
-        try:
-            other = await journal.run(blocks.block, engine, me, name, time.time())
-        except AccountError as error:
-            raise refusal(error) from None
-        _hide_chat_now(request, me.id, await journal.run(blocks.blocked_by, engine, me.id))
-        return BlockAnswer(name=other.name, blocked=True)
+        return await _change_block(request, me, name, blocked=True)
 
     @router.delete(
         "/api/blocks/{name:path}",
@@ -137,13 +145,6 @@ def moderation_router() -> APIRouter:
         responses=_ASKED,
     )
     async def unblock(request: Request, me: Person, name: PlayerName) -> BlockAnswer:
-        journal = lobby_of(request).journal
-        engine = journal.store.engine
-        try:
-            other = await journal.run(blocks.unblock, engine, me, name)
-        except AccountError as error:
-            raise refusal(error) from None
-        _hide_chat_now(request, me.id, await journal.run(blocks.blocked_by, engine, me.id))
-        return BlockAnswer(name=other.name, blocked=False)
+        return await _change_block(request, me, name, blocked=False)
 
     return router

@@ -63,6 +63,7 @@ from .limits import (
     SignInLimits,
     address_key,
     check_key,
+    clear_count,
     count,
     counting,
     device_key,
@@ -373,7 +374,7 @@ class Accounts:
             )
             # a right password was no guess: the name's or device's count starts again, and the
             # address keeps its tries for other names
-            SignInLimits.clear(db, keys[0])
+            clear_count(db, keys[0])
             refund(db, keys[1:])
             if rehashed is not None:
                 db.execute(
@@ -542,7 +543,7 @@ class Accounts:
             store.forget_account_seats(db, account.id, DELETED_PLAYER)
             for table in (RatingHistoryTable, RatingTable, SeekTable, SessionTable):
                 db.execute(delete(table).where(table.account_id == account.id))
-            SignInLimits.clear(db, name_key_of(name_key(account.name)))
+            clear_count(db, name_key_of(name_key(account.name)))
             db.execute(delete(AccountTable).where(AccountTable.id == account.id))
             return revoked
 
@@ -606,4 +607,4 @@ def reset_password(engine: Engine, name: str, password: str) -> None:
         )
         db.execute(delete(SessionTable).where(SessionTable.account_id == row.id))
         revoke_seat_links(db, row.id, OUTSIDE_SERVER)
-        SignInLimits.clear(db, name_key_of(key))
+        clear_count(db, name_key_of(key))

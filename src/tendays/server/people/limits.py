@@ -12,7 +12,7 @@ wait.
 
 Some attempts are given back (:func:`refund`): those refused by another of their keys, those that
 were never tried because the server was busy, and a right password (a limit counts guesses, not
-sign-ins). A good sign-in clears its name's or device's count (:meth:`SignInLimits.clear`).
+sign-ins). A good sign-in clears its name's or device's count (:func:`clear_count`).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ __all__ = [
     "SignInLimits",
     "address_key",
     "check_key",
+    "clear_count",
     "count",
     "counting",
     "device_key",
@@ -96,11 +97,6 @@ class SignInLimits:
     sign_ups_per_address: int = 20
     window: float = 15 * 60.0
 
-    @staticmethod
-    def clear(db: Connection, key: str) -> None:
-        """Forget ``key``'s count (a good sign-in, an operator's reset, a deleted account)."""
-        db.execute(delete(AttemptCountTable).where(AttemptCountTable.key == key))
-
 
 def _upsert(db: Connection) -> Callable[..., Any]:
     """The dialect's INSERT, which knows ON CONFLICT."""
@@ -146,6 +142,11 @@ def refund(db: Connection, keys: list[str]) -> None:
             .where(AttemptCountTable.key == key, AttemptCountTable.hits > 0)
             .values(hits=AttemptCountTable.hits - 1)
         )
+
+
+def clear_count(db: Connection, key: str) -> None:
+    """Forget ``key``'s count (a good sign-in, an operator's reset, a deleted account)."""
+    db.execute(delete(AttemptCountTable).where(AttemptCountTable.key == key))
 
 
 def forget_old(db: Connection, now: float) -> None:

@@ -93,6 +93,29 @@ def _account(db: Connection, name: str) -> Row[int, str, str, bool]:
     return row
 
 
+def _audited(
+    db: Connection,
+    operator: Operator,
+    action: OperatorAction,
+    at: float,
+    account: Row[int, str, str, bool],
+    note: str,
+    outcome: dict[str, Any],
+) -> Done:
+    """Audit the action on ``account`` in the same transaction as the action; what was done."""
+    record(
+        db,
+        operator,
+        action,
+        at,
+        account_id=account.id,
+        account_name=account.name,
+        note=note,
+        outcome=outcome,
+    )
+    return Done(account.id, account.name, outcome)
+
+
 def _refusal(action: OperatorAction, name: str, status: str) -> AccountError:
     """Why ``action`` cannot be taken on an account in ``status``, in words (409)."""
     if action is OperatorAction.REINSTATE:
@@ -137,17 +160,7 @@ def change_status(
         )
         # the games whose seats the caller gives to bots (those being played)
         outcome["unfinished_games"] = unfinished_games(db, account.id)
-    record(
-        db,
-        operator,
-        action,
-        at,
-        account_id=account.id,
-        account_name=account.name,
-        note=note,
-        outcome=outcome,
-    )
-    return Done(account.id, account.name, outcome)
+    return _audited(db, operator, action, at, account, note, outcome)
 
 
 def unfinished_games(db: Connection, account_id: int) -> list[str]:
@@ -186,17 +199,7 @@ def set_hidden(
         )
     action = OperatorAction.HIDE if hidden else OperatorAction.UNHIDE
     outcome = {"hidden": hidden}
-    record(
-        db,
-        operator,
-        action,
-        at,
-        account_id=account.id,
-        account_name=account.name,
-        note=note,
-        outcome=outcome,
-    )
-    return Done(account.id, account.name, outcome)
+    return _audited(db, operator, action, at, account, note, outcome)
 
 
 def annul(
@@ -229,17 +232,7 @@ def annul(
         recompute(db, edition, by_edition[edition])
     annulled = sorted(g for ids in by_edition.values() for g in ids)
     outcome = {"games": annulled, "editions": sorted(by_edition)}
-    record(
-        db,
-        operator,
-        OperatorAction.ANNUL,
-        at,
-        account_id=account.id,
-        account_name=account.name,
-        note=note,
-        outcome=outcome,
-    )
-    return Done(account.id, account.name, outcome)
+    return _audited(db, operator, OperatorAction.ANNUL, at, account, note, outcome)
 
 
 # -- reports ------------------------------------------------------------------------------------
