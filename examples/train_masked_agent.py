@@ -3,7 +3,7 @@ bots.
 
 Needs the ``train`` extra (CPU torch and sb3-contrib)::
 
-    pip install "tendays[rl,train]"
+    pip install -e ".[rl,train]"                          # from a clone (tendays is not on PyPI)
     python examples/train_masked_agent.py                 # 2 players, USA, 5 days: under 10
                                                           # minutes, one core
     python examples/train_masked_agent.py --days 10 --timesteps 2000000

@@ -69,12 +69,21 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_moderation_admin.py::"
     "test_suspending_ends_the_sessions_refuses_the_sign_in_and_gives_the_seats_to_bots",
     "tests/server/test_seeks_api.py",
+    "tests/server/test_tournaments_api.py",  # sign-ups: Argon2id
+    # whole tournaments run by the director, their bots' games played out
+    "tests/server/test_tournament_director.py",
+    # the arena benchmark in a process of its own, its database migrated and a small arena run
+    "tests/server/test_arena_benchmark.py",
+    "tests/server/test_notifications.py",  # sign-ups: Argon2id
+    "tests/server/test_notifications_games.py",  # sign-ups: Argon2id
+    "tests/server/test_challenges.py",  # sign-ups: Argon2id
     "tests/server/test_seating_api.py",  # sign-ups: Argon2id
     "tests/server/test_people_api_review.py",
     "tests/server/test_people_loose_ends.py",
     "tests/cli/test_accounts_cmd.py",
     # tendays serve, and a tendays admin process per command
     "tests/cli/test_admin_moderation_cmd.py",
+    "tests/cli/test_admin_tournament_cmd.py",
     # JAX: every test compiles the batched engine (1 to 12 s each), or runs a benchmark or trainer;
     # the modules that only import JAX, pgx or OpenSpiel pay seconds for it in
     # every process that collects them.
@@ -155,6 +164,8 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/bots/test_rivals.py::test_the_expert_reading_its_rivals_plays_legal_moves_reproducibly",
     "tests/commands/test_plain_install.py::test_every_offered_bot_plays_on_the_plain_install",
     "tests/commands/test_simulate_cmd.py::test_the_table_fits_80_columns",
+    # six tendays processes: map, puzzles and check in the edition's language
+    "tests/commands/test_map_check.py::test_check_map_and_puzzles_speak_the_editions_language_when_nothing_asks_for_another",
     "tests/engine/test_properties.py::test_a_record_replays_identically",
     "tests/engine/test_properties.py::test_the_draw_pile_is_never_empty_while_buried_tiles_could_refill_it",
     "tests/engine/test_properties.py::test_every_tile_is_in_exactly_one_place",

@@ -101,7 +101,7 @@ EDITIONS: list[dict[str, Any]] = [
             {"kind": "car", "name": "car", "role": "skip", "count": 6, "icon": ICONS["car"]},
         ],
         "tile_count": 66,
-        "credit": "Borders: US Census Bureau cartographic boundaries (public domain) via us-atlas "
+        "credit": "US Census Bureau cartographic boundaries (public domain) via us-atlas "
         "(ISC).",
         "source": {
             "file": "usa.json",
@@ -138,7 +138,7 @@ EDITIONS: list[dict[str, Any]] = [
             {"kind": "bus", "name": "bus", "role": "skip", "count": 5, "icon": ICONS["bus"]},
         ],
         "tile_count": 54,
-        "credit": "Borders: © GeoBasis-DE / BKG 2021 (Daten verändert), dl-de/by-2-0.",
+        "credit": "© GeoBasis-DE / BKG 2021 (Daten verändert), dl-de/by-2-0.",
         "source": {
             "file": "germany.json",
             "list": "regions",

@@ -244,8 +244,8 @@ async def test_german_screens_say_moves_turns_and_keys_in_german_words() -> None
             assert "Du hast vom Nachziehstapel gezogen." in text
             assert LEFT_IN_ENGLISH.findall(text) == [] and "Befehle" in screen_lines(app)[-1]
             status = screen_lines(app)[0]
-            # a Zug is a train
-            assert "Runde" in status and "du bist dran" in status and "Zug" not in status
+            # a turn is a Zug, as German rules say it; a Runde is everybody's round
+            assert "Zug" in status and "du bist am Zug" in status and "Runde" not in status
             assert "Bot 2 (Bot greedy)" in text and "((" not in text
             text = await look(pilot, app, "colon")
             assert (
@@ -263,7 +263,7 @@ async def test_german_screens_say_moves_turns_and_keys_in_german_words() -> None
             )
             assert "q Beenden" in screen_lines(replay)[-1]  # the whole footer fits 80 columns
             text = await look(pilot, replay, "end")
-            assert "Runde" in text and LEFT_IN_ENGLISH.findall(text) == []
+            assert "Zug" in text and LEFT_IN_ENGLISH.findall(text) == []
 
 
 async def test_the_german_swap_footer_and_setup_label_show_every_word_at_80x24() -> None:

@@ -33,10 +33,10 @@ async def test_a_whole_german_game_at_80x24_speaks_german_and_fits() -> None:
             while screen.table.view_for(0).phase.name == "DRAFT":
                 await play_person_turns_once(pilot, screen)
                 screen = await settle(pilot)
-            assert "Du bist dran: d zieht vom Nachziehstapel" in shown_in(app, "#prompt")
+            assert "Du bist am Zug: d zieht vom Nachziehstapel" in shown_in(app, "#prompt")
             status = shown_in(app, "#status")
-            assert "10 Tage durch Deutschland · Runde" in status and "Nachziehstapel" in status
-            assert "Zug" not in status  # a turn is a Runde: the Zug is the train
+            assert "10 Tage durch Deutschland · Zug" in status and "Nachziehstapel" in status
+            assert "Runde" not in status  # a turn is a Zug: a Runde is everybody's round
             footer = shown(app)
             assert "Ziehen" in footer and "Tipp" in footer and "Beenden" in footer
             assert (

@@ -153,7 +153,7 @@ def test_the_hint_says_where_the_tile_in_hand_goes() -> None:
 
     game = Game("usa", Options(players=2, days=5, first_seat=0), 7)
     bot = GreedyBot()
-    placed = discarded = 0
+    placed = discarded = drafted = 0
     while not game.state.is_over and (not placed or not discarded):
         decision = next_decision(game)
         assert decision is not None
@@ -172,8 +172,15 @@ def test_the_hint_says_where_the_tile_in_hand_goes() -> None:
             else:
                 assert "discard it" in advice.message
                 discarded += 1
+        elif pv.phase is Phase.DRAFT:
+            # the draft: an empty day, said in words, and the day greedy drafts onto
+            assert advice is not None and Move.draft(advice.day) in pv.legal_moves()
+            assert f"put it on day {advice.day}, where" in advice.message or (
+                advice.message.startswith(f"put the drafted tile on day {advice.day}: it fits")
+            )
+            drafted += 1
         else:
             assert advice is None
         move = Move.draw() if pv.phase is Phase.DRAW else bot.choose(pv, decision.rng)
         game.play(move, decision.seat)
-    assert placed and discarded
+    assert placed and discarded and drafted == 10  # five days, two seats

@@ -40,17 +40,19 @@ def test_the_exit_status_sums_up_every_line(lines: bytes, status: int) -> None:
     assert len(result.stdout.splitlines()) == len(lines.splitlines())
 
 
-def test_blank_lines_are_skipped_and_each_answer_is_json() -> None:
+def test_every_line_is_answered_with_its_number_blank_ones_too() -> None:
     result = check(b"\n" + COMPLETE + b"   \n\t\n" + BROKEN + b"\n")
     answers = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [answer["valid"] for answer in answers] == [True, False]
+    assert [answer["line"] for answer in answers] == [1, 2, 3, 4, 5, 6]
+    assert [answer.get("valid") for answer in answers] == [None, True, None, None, False, None]
+    assert answers[0] == answers[2] | {"line": 1} == {"line": 1, "empty": True}
     assert result.returncode == 1 and result.stderr == b""
 
 
 def test_bytes_that_are_not_utf8_are_an_error_line_not_echoed() -> None:
     result = check(COMPLETE + b"WA \xff\xfe OR\n" + COMPLETE)
     answers = [json.loads(line) for line in result.stdout.splitlines()]
-    assert answers[1] == {"error": "line 2 is not UTF-8 text (byte 4)"}
+    assert answers[1] == {"line": 2, "error": "line 2 is not UTF-8 text (byte 4)"}
     assert answers[0]["valid"] and answers[2]["valid"] and result.returncode == 2
     assert b"\\x" not in result.stdout and b"\xff" not in result.stdout
 
@@ -64,7 +66,8 @@ def test_the_help_explains_the_stdin_mode() -> None:
     )
     help_text = " ".join(result.stdout.split())
     assert "with no TILE, journeys are read from standard input, one per line" in help_text
-    assert "blank lines are skipped" in help_text
+    assert 'one JSON answer is printed per line read, with its "line" number' in help_text
+    assert '{"empty": true} for a blank line' in help_text
     assert (
         "Exit status: 0 every journey complete, 1 some journey not complete, 2 some line was bad "
         "input"
@@ -102,5 +105,8 @@ def test_a_line_that_never_ends_is_an_error_line_in_little_memory() -> None:
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)),
     )
     answers = [json.loads(line) for line in endless.stdout.splitlines()]
-    assert answers[0] == {"error": "line 1 has 8388608 bytes: a journey line has at most 4096"}
+    assert answers[0] == {
+        "line": 1,
+        "error": "line 1 has 8388608 bytes: a journey line has at most 4096",
+    }
     assert answers[1]["valid"] and endless.returncode == 2

@@ -91,13 +91,15 @@ def test_after_an_error_the_engine_still_plays() -> None:
 def test_a_line_that_is_not_utf8_gets_an_error_not_a_crash() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "tendays", "engine"],
-        input=b"tendays 2\ngo {\xff}\nquit\n",
+        input=b"tendays 2\ngo {\xff}\n\xe4\xff\nquit\n",
         capture_output=True,
         timeout=60,
     )
     lines = result.stdout.decode().splitlines()
-    assert result.returncode == 0 and result.stderr == b""
-    assert lines[0] == "ready greedy" and lines[1].startswith("error 'go' needs the view")
+    assert result.returncode == 0 and result.stderr == b"" and len(lines) == 3
+    assert lines[2] == "error the line is not UTF-8 text (byte 1)"
+    # the problem named as it is (docs/engine-protocol.md), never "unknown command '��'"
+    assert lines[0] == "ready greedy" and lines[1] == "error the line is not UTF-8 text (byte 5)"
 
 
 def test_an_unknown_bot_lists_only_the_bots_that_can_be_served() -> None:

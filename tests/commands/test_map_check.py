@@ -56,14 +56,19 @@ def test_map_unknown_edition(capsys: pytest.CaptureFixture[str]) -> None:
             "day 5 → 6: Utah and New Mexico only touch at a corner",
         ),
         (
-            ["germany", "BE", "train-green", "MV", "BB", "BE", "--days", "5"],
+            ["germany", "BE", "train-green", "MV", "BB", "BE", "--days", "5", "--lang", "en"],
             1,
             "Mecklenburg-Vorpommern is pink",
         ),
         (
-            ["germany", "BE", "train-pink", "MV", "BB", "BE", "--days", "5"],
+            ["germany", "BE", "train-pink", "MV", "BB", "BE", "--days", "5", "--lang", "en"],
             0,
             "complete 5-day journey",
+        ),
+        (  # the German edition speaks German unless asked otherwise
+            ["germany", "BE,train-pink,MV,BB,BE", "--days", "5"],
+            0,
+            "eine vollständige Reise über 5 Tage",
         ),
         # A rack holding a tile more often than the box has it is judged by the
         # verdict, not refused as input.
@@ -73,7 +78,7 @@ def test_map_unknown_edition(capsys: pytest.CaptureFixture[str]) -> None:
             "day 5: there is only one Washington tile, and this rack already holds it on day 1",
         ),
         (
-            ["germany", "BE", "BB", "BE", "BB", "BE", "--days", "5"],
+            ["germany", "BE", "BB", "BE", "BB", "BE", "--days", "5", "--lang", "en"],
             1,
             "day 5: there are only 2 Berlin tiles, and this rack already holds them on days 1 and "
             "3",
@@ -176,15 +181,17 @@ def test_check_reads_journeys_from_stdin() -> None:
         verdicts[1]["valid"] is False
         and "only touch at a corner" in verdicts[1]["problems"][0]["message"]
     )
-    assert verdicts[2] == {"error": "10 Days in the USA has no tile 'XX'"}
-    assert verdicts[3] == {"error": "a journey has 10 days, but 2 tiles were given"}
+    assert verdicts[2] == {"line": 3, "error": "10 Days in the USA has no tile 'XX'"}
+    assert verdicts[3] == {"line": 4, "error": "a journey has 10 days, but 2 tiles were given"}
+    assert [verdict["line"] for verdict in verdicts] == [1, 2, 3, 4]
 
 
 @pytest.mark.parametrize(
     ("command", "language"),
     [
-        ("check", "English"),
-        ("map", "English"),
+        ("check", "the edition's own"),
+        ("map", "the edition's own"),
+        ("puzzles", "the edition's own"),
         ("play", "the edition's own"),
         ("replay", "the edition's own"),
     ],
@@ -194,18 +201,34 @@ def test_the_help_says_the_language_the_command_speaks(command: str, language: s
     assert f"(default: from LANGUAGE/LANG, else {language})" in help_text
 
 
-def test_check_and_map_speak_english_for_the_german_edition_when_nothing_asks_for_german() -> None:
+def test_check_map_and_puzzles_speak_the_editions_language_when_nothing_asks_for_another() -> None:
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
     }
-    shown = subprocess.run(
-        [sys.executable, "-m", "tendays", "map", "germany"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+
+    def run(*args: str, lang: str | None = None) -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "tendays", *args],
+            capture_output=True,
+            text=True,
+            env=env if lang is None else {**env, "LANG": lang},
+            input="q\n",
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    # as --help says: the German edition in German, its credit line included
+    shown = run("map", "germany")
+    assert "38 Regionen" in shown and "◆ rosa" in shown and "Grenzen: © GeoBasis-DE" in shown
+    assert "Rätsel 1 von 1" in run("puzzles", "germany", "--count", "1", "--seed", "1")
+    # a locale that asks for no language is no request for English
+    assert "Grenzen: ©" in run("map", "germany", lang="C.UTF-8")
+    # a locale that asks for English is one; so is --lang
+    assert "38 regions" in run("map", "germany", lang="en_GB.UTF-8")
+    assert "Borders: US Census" in run("map", "usa") and "Puzzle 1 of 1" in run(
+        "puzzles", "--count", "1", "--seed", "1"
     )
-    # as --help says
-    assert shown.returncode == 0 and "38 regions" in shown.stdout and "◆ pink" in shown.stdout
+    assert "38 regions" in run("map", "germany", "--lang", "en")

@@ -30,3 +30,22 @@ def test_every_extra_is_installed_from_the_clone_and_exists() -> None:
     assert named
     for group in named:
         assert set(group.split(",")) <= set(extras), group
+
+
+def test_no_example_or_message_names_an_extra_of_a_package_on_pypi() -> None:
+    # tendays is installed from a clone: `pip install "tendays[x]"` cannot work, `-e ".[x]"` does.
+    texts = [ROOT / "README.md", *(ROOT / "examples").rglob("*.py"), *(ROOT / "src").rglob("*.py")]
+    said = [
+        str(p.relative_to(ROOT))
+        for p in texts
+        if re.search(r"""pip install ["']tendays\[""", p.read_text())
+    ]
+    assert said == []
+
+
+def test_the_readme_says_how_to_install_several_extras_at_once() -> None:
+    readme = (ROOT / "README.md").read_text()
+    # One spec with every extra: `-e ".[server]" ".[postgres]"` is the clone twice (editable and
+    # not), which pip refuses with ResolutionImpossible.
+    assert 'pip install -e ".[server,postgres]"' in readme
+    assert "ResolutionImpossible" in readme

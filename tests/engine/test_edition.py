@@ -134,7 +134,7 @@ def test_languages_and_names() -> None:
         "California",
         "Kalifornien",
         "Auto",
-        "orangefarbener Zug",
+        "orangefarbene Bahn",
     )
     assert germany.tile("OBB").name_in("de") == germany.tile("OBB").name == "Oberbayern"
     assert f"{germany.tile('SL').term('de'):The} grenzt an Rheinhessen-Pfalz".startswith(

@@ -86,19 +86,29 @@ def test_every_message_is_translated(lang: str) -> None:
     assert catalog.plural_forms == "nplurals=2; plural=(n != 1);" or lang != "de"
 
 
-def test_german_calls_a_turn_a_round_and_a_move_a_spielzug() -> None:
-    # "Zug" is the train of the German edition: only a message about trains may say it.
-    train = re.compile(r"\b(Zug|Zuges|Zugs|Züge|Zügen)\b")
+def test_german_calls_a_turn_a_zug_the_train_a_bahn_and_only_a_tournament_round_a_runde() -> None:
+    # As German rules say it: one player's turn is a "Zug" ("am Zug"), so the train tile is a
+    # "Bahn"; a "Runde" is everybody's round, which only tournaments have.
+    round_ = re.compile(r"\b(Runde|Runden|Rundengrenze|Rundenlimit|dran|an der Reihe)\b")
     said = [
         text
         for message in tool.read(tool.po_path("de"), "de")
         if message.id
-        and "train"
-        not in " ".join(message.id if isinstance(message.id, tuple) else (message.id,)).lower()
+        and not any(
+            word in " ".join(message.id if isinstance(message.id, tuple) else (message.id,)).lower()
+            for word in ("round", "tournament")
+        )
         for text in tool.strings(message)
-        if train.search(text)
+        if round_.search(text)
     ]
     assert said == []
+    trains = [
+        text
+        for message in tool.read(tool.po_path("de"), "de")
+        if message.id in ("train", "trains", "a train")
+        for text in tool.strings(message)
+    ]
+    assert trains == ["Bahn", "Bahnen", "eine Bahn"]
 
 
 def fields(text: str) -> set[tuple[str, str]]:

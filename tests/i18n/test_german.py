@@ -53,7 +53,7 @@ def test_a_verdict_in_german() -> None:
         "Tag 4 → 6: Thüringen und Berlin haben keinen gemeinsamen Nachbarn, für den der Bus "
         "stehen könnte",
         "Tag 6 → 7: Berlin an zwei Tagen hintereinander",
-        "Tag 8 → 9: zwei Verkehrsmittel hintereinander (erst der rosa Zug, dann der Bus)",
+        "Tag 8 → 9: zwei Verkehrsmittel hintereinander (erst die rosa Bahn, dann der Bus)",
     ]
     with use_language("de"):
         verdict = checker_for(load_edition("usa")).check(rack("usa", USA_RACK))
@@ -110,12 +110,13 @@ def test_plural_forms() -> None:
         one, many = (describe_event(germany, Event(EventKind.LIMIT, count=n)) for n in (1, 12))
         with pytest.raises(ValueError) as short:
             Options(days=1).validate(germany)
-    assert one == "die Höchstzahl von 1 Spielzug ist erreicht: niemand gewinnt"
-    assert many == "die Höchstzahl von 12 Spielzügen ist erreicht: niemand gewinnt"
+    # a line of the log is a sentence: it begins with a capital
+    assert one == "Die Höchstzahl von 1 Zug ist erreicht: Niemand gewinnt."
+    assert many == "Die Höchstzahl von 12 Zügen ist erreicht: Niemand gewinnt."
     assert str(short.value) == "ein Reiseplan hat 2 bis 20 Tage, nicht 1"
     assert (
         describe_event(germany, Event(EventKind.LIMIT, count=1))
-        == "the turn limit (1 turn) is reached: nobody wins"
+        == "The turn limit (1 turn) is reached: nobody wins"
     )
 
 
@@ -128,7 +129,7 @@ def test_illegal_moves_in_german() -> None:
             r"auf einen leeren Tag \('draft DAY'\), nicht 'draw'$",
         ):
             game.play("draw")
-        with pytest.raises(OutOfTurnError, match="^Spieler 1 ist an der Reihe, nicht Spieler 2$"):
+        with pytest.raises(OutOfTurnError, match="^Spieler 1 ist am Zug, nicht Spieler 2$"):
             game.play("draft 1", 1)
         with pytest.raises(
             InvalidMoveError, match="^unbekannter Spielzug 'fly'; die Spielzüge sind: draft, draw"
@@ -157,7 +158,7 @@ def test_the_game_log_in_german() -> None:
         describe_event(
             germany, Event(EventKind.REPLACE, 0, day=5, pile=2, tile=blue_train), names, lang="de"
         )
-        == "Anna ersetzt Tag 5 und legt auf Stapel 2 ab: blauer Zug"
+        == "Anna ersetzt Tag 5 und legt auf Ablagestapel 2 ab: blaue Bahn"
     )
     assert (
         describe_event(usa, Event(EventKind.REVEAL, pile=1, tile=car), lang="de")
@@ -243,10 +244,10 @@ def test_lists_and_terms() -> None:
     assert join_list([3]) == "3" and join_list([3, 5, 8]) == "3, 5 and 8"
     with use_language("de"):
         assert join_list([3, 5, 8]) == "3, 5 und 8"
-    term = Term("blauer Zug", "der blaue Zug")
+    term = Term("blaue Bahn", "die blaue Bahn")
     assert (
         f"{term}|{term:the}|{term:The}|{term:Name}"
-        == "blauer Zug|der blaue Zug|Der blaue Zug|Blauer Zug"
+        == "blaue Bahn|die blaue Bahn|Die blaue Bahn|Blaue Bahn"
     )
     with pytest.raises(ValueError, match="unknown form"):
         format(term, "dative")

@@ -39,6 +39,12 @@ def test_the_expected_move_passes_and_the_step_points_at_it(tutor: Tutor) -> Non
     assert end.done and end.view.winner == tutor.lesson.seat and "won" in end.instruction
 
 
+def test_the_newcomer_is_spoken_to_when_winning(tutor: Tutor) -> None:
+    assert tutor.step(tutor.total).news[-1] == "You complete the journey and win"
+    with use_language("de"):
+        assert tutor.step(tutor.total).news[-1] == "Du vollendest die Reise und gewinnst"
+
+
 def test_each_topic_is_explained_once_with_its_link_on_the_map(tutor: Tutor) -> None:
     seen: list[Topic] = []
     for number in range(tutor.total + 1):

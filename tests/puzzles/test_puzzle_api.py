@@ -81,6 +81,20 @@ def test_the_daily_puzzle_is_the_same_for_everyone_on_a_date(client: TestClient)
     assert client.get("/api/puzzles/usa/daily").status_code == 200
 
 
+def test_the_daily_puzzle_without_a_date_is_the_one_of_the_shared_daily_date(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime
+
+    from tendays.server.face import puzzles
+
+    # one home for "which day is today": the terminal's --daily asks the same function
+    monkeypatch.setattr(puzzles, "daily_date", lambda: datetime.date(2027, 2, 3))
+    today = client.get("/api/puzzles/germany/daily").json()
+    assert today["daily"] == "2027-02-03"
+    assert today["id"] == daily("germany", datetime.date(2027, 2, 3)).id
+
+
 def test_next_is_near_the_rating_and_follows_the_seed(client: TestClient) -> None:
     one = client.get("/api/puzzles/usa/next?rating=1000&seed=4").json()
     assert one == client.get("/api/puzzles/usa/next?rating=1000&seed=4").json()

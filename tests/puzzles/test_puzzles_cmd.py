@@ -131,7 +131,7 @@ def test_the_prompt_speaks_german() -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Rätsel 1 von 1" in out and "Blockieren" in out
-    assert "Gib die Nummer eines Stapels ein" in out  # "1 2" is not one pile
+    assert "Gib die Nummer eines Ablagestapels ein" in out  # "1 2" is not one pile
     assert "Richtig:" in out and "1 von 1 Rätsel gelöst." in out
 
 
@@ -144,3 +144,24 @@ def test_long_sentences_break_between_words(
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) > 1 and all(len(line) <= 40 for line in lines)
     assert " ".join(line.strip() for line in lines) == sentence
+
+
+def test_daily_is_the_sites_puzzle_of_the_day() -> None:
+    import datetime
+
+    from tendays.puzzles import daily, daily_date
+
+    printed = tendays("puzzles", "--daily", "--date", "2026-12-24", "--json")
+    assert printed.returncode == 0, printed.stderr
+    data = json.loads(printed.stdout)
+    assert data["id"] == daily("usa", datetime.date(2026, 12, 24)).id
+    assert data["daily"] == "2026-12-24"
+    before = daily("germany", daily_date()).id
+    solved = tendays("puzzles", "germany", "--daily", stdin="q\n")
+    after = daily("germany", daily_date()).id  # the same, unless midnight (UTC) came between
+    assert solved.returncode == 0, solved.stderr
+    assert "Das Rätsel des Tages, " in solved.stdout
+    assert f"({before}, " in solved.stdout or f"({after}, " in solved.stdout
+    refused = tendays("puzzles", "--daily", "--count", "3")
+    assert refused.returncode == 2
+    assert "--daily is one puzzle chosen by the date; leave out --count" in refused.stderr

@@ -26,7 +26,7 @@ def postgres() -> Iterator[PostgresCluster]:
     bin_dir = binaries()
     if bin_dir is None:
         pytest.skip("PostgreSQL's server programs are not installed (apt-get install postgresql)")
-    pytest.importorskip("psycopg", reason="the PostgreSQL driver is missing: pip install 'tendays[postgres]'")
+    pytest.importorskip("psycopg", reason="the PostgreSQL driver is missing: pip install -e '.[postgres]'")
     cluster = PostgresCluster(bin_dir)
     yield cluster
     cluster.stop()

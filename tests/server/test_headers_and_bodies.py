@@ -23,7 +23,7 @@ from tendays.server.face.headers import PAGE_POLICY
 from tendays.server.face.logs import RedactSecrets, looks_random, redact
 
 PAGES = ["/", "/play/abc123", "/account", "/admin", "/learn", "/players", "/players/Alice", "/leaderboard",
-         "/puzzles", "/replay", "/replay/abc123"]
+         "/puzzles", "/replay", "/replay/abc123", "/challenge/abc123"]
 RECORD = {"format": "tendays-record/1", "edition": "usa", "options": {"players": 2}, "seed": 7, "moves": []}
 
 

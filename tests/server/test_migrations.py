@@ -25,7 +25,7 @@ from tendays.server.people.profiles import leaderboard  # noqa: E402
 from tendays.server.storage.schema import MIGRATIONS, Base  # noqa: E402
 from tendays.server.storage.store import Store  # noqa: E402
 
-HEAD = "0009"  # the newest revision
+HEAD = "0012"  # the newest revision
 
 
 def test_the_migrations_make_exactly_the_declared_tables(db_url: str) -> None:
@@ -66,7 +66,7 @@ def test_a_missing_postgresql_driver_is_named_in_one_line(tmp_path: Path) -> Non
                           capture_output=True, text=True, timeout=60, cwd=tmp_path,
                           env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2
-    assert "pip install 'tendays[postgres]'" in done.stderr and "Traceback" not in done.stderr
+    assert "pip install -e '.[postgres]'" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 
 

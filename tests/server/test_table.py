@@ -297,7 +297,7 @@ def test_each_connection_reads_the_table_in_its_own_language(client: TestClient,
         other = rejected(waiting, {"type": "move", "move": "draw", "version": 0})
         assert other["code"] == "out_of_turn"
         name = ("Alice", "Bob")[table_de["current"]]
-        assert other["message"] == (f"{name} ist an der Reihe, nicht du" if waiting is ws_de else
+        assert other["message"] == (f"{name} ist am Zug, nicht du" if waiting is ws_de else
                                     f"it is {name}'s turn, not yours")
         said = {}
         for lang in ("de", "en"):
@@ -337,6 +337,6 @@ def test_old_english_notices_still_read_and_new_ones_render_per_language() -> No
                                        "the seat link again", 3), name="Bob")
     assert render_notice(stored).startswith("Bob missed 3 turns in a row")
     with use_language("de"):
-        assert render_notice(stored).startswith("Bob hat 3 Runden in Folge verpasst")
+        assert render_notice(stored).startswith("Bob hat 3 Züge in Folge verpasst")
         assert render_notice(encode_notice(N_("the players chose to end the game"), sentence=True)) == \
             "Die Spieler haben beschlossen, das Spiel zu beenden."

@@ -116,6 +116,7 @@ def test_a_good_engine_plays_whole_games() -> None:
         ("illegal", "played an illegal move 'swap 1 2'"),
         ("slow", "took longer than 0.5 s to answer 'go'"),
         ("mute", "took longer than 0.5 s to answer the greeting"),
+        ("bytes", "answered 'go' (turn 1) with bytes that are not UTF-8 text (byte 12 of its"),
     ],
 )
 def test_broken_engines_lose_with_a_reason(

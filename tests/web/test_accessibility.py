@@ -101,7 +101,7 @@ def test_the_lobby_follows_the_browser_language_and_passes_the_audit(browser: An
                                              "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
     phone.goto(server.url + ticket["url"])
     phone.wait_for_selector("#rack .day")
-    assert phone.inner_text("#hand-title") == "Deine Runde"
+    assert phone.inner_text("#hand-title") == "Dein Zug"
     assert audit(phone) == []
     assert phone.js_errors == []
 
@@ -134,7 +134,7 @@ def test_a_german_game_by_keyboard_alone(browser: Any, server: Server) -> None:
         if not moves:
             page.wait_for_timeout(50)
             continue
-        seen_turn = seen_turn or "Du bist an der Reihe" in page.inner_text("#turn")
+        seen_turn = seen_turn or "Du bist am Zug" in page.inner_text("#turn")
         if turn == 3:
             assert audit(page) == []
             # A broken link on the map explains itself on keyboard focus, not only under the mouse.

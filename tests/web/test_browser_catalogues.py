@@ -4,6 +4,7 @@ the placeholders and plural forms it needs, and every message the pages and scri
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -82,11 +83,18 @@ def test_every_particular_bot_has_its_name_and_its_description() -> None:
         assert english.get(f"bot_about.{name}") == entry.description, f"bot_about.{name} is not the registry's"
 
 
-def test_german_never_calls_a_turn_a_train() -> None:
-    # "Zug" is the train of the German edition; a turn is a "Runde", whose turn it is "an der Reihe".
-    train = re.compile(r"\b(Zug|Zuges|Zugs|Züge|Zügen|dran)\b")
-    said = {key: text for key, entry in catalogue("de").items() for text in forms(entry) if train.search(text)}
+def test_german_calls_a_turn_a_zug_and_only_a_tournament_round_a_runde() -> None:
+    # As German rules say it: one player's turn is a "Zug", whose turn it is is "am Zug"; the train
+    # tile is a "Bahn", so "Zug" is free. A "Runde" is everybody's round: only tournaments have them.
+    round_ = re.compile(r"\b(Runde|Runden|Rundengrenze|dran|an der Reihe)\b")
+    said = {
+        key: text
+        for key, entry in catalogue("de").items()
+        for text in forms(entry)
+        if round_.search(text) and not key.startswith("tournament")
+    }
     assert said == {}
+    assert catalogue("de")["lobby.pace_30"] == "Live: 30 s pro Zug, 2 min Reserve"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
@@ -105,3 +113,31 @@ console.log(JSON.stringify([i18n.tn("lobby.days", 1), i18n.tn("lobby.days", 2), 
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == ["1 Tag", "2 Tage", "none", "Tag 3", "3, 5 und 8", "no.such.key", "leicht",
                                         "gierig", "expert:48"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_numbers_and_dates_are_written_as_the_reader_writes_them() -> None:
+    # ratings with a decimal comma in German; one date style (the locale's) for the daily puzzle's day and
+    # a profile's dates
+    script = f"""
+import * as i18n from "{(STATIC / "js" / "i18n.js").as_uri()}";
+import {{ changeText, deviationText, ratingText }} from "{(STATIC / "js" / "players" / "words.js").as_uri()}";
+const said = [];
+for (const lang of ["en", "de"]) {{
+  i18n.setCatalogue(lang, {{}});
+  said.push([ratingText(18.14), ratingText(1234.5, true), deviationText(4.25), changeText(-0.84),
+    i18n.dateText("2026-12-04"), i18n.dateText(Date.UTC(2026, 11, 4, 12))]);
+}}
+console.log(JSON.stringify(said));
+"""
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "TZ": "UTC"},
+    )
+    assert result.returncode == 0, result.stderr
+    english, german = json.loads(result.stdout)
+    assert english == ["18.1", "1,234.5?", "± 4.3", "−0.8", "12/4/2026", "12/4/2026"]
+    assert german == ["18,1", "1.234,5?", "± 4,3", "−0,8", "4.12.2026", "4.12.2026"]

@@ -25,11 +25,11 @@ SAYS = {
            ("draw", r"^Draw a tile from the draw pile\.$"),
            ("pile", r"^Take .+ from discard pile (?P<pile>\d)\.$"),
            ("pile", r"^Discard .+ onto discard pile (?P<pile>\d)\.$")],
-    "de": [("replace", r"^Lege auf Tag (?P<day>\d+): .+; .+ kommt auf Ablagestapel (?P<pile>\d)\.$"),
-           ("day", r"^Lege auf Tag (?P<day>\d+): [^;]+\.$"),
+    "de": [("replace", r"^Lege das Plättchen auf Tag (?P<day>\d+): .+; .+ kommt auf Ablagestapel (?P<pile>\d)\.$"),
+           ("day", r"^Lege das Plättchen auf Tag (?P<day>\d+): [^;]+\.$"),
            ("draw", r"^Ziehe ein Plättchen vom Nachziehstapel\.$"),
-           ("pile", r"^Nimm von Ablagestapel (?P<pile>\d): .+\.$"),
-           ("pile", r"^Lege auf Ablagestapel (?P<pile>\d) ab: .+\.$")],
+           ("pile", r"^Nimm das oberste Plättchen von Ablagestapel (?P<pile>\d): .+\.$"),
+           ("pile", r"^Lege das Plättchen auf Ablagestapel (?P<pile>\d) ab: .+\.$")],
 }
 
 

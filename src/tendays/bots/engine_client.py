@@ -23,7 +23,15 @@ from tendays.engine import InvalidMoveError, Move, PlayerView
 from tendays.engine.plain_text import shown
 from tendays.engine.wire import view_to_json
 
-__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "EngineBot", "EngineError", "LongLine", "bounded_lines"]
+__all__ = [
+    "MAX_LINE",
+    "PROTOCOL_VERSION",
+    "EngineBot",
+    "EngineError",
+    "LongLine",
+    "bounded_lines",
+    "not_utf8_at",
+]
 
 #: The protocol this host and ``tendays engine`` speak. 2: views carry ``forced_pile``, legal moves
 #: as objects with their notation in ``"text"``, absent days and piles of events as ``null`` (see
@@ -66,6 +74,16 @@ def bounded_lines(stream: IO[AnyStr], most: int = MAX_LINE) -> Iterator[AnyStr |
 
 
 _LINE_ENDS: dict[type, Any] = {str: "\r\n", bytes: b"\r\n"}
+
+
+def not_utf8_at(line: str) -> int | None:
+    """The number (from 1) of the first byte of ``line`` that is not UTF-8, or None. Both ends read
+    with ``errors="surrogateescape"``, which keeps each such byte as a lone surrogate, so a line
+    that is not UTF-8 is named as such rather than taken for another problem."""
+    for index, char in enumerate(line):
+        if "\udc80" <= char <= "\udcff":
+            return len(line[:index].encode("utf-8", "surrogateescape")) + 1
+    return None
 
 
 def _ends_a_line(piece: str | bytes) -> bool:
@@ -111,6 +129,7 @@ class EngineBot:
                 stderr=subprocess.DEVNULL,
                 text=True,
                 encoding="utf-8",
+                errors="surrogateescape",  # bytes that are not UTF-8 are named (not_utf8_at)
                 bufsize=1,
             )
         except OSError as error:
@@ -166,6 +185,12 @@ class EngineBot:
                 raise EngineError(
                     f"the engine sent a line of {line.length} characters answering {what}; "
                     f"a line has at most {MAX_LINE}"
+                )
+            bad_byte = not_utf8_at(line)
+            if bad_byte is not None:
+                raise EngineError(
+                    f"the engine answered {what} with bytes that are not UTF-8 text "
+                    f"(byte {bad_byte} of its line)"
                 )
             text = line.strip()
             if not text or text.startswith("#") or text == "info" or text.startswith("info "):

@@ -1,4 +1,5 @@
-"""Hints for players: how far the rack is from a complete journey, and which days to change.
+"""Hints for players: how far the rack is from a complete journey, which days to change, and
+where the tile in hand goes (in the draft: the day the greedy bot would draft it onto, and why).
 
 The sentence is in the current language (:func:`tendays.engine.i18n.use_language`) or in ``lang``.
 """
@@ -7,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tendays.engine import Phase, PlayerView
+from tendays.engine import Phase, PlayerView, knowledge_of
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import join_list, ngettext, use_language
 
 from .distance import analyze
+from .greedy import TileOdds, draft_scores
 
 __all__ = ["HandAdvice", "Hint", "hand_advice", "hint"]
 
@@ -58,14 +60,13 @@ class HandAdvice:
 def hand_advice(view: PlayerView, *, lang: str | None = None) -> HandAdvice | None:
     """For the viewer placing a tile in hand: the day where it brings the journey closest to
     complete, or the advice to discard it when it brings it no closer; None when the
-    viewer holds no tile to place."""
+    viewer holds no tile to place. In the draft the tile goes onto an empty day."""
     with use_language(lang):
-        if (
-            view.rack is None
-            or view.in_hand is None
-            or view.phase is not Phase.PLACE
-            or not view.is_my_turn
-        ):
+        if view.rack is None or view.in_hand is None or not view.is_my_turn:
+            return None
+        if view.phase is Phase.DRAFT:
+            return _draft_advice(view, view.rack, view.in_hand)
+        if view.phase is not Phase.PLACE:
             return None
         rack = view.rack
         now = analyze(view.edition, rack).distance
@@ -88,6 +89,33 @@ def hand_advice(view: PlayerView, *, lang: str | None = None) -> HandAdvice | No
                 distance,
             ).format(day=day, count=distance),
         )
+
+
+def _draft_advice(view: PlayerView, rack: tuple[int | None, ...], tile: int) -> HandAdvice:
+    """The empty day the greedy bot drafts ``tile`` onto (the rack it leaves is the fewest tiles
+    from complete, then has the most ways to finish, judged by where the missing tiles are), and
+    why."""
+    odds = TileOdds.from_knowledge(knowledge_of(view), view.draw_pile_size)
+    scored = draft_scores(view.edition, rack, tile, view.legal_moves(), odds)
+    (distance, _outs), move = min(scored, key=lambda scored: (scored[0], scored[1].day))
+    if distance < analyze(view.edition, rack).distance:
+        return HandAdvice(
+            move.day,
+            ngettext(
+                "put the drafted tile on day {day}: it fits a shortest journey there and leaves "
+                "the most ways to finish it ({count} tile from complete then)",
+                "put the drafted tile on day {day}: it fits a shortest journey there and leaves "
+                "the most ways to finish it ({count} tiles from complete then)",
+                distance,
+            ).format(day=move.day, count=distance),
+        )
+    return HandAdvice(
+        move.day,
+        _(
+            "the drafted tile fits no shortest journey of your rack: put it on day {day}, where it "
+            "closes the fewest ways to finish"
+        ).format(day=move.day),
+    )
 
 
 def _advice(distance: int, empty: list[int], change: list[int]) -> str:

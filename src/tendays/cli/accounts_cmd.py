@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         from tendays.server.storage.store import MissingDriver, Store
     except ImportError as error:
         missing = _(
-            "the server's packages are not installed ({error}): pip install 'tendays[server]'"
+            "the server's packages are not installed ({error}): pip install -e '.[server]' in a "
+            "clone of tendays"
         )
         print(missing.format(error=error), file=sys.stderr)
         return 2

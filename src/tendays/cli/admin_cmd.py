@@ -6,7 +6,8 @@
     tendays admin sweep                                # expire idle games, delete old ended ones
     tendays admin backup FILE [--db URL]               # a consistent copy of the SQLite database
 
-and the moderation commands (reports, flags, account, audit: :mod:`.admin_moderation_cmd`).
+and the moderation commands (reports, flags, account, audit: :mod:`.admin_moderation_cmd`) and
+the site tournaments (``tendays admin tournament ...``: :mod:`.admin_tournament_cmd`).
 
 The server is found at ``--url`` (or ``TENDAYS_URL``, default http://127.0.0.1:8000) and the token
 is read from ``TENDAYS_ADMIN_TOKEN``, never from the command line (which ``ps`` shows). The audit
@@ -29,6 +30,7 @@ from tendays.engine.i18n import ngettext
 from tendays.engine.plain_text import shown
 
 from .admin_moderation_cmd import MODERATION, add_moderation_arguments, run_moderation
+from .admin_tournament_cmd import TOURNAMENT, add_tournament_arguments, run_tournament
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub.add_parser("limits", help="the per-client limits and the latest refusals")
     sub.add_parser("sweep", help="expire idle games and delete old ended ones now")
     add_moderation_arguments(sub)
+    add_tournament_arguments(sub)
     backup = sub.add_parser("backup", help="copy the SQLite database while the server runs")
     backup.add_argument("file", help="where to write the copy")
     backup.add_argument(
@@ -132,6 +135,8 @@ def _backup(url: str, target: str) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.action in MODERATION:
         return run_moderation(args, lambda path, method, body: _call(args, path, method, body))
+    if args.action == TOURNAMENT:
+        return run_tournament(args, lambda path, method, body: _call(args, path, method, body))
     if args.action == "backup":
         print(_backup(args.db, args.file))
         return 0

@@ -4,9 +4,11 @@ The answer is the engine's verdict (:meth:`tendays.engine.JourneyChecker.check`)
 broken step and every tile held more often than the box has it. Exit status: 0 complete, 1 not
 complete, 2 bad input (an unknown edition or tile, or the wrong number of days).
 
-With no tiles, journeys are read from standard input, one per line, and one JSON verdict (or
-``{"error": ...}``) is printed per line; blank lines are skipped. The exit status is then 2 if any
-line was bad input, else 1 if any journey was not complete, else 0.
+Tile ids are separated by spaces or commas, in arguments (``WA,OR,CA``) as on standard input. With
+no tiles, journeys are read from standard input, one per line, and one JSON answer is printed per
+line read, with its ``line`` number: the verdict, ``{"error": ...}``, or ``{"empty": true}`` for a
+blank line. The exit status is then 2 if any line was bad input, else 1 if any journey was not
+complete, else 0.
 """
 
 from __future__ import annotations
@@ -29,35 +31,46 @@ from .language import add_language_argument
 MAX_JOURNEY_LINE = 4096
 
 
+# between the tile ids of a journey: spaces or commas ("WA OR CA", "WA,OR,CA")
+TILE_SEPARATORS = re.compile(r"[\s,]+")
+
+
 class BadJourney(ValueError):
     """Input that is not a journey of this edition at all."""
 
 
 STDIN_HELP = """\
 with no TILE, journeys are read from standard input, one per line (tile ids separated by spaces or
-commas; blank lines are skipped), and one JSON verdict is printed per line: the verdict, or
+commas), and one JSON answer is printed per line read, with its "line" number: the verdict,
 {"error": "..."} for a line that is not a journey of the edition (unknown tiles, the wrong number of
-days, bytes that are not UTF-8 text). Exit status: 0 every journey complete, 1 some journey not
-complete, 2 some line was bad input. Example:
+days, bytes that are not UTF-8 text), or {"empty": true} for a blank line. Exit status: 0 every
+journey complete, 1 some journey not complete, 2 some line was bad input. Example:
   printf 'WA OR CA NV UT CO NM TX OK KS\\nWA XX\\n' | tendays check usa"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = STDIN_HELP
+    parser.epilog = STDIN_HELP  # stays English: its JSON and example are read by programs
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("edition", help=f"one of: {', '.join(available_editions())}")
+    parser.add_argument(
+        "edition", help=_("one of: {editions}").format(editions=", ".join(available_editions()))
+    )
     parser.add_argument(
         "tiles",
         nargs="*",
         metavar="TILE",
-        help="tile ids, day 1 first (e.g. WA OR plane-blue HI); none: read journeys from standard "
-        "input (below)",
+        help=_(
+            "tile ids, day 1 first, separated by spaces or commas (e.g. WA OR plane-blue HI, or "
+            "WA,OR,plane-blue,HI); none: read journeys from standard input (below)"
+        ),
     )
-    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     parser.add_argument(
-        "--days", type=int, default=None, help="number of days the journey must have (default 10)"
+        "--days",
+        type=int,
+        default=None,
+        help=_("number of days the journey must have (default 10)"),
     )
-    add_language_argument(parser)
+    add_language_argument(parser, by_edition=True)
 
 
 def parse_journey(edition: Edition, ids: Sequence[str], days: int | None) -> list[int]:
@@ -94,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
     checker = checker_for(edition)
     if not args.tiles:
         return check_lines(edition, args.days)
+    # "WA,OR,CA" as one argument, as standard input takes it
+    ids = [part for word in args.tiles for part in TILE_SEPARATORS.split(word) if part]
     try:
-        journey = parse_journey(edition, args.tiles, args.days)
+        journey = parse_journey(edition, ids, args.days)
     except BadJourney as error:
         print(f"tendays check: {error}", file=sys.stderr)
         return 2
@@ -121,7 +136,6 @@ def run(args: argparse.Namespace) -> int:
 def check_lines(edition: Edition, days: int | None) -> int:
     """Standard input mode: a JSON verdict per journey line; the exit
     status sums up the worst line."""
-    checker = checker_for(edition)
     if sys.stdin.isatty():
         print(
             _(
@@ -132,38 +146,31 @@ def check_lines(edition: Edition, days: int | None) -> int:
         )
     worst = 0
     for number, raw in enumerate(bounded_lines(sys.stdin.buffer, MAX_JOURNEY_LINE), 1):
-        if isinstance(raw, LongLine):
-            worst = 2
-            message = _("line {number} has {length} bytes: a journey line has at most {most}")
-            print(
-                json.dumps(
-                    {
-                        "error": message.format(
-                            number=number, length=raw.length, most=MAX_JOURNEY_LINE
-                        )
-                    }
-                ),
-                flush=True,
-            )
-            continue
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            worst = 2
-            message = _("line {number} is not UTF-8 text (byte {byte})").format(
-                number=number, byte=error.start + 1
-            )
-            print(json.dumps({"error": message}, ensure_ascii=False), flush=True)
-            continue
-        ids = [part for part in re.split(r"[\s,]+", line.strip()) if part]
-        if not ids:
-            continue
-        try:
-            verdict = checker.check(parse_journey(edition, ids, days))
-        except BadJourney as error:
-            worst = 2
-            print(json.dumps({"error": str(error)}, ensure_ascii=False), flush=True)
-            continue
-        worst = max(worst, 0 if verdict.valid else 1)
-        print(json.dumps(verdict.to_json(), ensure_ascii=False), flush=True)
+        status, answer = _line_answer(edition, days, number, raw)
+        worst = max(worst, status)
+        # every answer names its line, so answers line up with the lines read
+        print(json.dumps({"line": number, **answer}, ensure_ascii=False), flush=True)
     return worst
+
+
+def _line_answer(
+    edition: Edition, days: int | None, number: int, raw: bytes | LongLine
+) -> tuple[int, dict[str, object]]:
+    """The exit status a line of standard input calls for (0 complete or empty, 1 not complete, 2
+    bad input) and its JSON answer: the verdict, ``{"empty": true}`` or ``{"error": ...}``."""
+    if isinstance(raw, LongLine):
+        message = _("line {number} has {length} bytes: a journey line has at most {most}")
+        return 2, {"error": message.format(number=number, length=raw.length, most=MAX_JOURNEY_LINE)}
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        message = _("line {number} is not UTF-8 text (byte {byte})")
+        return 2, {"error": message.format(number=number, byte=error.start + 1)}
+    ids = [part for part in TILE_SEPARATORS.split(line.strip()) if part]
+    if not ids:  # answered, not skipped
+        return 0, {"empty": True}
+    try:
+        verdict = checker_for(edition).check(parse_journey(edition, ids, days))
+    except BadJourney as error:
+        return 2, {"error": str(error)}
+    return (0 if verdict.valid else 1), verdict.to_json()

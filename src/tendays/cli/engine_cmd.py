@@ -139,7 +139,13 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
     longer than :data:`~tendays.bots.engine_client.MAX_LINE` characters is answered with an error
     without being held whole."""
     from tendays.bots import make_bot
-    from tendays.bots.engine_client import MAX_LINE, PROTOCOL_VERSION, LongLine, bounded_lines
+    from tendays.bots.engine_client import (
+        MAX_LINE,
+        PROTOCOL_VERSION,
+        LongLine,
+        bounded_lines,
+        not_utf8_at,
+    )
 
     bot = make_bot(bot_spec)
     games = 0
@@ -152,6 +158,10 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
     for raw in bounded_lines(source):
         if isinstance(raw, LongLine):
             say(f"error a line of {raw.length} characters; a line has at most {MAX_LINE}")
+            continue
+        bad_byte = not_utf8_at(raw)
+        if bad_byte is not None:
+            say(f"error the line is not UTF-8 text (byte {bad_byte})")
             continue
         command, _, rest = raw.strip().partition(" ")
         if not command or command.startswith("#"):
@@ -217,5 +227,5 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if isinstance(sys.stdin, io.TextIOWrapper):
         # a line that is not UTF-8 gets a protocol error, not a crash
-        sys.stdin.reconfigure(errors="replace")
+        sys.stdin.reconfigure(errors="surrogateescape")
     return serve(args.bot, args.seed, sys.stdin, sys.stdout)

@@ -1,6 +1,6 @@
 """The language of the ``tendays`` command: ``--lang``, else what ``LANGUAGE``/``LANG`` ask for,
-else English; a game (``tendays play``, ``tendays replay``) then speaks its edition's own language
-(``--edition germany`` speaks German)."""
+else the language of the edition the command is about (``tendays play --edition germany``,
+``tendays check germany ...`` and ``tendays puzzles germany`` speak German), else English."""
 
 from __future__ import annotations
 
@@ -8,25 +8,31 @@ import argparse
 import os
 
 from tendays.engine import available_languages, load_edition, match_language
+from tendays.engine.i18n import gettext as _
 
 __all__ = ["add_language_argument", "choose_language", "command_language", "environment_language"]
 
 
-def add_language_argument(parser: argparse.ArgumentParser, games: bool = False) -> None:
-    """``--lang``: the language of everything the command says; a command that plays or replays
-    ``games`` falls back on the edition's own language, the others on English
-    (:func:`command_language`)."""
+def add_language_argument(parser: argparse.ArgumentParser, by_edition: bool = False) -> None:
+    """``--lang``: the language of everything the command says. A command about one edition
+    (``by_edition``: its arguments hold ``edition``) falls back on the edition's own language, the
+    others on English (:func:`command_language`)."""
     parser.add_argument(
         "--lang",
         choices=available_languages(),
         default=None,
         help=(
-            "the language of what the command says (default: from LANGUAGE/LANG, else the "
-            "edition's own)"
-            if games
-            else "the language of what the command says (default: from LANGUAGE/LANG, else English)"
+            _(
+                "the language of what the command says (default: from LANGUAGE/LANG, else the "
+                "edition's own)"
+            )
+            if by_edition
+            else _(
+                "the language of what the command says (default: from LANGUAGE/LANG, else English)"
+            )
         ),
     )
+    parser.set_defaults(speaks_edition=by_edition)
 
 
 def environment_language() -> str | None:
@@ -58,7 +64,12 @@ def choose_language(requested: str | None, edition: str | None) -> str:
 
 
 def command_language(args: argparse.Namespace) -> str:
-    """The language of a parsed command line: its ``--lang``, else the environment's, else English
-    (so a script's output does not change with the edition it checks; ``tendays play`` and ``tendays
-    replay`` then choose the language of the game itself with :func:`choose_language`)."""
-    return choose_language(getattr(args, "lang", None), None)
+    """The language of a parsed command line: its ``--lang``, else the environment's, else the
+    edition's own for a command about one edition (its default edition when it names none), else
+    English."""
+    edition = None
+    if getattr(args, "speaks_edition", False):
+        from tendays.engine import default_edition
+
+        edition = getattr(args, "edition", None) or default_edition()
+    return choose_language(getattr(args, "lang", None), edition)

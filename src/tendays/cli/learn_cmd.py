@@ -28,6 +28,7 @@ def default_lesson() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tendays.engine.i18n import gettext as _
     from tendays.learn import available_lessons
 
     parser.add_argument(
@@ -35,24 +36,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         choices=available_lessons(),
         default=None,
-        help=f"which game to learn (default {default_lesson()})",
+        help=_("which game to learn (default {edition})").format(edition=default_lesson()),
     )
     parser.add_argument(
-        "--restart", action="store_true", help="start the guided game again from its first step"
+        "--restart", action="store_true", help=_("start the guided game again from its first step")
     )
     parser.add_argument(
         "--progress",
         type=Path,
         default=None,
         metavar="FILE",
-        help="the file that keeps the place reached (default $TENDAYS_LEARN_FILE, else "
-        "learn.json in $XDG_DATA_HOME/tendays)",
+        help=_(
+            "the file that keeps the place reached (default $TENDAYS_LEARN_FILE, else "
+            "learn.json in $XDG_DATA_HOME/tendays)"
+        ),
     )
-    add_language_argument(parser, games=True)
+    add_language_argument(parser, by_edition=True)
 
 
 def run(args: argparse.Namespace) -> int:
-    from textual.app import App
 
     from tendays.engine import use_language
     from tendays.learn import Tutor, load_lesson
@@ -61,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from .tui.learn_screen import LearnScreen
     from .tui.palettes import PaletteChoice, draw_with
     from .tui.screens import translate_bindings
+    from .tui.speaking_app import SpeakingApp
 
     edition = args.edition or default_lesson()
     language = choose_language(args.lang, edition)
@@ -86,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     with use_language(language):
         tutor = Tutor(load_lesson(edition))
 
-    class LearnApp(App[None]):
+    class LearnApp(SpeakingApp):
         """The guided game on its own."""
 
         TITLE = "tendays learn"

@@ -14,9 +14,11 @@ from .language import add_language_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("edition", help=f"one of: {', '.join(available_editions())}")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_language_argument(parser)
+    parser.add_argument(
+        "edition", help=_("one of: {editions}").format(editions=", ".join(available_editions()))
+    )
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    add_language_argument(parser, by_edition=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     lang = current_language()
     words = edition.words(lang)
@@ -85,5 +88,6 @@ def run(args: argparse.Namespace) -> int:
         f"1 × {regions_single}",
     )
     console.print(tiles)
-    console.print(f"[dim]{edition.credit}[/dim]")
+    # TRANSLATORS: the last line of `tendays map`: where the edition's borders come from.
+    console.print(Text(_("Borders: {source}").format(source=edition.credit), style="dim"))
     return 0

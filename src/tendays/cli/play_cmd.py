@@ -61,58 +61,66 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from .tui.palettes import PALETTES
 
     parser.add_argument(
-        "--edition", choices=available_editions(), default=None, help="which game (default usa)"
+        "--edition", choices=available_editions(), default=None, help=_("which game (default usa)")
     )
     parser.add_argument(
         "--players",
         default=None,
         metavar="SEATS",
-        help=f"comma-separated seats in turn order (default {DEFAULT_PLAYERS!r}): 'me', 'human', "
-        f"a name or human:NAME for a person; {', '.join(bot_names())} or cmd:PROGRAM for a bot",
+        help=_(
+            "comma-separated seats in turn order (default {players!r}): 'me', 'human', a name or "
+            "human:NAME for a person; {bots} or cmd:PROGRAM for a bot"
+        ).format(players=DEFAULT_PLAYERS, bots=", ".join(bot_names())),
     )
     parser.add_argument(
         "--days",
         type=int,
         default=None,
         metavar="N",
-        help=f"days in a journey, {MIN_DAYS} to {MAX_DAYS} as the edition's tiles allow "
-        "(default 10)",
+        help=_(
+            "days in a journey, {least} to {most} as the edition's tiles allow (default 10)"
+        ).format(least=MIN_DAYS, most=MAX_DAYS),
     )
     parser.add_argument(
         "--first-seat",
         type=first_seat_arg,
         default=None,
         metavar="N|random",
-        help="the seat that takes the first turn after the draft, counted in --players from 1, "
-        "or random (default random)",
+        help=_(
+            "the seat that takes the first turn after the draft, counted in --players from 1, "
+            "or random (default random)"
+        ),
     )
     parser.add_argument(
         "--swap",
         action="store_true",
         default=None,
-        help="swap variant: a turn may swap two days instead of drawing",
+        help=_("swap variant: a turn may swap two days instead of drawing"),
     )
     parser.add_argument(
         "--seed",
         type=seed_arg,
         default=None,
-        help="shuffle seed, for a game that can be dealt again (a whole number of at most 19 "
-        "digits)",
+        help=_(
+            "shuffle seed, for a game that can be dealt again (a whole number of at most 19 digits)"
+        ),
     )
     parser.add_argument(
         "--delay",
         type=float,
         default=0.6,
         metavar="SECONDS",
-        help=f"pause before each bot move so it can be followed, 0 to {MAX_DELAY} (default 0.6; "
-        "0 for none)",
+        help=_(
+            "pause before each bot move so it can be followed, 0 to {most} (default 0.6; 0 for "
+            "none)"
+        ).format(most=MAX_DELAY),
     )
     parser.add_argument(
         "--save",
         type=Path,
         default=DEFAULT_SAVE,
         metavar="FILE",
-        help=f"where the 's' key saves the game (default {DEFAULT_SAVE})",
+        help=_("where the 's' key saves the game (default {path})").format(path=DEFAULT_SAVE),
     )
     parser.add_argument(
         "--resume",
@@ -120,19 +128,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="continue a saved game: its edition, days, variant and seats (--players seats it "
-        "differently)",
+        help=_(
+            "continue a saved game: its edition, days, variant and seats (--players seats it "
+            "differently)"
+        ),
     )
-    add_language_argument(parser, games=True)
+    add_language_argument(parser, by_edition=True)
     parser.add_argument(
         "--palette",
         choices=PALETTES,
         default=None,
-        help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
-        "the c key switches them during the game (default normal, or the resumed game's)",
+        help=_(
+            "the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
+            "the c key switches them during the game (default normal, or the resumed game's)"
+        ),
     )
     parser.add_argument(
-        "--setup", action="store_true", help="show the setup screen even when options are given"
+        "--setup", action="store_true", help=_("show the setup screen even when options are given")
     )
 
 
@@ -156,6 +168,7 @@ def _run(args: argparse.Namespace) -> int:
         load_save,
         parse_seats,
         saved_palette,
+        saved_seats_problem,
     )
 
     if not 0 <= args.delay <= MAX_DELAY:  # also false for nan
@@ -239,6 +252,9 @@ def _run(args: argparse.Namespace) -> int:
                         "it (e.g. --players 'me,{seat}' if you trust that program)"
                     ).format(program=programs[0][4:].strip(), seat=programs[0])
                 )
+            unknown = None if args.players is not None else saved_seats_problem(specs or ())
+            if unknown is not None:
+                raise SeatError(unknown)
             players = (
                 args.players
                 if args.players is not None
@@ -273,6 +289,8 @@ def _run(args: argparse.Namespace) -> int:
         table=table,
         setup=table is None,
         language=choose_language(args.lang, config.edition),
+        # an edition chosen on the setup screen speaks as it would with --edition
+        language_of=lambda edition: choose_language(args.lang, edition),
     )
     try:
         app.run()

@@ -1,5 +1,8 @@
-"""``tendays puzzles EDITION [--count N] [--seed S] [--kind KIND] [--json]``: puzzles from real bot
-games.
+"""``tendays puzzles [EDITION] [--count N] [--seed S] [--kind KIND] [--daily [--date D]] [--json]``:
+puzzles from real bot games.
+
+``--daily`` is the site's puzzle of the day (one choice for both: :func:`tendays.puzzles.daily` of
+:func:`tendays.puzzles.daily_date`).
 
 With ``--json`` one puzzle a line, in the form :meth:`tendays.puzzles.Puzzle.to_json` writes (its
 solution included). Without it a person solves them at a prompt: each answer is judged, and
@@ -9,6 +12,7 @@ explained, by the engine. Exit status: 0, or 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import random
 import shutil
@@ -16,40 +20,67 @@ import sys
 import textwrap
 from collections.abc import Callable
 
-from tendays.engine import EditionError, available_editions, load_edition
+from tendays.engine import (
+    Edition,
+    EditionError,
+    available_editions,
+    default_edition,
+    load_edition,
+)
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
-from tendays.puzzles import Answer, Kind, Puzzle, PuzzleError, pick
+from tendays.puzzles import Answer, Kind, Puzzle, PuzzleError, daily, daily_date, pick
 from tendays.puzzles.explain import judge, parse_answer
 
 from .language import add_language_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("edition", help=f"one of: {', '.join(available_editions())}")
-    parser.add_argument("--count", type=int, default=5, help="how many puzzles (5)")
+    parser.add_argument(
+        "edition",
+        nargs="?",
+        default=None,
+        help=_("one of: {editions} (default {edition})").format(
+            editions=", ".join(available_editions()), edition=default_edition()
+        ),
+    )
+    parser.add_argument("--count", type=int, default=5, help=_("how many puzzles (5)"))
     parser.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="which puzzles: the same seed gives the same ones (default: new ones each time)",
+        help=_("which puzzles: the same seed gives the same ones (default: new ones each time)"),
     )
     parser.add_argument(
         "--kind",
         choices=[kind.value for kind in Kind],
         default=None,
-        help="only puzzles of this kind: finish (complete the journey now) or block (the discard "
-        "that leaves the next player no finish); default: both",
+        help=_(
+            "only puzzles of this kind: finish (complete the journey now) or block (the discard "
+            "that leaves the next player no finish); default: both"
+        ),
     )
     parser.add_argument(
-        "--json", action="store_true", help="print the puzzles, one JSON object a line, and stop"
+        "--daily",
+        action="store_true",
+        help=_("the puzzle of the day, the same one as on the site's puzzle page (a day in UTC)"),
     )
-    add_language_argument(parser)
+    parser.add_argument(
+        "--date",
+        type=datetime.date.fromisoformat,
+        default=None,
+        metavar="YYYY-MM-DD",
+        help=_("with --daily: the puzzle of that day instead of today's"),
+    )
+    parser.add_argument(
+        "--json", action="store_true", help=_("print the puzzles, one JSON object a line, and stop")
+    )
+    add_language_argument(parser, by_edition=True)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        edition = load_edition(args.edition.lower())
+        edition = load_edition((args.edition or default_edition()).lower())
     except EditionError as error:
         print(f"tendays puzzles: {error}", file=sys.stderr)
         return 2
@@ -59,6 +90,11 @@ def run(args: argparse.Namespace) -> int:
             + _("ask for at least one puzzle, not {count}").format(count=args.count),
             file=sys.stderr,
         )
+        return 2
+    if args.daily:
+        return _daily(edition, args)
+    if args.date is not None:
+        print("tendays puzzles: " + _("--date goes with --daily"), file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     puzzles = pick(edition.id, args.count, seed, Kind(args.kind) if args.kind else None)
@@ -74,6 +110,46 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(puzzle.to_json(), ensure_ascii=False))
         return 0
     return solve(puzzles, input, say_wrapped)
+
+
+def _daily(edition: Edition, args: argparse.Namespace) -> int:
+    """``--daily``: the site's puzzle of the day (:func:`tendays.puzzles.daily`), to solve or
+    print."""
+    chosen = [
+        option
+        for option, given in (("--count", args.count != 5), ("--seed", args.seed is not None))
+        if given
+    ] + (["--kind"] if args.kind else [])
+    if chosen:
+        print(
+            "tendays puzzles: "
+            + _("--daily is one puzzle chosen by the date; leave out {options}").format(
+                options=", ".join(chosen)
+            ),
+            file=sys.stderr,
+        )
+        return 2
+    day = args.date or daily_date()
+    try:
+        puzzle = daily(edition.id, day)
+    except PuzzleError:
+        print(
+            "tendays puzzles: "
+            + _("no puzzles are shipped for {edition}").format(edition=edition.name),
+            file=sys.stderr,
+        )
+        return 2
+    if args.json:
+        print(json.dumps({**puzzle.to_json(), "daily": day.isoformat()}, ensure_ascii=False))
+        return 0
+    say_wrapped(_("The puzzle of the day, {date}").format(date=date_text(day)))
+    return solve([puzzle], input, say_wrapped)
+
+
+def date_text(day: datetime.date) -> str:
+    """A date as the reader's language writes it: 2026-12-04 in English, 4.12.2026 in German."""
+    # TRANSLATORS: a date; order the fields as your language writes one ("{day}.{month}.{year}")
+    return _("{year}-{month:02}-{day:02}").format(year=day.year, month=day.month, day=day.day)
 
 
 def say_wrapped(text: str = "") -> None:

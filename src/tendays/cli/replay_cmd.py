@@ -24,31 +24,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from .tui.palettes import PALETTES
 
     parser.add_argument(
-        "file", type=Path, help="a saved game (tendays play's save file, or any game record)"
+        "file", type=Path, help=_("a saved game (tendays play's save file, or any game record)")
     )
     parser.add_argument(
         "--reveal",
         action="store_true",
-        help="show the racks of an unfinished game too (a finished game always shows them)",
+        help=_("show the racks of an unfinished game too (a finished game always shows them)"),
     )
     parser.add_argument(
         "--step",
         type=float,
         default=0.8,
         metavar="SECONDS",
-        help="seconds per move when playing the game back with the space key (default 0.8)",
+        help=_("seconds per move when playing the game back with the space key (default 0.8)"),
     )
     parser.add_argument(
-        "--text", action="store_true", help="print the game's log and final racks instead"
+        "--text", action="store_true", help=_("print the game's log and final racks instead")
     )
     parser.add_argument(
         "--palette",
         choices=PALETTES,
         default=None,
-        help="the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
-        "the c key switches them (default: the save file's, else normal)",
+        help=_(
+            "the tile colours: the edition's (normal) or colours for colour-blind players (cb); "
+            "the c key switches them (default: the save file's, else normal)"
+        ),
     )
-    add_language_argument(parser, games=True)
+    add_language_argument(parser, by_edition=True)
 
 
 def run(args: argparse.Namespace) -> int:

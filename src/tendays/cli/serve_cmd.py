@@ -163,8 +163,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=duration,
         default=duration(_env("BOT_OFFER_AFTER", "30s")),
         metavar="DURATION",
-        help="\"Play someone now\": how long someone waits for an opponent before the lobby offers "
+        help='"Play someone now": how long someone waits for an opponent before the lobby offers '
         "a game against a bot instead (default 30s) [TENDAYS_BOT_OFFER_AFTER]",
+    )
+    games.add_argument(
+        "--tournament-min-minutes",
+        type=float,
+        default=float(_env("TOURNAMENT_MIN_MINUTES", 20)),
+        metavar="MINUTES",
+        help="the shortest arena a tournament may be (default 20) [TENDAYS_TOURNAMENT_MIN_MINUTES]",
+    )
+    games.add_argument(
+        "--tournaments-per-day",
+        type=int,
+        default=int(_env("TOURNAMENTS_PER_DAY", 5)),
+        metavar="N",
+        help="tournaments a person may create a day (default 5) [TENDAYS_TOURNAMENTS_PER_DAY]",
     )
     parser.add_argument(
         "--admin-token-file",
@@ -261,6 +275,8 @@ def run(args: argparse.Namespace) -> int:
         paces=PaceLimits(live_min=args.live_min),
         lease_ttl=args.lease,
         bot_offer_after=args.bot_offer_after,
+        tournament_min_minutes=args.tournament_min_minutes,
+        tournaments_per_day=args.tournaments_per_day,
     )
     if args.bot_workers is not None:
         settings.bot_processes = int(args.bot_workers)

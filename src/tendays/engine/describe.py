@@ -62,16 +62,16 @@ def _describe(edition: Edition, event: Event, names: Sequence[str]) -> str:
         return _("{who} discarded {tile} onto pile {pile}").format(who=who, tile=tile, pile=pile)
     if kind is EventKind.RESHUFFLE:
         return ngettext(
-            "the discard piles ({count} tile below the tops) are shuffled into a new draw pile",
-            "the discard piles ({count} tiles below the tops) are shuffled into a new draw pile",
+            "The discard piles ({count} tile below the tops) are shuffled into a new draw pile",
+            "The discard piles ({count} tiles below the tops) are shuffled into a new draw pile",
             count,
         ).format(count=count)
     if kind is EventKind.WIN:
         return _("{who} completes the journey and wins").format(who=who)
     if kind is EventKind.LIMIT:
         return ngettext(
-            "the turn limit ({count} turn) is reached: nobody wins",
-            "the turn limit ({count} turns) is reached: nobody wins",
+            "The turn limit ({count} turn) is reached: nobody wins",
+            "The turn limit ({count} turns) is reached: nobody wins",
             count,
         ).format(count=count)
     return kind

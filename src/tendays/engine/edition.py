@@ -99,7 +99,7 @@ class Edition:
     regions: tuple[Region, ...]
     tiles: tuple[Tile, ...]
     contacts: dict[frozenset[str], str]  # non-border contacts: pair -> "corner" | "water"
-    credit: str
+    credit: str  # where the borders come from, and their licence
     # screen colour (CSS) of each colour, and of "any" for any-colour regions
     palette: dict[str, str]
     default: bool  # the edition played when none is named (exactly one shipped edition says so)

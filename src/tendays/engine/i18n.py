@@ -40,6 +40,7 @@ __all__ = [
     "match_language",
     "ngettext",
     "pgettext",
+    "set_language",
     "translation",
     "use_language",
 ]
@@ -134,6 +135,16 @@ def use_language(lang: str | None) -> Iterator[str]:
         _LANGUAGE.reset(token)
 
 
+def set_language(lang: str) -> str:
+    """Write the engine's sentences in ``lang`` from now on in this thread or task (and in the
+    tasks it starts from now on), for a program whose language changes once, such as a terminal
+    app whose player chose another edition; :func:`use_language` is for a block. Returns the
+    language chosen."""
+    chosen = match_language(lang)
+    _LANGUAGE.set(chosen)
+    return chosen
+
+
 def gettext(message: str) -> str:
     """``message`` in the current language."""
     return translation(_LANGUAGE.get()).gettext(message)
@@ -166,10 +177,10 @@ FORMS = ("", "the", "The", "Name")
 
 class Term:
     """A name that a sentence can put in the form it needs: ``"{tile}"`` is the name as printed on
-    the tile ("blauer Zug", "pink airplane"), ``"{tile:the}"`` the name with its definite article
-    ("der blaue Zug", "the pink airplane") and ``"{tile:The}"`` the same at the start of a sentence.
-    Each language's forms come from the edition data, so translations choose
-    the form their grammar needs."""
+    the tile ("blaue Bahn", "pink airplane"), ``"{tile:the}"`` the name with its definite article
+    ("die blaue Bahn", "the pink airplane") and ``"{tile:The}"`` the same at the start of a
+    sentence. Each language's forms come from the edition data, so translations choose the form
+    their grammar needs."""
 
     __slots__ = ("definite", "name")
 

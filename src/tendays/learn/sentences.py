@@ -7,7 +7,7 @@ article.
 
 from __future__ import annotations
 
-from tendays.engine import Edition, Move, MoveKind, State
+from tendays.engine import Edition, Move, MoveKind, Role, State
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
@@ -50,14 +50,10 @@ def topic_text(topic: Topic, state: State, move: Move | None, link: str) -> str:
             "Two {nouns} side by side on your rack must share a border: you walk from one to the "
             "next. Here: {link}."
         ).format(nouns=nouns, link=link),
-        Topic.LINK: _(
-            "An airplane or a train joins two {nouns} of its colour, however far apart they are; a "
-            "{noun} of any colour fits every colour. Here: {link}."
-        ).format(nouns=nouns, noun=words.region_noun, link=link),
-        Topic.SKIP: _(
-            "A car or a bus stands for one {noun} that borders both ends, the {noun} you drive "
-            "through. Here: {link}."
-        ).format(noun=words.region_noun, link=link),
+        Topic.LINK: _link_rule(_kind(edition, Role.LINK)).format(
+            nouns=nouns, noun=words.region_noun, link=link
+        ),
+        Topic.SKIP: _skip_rule(_kind(edition, Role.SKIP)).format(noun=words.region_noun, link=link),
         Topic.TURN: _(
             "The racks are full and the game begins. Each turn you take one tile, then put it on a "
             "day of your rack or discard it."
@@ -92,6 +88,49 @@ def topic_text(topic: Topic, state: State, move: Move | None, link: str) -> str:
         ),
     }
     return texts[topic]
+
+
+def _kind(edition: Edition, role: Role) -> str:
+    """The kind of the edition's tiles of ``role``: ``plane`` or ``train`` (links), ``car`` or
+    ``bus`` (skips)."""
+    return next(tile.kind for tile in edition.tiles if tile.role is role)
+
+
+def _link_rule(kind: str) -> str:
+    """The rule of a link, naming the edition's own link tile (a whole sentence per kind, so each
+    language can inflect it)."""
+    if kind == "plane":
+        return _(
+            "An airplane joins two {nouns} of its colour, however far apart they are; a {noun} of "
+            "any colour fits every colour. Here: {link}."
+        )
+    if kind == "train":
+        return _(
+            "A train joins two {nouns} of its colour, however far apart they are; a {noun} of any "
+            "colour fits every colour. Here: {link}."
+        )
+    return _(
+        "A link tile joins two {nouns} of its colour, however far apart they are; a {noun} of any "
+        "colour fits every colour. Here: {link}."
+    )
+
+
+def _skip_rule(kind: str) -> str:
+    """The rule of a skip, naming the edition's own skip tile."""
+    if kind == "car":
+        return _(
+            "A car stands for one {noun} that borders both ends, the {noun} you drive through. "
+            "Here: {link}."
+        )
+    if kind == "bus":
+        return _(
+            "A bus stands for one {noun} that borders both ends, the {noun} you ride through. "
+            "Here: {link}."
+        )
+    return _(
+        "A skip tile stands for one {noun} that borders both ends, the {noun} you pass through. "
+        "Here: {link}."
+    )
 
 
 def instruction(edition: Edition, state: State, move: Move) -> str:

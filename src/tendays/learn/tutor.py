@@ -119,7 +119,10 @@ class Tutor:
         state = self._states[at]
         names = self.names()
         news = tuple(
-            describe_event(state.edition, e, names)
+            # The newcomer is spoken to: "You complete the journey and win", not "Player 1 ...".
+            _("You complete the journey and win")
+            if e.player == seat
+            else describe_event(state.edition, e, names)
             for e in self._events(since, at)
             if e.player != seat or e.kind is EventKind.WIN
         )

@@ -14,7 +14,7 @@ shipped with the package (made by ``tools/make_puzzles.py``).
 
 from .model import Answer, Kind, Puzzle, PuzzleError
 from .proof import ProofError, finishes, prove, safe_discards
-from .shipped import daily, pick, puzzle_by_id, shipped
+from .shipped import daily, daily_date, pick, puzzle_by_id, shipped
 
 __all__ = [
     "Answer",
@@ -23,6 +23,7 @@ __all__ = [
     "Puzzle",
     "PuzzleError",
     "daily",
+    "daily_date",
     "finishes",
     "pick",
     "prove",

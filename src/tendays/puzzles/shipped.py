@@ -19,7 +19,7 @@ from tendays.engine import available_editions
 
 from .model import Kind, Puzzle, PuzzleError
 
-__all__ = ["daily", "data_file", "pick", "puzzle_by_id", "shipped"]
+__all__ = ["daily", "daily_date", "data_file", "pick", "puzzle_by_id", "shipped"]
 
 
 def data_file(edition: str) -> str:
@@ -55,6 +55,13 @@ def pick(edition: str, count: int, seed: int, kind: Kind | None = None) -> list[
     same ones for the same seed."""
     pool = [p for p in shipped(edition) if kind is None or p.kind is kind]
     return random.Random(f"tendays-puzzles/{edition}/{seed}").sample(pool, min(count, len(pool)))
+
+
+def daily_date() -> datetime.date:
+    """The date whose puzzle is the daily one now: today in UTC, so that everyone, on the site
+    (``/api/puzzles/EDITION/daily``) and in the terminal (``tendays puzzles --daily``), gets the
+    same one at the same moment."""
+    return datetime.datetime.now(datetime.UTC).date()
 
 
 def daily(edition: str, day: datetime.date) -> Puzzle:

@@ -126,6 +126,12 @@ class MasterSettings:
     bot_offer_after: float = 30.0
     seek_expiry: float = 600.0
     pairing_sweep: float = 0.5
+    # Tournaments (people/tournament_director.py): an arena lasts at least this many minutes (tests
+    # shorten it); each process's director looks at its tournaments every ``tournament_tick``
+    # seconds (and at once when a game ends here); a person may create this many a day.
+    tournament_min_minutes: float = 20.0
+    tournament_tick: float = 1.0
+    tournaments_per_day: int = 5
 
     @property
     def lease_renew(self) -> float:

@@ -5,6 +5,7 @@ garbage  answers a move with text that is not a move
 illegal  answers a well-formed move the rules do not allow
 slow     never answers a move in time
 mute     never answers the greeting
+bytes    answers a move with bytes that are not UTF-8
 """
 
 import sys
@@ -29,5 +30,8 @@ for line in sys.stdin:
             print("move swap 1 2", flush=True)
         elif mode == "slow":
             time.sleep(60)
+        elif mode == "bytes":
+            sys.stdout.buffer.write(b"move draft \xff\n")
+            sys.stdout.flush()
     elif command == "quit":
         break

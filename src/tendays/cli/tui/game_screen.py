@@ -158,10 +158,13 @@ class GameScreen(FittedScreen[None]):
             what = (
                 _("Time to put a drafted tile on your rack.")
                 if table.view_for(None).phase is Phase.DRAFT
+                # a seat named "You" (resumed from a game against bots) is spoken to
+                else _("It is your turn.")
+                if seat.name == YOU
                 else _("It is {name}'s turn.").format(name=seat.name)
             )
             self.app.push_screen(
-                PrivacyScreen(seat.name, what, self.unsaved_warning, self.save_game),
+                PrivacyScreen(person(seat.name), what, self.unsaved_warning, self.save_game),
                 lambda _: self.unlock(table.current),
             )
 
@@ -278,7 +281,10 @@ class GameScreen(FittedScreen[None]):
         self.refresh_view()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer Draw, Discard, Swap and End in the footer only when they can be used now."""
+        """Offer Draw, Discard, Swap and End in the footer only when they can be used now (and no
+        game key while the terminal is too small to show the board)."""
+        if not super().check_action(action, parameters):
+            return False
         if action not in _OFFERED:
             return True
         if action == "show_end":
@@ -429,14 +435,19 @@ class GameScreen(FittedScreen[None]):
         hand = hand_advice(pv)
         if hand is None:
             self.say(_("Hint: {advice}").format(advice=advice.message))
+        elif pv.phase is Phase.DRAFT:  # every empty day is still to fill: only the tile matters
+            self.hinted = {hand.day}
+            self.say(_("Hint: {advice}").format(advice=hand.message))
         else:
             self.hinted = {hand.day} if hand.day else set()
             self.say(_("Hint: {advice}; {hand}").format(advice=advice.message, hand=hand.message))
         self.refresh_rack(pv)
 
     def save_game(self) -> tuple[str, bool]:
-        """Save the game: what to say, and whether saving failed."""
-        return save_game(self.table, self.config.save_path, palette_choice().name, replay=False)
+        """Save the game: what to say, and whether saving failed (a finished game is saved to be
+        replayed, as it cannot be continued)."""
+        table = self.table
+        return save_game(table, self.config.save_path, palette_choice().name, table.is_over)
 
     def action_save(self) -> None:
         self.say(*self.save_game())

@@ -45,6 +45,22 @@ def typed_example(move: Move) -> str:
     return " ".join(part for part in (move_verbs().get(verb, verb), numbers) if part)
 
 
+def typed_form(kind: MoveKind) -> str:
+    """The form of a move of ``kind`` as a person types it in the reader's language
+    ("ersetzen TAG STAPEL")."""
+    # TRANSLATORS: the placeholders in the form of a typed move: "replace DAY PILE"
+    day, pile = pgettext("typed move", "DAY"), pgettext("typed move", "PILE")
+    numbers = {
+        MoveKind.DRAFT: [day],
+        MoveKind.DRAW: [],
+        MoveKind.TAKE: [pile],
+        MoveKind.SWAP: [day, day],
+        MoveKind.REPLACE: [day, pile],
+        MoveKind.DISCARD: [pile],
+    }[kind]
+    return " ".join([move_verbs()[kind.value], *numbers])
+
+
 @dataclass(frozen=True, slots=True)
 class Pending:
     """A choice half made: ``kind`` "place" (``day`` 0: discard the held tile) or
@@ -268,11 +284,24 @@ class InputModel:
                 ).format(start=text.strip()[:20])
             )
         verb, space, numbers = text.strip().partition(" ")
-        notation = {word: own for own, word in move_verbs().items()}.get(verb.lower(), verb)
+        verbs = move_verbs()
+        notation = {word: own for own, word in verbs.items()}.get(verb.lower(), verb.lower())
+        if verb and notation not in verbs:  # named with the verbs the reader types
+            return _refuse(
+                _("unknown move {word}; moves are: {kinds}").format(
+                    word=repr(verb[:20]), kinds=", ".join(verbs.values())
+                )
+            )
         try:
             move = Move.from_text(notation + space + numbers)
         except InvalidMoveError as error:
-            return _refuse(str(error))
+            if not verb:
+                return _refuse(str(error))
+            return _refuse(
+                _("{text}: expected {form}").format(
+                    text=repr(text.strip()), form=f"'{typed_form(MoveKind(notation))}'"
+                )
+            )
         self.pending = None
         return Reply(move)
 

@@ -9,22 +9,24 @@ and ``end_screen``. This module only moves between them.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.screen import Screen
 
-from tendays.engine import RULES_VERSION, Options, use_language
+from tendays.engine import RULES_VERSION, Options, current_language, use_language
 from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import set_language
 
 from .end_screen import EndScreen
 from .game_screen import GameScreen
 from .palettes import PaletteChoice, draw_with
 from .screens import PrivacyScreen, translate_bindings
 from .setup_screen import SetupScreen
+from .speaking_app import SpeakingApp
 from .table import PlayConfig, Table
 
 __all__ = ["PlayApp", "fresh_seed"]
@@ -37,7 +39,7 @@ def fresh_seed() -> int:
     return random.SystemRandom().randrange(2**31)
 
 
-class PlayApp(App[None]):
+class PlayApp(SpeakingApp):
     """``tendays play``: a game against bots or friends at one keyboard."""
 
     CSS_PATH = CSS_PATH
@@ -50,9 +52,13 @@ class PlayApp(App[None]):
         table: Table | None = None,
         setup: bool = False,
         language: str | None = None,
+        language_of: Callable[[str], str] | None = None,
     ) -> None:
+        """``language_of`` gives the language a game of an edition is played in (as ``tendays
+        play --edition`` would choose it); None: every game in ``language``."""
         super().__init__()
         self.language = language  # None: whatever language the caller runs the app in
+        self.language_of = language_of
         self.config = config
         self.first_table = table
         self.setup = setup
@@ -92,14 +98,29 @@ class PlayApp(App[None]):
         """Deal a new game with ``config`` (and ``options``, if given, instead of the config's);
         the reason in words if they do not make a game."""
         seed = config.seed if config.seed is not None else fresh_seed()
-        try:
-            table = Table(config.edition, options or config.options(), seed, config.seat_list())
-        except ValueError as error:  # SeatError, or options the engine refuses
-            return str(error)
+        language = (
+            current_language() if self.language_of is None else (self.language_of(config.edition))
+        )
+        with use_language(language):  # the seats are named in the game's language
+            try:
+                table = Table(config.edition, options or config.options(), seed, config.seat_list())
+            except ValueError as error:  # SeatError, or options the engine refuses
+                return str(error)
         self.config = config
         self.seed_used = seed
-        self.show_table(table)
+        if language == current_language():
+            self.show_table(table)
+        else:
+            # The edition chosen on the setup screen speaks another language. Every screen,
+            # widget and worker copies the language of the task that starts it, and keys are
+            # handled in the app's own task: switched there, before the game screen starts.
+            self.call_next(self.show_table_in, language, table)
         return None
+
+    def show_table_in(self, language: str, table: Table) -> None:
+        set_language(language)
+        translate_bindings(self)
+        self.show_table(table)
 
     def show_table(self, table: Table) -> None:
         screen = GameScreen(table, self.config, self.play_again)

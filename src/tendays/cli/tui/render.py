@@ -91,13 +91,17 @@ def person(name: str) -> str:
 
 def swatch(edition: Edition, tile: int | None, width: int = SWATCH_WIDTH) -> Text:
     """A block in the tile's colour with the colour's shape and word ("● blue"), or in fewer than
-    :data:`SWATCH_WIDTH` columns its shape and letter ("●B"); a car or bus says what it is."""
+    :data:`SWATCH_WIDTH` columns its shape and letter ("●B"); a car or bus says what it is where
+    its name fits."""
     if tile is None:
         return Text(" " * width)
     t = edition.tiles[tile]
     words = edition.words(current_language())
     if t.role is Role.SKIP:
-        background, label = SKIP_COLOUR, f"{t.name_in(current_language())[:width]:^{width}}"
+        # its name when the name fits, else a plain grey block that the name follows ("Auto" cut
+        # to "Aut" would read "Aut Auto")
+        name = t.name_in(current_language())
+        background, label = SKIP_COLOUR, f"{name if len(name) <= width else '':^{width}}"
     else:
         key = "any" if t.color is None else t.color
         palette = (

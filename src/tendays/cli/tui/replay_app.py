@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.table import Table as RichTable
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
@@ -53,6 +53,7 @@ from .render import (
 )
 from .rules import rules_markdown
 from .screens import FittedScreen, HelpScreen, translate_bindings
+from .speaking_app import SpeakingApp
 
 __all__ = ["ReplayApp", "ReplayScreen", "replay_states"]
 
@@ -325,7 +326,7 @@ class ReplayScreen(FittedScreen[None]):
         self.query_one("#replay-log", VerticalScroll).scroll_end(animate=False)
 
 
-class ReplayApp(App[None]):
+class ReplayApp(SpeakingApp):
     """Step through a saved game."""
 
     CSS_PATH = CSS_PATH

@@ -111,10 +111,18 @@ class TooSmall(Static):
         return small
 
 
+# What a key may still do while the notice covers a screen: leave it or the game, never act
+# unseen (a day key behind the notice would place a tile on a board nobody sees).
+ACTIONS_BEHIND_THE_NOTICE = frozenset({"quit", "leave", "close", "back", "cancel"})
+
+
 def _fit(screen: Screen[ResultType], size: Size) -> None:
     notices = screen.query(TooSmall)
     if notices:
-        screen.set_class(notices.first().fit(size), "-too-small")
+        small = notices.first().fit(size)
+        if small != screen.has_class("-too-small"):
+            screen.set_class(small, "-too-small")
+            screen.refresh_bindings()  # the footer offers only what the keys may do now
 
 
 class FittedScreen(Screen[ResultType]):
@@ -136,6 +144,10 @@ class FittedScreen(Screen[ResultType]):
 
     def on_screen_resume(self) -> None:
         _fit(self, self.app.size)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the terminal is too small, only the keys that leave act."""
+        return not self.has_class("-too-small") or action in ACTIONS_BEHIND_THE_NOTICE
 
 
 class FittedModal(ModalScreen[ResultType], FittedScreen[ResultType]):

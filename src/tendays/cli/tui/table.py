@@ -30,7 +30,7 @@ from tendays.engine import (
     view,
 )
 from tendays.engine.i18n import gettext as _
-from tendays.engine.i18n import pgettext
+from tendays.engine.i18n import ngettext, pgettext
 from tendays.engine.plain_text import shown, text_problem
 from tendays.engine.record import shape_problem
 from tendays.engine.wire import view_to_json
@@ -51,6 +51,7 @@ __all__ = [
     "parse_seats",
     "position_digest",
     "saved_palette",
+    "saved_seats_problem",
 ]
 
 HUMAN_WORDS = ("me", "human", "you")
@@ -255,9 +256,11 @@ class Table:
     ) -> None:
         if len(seats) != options.players:
             raise SeatError(
-                _("the game has {seats} seats, but {players} players were given").format(
-                    seats=options.players, players=len(seats)
-                )
+                ngettext(
+                    "the game has {seats} seats, but {players} player was given",
+                    "the game has {seats} seats, but {players} players were given",
+                    len(seats),
+                ).format(seats=options.players, players=len(seats))
             )
         for seat in seats:
             reason = None if seat.is_human else refusal(seat.spec, edition, options)
@@ -277,6 +280,8 @@ class Table:
     def from_record(cls, record: GameRecord, seats: Sequence[TerminalSeat]) -> Table:
         try:
             return cls(record.edition, record.options, record.seed, seats, record.moves)
+        except SeatError:
+            raise  # the seats given do not fit the game: the record itself is sound
         except ValueError as error:  # IllegalMoveError included: a move that does not replay
             raise RecordError(
                 _("the saved game does not replay: {error}").format(error=error)
@@ -388,6 +393,22 @@ class Table:
         self.saved_at = self.move_count
         self.saved_to = path
         self.own_files.add(path.resolve())
+
+
+def saved_seats_problem(specs: Sequence[str]) -> str | None:
+    """What is wrong with the seat specs a save file holds, in words; None when each is a person
+    (``human``, as :meth:`Table.save` writes one) or a bot of the registry. A name that is neither
+    (a bot of another version, a typo in an edited file) is refused rather than seated as a person.
+    """
+    for number, spec in enumerate(specs, 1):
+        word = spec.strip().lower()
+        if word in HUMAN_WORDS or word.startswith(PERSON_PREFIX) or _is_bot_spec(word):
+            continue
+        return _(
+            "the save file seats {spec!r} at seat {number}, which is neither a person ('human') "
+            "nor a bot ({levels}); give the seats with --players to resume it"
+        ).format(spec=spec, number=number, levels=", ".join(bot_names()))
+    return None
 
 
 def position_digest(state: State) -> str:

@@ -49,6 +49,10 @@ __all__ = [
 HINT_MARK = "↻"
 
 LOG_LINES = 500
+# The log is kept in pieces of this many lines: a new line re-renders only the newest piece, so a
+# move late in a long game costs what it costs early on (one Static of 500 lines, rewrapped for each
+# new line, doubled the time of a key press by move 650).
+LOG_PIECE = 25
 
 
 def show_text(widget: Static, text: Text, layout: bool = True) -> None:
@@ -200,16 +204,17 @@ class LinksPane(Unfocused):
 
 
 class GameLog(Unfocused):
-    """The game log, newest line last. It rewraps to its width and stays at
-    its end unless scrolled back."""
+    """The game log, newest line last, at most :data:`LOG_LINES` lines. It rewraps to its width and
+    stays at its end unless scrolled back."""
 
     def __init__(self) -> None:
         super().__init__(id="log")
-        self.lines: list[str] = []
+        self.pieces: list[list[str]] = []  # the lines of each Static in the log, oldest first
         self.following = True  # at the newest line; False once scrolled back (with the mouse wheel)
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="log-text")
+    @property
+    def lines(self) -> list[str]:
+        return [line for piece in self.pieces for line in piece]
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
@@ -222,8 +227,19 @@ class GameLog(Unfocused):
     def add(self, lines: Sequence[str]) -> None:
         if not lines:
             return
-        self.lines = [*self.lines, *lines][-LOG_LINES:]
-        self.query_one("#log-text", Static).update(Text("\n".join(self.lines)))
+        waiting = list(lines)
+        while waiting:
+            if not self.pieces or len(self.pieces[-1]) >= LOG_PIECE:
+                self.pieces.append([])
+                self.mount(Static(classes="log-piece"))
+            newest = self.pieces[-1]
+            room = LOG_PIECE - len(newest)
+            newest += waiting[:room]
+            del waiting[:room]
+            self.query(".log-piece").last(Static).update(Text("\n".join(newest)))
+        while len(self.pieces) > LOG_LINES // LOG_PIECE:  # the oldest piece goes
+            del self.pieces[0]
+            self.query(".log-piece").first().remove()
         if self.following:
             self.scroll_end(animate=False)
 

@@ -32,7 +32,6 @@ from .session import (
     accounts_of,
     clear_cookie,
     current_session,
-    nobody_signed_in,
     refusal,
     require_account,
     set_cookie,
@@ -99,12 +98,14 @@ def accounts_router() -> APIRouter:
         "/api/session",
         summary="Who is signed in, and the session's CSRF token",
         response_model=SessionInfo,
-        responses={401: ACCOUNT_ERRORS[401]},
+        responses={204: {"description": "nobody is signed in"}},
     )
-    async def who(request: Request, response: Response) -> SessionInfo:
+    async def who(request: Request, response: Response) -> SessionInfo | Response:
         session = await current_session(request)
+        # Not being signed in is an answer, not an error: every page asks this of every visitor,
+        # and a browser logs each 4xx as an error in its console.
         if session is None:
-            raise nobody_signed_in()
+            return Response(status_code=204, headers={"Cache-Control": "no-store"})
         response.headers["Cache-Control"] = "no-store"
         return SessionInfo(name=session.account.name, csrf=session.csrf)
 

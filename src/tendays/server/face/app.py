@@ -22,21 +22,28 @@ from tendays import __version__
 
 from ..matches.lobby import Lobby
 from ..people.accounts import Accounts
+from ..people.game_notices import turn_hook
 from ..people.limits import Attempts
 from ..people.matchmaker import Matchmaker
 from ..people.results import catch_up, results_hook
+from ..people.tournament_director import Director
 from ..settings import MasterSettings
 from ..storage.journal import Journal
 from ..storage.store import DatabaseLock, Store
 from .accounts_api import accounts_router
 from .admin import admin_router
 from .admin_moderation import admin_moderation_router
+from .admin_tournaments import admin_tournaments_router
+from .challenges_api import challenges_router
 from .docs import docs_router
+from .follows_api import follows_router
 from .guard import LimitBook, Limits, RequestGuard, RequestLanguage
 from .headers import SecurityHeaders
 from .learn import learn_router
 from .lobby_api import lobby_router
+from .me_socket import InboxSockets
 from .moderation_api import moderation_router
+from .notifications_api import notifications_router
 from .pages import pages_router
 from .players import players_router
 from .puzzles import puzzles_router
@@ -44,6 +51,8 @@ from .replays import replays_router
 from .routing import ERROR_HANDLERS, static_dir
 from .seeks_api import seeks_router
 from .sockets import table_router
+from .tournaments_api import tournaments_router
+from .tv import tv_router
 
 __all__ = ["Limits", "MasterSettings", "create_app", "static_dir"]
 
@@ -71,6 +80,8 @@ def create_app(
             lobby = Lobby(journal, settings)
             # places and ratings: people, above the matches
             lobby.on_finished = results_hook(journal)
+            # "your move" notifications: people, above the matches
+            lobby.on_turn = turn_hook(journal)
             restored = lobby.restore()
             if restored:
                 log.info("restored %d unfinished game(s) from the database", restored)
@@ -78,14 +89,22 @@ def create_app(
             if caught := await catch_up(lobby):
                 log.info("rated %d game(s) that had ended unrated", caught)
             app.state.lobby = lobby
-            app.state.accounts = Accounts(lobby)
+            app.state.accounts = accounts = Accounts(lobby)
+            app.state.inbox_sockets = inbox_sockets = InboxSockets(lobby, accounts.ends)
+            inbox_sockets.start()
             app.state.attempts = Attempts(journal)
             app.state.matchmaker = matchmaker = Matchmaker(lobby)
             matchmaker.start()
+            # tournaments: paired here while this process holds their leases
+            app.state.director = director = Director(lobby)
+            director.watch_games()
+            director.start()
             try:
                 yield
             finally:
+                await director.close()
                 await matchmaker.close()
+                inbox_sockets.close()
                 await lobby.close()
                 await journal.close()
         finally:
@@ -113,6 +132,7 @@ def create_app(
         docs_router(app.title),
         admin_router(admin_token, limits, book),
         admin_moderation_router(admin_token, book),
+        admin_tournaments_router(admin_token, book),
         puzzles_router(),
         learn_router(),
         replays_router(),
@@ -120,10 +140,16 @@ def create_app(
     ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static")
+    # before the lobby's, whose /api/games/{id} would take /api/games/your-move
+    app.include_router(notifications_router())
     app.include_router(lobby_router())
     app.include_router(accounts_router())
     app.include_router(players_router())
     app.include_router(moderation_router())
+    app.include_router(follows_router())
+    app.include_router(tv_router())
+    app.include_router(challenges_router())
     app.include_router(seeks_router())
+    app.include_router(tournaments_router())
     app.include_router(table_router(limits))
     return app

@@ -1,15 +1,22 @@
-"""The browser client's pages: the lobby, a table, one's account and the operator's view (their
-scripts and styles are under ``/static``, mounted by
+"""The browser client's pages: the lobby, a table, one's account, the tournaments and the operator's
+view (their scripts and styles are under ``/static``, mounted by
 :func:`~tendays.server.face.app.create_app`)."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 
+from .challenges_api import ChallengeId
 from .routing import GameId, page
 
 __all__ = ["pages_router"]
+
+# A tournament's page: the page itself asks the API, which answers an unknown id in words.
+TournamentPageId = Annotated[str, PathParam(max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 def pages_router() -> APIRouter:
@@ -23,9 +30,25 @@ def pages_router() -> APIRouter:
     async def table_page(game_id: GameId) -> FileResponse:
         return page("play.html")
 
+    @router.get("/challenge/{challenge_id}")
+    async def challenge_page(challenge_id: ChallengeId) -> FileResponse:
+        return page("challenge.html")
+
+    @router.get("/inbox")
+    async def inbox_page() -> FileResponse:
+        return page("inbox.html")
+
     @router.get("/account")
     async def account_page() -> FileResponse:
         return page("account.html")
+
+    @router.get("/tournaments")
+    async def tournaments_page() -> FileResponse:
+        return page("tournaments.html")
+
+    @router.get("/tournaments/{tournament_id}")
+    async def tournament_page(tournament_id: TournamentPageId) -> FileResponse:
+        return page("tournament.html")
 
     @router.get("/admin")
     async def admin_page() -> FileResponse:

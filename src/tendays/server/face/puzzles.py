@@ -19,7 +19,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tendays.engine import available_editions
 from tendays.engine.i18n import gettext as _
-from tendays.puzzles import Answer, Kind, Puzzle, PuzzleError, daily, puzzle_by_id, shipped
+from tendays.puzzles import (
+    Answer,
+    Kind,
+    Puzzle,
+    PuzzleError,
+    daily,
+    daily_date,
+    puzzle_by_id,
+    shipped,
+)
 from tendays.puzzles.explain import judge
 
 from .routing import page
@@ -72,11 +81,7 @@ def puzzles_router() -> APIRouter:
     ) -> dict[str, Any]:
         edition = _edition(edition)
         try:
-            day = (
-                datetime.date.fromisoformat(date)
-                if date
-                else datetime.datetime.now(datetime.UTC).date()
-            )
+            day = datetime.date.fromisoformat(date) if date else daily_date()
         except ValueError:
             raise HTTPException(
                 422, _("{date} is not a date; give it as YYYY-MM-DD").format(date=repr(date))

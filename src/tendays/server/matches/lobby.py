@@ -61,12 +61,16 @@ class Lobby:
         # or another, and must not mind.
         self.on_finished: Callable[[Match], Coroutine[Any, Any, None]] | None = None
         self._finishing: set[asyncio.Task[None]] = set()
+        # Told when the turn of a game passes to a seat here (match, seat, the mover or None when
+        # the game starts): "your move" notifications, which live above the matches.
+        self.on_turn: Callable[[Match, int, int | None], Coroutine[Any, Any, None]] | None = None
 
     def _match(self, stored: StoredGame) -> Match:
         """The match of a stored game; alone on the database this process drives
         it, else only under a lease."""
         match = Match(stored, self.journal, self.settings, self.thinker)
         match.on_over = self._over
+        match.on_turn = self._turn
         match.driving = self.cluster is None
         return match
 
@@ -289,11 +293,14 @@ class Lobby:
         names: Sequence[str | None] = (),
         rated: bool = False,
         account_id: int | None = None,
+        game_id: str | None = None,
     ) -> tuple[Match, str]:
         """A new game; ``seats`` are (kind, bot level) pairs and ``seat`` (0 unless a rematch) goes
         to ``name`` (signed in to ``account_id``, or anonymous). ``reserved``: human seats kept for
-        named players (a rematch). ``rated``: people in every seat (signed in: the caller checks),
-        and the result moves their ratings. Returns (match, token)."""
+        named players (a rematch, a tournament's table). ``rated``: people in every seat (signed in:
+        the caller checks), and the result moves their ratings. ``game_id``: the id planned for it
+        (a tournament's table is written before its game; the database refuses a second game of one
+        id). Returns (match, token)."""
         if len(self.active()) >= self.settings.max_games:
             raise LobbyError(503, _("the server holds as many games as it may; try again later"))
         try:
@@ -344,7 +351,7 @@ class Lobby:
             return names[i] if i < len(names) and i in reserved else None
 
         stored = StoredGame(
-            id=self._new_id(),
+            id=game_id or self._new_id(),
             edition=loaded.id,
             options=game_options,
             seed=self.settings.seed_source(),
@@ -490,8 +497,8 @@ class Lobby:
         self._forget_if_unused(match)
 
     async def results_written(self) -> None:
-        """Wait until the games that ended so far have had their
-        results (places, ratings) written."""
+        """Wait until the games that ended so far have had their results (places, ratings)
+        written, and the turns that passed so far their :attr:`on_turn`."""
         await asyncio.gather(*self._finishing, return_exceptions=True)
 
     def _over(self, match: Match) -> None:
@@ -502,6 +509,15 @@ class Lobby:
             self._finishing.add(task)
             task.add_done_callback(self._finishing.discard)
         self._forget_if_unused(match)
+
+    def _turn(self, match: Match, seat: int, mover: int | None) -> None:
+        """The turn of a game passed here: tell :attr:`on_turn`."""
+        if self.on_turn is not None:
+            task = asyncio.create_task(
+                self.on_turn(match, seat, mover), name=f"turn of game {match.id}"
+            )
+            self._finishing.add(task)
+            task.add_done_callback(self._finishing.discard)
 
     def _forget_if_unused(self, match: Match) -> None:
         if (

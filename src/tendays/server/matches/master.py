@@ -175,6 +175,8 @@ class Match:
         self.lease_until = math.inf
         # the lobby's hook to let go of a finished game
         self.on_over: Callable[[Match], None] | None = None
+        # the lobby's hook told that the turn passed to a seat (from the mover, None at the start)
+        self.on_turn: Callable[[Match, int, int | None], None] | None = None
         self.chat = Chat(self, stored.chat, journal, settings, self._encoder)
         self.absence = Absence(self, journal, settings, self.chat)
         self.bots = SeatBots(self, settings, thinker)
@@ -395,6 +397,8 @@ class Match:
                 subscriber.resync()  # the log's names may have changed
             self.publish()
             self.absence.arm_clock()
+            if starts and self.on_turn is not None:
+                self.on_turn(self, self.state.current, None)
         self.wake_bots()
         return seat.index, token
 
@@ -474,10 +478,14 @@ class Match:
             if self.clock is not None:
                 self.clock.passed(mover, state, now)
             clock_row = self._clock_row(seat, saved, timeouts)
-            # The game's row changes when the deadline does; when it last
+            # The game's row changes when the deadline or whose turn it is does; when it last
             # moved is kept to the minute.
+            passed = not state.is_over and state.current != mover
             touch = (
-                state.is_over or clock_row[:2] != self._stored_clock or now - self._stored_at >= 60
+                state.is_over
+                or passed
+                or clock_row[:2] != self._stored_clock
+                or now - self._stored_at >= 60
             )
             row = MoveRow(
                 self.id,
@@ -491,6 +499,7 @@ class Match:
                 # the driver's own moves are fenced
                 epoch=None if by_person else self.epoch,
                 first_after_draft=first_after_draft,
+                to_move=None if state.is_over else state.current,
             )
             try:
                 await self._journal.append_move(row)
@@ -518,6 +527,8 @@ class Match:
             self.absence.arm_clock()
             if state.is_over:
                 self._over()
+            elif passed and self.on_turn is not None:
+                self.on_turn(self, state.current, mover)
         self.wake_bots()
 
     def _clock_row(

@@ -1,7 +1,7 @@
 """One account's own data, as the JSON its owner downloads: the account, its sessions and known
 devices (when they began and end, never their ids or cookies), its seats in games, its ratings and
-their history, its seeks, the players it blocks and the reports it sent. Nothing of any other
-account (but the names it blocked or reported), and never the password's hash."""
+their history, its seeks, the players it blocks or follows and the reports it sent. Nothing of any
+other account (but the names it blocked, followed or reported), and never the password's hash."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 from ..storage.schema import (
     AccountTable,
     BlockTable,
+    FollowTable,
     GameTable,
     KnownDeviceTable,
     RatingHistoryTable,
@@ -22,6 +23,9 @@ from ..storage.schema import (
     SeatTable,
     SeekTable,
     SessionTable,
+    TournamentChatTable,
+    TournamentEntrantTable,
+    TournamentTable,
 )
 
 __all__ = ["account_data"]
@@ -77,11 +81,28 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
         .where(BlockTable.blocker_id == account_id)
         .order_by(BlockTable.created)
     ).all()
+    follows = db.execute(
+        select(AccountTable.name, FollowTable.created)
+        .join(AccountTable, AccountTable.id == FollowTable.followed_id)
+        .where(FollowTable.follower_id == account_id)
+        .order_by(FollowTable.created)
+    ).all()
     reports = db.execute(
         select(ReportTable, AccountTable.name)
         .join(AccountTable, AccountTable.id == ReportTable.reported_id)
         .where(ReportTable.reporter_id == account_id)
         .order_by(ReportTable.created)
+    ).all()
+    entries = db.execute(
+        select(TournamentEntrantTable, TournamentTable.name.label("tournament_name"))
+        .join(TournamentTable, TournamentTable.id == TournamentEntrantTable.tournament_id)
+        .where(TournamentEntrantTable.account_id == account_id)
+        .order_by(TournamentEntrantTable.joined)
+    ).all()
+    tournament_lines = db.execute(
+        select(TournamentChatTable)
+        .where(TournamentChatTable.account_id == account_id)
+        .order_by(TournamentChatTable.at)
     ).all()
     return {
         "account": {"name": account.name, "created": account.created},
@@ -139,6 +160,22 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
             for s in seeks
         ],
         "blocks": [{"name": b.name, "since": b.created} for b in blocks],
+        "following": [{"name": f.name, "since": f.created} for f in follows],
+        "tournaments": [
+            {
+                "id": e.tournament_id,
+                "name": e.tournament_name,
+                "joined": e.joined,
+                "rating_when_joined": e.rating,
+                "withdrawn": bool(e.withdrawn),
+                "paused": bool(e.paused),
+            }
+            for e in entries
+        ],
+        "tournament_chat": [
+            {"tournament": line.tournament_id, "text": line.text, "at": line.at}
+            for line in tournament_lines
+        ],
         "reports": [
             {
                 "player": r.name,

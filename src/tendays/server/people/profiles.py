@@ -28,6 +28,7 @@ from sqlalchemy.orm import aliased
 from tendays.bots import LEVELS, ladder_ratings
 
 from ..matches.text import name_key
+from ..matches.wire import seat_name
 from ..storage.schema import (
     SETTLED,
     UNLISTED_SQL,
@@ -251,7 +252,10 @@ def _games(
                 "players": len(seats),
                 "others": [
                     {
-                        "name": s.name,
+                        # a bot's name in the reader's language, from its level ("Bot (normal)")
+                        "name": seat_name(s.seat, s.kind, s.name, s.bot)
+                        if s.kind == "bot"
+                        else s.name,
                         "bot": s.bot if s.kind == "bot" else None,
                         "place": s.place,
                         "profile": _profile_link(s),

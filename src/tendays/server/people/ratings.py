@@ -31,6 +31,7 @@ from tendays.engine.i18n import gettext as _
 
 from ..matches.master import Match
 from ..storage.schema import SETTLED_SIGMA, GameTable, RatingHistoryTable, RatingTable, SeatTable
+from .game_notices import game_ended
 from .rated_rules import RatedOutcome, judge
 
 __all__ = [
@@ -175,6 +176,7 @@ def _rate_in(db: Connection, game_id: str, seat_places: Sequence[int], at: float
         ).rowcount
     if claimed != len(seat_places):
         raise _AlreadyPlaced
+    game_ended(db, game_id, seat_places)  # told once, with the places
     game = db.execute(
         select(GameTable.edition, GameTable.rated, GameTable.ended).where(GameTable.id == game_id)
     ).one_or_none()

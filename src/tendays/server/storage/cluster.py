@@ -22,7 +22,8 @@ A notice reads ``SENDER GAME WHAT`` (:func:`announcement`); a stored move's WHAT
 and the clock after it (:class:`MoveNotice`), so the others follow it without reading the database.
 Notices about no game name the game ``*``: "released" (a process gave its leases back) and
 ``sessions ACCOUNT`` (:func:`sessions_ended`: sessions of an account ended, its table connections
-are checked by whoever holds them).
+are checked by whoever holds them) and ``inbox ACCOUNT`` (:func:`inbox_changed`: the account's
+inbox changed, its open pages read it again).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ __all__ = [
     "Driver",
     "MoveNotice",
     "announcement",
+    "inbox_changed",
     "notify",
     "read_announcement",
     "sessions_ended",
@@ -83,6 +85,14 @@ _SESSIONS_ENDED = "sessions"
 def sessions_ended(account_id: int) -> str:
     """The WHAT of a notice (game ``*``): sessions of the account ended."""
     return f"{_SESSIONS_ENDED} {account_id}"
+
+
+_INBOX = "inbox"
+
+
+def inbox_changed(account_id: int) -> str:
+    """The WHAT of a notice (game ``*``): the account's inbox changed."""
+    return f"{_INBOX} {account_id}"
 
 
 def read_announcement(payload: str) -> tuple[str, str, str]:
@@ -189,6 +199,8 @@ class Cluster:
         self.listening = asyncio.Event()  # set once notices are heard (tests wait for it)
         # told the account of a :func:`sessions_ended` notice (the accounts install it)
         self.on_sessions_ended: Callable[[int], None] | None = None
+        # told the account of an :func:`inbox_changed` notice (the notifications install it)
+        self.on_inbox: Callable[[int], None] | None = None
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -271,5 +283,9 @@ class Cluster:
             account = what.removeprefix(_SESSIONS_ENDED + " ")
             if self.on_sessions_ended is not None and account.isdigit():
                 self.on_sessions_ended(int(account))
+        elif game_id == "*" and what.startswith(_INBOX + " "):
+            account = what.removeprefix(_INBOX + " ")
+            if self.on_inbox is not None and account.isdigit():
+                self.on_inbox(int(account))
         else:
             self.driver.changed(game_id, what)

@@ -46,7 +46,7 @@ def database_url(url: str) -> str:
         except ImportError:
             raise MissingDriver(
                 "the PostgreSQL driver (psycopg 3) is not installed: "
-                "pip install 'tendays[postgres]'"
+                "pip install -e '.[postgres]' in a clone of tendays"
             ) from None
     return parsed.render_as_string(hide_password=False)
 

@@ -90,8 +90,9 @@ class MoveRow:
     """One accepted move to store, with the clock as it stands after it.
 
     ``finished`` marks the move that ended the game; ``bank`` and ``timeouts`` are the mover's,
-    given (both) only when either changed. The game's row (its deadline, and when it last moved, for
-    expiry) is written only when ``touch`` says so: most moves store one row.
+    given (both) only when either changed. The game's row (its deadline, whose turn it is, and when
+    it last moved, for expiry) is written only when ``touch`` says so: a move within a turn stores
+    one row.
     """
 
     game_id: str
@@ -110,6 +111,8 @@ class MoveRow:
     epoch: int | None = None
     # the person at the seat made their first move after the draft: the seat's row says so
     first_after_draft: bool = False
+    # the seat whose turn it is after the move (written with the game's row); None: game over
+    to_move: int | None = None
 
     def notice(self) -> str:
         """The move as the other server processes hear of it

@@ -75,6 +75,7 @@ _AFTER_MOVE = (
         last_move_at=bindparam("b_at"),
         deadline=bindparam("b_deadline"),
         turn_started=bindparam("b_started"),
+        to_move=bindparam("b_to_move"),
     )
 )
 _FINISHED = (
@@ -291,7 +292,13 @@ class Store:
             ],
         )
         touched = [
-            {"b_id": r.game_id, "b_at": r.at, "b_deadline": r.deadline, "b_started": r.turn_started}
+            {
+                "b_id": r.game_id,
+                "b_at": r.at,
+                "b_deadline": r.deadline,
+                "b_started": r.turn_started,
+                "b_to_move": r.to_move,
+            }
             for r in rows
             if r.touch
         ]

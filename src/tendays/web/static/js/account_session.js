@@ -10,7 +10,7 @@ let known = null; // the promise of {name, csrf}, or of null when nobody is sign
 export function signedIn() {
   if (known === null) {
     known = fetch("/api/session", { headers: { "Accept-Language": currentLanguage() } })
-      .then((response) => (response.ok ? response.json() : null))
+      .then((response) => (response.status === 200 ? response.json() : null)) // 204: nobody is signed in
       .catch(() => null);
   }
   return known;
@@ -28,8 +28,8 @@ export async function sessionChanged() {
   let now;
   try {
     const response = await fetch("/api/session", { headers: { "Accept-Language": currentLanguage() } });
-    if (response.status !== 200 && response.status !== 401) return false;
-    now = response.ok ? await response.json() : null;
+    if (response.status !== 200 && response.status !== 204) return false;
+    now = response.status === 200 ? await response.json() : null;
   } catch {
     return false;
   }

@@ -65,6 +65,21 @@ export function tn(key, n, params = {}) {
   return fill(form, { n, ...params });
 }
 
+/** A number with `digits` decimals as the reader writes it: "18.1" in English, "18,1" in German. */
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    .format(value);
+}
+
+/** A date in the reader's one style ("12/4/2026", "4.12.2026"): a Date or milliseconds, in the reader's time
+ * zone, or a day as "YYYY-MM-DD" (the daily puzzle's), which is that day wherever the reader is. */
+export function dateText(when) {
+  if (typeof when === "string") {
+    return new Date(`${when}T00:00:00Z`).toLocaleDateString(language, { timeZone: "UTC" });
+  }
+  return new Date(when).toLocaleDateString(language);
+}
+
 /** A list in words: "3, 5 and 8" / "3, 5 und 8". */
 export function list(items) {
   return new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(items.map(String));
@@ -94,11 +109,19 @@ async function fetchJson(path) {
   return response.json();
 }
 
+let started = null; // the promise of the first startLanguage(): the page's modules share one load
+
 /**
  * Load the catalogue of the reader's language, the one rule of every page: the language chosen on this device,
  * else the browser's, else English (whatever the edition's language). Sets the page's `lang` and translates it.
+ * Once per page: every module of the page that asks waits for the same load.
  */
-export async function startLanguage() {
+export function startLanguage() {
+  started ??= loadLanguage();
+  return started;
+}
+
+async function loadLanguage() {
   try {
     known = await fetchJson("/static/i18n/languages.json");
   } catch {

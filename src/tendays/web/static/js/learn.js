@@ -10,7 +10,7 @@ import { learnMemory } from "./learn_memory.js";
 import { colourBlindPalette, preferences } from "./preferences.js";
 import { errorPanel, headerPanel, turnPanel } from "./table/banner.js";
 import { installDrag } from "./table/drag.js";
-import { mapPanel } from "./table/journey.js";
+import { endPanel, mapPanel } from "./table/journey.js";
 import { pilesPanel } from "./table/piles.js";
 import { rackPanel } from "./table/rack.js";
 import { createTableState } from "./table/state.js";
@@ -50,7 +50,9 @@ const actions = {
   hideError() {
     store.update({ error: null });
   },
-  showOnMap() {},
+  showOnMap(seat) {
+    store.update({ mapSeat: seat });
+  },
 };
 
 /** Put a step on screen and remember it. */
@@ -114,7 +116,7 @@ function pointPanel(state) {
 
 const drag = installDrag(store, actions);
 const panels = [headerPanel(), turnPanel("learn"), pilesPanel(actions, drag), rackPanel(store, actions, drag),
-  mapPanel()];
+  mapPanel(), endPanel(actions)];
 const errors = errorPanel();
 
 store.subscribe((state) => {

@@ -3,7 +3,7 @@
 import { accountMark } from "./account_mark.js";
 import { signedIn } from "./account_session.js";
 import { api, el, fillIfEmpty, markReady, paceText, playPath, remembered, timeAgo } from "./common.js";
-import { botAbout, currentLanguage, levelWord, startLanguage, t, tn } from "./i18n.js";
+import { botAbout, currentLanguage, decimal, levelWord, startLanguage, t, tn } from "./i18n.js";
 import { learnMemory } from "./learn_memory.js";
 import { startPairing } from "./pairing.js";
 import { preferences } from "./preferences.js";
@@ -56,8 +56,8 @@ function seatOptions() {
     el("option", { value: "human" }, t("lobby.seat_human")),
     levels.map((level) => el("option", { value: level.name, title: level.description },
       level.rating === null || level.rating === undefined ? t("lobby.seat_level", { level: levelWord(level.name) })
-        : t("lobby.seat_level_rated", { level: levelWord(level.name), rating: level.rating.toFixed(1) }))),
-    others.length ? el("optgroup", { label: t("lobby.particular_bot") },
+        : t("lobby.seat_level_rated", { level: levelWord(level.name), rating: decimal(level.rating) }))),
+    others.length ? el("optgroup", { label: t("lobby.more_bots") },
       others.map((bot) => el("option", { value: bot.name, title: botAbout(bot.name, bot.description) },
         t("lobby.seat_level", { level: levelWord(bot.name) })))) : null,
   ];
@@ -112,6 +112,17 @@ function renderFirstSeat() {
   firstSeat.value = Number(previous) < seatCount() ? previous : "";
 }
 
+/** Under the seats, what each of the "more bots" is: a line each (the levels' ratings say enough). */
+function renderMoreBots() {
+  const levelNames = new Set(botChoices.levels.map((level) => level.name));
+  const others = botChoices.bots.filter((bot) => !levelNames.has(bot.name));
+  const holder = document.getElementById("more-bots");
+  holder.hidden = others.length === 0;
+  holder.replaceChildren(el("summary", {}, t("lobby.more_bots_about")),
+    el("ul", {}, others.map((bot) => el("li", { "data-bot": bot.name },
+      el("strong", {}, levelWord(bot.name)), `: ${botAbout(bot.name, bot.description)}`))));
+}
+
 async function loadBots() {
   try {
     const answer = await api("/api/bots");
@@ -120,6 +131,7 @@ async function loadBots() {
     createError.textContent = t("lobby.bots_failed", { error: error.message });
   }
   renderSeats(); // until now a seat could only be for a person
+  renderMoreBots();
 }
 
 async function loadEditions() {

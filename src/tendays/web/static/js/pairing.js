@@ -4,7 +4,7 @@
 
 import { signedIn } from "./account_session.js";
 import { ApiError, api, el, playPath, remembered } from "./common.js";
-import { levelWord, t } from "./i18n.js";
+import { decimal, levelWord, t } from "./i18n.js";
 
 const POLL_MS = 500;
 
@@ -200,7 +200,7 @@ export async function startPairing(editions, chosen, levels) {
     el("option", { value: id, selected: id === chosen }, name)));
   botSelect.replaceChildren(...levels.map((level) => el("option", { value: level.name, selected: level.name === "normal" },
     level.rating === null || level.rating === undefined ? t("lobby.seat_level", { level: levelWord(level.name) })
-      : t("lobby.seat_level_rated", { level: levelWord(level.name), rating: level.rating.toFixed(1) }))));
+      : t("lobby.seat_level_rated", { level: levelWord(level.name), rating: decimal(level.rating) }))));
   session = await signedIn(); // null: nobody signed in (or the server is away): the panel says how to sign in
   showScale();
   panel.hidden = false;

@@ -1,12 +1,16 @@
 // A player's profile (/players/{name}): ratings per edition, the rating history drawn as a chart here, and the
 // games played, newest first, a page at a time, each linked to its replay (or, while played, its table); and
-// for a signed-in visitor, buttons to report or block the player (players/moderation.js).
+// for a signed-in visitor, buttons to challenge (players/challenge_form.js), report or block the player
+// (players/moderation.js).
 
 import { signedIn } from "./account_session.js";
 import { ApiError, api, el, markReady, sentence } from "./common.js";
-import { startLanguage, t } from "./i18n.js";
+import { dateText, levelWord, startLanguage, t } from "./i18n.js";
 import { ratingChart } from "./players/chart.js";
+import { showChallenge } from "./players/challenge_form.js";
+import { showFollow } from "./players/follow_button.js";
 import { showModeration } from "./players/moderation.js";
+import { showTournamentResults } from "./players/tournaments.js";
 import { changeText, deviationText, editionName, ratingText } from "./players/words.js";
 import { preferences } from "./preferences.js";
 
@@ -64,7 +68,8 @@ function notCounted(game) {
 /** The others at the table, each person with an account linked to their profile. */
 function against(game) {
   return game.others.flatMap((o, i) => [i ? ", " : null,
-    o.bot ? t("players.bot_seat", { name: o.name || o.bot })
+    // a bot's name comes from the server in the reader's language and says it is a bot ("Bot (normal)")
+    o.bot ? o.name || levelWord(o.bot)
       : o.profile ? el("a", { href: o.profile }, o.name) : o.name || "—"]);
 }
 
@@ -72,7 +77,7 @@ function showGames() {
   // data-label: each cell's heading, shown beside it on a phone, where a row is laid out as a card (players.css)
   const cell = (key, ...content) => el("td", key ? { "data-label": t(key) } : {}, ...content);
   const rows = profile.games.map((game) => el("tr", { class: `result-${game.result}` },
-    cell("players.when", new Date(game.created).toLocaleDateString(document.documentElement.lang)),
+    cell("players.when", dateText(game.created)),
     cell("players.edition", editionName(editions, game.edition), game.rated ? el("span", { class: "rated-mark" },
       ` · ${t("players.rated")}`) : null, notCounted(game)),
     cell("players.against", against(game)),
@@ -104,13 +109,16 @@ async function load(page) {
   document.title = t("players.page_title", { name: profile.name });
   $("player-name").textContent = profile.name;
   $("player-since").textContent = t("players.since", {
-    date: new Date(profile.since * 1000).toLocaleDateString(document.documentElement.lang) });
+    date: dateText(profile.since * 1000) });
   // an account the server's operator suspended or closed says so (it is off the leaderboards)
   $("player-status").hidden = profile.status === "active";
   if (profile.status !== "active") $("player-status").textContent = t(`players.status.${profile.status}`);
   showRatings();
   showChart();
   showGames();
+  showTournamentResults(profile.name); // not waited for: the rest of the profile is shown meanwhile
+  showChallenge(profile, session, editions);
+  await showFollow(profile, session);
   await showModeration(profile, session, editions);
 }
 

@@ -4,7 +4,7 @@
 
 import { api, el } from "./common.js";
 import { loadEdition } from "./edition.js";
-import { currentLanguage, startLanguage, t, tn } from "./i18n.js";
+import { currentLanguage, dateText, startLanguage, t, tn } from "./i18n.js";
 import { MapView } from "./map.js";
 import { colourBlindPalette, preferences } from "./preferences.js";
 import * as rating from "./puzzles/rating.js";
@@ -126,7 +126,7 @@ async function show(puzzle, dailyDate = null) {
   const block = puzzle.kind === "block";
   const title = t(block ? "puzzles.block_title" : "puzzles.finish_title");
   const which = t("puzzles.number", { id: puzzle.id, rating: puzzle.rating });
-  $("task-title").textContent = dailyDate ? `${t("puzzles.daily_of", { date: dailyDate })}: ${title}` : title;
+  $("task-title").textContent = dailyDate ? `${t("puzzles.daily_of", { date: dateText(dailyDate) })}: ${title}` : title;
   $("task").textContent = `${block ? t("puzzles.block_task", { tile: edition.name(puzzle.held) })
     : t("puzzles.finish_task")} (${which})`;
   $("opponent").hidden = !block;

@@ -24,19 +24,23 @@ import { promptPanel } from "./table/prompt.js";
 import { rackPanel } from "./table/rack.js";
 import { createSession } from "./table/session.js";
 import { createTableState } from "./table/state.js";
+import { followTv, onTv, tvGame } from "./tv.js";
 
-const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
 
 await startLanguage(); // the reader's language, as on every page: chosen here, else the browser's
 $("preferences").replaceWith(preferences());
+// On /tv the game is the best-rated one being played now, watched as a spectator (tv.js).
+const tv = onTv();
+const gameId = tv ? await tvGame() : decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 
 const store = createTableState();
 store.update({ muted: remembered.muted(gameId) });
 let session = null;
 const actions = createActions(store, (message) => session.send(message), gameId);
 const drag = installDrag(store, actions);
-session = createSession(gameId, store, actions, { onRefused: offer });
+const tvGone = tv ? followTv(store) : null;
+session = createSession(gameId, store, actions, { onRefused: tv ? tvGone : offer });
 
 const linkPanels = [connectionPanel(), errorPanel()];
 const panels = [
@@ -126,7 +130,9 @@ document.addEventListener("keydown", (event) => {
 // join or to watch.
 const params = new URLSearchParams(location.hash.slice(1));
 const fromLink = params.get("token");
-if (fromLink) {
+if (tv) {
+  sit(null);
+} else if (fromLink) {
   remembered.setSeat(gameId, fromLink);
   sit(fromLink);
 } else if (params.has("spectate")) {

@@ -1,5 +1,5 @@
-// Who is signed in, for the top bar: the name, links to the account and to the profile, and a sign-out
-// button; or, for an anonymous visitor, a link to sign in or up (an account is never needed to play).
+// Who is signed in, for the top bar: the name, links to the account, the profile and the players one follows,
+// and a sign-out button; or, for an anonymous visitor, a link to sign in or up (an account is never needed to play).
 
 import { rememberSession, signedIn } from "./account_session.js";
 import { api, el } from "./common.js";
@@ -28,6 +28,7 @@ export async function whoBar() {
   const out = el("button", { type: "button", onclick: (event) => signOut(event.currentTarget) }, t("account.sign_out"));
   nav.append(el("span", {}, t("account.signed_in_as", { name: session.name })),
     el("a", { href: "/account" }, t("account.link")),
-    el("a", { href: `/players/${encodeURIComponent(session.name)}` }, t("account.profile")), out);
+    el("a", { href: `/players/${encodeURIComponent(session.name)}` }, t("account.profile")),
+    el("a", { href: "/following" }, t("follow.link")), out);
   return nav;
 }

@@ -3,7 +3,7 @@
 // visitor, nor on one's own profile.
 
 import { ApiError, api, el, sentence } from "../common.js";
-import { t } from "../i18n.js";
+import { dateText, t } from "../i18n.js";
 import { editionName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,7 +38,7 @@ async function toggleBlock() {
 
 /** A game of the profile as the dialog offers it: when, which edition, against whom. */
 function gameLabel(game) {
-  const when = new Date(game.created).toLocaleDateString(document.documentElement.lang);
+  const when = dateText(game.created);
   const others = game.others.map((o) => o.name || "—").join(", ");
   return t("moderation.game_option", { date: when, edition: editionName(editions, game.edition), others });
 }

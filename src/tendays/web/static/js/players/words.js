@@ -1,15 +1,16 @@
-// How the players' pages write ratings and editions: one decimal, a "?" on a provisional rating.
+// How the players' pages write ratings and editions: one decimal, as the reader writes it ("18,1" in German),
+// a "?" on a provisional rating.
 
-import { t } from "../i18n.js";
+import { decimal, t } from "../i18n.js";
 
-/** "28.3" or, while the deviation is still large, "28.3?". */
+/** "28.3" ("28,3") or, while the deviation is still large, "28.3?". */
 export function ratingText(rating, provisional = false) {
-  return `${rating.toFixed(1)}${provisional ? "?" : ""}`;
+  return `${decimal(rating)}${provisional ? "?" : ""}`;
 }
 
 /** "± 4.2" */
 export function deviationText(deviation) {
-  return `± ${deviation.toFixed(1)}`;
+  return `± ${decimal(deviation)}`;
 }
 
 /** The edition's name in the reader's words, from the editions the server lists. */
@@ -20,7 +21,7 @@ export function editionName(editions, id) {
 
 /** "+1.4" or "−0.8" */
 export function changeText(change) {
-  return `${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}`;
+  return `${change >= 0 ? "+" : "−"}${decimal(Math.abs(change))}`;
 }
 
 /** The ladder's note: on which table the bots' ratings were measured. */

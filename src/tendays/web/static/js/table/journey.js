@@ -67,15 +67,17 @@ export function endPanel(actions) {
     if (!end) return;
     const names = people(end.seats, end.you);
     $("end-title").textContent = end.winner === null || end.winner === undefined ? t("end.nobody")
-      : t("end.wins", { name: names.name(end.winner) });
+      : names.isMe(end.winner) ? t("end.you_win") : t("end.wins", { name: names.name(end.winner) });
     $("end-racks").replaceChildren(...end.racks.map((rack, seat) => {
       const journey = end.journeys ? end.journeys[seat] : null;
       const problems = journey ? journey.problems || [] : [];
       const count = tn("rack.problems", problems.length);
       const shown = end.mapSeat === seat;
+      // A seat of one's own without a name (the guided game's learner) is simply "You", not "Player 1".
+      const unnamedMe = names.isMe(seat) && !end.seats[seat].name;
       return el("div", { class: `end-rack${end.winner === seat ? " winner" : ""}`, "data-seat": seat },
-        el("div", { class: "player-head" }, el("strong", {}, names.name(seat)),
-          names.isMe(seat) ? el("span", { class: "you" }, t("players.you")) : null,
+        el("div", { class: "player-head" }, el("strong", {}, unnamedMe ? t("end.you") : names.name(seat)),
+          names.isMe(seat) && !unnamedMe ? el("span", { class: "you" }, t("players.you")) : null,
           end.winner === seat ? el("span", { class: "winner-mark" }, t("players.winner")) : null,
           el("span", { class: `small ${journey && journey.valid ? "good" : "bad"}` },
             journey ? (journey.valid ? t("end.complete") : count) : ""),

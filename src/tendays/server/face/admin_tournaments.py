@@ -1,0 +1,111 @@
+"""The operator's tournament calls, guarded by the admin token like every admin call
+(:func:`~tendays.server.face.admin.admin_guard`): create a site event (``POST
+/api/admin/tournaments``, no daily limit, no creator), list every tournament and series, cancel an
+event, and schedule or stop a repeating series (``/api/admin/tournament-series``), whose events
+each server process's director makes an hour ahead (:mod:`~tendays.server.people.tournaments`).
+``tendays admin tournament ...`` calls them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import Path as PathParam
+from pydantic import Field
+
+from tendays.engine.i18n import gettext as _
+
+from ..people.tournament_spec import TournamentError, check_spec
+from ..people.tournament_views import tournaments_list
+from ..people.tournaments import cancel, create, schedule, series_list, unschedule
+from .admin import admin_guard
+from .guard import LimitBook
+from .routing import lobby_of
+from .tournaments_api import tournament_refusal
+from .tournaments_models import Created, TournamentRequest, when
+
+__all__ = ["SeriesRequest", "admin_tournaments_router"]
+
+Id = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+
+
+class SeriesRequest(TournamentRequest):
+    every: int = Field(
+        ge=10, le=7 * 24 * 60, description="minutes from one event's start to the next (10 or more)"
+    )
+
+
+def admin_tournaments_router(admin_token: str | None, book: LimitBook) -> APIRouter:
+    router = APIRouter(prefix="/api/admin", tags=["admin"])
+    guard = [Depends(admin_guard(admin_token, book))]
+
+    async def run(request: Request, function: Any, *args: Any) -> Any:
+        journal = lobby_of(request).journal
+        try:
+            return await journal.run(function, journal.store.engine, *args)
+        except TournamentError as error:
+            raise tournament_refusal(error) from None
+
+    def checked(request: Request, body: TournamentRequest) -> tuple[Any, float]:
+        now = time.time()
+        try:
+            starts_at = when(body.starts_at, now)
+            return check_spec(body.spec(), lobby_of(request).settings), starts_at
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        except TournamentError as error:
+            raise tournament_refusal(error) from None
+
+    @router.post(
+        "/tournaments",
+        summary="Create a site tournament",
+        status_code=201,
+        response_model=Created,
+        dependencies=guard,
+    )
+    async def create_event(request: Request, body: TournamentRequest) -> Created:
+        spec, starts_at = checked(request, body)
+        made = await run(request, create, spec, starts_at, time.time(), None)
+        director = getattr(request.app.state, "director", None)
+        if director is not None:
+            director.wake()
+        return Created(id=made, url=f"/tournaments/{made}")
+
+    @router.get("/tournaments", summary="Every tournament and series", dependencies=guard)
+    async def every_event(request: Request) -> dict[str, Any]:
+        journal = lobby_of(request).journal
+        engine = journal.store.engine
+        events = await journal.read(tournaments_list, engine, None)
+        return {"tournaments": events, "series": await journal.read(series_list, engine)}
+
+    @router.post(
+        "/tournaments/{tournament_id}/cancel", summary="Cancel a tournament", dependencies=guard
+    )
+    async def cancel_event(request: Request, tournament_id: Id) -> dict[str, Any]:
+        if not await run(request, cancel, tournament_id):
+            raise HTTPException(409, _("this tournament is over already"))
+        return {"id": tournament_id, "status": "cancelled"}
+
+    @router.post(
+        "/tournament-series",
+        summary="Schedule a repeating site tournament",
+        status_code=201,
+        dependencies=guard,
+    )
+    async def schedule_series(request: Request, body: SeriesRequest) -> dict[str, Any]:
+        spec, first = checked(request, body)
+        made = await run(request, schedule, spec, body.every * 60.0, first, time.time())
+        director = getattr(request.app.state, "director", None)
+        if director is not None:
+            director.wake()
+        return {"id": made}
+
+    @router.delete("/tournament-series/{series_id}", summary="Stop a series", dependencies=guard)
+    async def stop_series(request: Request, series_id: Id) -> dict[str, Any]:
+        if not await run(request, unschedule, series_id):
+            raise HTTPException(404, _("there is no active series {id}").format(id=series_id))
+        return {"id": series_id, "active": False}
+
+    return router
