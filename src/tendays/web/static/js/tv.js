@@ -4,7 +4,7 @@
 // played the banner says so and asks again, counted down too.
 
 import { api, el } from "./common.js";
-import { t } from "./i18n.js";
+import { decimal, t } from "./i18n.js";
 
 /** Seconds the result of an ended game stays on the screen. */
 const RESULT_S = 10;
@@ -49,7 +49,7 @@ function countdown(seconds, key) {
 
 function seatText(seat) {
   const name = seat.name || "—";
-  return seat.rating === null ? name : `${name} (${seat.rating.toFixed(1)})`;
+  return seat.rating === null ? name : `${name} (${decimal(seat.rating)})`;
 }
 
 /** The game to watch: asked of the server until one is being played; meanwhile the banner says none is. */
@@ -65,6 +65,7 @@ export async function tvGame() {
       return chosen.game;
     }
     $("tv-said").textContent = t("tv.none");
+    $("connection").textContent = ""; // nothing to connect to until a game is chosen
     await countdown(AGAIN_S, "tv.again_in");
   }
 }
