@@ -74,6 +74,8 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_tournament_director.py",
     # the arena benchmark in a process of its own, its database migrated and a small arena run
     "tests/server/test_arena_benchmark.py",
+    # Hypothesis over whole Swiss events, every round paired
+    "tests/server/test_tournament_rules.py::test_nobody_sits_out_twice_while_someone_has_not",
     "tests/server/test_notifications.py",  # sign-ups: Argon2id
     "tests/server/test_notifications_games.py",  # sign-ups: Argon2id
     "tests/server/test_challenges.py",  # sign-ups: Argon2id

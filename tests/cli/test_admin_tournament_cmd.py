@@ -1,6 +1,7 @@
 """``tendays admin tournament`` against a running ``tendays serve``: a site tournament created (an
 impossible one refused in the server's words), a repeating series whose next event the server makes
-an hour ahead, listing, cancelling (twice: refused) and stopping the series."""
+an hour ahead, listing, cancelling (twice: refused) and stopping the series, each action in the
+audit log."""
 
 from __future__ import annotations
 
@@ -83,3 +84,13 @@ def test_site_tournaments_and_series_from_the_command_line(base: str) -> None:  
     assert admin(base, "tournament", "unschedule", "1").stdout.strip() == "series 1 stopped"
     again = admin(base, "tournament", "unschedule", "1")
     assert again.returncode != 0 and "no active series 1" in again.stderr
+    # each action is in the audit log, with who took it (TENDAYS_OPERATOR) and on what; refused
+    # ones are not
+    log = admin(base, "audit").stdout
+    actions = [line.split(": ", 1)[1] for line in log.splitlines() if "Olga (token " in line]
+    assert actions == [
+        "stop-series #1",
+        "cancel-event #1 (Evening Swiss)",
+        "schedule-series #1 (Hourly arena)",
+        "create-event #1 (Evening Swiss)",
+    ], log

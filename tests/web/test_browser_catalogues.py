@@ -118,7 +118,7 @@ console.log(JSON.stringify([i18n.tn("lobby.days", 1), i18n.tn("lobby.days", 2), 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_numbers_and_dates_are_written_as_the_reader_writes_them() -> None:
     # ratings with a decimal comma in German; one date style (the locale's) for the daily puzzle's day and
-    # a profile's dates
+    # a profile's dates (a game's start comes as an ISO 8601 time)
     script = f"""
 import * as i18n from "{(STATIC / "js" / "i18n.js").as_uri()}";
 import {{ changeText, deviationText, ratingText }} from "{(STATIC / "js" / "players" / "words.js").as_uri()}";
@@ -126,7 +126,8 @@ const said = [];
 for (const lang of ["en", "de"]) {{
   i18n.setCatalogue(lang, {{}});
   said.push([ratingText(18.14), ratingText(1234.5, true), deviationText(4.25), changeText(-0.84),
-    i18n.dateText("2026-12-04"), i18n.dateText(Date.UTC(2026, 11, 4, 12))]);
+    i18n.dateText("2026-12-04"), i18n.dateText(Date.UTC(2026, 11, 4, 12)),
+    i18n.dateText("2026-12-04T12:00:01.5+00:00")]);
 }}
 console.log(JSON.stringify(said));
 """
@@ -139,5 +140,5 @@ console.log(JSON.stringify(said));
     )
     assert result.returncode == 0, result.stderr
     english, german = json.loads(result.stdout)
-    assert english == ["18.1", "1,234.5?", "± 4.3", "−0.8", "12/4/2026", "12/4/2026"]
-    assert german == ["18,1", "1.234,5?", "± 4,3", "−0,8", "4.12.2026", "4.12.2026"]
+    assert english == ["18.1", "1,234.5?", "± 4.3", "−0.8", "12/4/2026", "12/4/2026", "12/4/2026"]
+    assert german == ["18,1", "1.234,5?", "± 4,3", "−0,8", "4.12.2026", "4.12.2026", "4.12.2026"]

@@ -92,3 +92,20 @@ def test_the_inbox_page_passes_the_audit_and_fits_a_phone(browser: Any, server: 
     assert audit(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.js_errors == []
+
+
+def test_a_notes_close_button_sits_beside_its_open_button(browser: Any, server: Server) -> None:
+    # a German sentence is long enough to wrap the note: Open and close still share a line
+    eve, fay = Person(server, "Eve"), Person(server, "Fay with a longer name")
+    lobby = opened(eve.page(browser, locale="de-DE", width=1366, height=900), f"{server.url}/")
+    lobby.locator(".inbox-button").wait_for()
+    fay.post("/api/challenges", {"to": "Eve", "edition": "usa"})
+    note = lobby.locator(".inbox-toast", has_text="fordert dich heraus")
+    note.wait_for()
+    open_box = note.get_by_role("link", name="Öffnen").bounding_box()
+    close_box = note.get_by_role("button").bounding_box()
+    assert open_box is not None and close_box is not None
+    middle = close_box["y"] + close_box["height"] / 2
+    assert open_box["y"] <= middle <= open_box["y"] + open_box["height"]
+    assert close_box["x"] > open_box["x"]
+    assert lobby.js_errors == []

@@ -199,7 +199,15 @@ def _print_audit(answer: dict[str, Any]) -> None:
         ).format(total=answer["total"], page=answer["page"], pages=answer["pages"])
     )
     for entry in answer["entries"]:
-        whom = entry["account"] or ""
+        whom = entry["account"] or _event(entry["outcome"])
         report = f" #{entry['report']}" if entry["report"] else ""
         line = f"  {_when(entry['at'])}  {entry['operator']}: {entry['action']}{report} {whom}"
         print(shown(line + (f"  ({entry['note']})" if entry["note"] else "")))
+
+
+def _event(outcome: dict[str, Any]) -> str:
+    """The tournament or series an action on site tournaments was about: "#ID (name)"."""
+    what = outcome.get("tournament", outcome.get("series"))
+    if what is None:
+        return ""
+    return f"#{what}" + (f" ({outcome['name']})" if outcome.get("name") else "")

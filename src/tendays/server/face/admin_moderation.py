@@ -36,7 +36,7 @@ from .models import STRICT
 from .routing import lobby_of
 from .session import accounts_of, refusal
 
-__all__ = ["OPERATOR_HEADER", "admin_moderation_router"]
+__all__ = ["OPERATOR_HEADER", "admin_moderation_router", "operator_of"]
 
 log = logging.getLogger("tendays.server")
 
@@ -61,20 +61,26 @@ class AccountActionRequest(Note):
     )
 
 
+def operator_of(request: Request, admin_token: str | None) -> Operator:
+    """Who calls: the admin token's fingerprint and the name in :data:`OPERATOR_HEADER`; 422 for
+    a name that cannot be."""
+    try:
+        # percent-encoded, so that a name in any script fits a header
+        name = unquote(request.headers.get(OPERATOR_HEADER, ""), errors="strict")
+        return Operator.of(admin_token or "", name)
+    except UnicodeDecodeError:
+        raise HTTPException(422, _("the operator's name is not UTF-8")) from None
+    except AccountError as error:
+        raise refusal(error) from None
+
+
 def admin_moderation_router(admin_token: str | None, book: LimitBook) -> APIRouter:
     """The moderation calls; ``ValueError`` if ``admin_token`` is too weak."""
     router = APIRouter(prefix="/api/admin", tags=["admin"])
     guard = [Depends(admin_guard(admin_token, book))]
 
     def operator(request: Request) -> Operator:
-        try:
-            # percent-encoded, so that a name in any script fits a header
-            name = unquote(request.headers.get(OPERATOR_HEADER, ""), errors="strict")
-            return Operator.of(admin_token or "", name)
-        except UnicodeDecodeError:
-            raise HTTPException(422, _("the operator's name is not UTF-8")) from None
-        except AccountError as error:
-            raise refusal(error) from None
+        return operator_of(request, admin_token)
 
     async def in_transaction(request: Request, work: Callable[..., T], *args: Any) -> T:
         """``work(db, *args)`` in one transaction on the database thread; refusals in words."""

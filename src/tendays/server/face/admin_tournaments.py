@@ -3,6 +3,8 @@
 /api/admin/tournaments``, no daily limit, no creator), list every tournament and series, cancel an
 event, and schedule or stop a repeating series (``/api/admin/tournament-series``), whose events
 each server process's director makes an hour ahead (:mod:`~tendays.server.people.tournaments`).
+Each action is written to the audit log in its own transaction, with who took it (as the
+moderation calls: :func:`~tendays.server.face.admin_moderation.operator_of`).
 ``tendays admin tournament ...`` calls them.
 """
 
@@ -21,6 +23,7 @@ from ..people.tournament_spec import TournamentError, check_spec
 from ..people.tournament_views import tournaments_list
 from ..people.tournaments import cancel, create, schedule, series_list, unschedule
 from .admin import admin_guard
+from .admin_moderation import operator_of
 from .guard import LimitBook
 from .routing import lobby_of
 from .tournaments_api import tournament_refusal
@@ -67,7 +70,8 @@ def admin_tournaments_router(admin_token: str | None, book: LimitBook) -> APIRou
     )
     async def create_event(request: Request, body: TournamentRequest) -> Created:
         spec, starts_at = checked(request, body)
-        made = await run(request, create, spec, starts_at, time.time(), None)
+        who = operator_of(request, admin_token)
+        made = await run(request, create, spec, starts_at, time.time(), None, 0, who)
         director = getattr(request.app.state, "director", None)
         if director is not None:
             director.wake()
@@ -84,7 +88,8 @@ def admin_tournaments_router(admin_token: str | None, book: LimitBook) -> APIRou
         "/tournaments/{tournament_id}/cancel", summary="Cancel a tournament", dependencies=guard
     )
     async def cancel_event(request: Request, tournament_id: Id) -> dict[str, Any]:
-        if not await run(request, cancel, tournament_id):
+        who = operator_of(request, admin_token)
+        if not await run(request, cancel, tournament_id, who, time.time()):
             raise HTTPException(409, _("this tournament is over already"))
         return {"id": tournament_id, "status": "cancelled"}
 
@@ -96,7 +101,8 @@ def admin_tournaments_router(admin_token: str | None, book: LimitBook) -> APIRou
     )
     async def schedule_series(request: Request, body: SeriesRequest) -> dict[str, Any]:
         spec, first = checked(request, body)
-        made = await run(request, schedule, spec, body.every * 60.0, first, time.time())
+        who = operator_of(request, admin_token)
+        made = await run(request, schedule, spec, body.every * 60.0, first, time.time(), who)
         director = getattr(request.app.state, "director", None)
         if director is not None:
             director.wake()
@@ -104,7 +110,8 @@ def admin_tournaments_router(admin_token: str | None, book: LimitBook) -> APIRou
 
     @router.delete("/tournament-series/{series_id}", summary="Stop a series", dependencies=guard)
     async def stop_series(request: Request, series_id: Id) -> dict[str, Any]:
-        if not await run(request, unschedule, series_id):
+        who = operator_of(request, admin_token)
+        if not await run(request, unschedule, series_id, who, time.time()):
             raise HTTPException(404, _("there is no active series {id}").format(id=series_id))
         return {"id": series_id, "active": False}
 

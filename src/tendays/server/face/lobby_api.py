@@ -17,6 +17,7 @@ from tendays.engine.i18n import gettext as _
 from ..matches.chat import QUICK_PHRASES
 from ..matches.master import Match
 from ..people.blocks import table_refusal
+from ..people.game_tournament import tournament_of_game
 from .models import (
     ERRORS,
     BotChoices,
@@ -166,7 +167,9 @@ def lobby_router() -> APIRouter:
             raise HTTPException(404, _("there is no game '{game}'").format(game=game_id))
         summary = match.summary()
         lobby.release(match)  # a finished game need not stay in memory for a look at it
-        return summary
+        journal = lobby.journal
+        tournament = await journal.read(tournament_of_game, journal.store.engine, game_id)
+        return {**summary, "tournament": tournament}
 
     return router
 

@@ -31,6 +31,7 @@ __all__ = [
     "ErrorAnswer",
     "GamePage",
     "GameSummary",
+    "GameTournament",
     "Health",
     "JoinGame",
     "LevelInfo",
@@ -167,6 +168,12 @@ class SeatSummary(BaseModel):
     )
 
 
+class GameTournament(BaseModel):
+    id: int = Field(description="the tournament's id")
+    name: str = Field(description="the tournament's name")
+    url: str = Field(description="its page, /tournaments/{id}")
+
+
 class GameSummary(BaseModel):
     id: str
     edition: str
@@ -203,6 +210,10 @@ class GameSummary(BaseModel):
         description="once a rated game is over, what its result did: counted, capped (beyond the "
         "repeat cap of the same two accounts), aborted (ended before every person's first move "
         "after the draft) or annulled (by the operator); null otherwise",
+    )
+    tournament: GameTournament | None = Field(
+        None,
+        description="the tournament the game belongs to (GET /api/games/{id} only); null: none",
     )
 
 

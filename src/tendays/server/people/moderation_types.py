@@ -59,3 +59,8 @@ class OperatorAction(StrEnum):
     UNHIDE = "unhide"
     ANNUL = "annul"
     CLOSE_REPORT = "close-report"
+    # site tournaments (people/tournaments.py)
+    CREATE_TOURNAMENT = "create-event"
+    CANCEL_TOURNAMENT = "cancel-event"
+    SCHEDULE_SERIES = "schedule-series"
+    STOP_SERIES = "stop-series"

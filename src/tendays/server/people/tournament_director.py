@@ -4,6 +4,10 @@ process went away, and steps each one about once a second (:mod:`~.tournament_ru
 once when a game ends here; it makes the games of the tables it paired in the lobby, with the
 entrants' accounts in their seats (their seats open wherever they are signed in) and the event's
 pace, and the operator's series' next events. It gives its leases back when the process stops.
+
+Between two steps of an event it keeps what the last step left (the closed tables and the arena's
+scores), so a step reads only what changed; it reads the event whole again when it takes the event
+(a new epoch) and after a step that failed.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from .tournament_running import (
     release,
     renew,
 )
-from .tournament_spec import EventSpec
+from .tournament_spec import EventSpec, TournamentStatus
+from .tournament_state import EventState
 from .tournaments import make_series_events
 
 __all__ = ["Director"]
@@ -43,6 +48,9 @@ class Director:
         self.engine = self.journal.store.engine
         self.owner = self.journal.store.owner
         self.held: dict[int, int] = {}  # tournament id: lease epoch
+        # tournament id: (epoch, the event as this process's last step there left it), so a step
+        # reads only what changed (tournament_state.read_state); dropped when a step fails
+        self.kept: dict[int, tuple[int, EventState]] = {}
         self._renew_at = 0.0  # monotonic: when the leases are renewed next
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -92,17 +100,22 @@ class Director:
         if time.monotonic() >= self._renew_at:  # a third of the lease, as games' leases
             self._renew_at = time.monotonic() + self.settings.lease_renew
             self.held = await run(renew, self.engine, self.owner, ttl, time.time())
+            self.kept = {i: kept for i, kept in self.kept.items() if i in self.held}
         taken = await run(claim, self.engine, self.owner, ttl, time.time())
         if taken:
             log.info("running %d tournament(s) whose process went away or stopped", len(taken))
         self.held.update(taken)
+        for tournament_id in taken:  # a new epoch: read it all again
+            self.kept.pop(tournament_id, None)
         resting = await self.journal.read(not_due, self.engine, list(self.held), time.time())
         for tournament_id, epoch in sorted(self.held.items()):
             if tournament_id in resting:
                 continue
+            memory = self.kept.pop(tournament_id, None)
+            kept = memory[1] if memory is not None and memory[0] == epoch else None
             try:
                 step = await run(
-                    advance, self.engine, tournament_id, self.owner, epoch, time.time()
+                    advance, self.engine, tournament_id, self.owner, epoch, time.time(), kept
                 )
             except LostLease:
                 self.held.pop(tournament_id, None)
@@ -110,6 +123,8 @@ class Director:
             except Exception:
                 log.exception("tournament %d could not be moved on", tournament_id)
                 continue
+            if step.status is not TournamentStatus.FINISHED:
+                self.kept[tournament_id] = (epoch, step.state)
             for table in step.to_make:
                 await self._make(step.spec, table)
 

@@ -2,14 +2,17 @@
 
 :func:`advance` first checks, by updating the event's row, that this process still holds the lease
 at ``epoch`` (a paused old owner finds its epoch gone and writes nothing); the row stays locked
-until the transaction ends, so nothing else moves the event meanwhile. It then reads the games of
-the tables being played (their places, as people/results.py writes them), closes those that ended,
-moves the event on (the five-minute reminder, the start, the end) and writes the next pairings:
-each table with the id its game will have, before the game exists, its seats under the unique
-indexes that make a second pairing of an entrant in a round (Swiss) or a second unfinished table
-(arena) impossible. It answers the tables whose game is missing or not seated yet, which the
-director then makes: a process killed between the pairing and the game loses no pairing, and the
-next owner makes the game, never a second pairing.
+until the transaction ends, so nothing else moves the event meanwhile. It reads the event once, and
+only what changed since its last step when the director kept that step's state
+(:func:`~.tournament_state.read_state`), then the games of the tables being played (their places,
+as people/results.py writes them), closes those that ended, settles those whose game can never be
+made because a person at them can no longer play (a forfeit: :func:`_settled`), moves the event on
+(the five-minute reminder, the start, the end) and writes the next pairings: each table with the id
+its game will have, before the game exists, its seats under the unique indexes that make a second
+pairing of an entrant in a round (Swiss) or a second unfinished table (arena) impossible. It
+answers the tables whose game is missing or not seated yet, which the director then makes: a
+process killed between the pairing and the game loses no pairing, and the next owner makes the
+game, never a second pairing.
 
 Synchronous: run it on the journal's database thread.
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import func, insert, or_, select, update
@@ -45,7 +48,7 @@ from .tournament_rules import (
     pair_swiss,
 )
 from .tournament_spec import EventSpec, TournamentStatus
-from .tournament_state import ODD_BYE, EntrantRow, EventState, read_state
+from .tournament_state import ODD_BYE, EntrantRow, EventState, TableRow, read_state
 
 __all__ = [
     "REMINDER",
@@ -92,6 +95,8 @@ class Step:
     status: TournamentStatus
     to_make: tuple[TableToMake, ...]
     paired: int  # tables written this step
+    # the event as this step left it: what the director keeps for its next step (once committed)
+    state: EventState
 
 
 # -- leases ------------------------------------------------------------------------------------
@@ -189,16 +194,23 @@ def _fence(db: Connection, tournament_id: int, owner: str, epoch: int) -> None:
 # -- one step ----------------------------------------------------------------------------------
 
 
-def advance(engine: Engine, tournament_id: int, owner: str, epoch: int, now: float) -> Step:
+def advance(
+    engine: Engine,
+    tournament_id: int,
+    owner: str,
+    epoch: int,
+    now: float,
+    kept: EventState | None = None,
+) -> Step:
     """Move the tournament on as far as it goes now (see the module's words); :class:`LostLease`
-    if this process no longer holds it."""
+    if this process no longer holds it. ``kept``: the :attr:`Step.state` of this process's last
+    step of the event at this ``epoch`` (then only what changed since is read: see
+    :func:`~.tournament_state.read_state`); None reads it all (a new owner, or after a failure)."""
     with engine.begin() as db:
         _fence(db, tournament_id, owner, epoch)
-        state = read_state(db, tournament_id)
+        state = read_state(db, tournament_id, kept)
         assert state is not None  # a leased tournament is never deleted
-        if _close_ended(db, state, now):
-            state = read_state(db, tournament_id)
-            assert state is not None
+        _close_ended(db, state, now)
         status = TournamentStatus(state.event.status)
         paired = 0
         if status is TournamentStatus.UPCOMING:
@@ -208,21 +220,19 @@ def advance(engine: Engine, tournament_id: int, owner: str, epoch: int, now: flo
                 status, paired = _run_arena(db, state, epoch, now)
             else:
                 status, paired = _run_swiss(db, state, epoch, now)
-            if paired:
-                state = read_state(db, tournament_id)
-                assert state is not None
         if status is TournamentStatus.FINISHED:
             db.execute(
                 update(TournamentTable)
                 .where(TournamentTable.id == tournament_id)
                 .values(lease_owner=None, lease_expires=None)
             )
-        return Step(EventSpec.of_row(state.event), status, _to_make(db, state), paired)
+        return Step(EventSpec.of_row(state.event), status, _to_make(db, state), paired, state)
 
 
 def _close_ended(db: Connection, state: EventState, now: float) -> bool:
-    """Close the tables whose game ended, with their places; whether any closed."""
-    playing = {t.game_id: t for t in state.tables if t.playing}
+    """Close the tables whose game ended, with their places (in the database and in ``state``),
+    and settle those whose game can never be made (:func:`_settled`); whether any closed."""
+    playing = {t.game_id: t for t in state.open}
     if not playing:
         return False
     games = {
@@ -244,15 +254,22 @@ def _close_ended(db: Connection, state: EventState, now: float) -> bool:
         )
     ):
         seats.setdefault(row.game_id, {})[row.seat] = row
-    closed = False
+    closed: dict[int, TableRow] = {}
+    missing = [t for g, t in playing.items() if g not in games]
+    cannot_play = _cannot_play(db, state) if missing else set()
     for game_id, table in playing.items():
         game = games.get(game_id)
-        if game is None or not game.finished:
+        if game is None:
+            places, ended_at = _settled(table, cannot_play), now
+            if places is _WAIT:
+                continue
+        elif not game.finished:
             continue
-        ended_at = game.finished_at if game.finished_at is not None else now
-        places = _places(game, seats.get(game_id, {}), len(table.entrants), ended_at, now)
-        if places is _WAIT:
-            continue
+        else:
+            ended_at = game.finished_at if game.finished_at is not None else now
+            places = _places(game, seats.get(game_id, {}), len(table.entrants), ended_at, now)
+            if places is _WAIT:
+                continue
         for seat, entrant in enumerate(table.entrants):
             db.execute(
                 update(TournamentSeatTable)
@@ -272,8 +289,21 @@ def _close_ended(db: Connection, state: EventState, now: float) -> bool:
             .where(TournamentEntrantTable.id.in_(table.entrants))
             .values(free_since=now)
         )
-        closed = True
-    return closed
+        closed[table.id] = _closed_here(state, table, places, ended_at, now)
+    state.close(closed)
+    return bool(closed)
+
+
+def _closed_here(
+    state: EventState, table: TableRow, places: list[int] | None, ended_at: float, now: float
+) -> TableRow:
+    """``table`` as the database has it once closed (its places), and its entrants free in
+    ``state``."""
+    for entrant in table.entrants:
+        if entrant in state.entrants:
+            state.entrants[entrant] = replace(state.entrants[entrant], free_since=now)
+    seats = tuple(None for _ in table.entrants) if places is None else tuple(places)
+    return replace(table, playing=False, finished_at=ended_at, places=seats)
 
 
 _WAIT: list[int] = []  # the places are not written yet
@@ -296,6 +326,20 @@ def _places(
     if not any(left):
         return None
     return [2 if gone else 1 for gone in left]
+
+
+def _settled(table: TableRow, cannot_play: set[int]) -> list[int] | None:
+    """The places of a table whose game is not made yet and never can be, because a person at it
+    can no longer play (their account was deleted, suspended or closed since the pairing): as if
+    they forfeited, those who cannot play share the last place and the others the first (a win
+    at a table of two); None (no result) if nobody at it can play. :data:`_WAIT` while all can:
+    the game will be made."""
+    gone = [entrant in cannot_play for entrant in table.entrants]
+    if not any(gone):
+        return _WAIT
+    if all(gone):
+        return None
+    return [2 if out else 1 for out in gone]
 
 
 def _set_status(db: Connection, state: EventState, status: TournamentStatus, **more: Any) -> None:
@@ -359,11 +403,14 @@ def _blocked(db: Connection, state: EventState) -> set[frozenset[int]]:
 
 
 def _unpairable(db: Connection, state: EventState) -> set[int]:
-    """Entrants never paired: those who withdrew, and people whose account was deleted, suspended
-    or closed since they joined."""
-    gone = {e.id for e in state.entrants.values() if e.withdrawn}
+    """Entrants never paired: those who withdrew, and those who cannot play."""
+    return {e.id for e in state.entrants.values() if e.withdrawn} | _cannot_play(db, state)
+
+
+def _cannot_play(db: Connection, state: EventState) -> set[int]:
+    """People whose account was deleted, suspended or closed since they joined."""
     people = {e.account_id: e.id for e in state.entrants.values() if e.account_id is not None}
-    gone |= {e.id for e in state.entrants.values() if e.account_id is None and e.bot is None}
+    gone = {e.id for e in state.entrants.values() if e.account_id is None and e.bot is None}
     if people:
         gone |= {
             people[account]
@@ -387,12 +434,13 @@ def _write_tables(
 ) -> int:
     written = 0
     for entrants in tables:
+        game_id = secrets.token_urlsafe(8)
         table_id = db.execute(
             insert(TournamentTableTable)
             .values(
                 tournament_id=state.event.id,
                 round=round_,
-                game_id=secrets.token_urlsafe(8),
+                game_id=game_id,
                 created=now,
                 epoch=epoch,
                 playing=True,
@@ -405,6 +453,8 @@ def _write_tables(
                     table_id=table_id, entrant_id=entrant, seat=seat, round=round_, playing=True
                 )
             )
+        seats = tuple(entrants)
+        state.place([TableRow(table_id, round_, game_id, True, None, seats, (None,) * len(seats))])
         written += 1
     return written
 
@@ -419,12 +469,8 @@ def _run_arena(
             return TournamentStatus.RUNNING, 0
         _set_status(db, state, TournamentStatus.FINISHED)
         return TournamentStatus.FINISHED, 0
-    scores = {s.entrant: s.score for s in state.standings()}
-    last: dict[int, int] = {}
-    for table in state.tables:  # in the order they were paired: the latest opponent stays
-        if not table.playing and len(table.entrants) == 2:
-            first, second = table.entrants
-            last[first], last[second] = second, first
+    kept = state.arena_scores()
+    scores = kept.scores(state.entrants)
     gone = _unpairable(db, state)
     free = [
         ArenaCandidate(
@@ -432,7 +478,7 @@ def _run_arena(
             scores.get(e.id, 0.0),
             e.rating,
             e.free_since if e.free_since is not None else event.starts_at,
-            last.get(e.id),
+            kept.last_opponent(e.id),
         )
         for e in state.entrants.values()
         if not e.paused and e.id not in busy and e.id not in gone
@@ -487,7 +533,7 @@ def _run_swiss(
 
 def _to_make(db: Connection, state: EventState) -> tuple[TableToMake, ...]:
     """The tables being played whose game is missing or not seated as paired."""
-    playing = [t for t in state.tables if t.playing]
+    playing = state.open
     if not playing:
         return ()
     seated: dict[str, dict[int, int | None]] = {}

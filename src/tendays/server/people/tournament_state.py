@@ -8,10 +8,13 @@ pairing uses.
 
 from __future__ import annotations
 
+import bisect
+import heapq
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, true
 from sqlalchemy.engine import Connection
 
 from ..storage.schema import (
@@ -21,6 +24,8 @@ from ..storage.schema import (
     TournamentTable,
     TournamentTableTable,
 )
+from .tournament_arena_scores import ArenaScores
+from .tournament_rows import EntrantRow, TableRow
 from .tournament_rules import (
     Bye,
     Entrant,
@@ -37,47 +42,42 @@ ODD_BYE = 1.0  # the points of a Swiss round sat out as the odd one out
 LATE_BYE = 0.5  # the points of each Swiss round paired before a late joiner joined
 
 
-@dataclass(frozen=True)
-class EntrantRow:
-    id: int
-    account_id: int | None
-    bot: str | None
-    name: str
-    rating: float
-    first_round: int
-    withdrawn: bool
-    paused: bool
-    free_since: float | None
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """A table: its game, round, entrants by seat, and places once its game ended (None for a
-    seat of a game with no result)."""
-
-    id: int
-    round: int
-    game_id: str
-    playing: bool
-    finished_at: float | None
-    entrants: tuple[int, ...]
-    places: tuple[int | None, ...]
-
-    @property
-    def result(self) -> TableResult | None:
-        """The result the rules count, or None (still playing, or ended with no result)."""
-        if self.playing or self.finished_at is None or None in self.places:
-            return None
-        places = {e: int(p) for e, p in zip(self.entrants, self.places, strict=True) if p}
-        return TableResult(self.round, places, self.finished_at)
-
-
 @dataclass
 class EventState:
     event: Any  # the tournaments row
     entrants: dict[int, EntrantRow] = field(default_factory=dict)
-    tables: list[TableRow] = field(default_factory=list)
+    # the tables, apart: those closed (they no longer change) and those being played, each in the
+    # order paired, so a step looks only at the open ones
+    closed: list[TableRow] = field(default_factory=list)
+    open: list[TableRow] = field(default_factory=list)
     byes: list[Bye] = field(default_factory=list)
+    # an arena's scores as the director pairs by them, kept between its steps with the tables
+    arena: ArenaScores | None = None
+
+    @property
+    def tables(self) -> list[TableRow]:
+        """Every table, in the order paired."""
+        return list(heapq.merge(self.closed, self.open, key=lambda t: t.id))
+
+    def place(self, tables: Iterable[TableRow]) -> None:
+        """Tables read or written (open or closed), in the order paired."""
+        for table in tables:
+            bisect.insort(self.open if table.playing else self.closed, table, key=lambda t: t.id)
+
+    def close(self, done: Mapping[int, TableRow]) -> None:
+        """Open tables closed (by id, as the database has them now)."""
+        if not done:
+            return
+        self.open = [t for t in self.open if t.id not in done]
+        self.place(done.values())
+        if self.arena is not None:
+            for table in done.values():
+                self.arena.add(table)
+
+    def arena_scores(self) -> ArenaScores:
+        if self.arena is None:
+            self.arena = ArenaScores(self.closed)
+        return self.arena
 
     @property
     def kind(self) -> TournamentKind:
@@ -104,15 +104,34 @@ class EventState:
 
     def playing(self) -> dict[int, TableRow]:
         """The unfinished table of each entrant at one."""
-        return {e: t for t in self.tables if t.playing for e in t.entrants}
+        return {e: t for t in self.open for e in t.entrants}
 
 
-def read_state(db: Connection, tournament_id: int) -> EventState | None:
-    """The tournament's state, or None if there is no such tournament."""
+def read_state(
+    db: Connection, tournament_id: int, kept: EventState | None = None
+) -> EventState | None:
+    """The tournament's state, or None if there is no such tournament.
+
+    ``kept``: the state this process wrote at the end of its last step of the event under the
+    lease it still holds (the director's memory between steps). Then only what can have changed
+    is read: the event, its entrants and byes (bounded by the field, not by the games), the tables
+    that were being played and those paired since; the closed tables are taken from ``kept``
+    (a table is closed, and its places written, only by the lease holder: none changes behind its
+    back). Should the database say a table ``kept`` had open is closed, everything is read again.
+    """
     event = db.execute(select(TournamentTable).where(TournamentTable.id == tournament_id)).first()
     if event is None:
         return None
     state = EventState(event)
+    _read_entrants(db, state)
+    if kept is None or not _read_tables_since(db, state, kept):
+        state.place(_read_tables(db, tournament_id, true()))
+    _read_byes(db, state)
+    return state
+
+
+def _read_entrants(db: Connection, state: EventState) -> None:
+    tournament_id = state.event.id
     for row in db.execute(
         select(TournamentEntrantTable)
         .where(TournamentEntrantTable.tournament_id == tournament_id)
@@ -129,21 +148,26 @@ def read_state(db: Connection, tournament_id: int) -> EventState | None:
             row.paused,
             row.free_since,
         )
+
+
+def _read_tables(db: Connection, tournament_id: int, which: Any) -> list[TableRow]:
+    """The tournament's tables that ``which`` selects, with their seats, in the order paired."""
     seats: dict[int, list[Any]] = {}
     for seat in db.execute(
         select(TournamentSeatTable)
         .join(TournamentTableTable, TournamentTableTable.id == TournamentSeatTable.table_id)
-        .where(TournamentTableTable.tournament_id == tournament_id)
+        .where(TournamentTableTable.tournament_id == tournament_id, which)
         .order_by(TournamentSeatTable.table_id, TournamentSeatTable.seat)
     ).all():
         seats.setdefault(seat.table_id, []).append(seat)
+    tables = []
     for table in db.execute(
         select(TournamentTableTable)
-        .where(TournamentTableTable.tournament_id == tournament_id)
+        .where(TournamentTableTable.tournament_id == tournament_id, which)
         .order_by(TournamentTableTable.id)
     ).all():
         sat = seats.get(table.id, [])
-        state.tables.append(
+        tables.append(
             TableRow(
                 table.id,
                 table.round,
@@ -154,6 +178,27 @@ def read_state(db: Connection, tournament_id: int) -> EventState | None:
                 tuple(s.place for s in sat),
             )
         )
+    return tables
+
+
+def _read_tables_since(db: Connection, state: EventState, kept: EventState) -> bool:
+    """Fill ``state``'s tables from ``kept``'s closed ones and the database's open and newer ones;
+    False (nothing filled) if the database closed a table ``kept`` had open."""
+    was_open = [t.id for t in kept.open]
+    seen = max([t.id for t in kept.open] + [t.id for t in kept.closed[-1:]], default=0)
+    fresh = _read_tables(db, state.event.id, TournamentTableTable.id > seen)
+    if was_open:
+        fresh += _read_tables(db, state.event.id, TournamentTableTable.id.in_(was_open))
+    if any(not t.playing for t in fresh if t.id <= seen):
+        return False
+    state.closed = list(kept.closed)
+    state.place(fresh)
+    state.arena = kept.arena
+    return True
+
+
+def _read_byes(db: Connection, state: EventState) -> None:
+    tournament_id = state.event.id
     state.byes = [
         Bye(row.entrant_id, row.round, row.points)
         for row in db.execute(
@@ -164,4 +209,3 @@ def read_state(db: Connection, tournament_id: int) -> EventState | None:
             .where(TournamentEntrantTable.tournament_id == tournament_id)
         ).all()
     ]
-    return state

@@ -30,8 +30,9 @@ from ..storage.schema import (
     TournamentSeriesTable,
     TournamentTable,
 )
+from .audit import Operator, record
 from .limits import count
-from .moderation_types import AccountStatus
+from .moderation_types import AccountStatus, OperatorAction
 from .ratings import START
 from .tournament_rules import TournamentKind
 from .tournament_spec import EventSpec, TournamentError, TournamentStatus
@@ -125,10 +126,12 @@ def create(
     now: float,
     created_by: int | None,
     per_day: int = 0,
+    operator: Operator | None = None,
 ) -> int:
     """Store a checked event (:func:`~.tournament_spec.check_spec`); its id. ``created_by``: the
     person (whose creations are limited to ``per_day`` a day, counted in the same transaction;
-    429 over it), None for the operator. 422 for a start in the past or too far ahead."""
+    429 over it), None for the operator (``operator``: who, for the audit log). 422 for a start
+    in the past or too far ahead."""
     if starts_at < now - 60:
         raise TournamentError(422, _("a tournament cannot start in the past"))
     if starts_at > now + 30 * 86400:
@@ -145,8 +148,17 @@ def create(
                     retry_after=wait,
                 )
         made = _insert_event(db, spec, max(starts_at, now), now, created_by)
-    assert made is not None  # only a series' event can meet another at its time
+        assert made is not None  # only a series' event can meet another at its time
+        _audit(db, operator, OperatorAction.CREATE_TOURNAMENT, now, tournament=made, name=spec.name)
     return made
+
+
+def _audit(
+    db: Connection, operator: Operator | None, action: OperatorAction, now: float, **what: Any
+) -> None:
+    """The operator's action on tournaments in the audit log, in the action's transaction."""
+    if operator is not None:
+        record(db, operator, action, now, outcome=what)
 
 
 def _event(db: Connection, tournament_id: int, lock: bool = False) -> Any:
@@ -296,11 +308,14 @@ def pause(engine: Engine, tournament_id: int, account_id: int, now: float, pause
     )
 
 
-def cancel(engine: Engine, tournament_id: int) -> bool:
+def cancel(
+    engine: Engine, tournament_id: int, operator: Operator | None = None, now: float = 0.0
+) -> bool:
     """The operator ends a tournament that has not finished: nobody is paired any more (games
-    being played go on). False if it had finished or been cancelled."""
+    being played go on). False if it had finished or been cancelled. ``operator``: who, for the
+    audit log (at ``now``)."""
     with engine.begin() as db:
-        _event(db, tournament_id)
+        event = _event(db, tournament_id)
         done = db.execute(
             update(TournamentTable)
             .where(
@@ -311,12 +326,29 @@ def cancel(engine: Engine, tournament_id: int) -> bool:
             )
             .values(status=TournamentStatus.CANCELLED.value, lease_owner=None)
         ).rowcount
+        if done:
+            _audit(
+                db,
+                operator,
+                OperatorAction.CANCEL_TOURNAMENT,
+                now,
+                tournament=tournament_id,
+                name=event.name,
+            )
     return bool(done)
 
 
-def schedule(engine: Engine, spec: EventSpec, every: float, first_start: float, now: float) -> int:
+def schedule(
+    engine: Engine,
+    spec: EventSpec,
+    every: float,
+    first_start: float,
+    now: float,
+    operator: Operator | None = None,
+) -> int:
     """A repeating site event: one tournament of ``spec`` every ``every`` seconds from
-    ``first_start``; each is made an hour before it starts. The series' id."""
+    ``first_start``; each is made an hour before it starts. The series' id. ``operator``: who,
+    for the audit log."""
     if every < 600:
         raise TournamentError(422, _("a series repeats every 10 minutes or more"))
     with engine.begin() as db:
@@ -325,17 +357,23 @@ def schedule(engine: Engine, spec: EventSpec, every: float, first_start: float, 
             .values(**spec.row(), every=every, first_start=first_start, active=True, created=now)
             .returning(TournamentSeriesTable.id)
         ).scalar_one()
+        _audit(db, operator, OperatorAction.SCHEDULE_SERIES, now, series=made, name=spec.name)
     return int(made)
 
 
-def unschedule(engine: Engine, series_id: int) -> bool:
-    """Stop a series (its events already made stay); False if there was no such active series."""
+def unschedule(
+    engine: Engine, series_id: int, operator: Operator | None = None, now: float = 0.0
+) -> bool:
+    """Stop a series (its events already made stay); False if there was no such active series.
+    ``operator``: who, for the audit log (at ``now``)."""
     with engine.begin() as db:
         done = db.execute(
             update(TournamentSeriesTable)
             .where(TournamentSeriesTable.id == series_id, TournamentSeriesTable.active.is_(True))
             .values(active=False)
         ).rowcount
+        if done:
+            _audit(db, operator, OperatorAction.STOP_SERIES, now, series=series_id)
     return bool(done)
 
 

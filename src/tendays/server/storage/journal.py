@@ -8,6 +8,7 @@ does not pay one disk flush per move, and no move is acknowledged before it is s
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -35,17 +36,25 @@ class Journal:
         self._writer: asyncio.Task[None] | None = None
 
     async def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Call ``function(*args, **kwargs)`` on the database thread."""
+        """Call ``function(*args, **kwargs)`` on the database thread, in the caller's context (the
+        reader's language for the words it writes)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
+        context = contextvars.copy_context()
+        return await loop.run_in_executor(
+            self._executor, lambda: context.run(function, *args, **kwargs)
+        )
 
     async def read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call ``function(*args, **kwargs)``, which only reads (a profile, a leaderboard or lobby
         page), on a reader thread: a page for a visitor never waits behind the writer's batch of
         moves, lease renewals or pairing sweep (SQLite's WAL lets readers run beside the writer;
-        PostgreSQL has a connection each)."""
+        PostgreSQL has a connection each). It runs in the caller's context, as :meth:`run`: a
+        bot's name on a German reader's profile is German."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._readers, lambda: function(*args, **kwargs))
+        context = contextvars.copy_context()
+        return await loop.run_in_executor(
+            self._readers, lambda: context.run(function, *args, **kwargs)
+        )
 
     async def append_move(self, row: MoveRow) -> None:
         """Return once ``row`` is committed; raise if it could not be."""

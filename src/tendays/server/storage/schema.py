@@ -533,10 +533,11 @@ class PresenceTable(Base):
     seen_at: Mapped[float] = mapped_column(Float)
 
 class _EventColumns:
-    """What a tournament and a series of tournaments both say (revision 0010): the kind
-    (people/tournament_rules.py's TournamentKind), edition, options (JSON), pace (JSON; null: no
-    clock), an arena's minutes or a Swiss event's rounds, the table size, whether people's games are
-    rated, the ladder bots that play (a JSON list of levels) and the entrants' rating limits."""
+    """What a tournament and a series of tournaments both say (revision 0010): the kind (a
+    TournamentKind of the package people/tournament_rules/), edition, options (JSON), pace (JSON;
+    null: no clock), an arena's minutes or a Swiss event's rounds, the table size, whether people's
+    games are rated, the ladder bots that play (a JSON list of levels) and the entrants' rating
+    limits."""
 
     name: Mapped[str] = mapped_column(String(80))
     kind: Mapped[str] = mapped_column(String(8))

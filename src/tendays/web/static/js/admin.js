@@ -118,8 +118,10 @@ function auditItem(entry) {
   const whom = entry.account ? ` ${entry.account}` : "";
   const report = entry.report ? ` #${entry.report}` : "";
   const games = entry.outcome.games ? ` (${entry.outcome.games.join(", ")})` : "";
+  const what = entry.outcome.tournament ?? entry.outcome.series; // actions on site tournaments
+  const event = what ? ` #${what}${entry.outcome.name ? ` (${entry.outcome.name})` : ""}` : "";
   return el("li", { "data-audit": entry.action },
-    `${when(entry.at)} ${entry.operator}: ${t(`admin.action.${entry.action}`)}${report}${whom}${games}`,
+    `${when(entry.at)} ${entry.operator}: ${t(`admin.action.${entry.action}`)}${report}${whom}${event}${games}`,
     entry.note ? ` — ${entry.note}` : "");
 }
 

@@ -71,10 +71,10 @@ export function decimal(value, digits = 1) {
     .format(value);
 }
 
-/** A date in the reader's one style ("12/4/2026", "4.12.2026"): a Date or milliseconds, in the reader's time
- * zone, or a day as "YYYY-MM-DD" (the daily puzzle's), which is that day wherever the reader is. */
+/** A date in the reader's one style ("12/4/2026", "4.12.2026"): a Date, milliseconds or an ISO 8601 time, in
+ * the reader's time zone, or a day as "YYYY-MM-DD" (the daily puzzle's), which is that day wherever the reader is. */
 export function dateText(when) {
-  if (typeof when === "string") {
+  if (typeof when === "string" && /^\d{4}-\d{2}-\d{2}$/.test(when)) {
     return new Date(`${when}T00:00:00Z`).toLocaleDateString(language, { timeZone: "UTC" });
   }
   return new Date(when).toLocaleDateString(language);

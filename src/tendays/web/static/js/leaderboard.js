@@ -5,6 +5,7 @@ import { ApiError, api, el, markReady } from "./common.js";
 import { levelWord, startLanguage, t } from "./i18n.js";
 import { botsNote, deviationText, ratingText } from "./players/words.js";
 import { preferences } from "./preferences.js";
+import { whoBar } from "./who.js";
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 50;
@@ -12,6 +13,7 @@ const PER_PAGE = 50;
 await startLanguage();
 document.title = t("board.page_title");
 $("preferences").replaceWith(preferences());
+whoBar().then((bar) => $("who").replaceWith(bar));
 
 let board = null;
 const editions = await api("/api/editions").catch(() => []);

@@ -13,6 +13,7 @@ import { showModeration } from "./players/moderation.js";
 import { showTournamentResults } from "./players/tournaments.js";
 import { changeText, deviationText, editionName, ratingText } from "./players/words.js";
 import { preferences } from "./preferences.js";
+import { whoBar } from "./who.js";
 
 const $ = (id) => document.getElementById(id);
 // Everything after /players/: a name may hold a slash ("AC/DC", linked as AC%2FDC).
@@ -21,6 +22,7 @@ const PER_PAGE = 20;
 
 await startLanguage();
 $("preferences").replaceWith(preferences());
+whoBar().then((bar) => $("who").replaceWith(bar));
 
 let editions = [];
 let bots = { levels: [] };

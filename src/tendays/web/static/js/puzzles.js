@@ -9,10 +9,12 @@ import { MapView } from "./map.js";
 import { colourBlindPalette, preferences } from "./preferences.js";
 import * as rating from "./puzzles/rating.js";
 import { miniRack, tileCard } from "./table/tiles.js";
+import { whoBar } from "./who.js";
 
 await startLanguage();
 document.title = t("puzzles.page_title");
 document.getElementById("preferences").replaceWith(preferences());
+whoBar().then((bar) => document.getElementById("who").replaceWith(bar));
 
 const $ = (id) => document.getElementById(id);
 const EDITION_KEY = "tendays.puzzle_edition";

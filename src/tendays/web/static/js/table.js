@@ -24,6 +24,7 @@ import { promptPanel } from "./table/prompt.js";
 import { rackPanel } from "./table/rack.js";
 import { createSession } from "./table/session.js";
 import { createTableState } from "./table/state.js";
+import { showTournamentLink } from "./table/tournament_link.js";
 import { followTv, onTv, tvGame } from "./tv.js";
 
 const $ = (id) => document.getElementById(id);
@@ -118,6 +119,7 @@ function offer() {
 }
 
 installJoin(gameId, sit);
+showTournamentLink(gameId);
 installChat(actions);
 installKeys();
 $("hint-button").addEventListener("click", actions.askHint);

@@ -23,9 +23,12 @@ export function toast(text, url, opened) {
     await opened();
     location.assign(url);
   };
-  if (url) note.append(el("a", { class: "button primary", href: url, onclick: open }, t("inbox.open")));
-  note.append(el("button", { type: "button", class: "quiet", onclick: () => note.remove(),
+  // Open and close side by side, kept together when a long sentence makes the note wrap
+  const actions = el("span", { class: "inbox-toast-actions" });
+  if (url) actions.append(el("a", { class: "button primary", href: url, onclick: open }, t("inbox.open")));
+  actions.append(el("button", { type: "button", class: "quiet", onclick: () => note.remove(),
     "aria-label": t("inbox.dismiss") }, "×"));
+  note.append(actions);
   theShelf().append(note);
   const leave = () => {
     if (note.contains(document.activeElement)) setTimeout(leave, SHOWN_MS);

@@ -3,20 +3,22 @@
 
 import { el, playPath } from "../common.js";
 import { t } from "../i18n.js";
+import { botNames } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
 /** "1st Ada, 2nd Bob": the places of an ended game (seat by seat), or the seats alone. */
-function seatsText(game) {
-  if (!game.places) return game.seats.join(" – ");
-  return game.seats.map((name, i) => t("tournaments.placed", { place: game.places[i], name })).join(", ");
+function seatsText(game, bots) {
+  const names = game.seats.map((name) => bots.get(name) ?? name);
+  if (!game.places) return names.join(" – ");
+  return names.map((name, i) => t("tournaments.placed", { place: game.places[i], name })).join(", ");
 }
 
 function roundText(game, kind) {
   return kind === "swiss" && game.round ? `${t("tournaments.round", { round: game.round })} · ` : "";
 }
 
-function item(game, kind, me) {
+function item(game, kind, me, bots) {
   const playing = game.status === "playing";
   const mine = Boolean(me) && game.seats.includes(me);
   const link = playing
@@ -25,16 +27,17 @@ function item(game, kind, me) {
     : el("a", { href: `/replay/${encodeURIComponent(game.id)}`, class: "button small-button" },
       t("tournaments.replay"));
   return el("li", { "data-game": game.id, class: mine ? "mine" : null },
-    el("span", {}, roundText(game, kind), seatsText(game)), " ", link);
+    el("span", {}, roundText(game, kind), seatsText(game, bots)), " ", link);
 }
 
 /** Draw the games of `event` for the reader `me` (a name, or null); the newest first, as the server lists them. */
 export function showGames(event, me) {
   const games = event.games || [];
+  const bots = botNames(event);
   const playing = games.filter((game) => game.status === "playing");
   const ended = games.filter((game) => game.status !== "playing");
-  $("playing").replaceChildren(...(playing.length ? playing.map((game) => item(game, event.kind, me))
+  $("playing").replaceChildren(...(playing.length ? playing.map((game) => item(game, event.kind, me, bots))
     : [el("li", { class: "muted" }, t("tournaments.none_playing"))]));
-  $("ended").replaceChildren(...(ended.length ? ended.map((game) => item(game, event.kind, me))
+  $("ended").replaceChildren(...(ended.length ? ended.map((game) => item(game, event.kind, me, bots))
     : [el("li", { class: "muted" }, t("tournaments.none_ended"))]));
 }

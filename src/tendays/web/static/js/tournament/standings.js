@@ -5,7 +5,7 @@
 import { accountMark } from "../account_mark.js";
 import { el, svg } from "../common.js";
 import { levelWord, t } from "../i18n.js";
-import { scoreText, tiebreakWords } from "./words.js";
+import { botName, scoreText, tiebreakWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,7 +19,7 @@ function tiebreakKeys(standings, kind) {
 /** A player's name as the standings show it, with the account's mark, the bot's level or "you". */
 export function entrantName(row, me) {
   return [
-    row.name,
+    row.bot ? botName(row.bot) : row.name,
     row.account ? " " : null,
     row.account ? accountMark({ account: true, name: row.name }) : null,
     row.bot ? " " : null,

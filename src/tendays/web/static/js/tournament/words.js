@@ -4,6 +4,18 @@
 import { clockText, paceText } from "../common.js";
 import { currentLanguage, levelWord, list, t, tn } from "../i18n.js";
 
+/** A bot entrant's name in the reader's words ("Normal bot", "Bot (normal)"), as a profile names it: the server
+ * gives the name stored, the same in every language. */
+export function botName(level) {
+  const words = t("tournaments.bot_level", { level: levelWord(level) });
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** {stored name: the reader's words} for the bots among `event`'s entrants, for the names its games list. */
+export function botNames(event) {
+  return new Map((event.standings || []).filter((row) => row.bot).map((row) => [row.name, botName(row.bot)]));
+}
+
 /** Milliseconds since the epoch of a time the API gives (unix seconds or an ISO string); null for none. */
 export function toMs(value) {
   if (value === null || value === undefined || value === "") return null;
