@@ -91,6 +91,12 @@ def test_a_challenge_is_told_listed_and_accepted_into_a_game_of_both_accounts(cl
     assert ben.call("GET", "/api/challenges").json()["incoming"] == []
     again = ben.call("POST", f"/api/challenges/{challenge['id']}/accept")
     assert again.status_code == 409 and "accepted already" in again.json()["detail"]
+    # each one's data download keeps the challenge and what its inbox was told
+    for person, kind in ((ann, "challenge_answered"), (ben, "challenge")):
+        data = person.call("GET", "/api/account/data").json()
+        kept = [(c["id"], c["from"], c["to"], c["accepted_by"], c["status"], c["game"]) for c in data["challenges"]]
+        assert kept == [(challenge["id"], "Ann", "Ben", "Ben", "accepted", game)]
+        assert [n["kind"] for n in data["notifications"]] == [kind]
 
 
 def test_a_decline_gives_its_reason_in_the_challengers_language(client: TestClient) -> None:

@@ -1,22 +1,26 @@
 """One account's own data, as the JSON its owner downloads: the account, its sessions and known
 devices (when they began and end, never their ids or cookies), its seats in games, its ratings and
-their history, its seeks, the players it blocks or follows and the reports it sent. Nothing of any
-other account (but the names it blocked, followed or reported), and never the password's hash."""
+their history, its seeks, the challenges it sent or received, its inbox, its tournaments and
+their chat lines, the players it blocks or follows and the reports it sent. Nothing of any other
+account (but the names it blocked, followed, challenged or reported, or that challenged it), and
+never the password's hash."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.engine import Connection
 
 from ..storage.schema import (
     AccountTable,
     BlockTable,
+    ChallengeTable,
     FollowTable,
     GameTable,
     KnownDeviceTable,
+    NotificationTable,
     RatingHistoryTable,
     RatingTable,
     ReportTable,
@@ -104,6 +108,27 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
         .where(TournamentChatTable.account_id == account_id)
         .order_by(TournamentChatTable.at)
     ).all()
+    challenges = db.execute(
+        select(ChallengeTable)
+        .where(
+            or_(
+                ChallengeTable.challenger_id == account_id,
+                ChallengeTable.challenged_id == account_id,
+                ChallengeTable.accepter_id == account_id,
+            )
+        )
+        .order_by(ChallengeTable.created)
+    ).all()
+    people = {c.challenger_id for c in challenges} | {
+        other for c in challenges for other in (c.challenged_id, c.accepter_id) if other is not None
+    }
+    known = select(AccountTable.id, AccountTable.name).where(AccountTable.id.in_(people))
+    names = dict(db.execute(known).all())
+    inbox = db.execute(
+        select(NotificationTable)
+        .where(NotificationTable.account_id == account_id)
+        .order_by(NotificationTable.created)
+    ).all()
     return {
         "account": {"name": account.name, "created": account.created},
         "sessions": [{"created": s.created, "expires": s.expires} for s in sessions],
@@ -175,6 +200,33 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
         "tournament_chat": [
             {"tournament": line.tournament_id, "text": line.text, "at": line.at}
             for line in tournament_lines
+        ],
+        "challenges": [
+            {
+                "id": c.id,
+                "from": names.get(c.challenger_id),
+                "to": names.get(c.challenged_id) if c.challenged_id is not None else None,
+                "accepted_by": names.get(c.accepter_id) if c.accepter_id is not None else None,
+                "edition": c.edition,
+                "options": json.loads(c.options),
+                "clock": json.loads(c.clock) if c.clock else None,
+                "rated": bool(c.rated),
+                "status": c.status,
+                "reason": c.reason,
+                "created": c.created,
+                "answered": c.answered_at,
+                "game": c.game_id,
+            }
+            for c in challenges
+        ],
+        "notifications": [
+            {
+                "kind": n.kind,
+                "data": json.loads(n.data),
+                "created": n.created,
+                "read": n.read_at,
+            }
+            for n in inbox
         ],
         "reports": [
             {

@@ -47,7 +47,7 @@ def say(
     except ValueError as error:
         raise TournamentError(422, str(error)) from None
     if not line:
-        raise TournamentError(422, _("a chat message is not empty"))
+        raise TournamentError(422, _("a chat message cannot be empty"))
     most, window = settings.chat_lines, settings.chat_window
     with engine.begin() as db:
         _exists(db, tournament_id)

@@ -198,8 +198,10 @@ def join(engine: Engine, tournament_id: int, account_id: int, now: float) -> Non
         person = db.execute(
             select(AccountTable.name, AccountTable.status).where(AccountTable.id == account_id)
         ).one()
-        if person.status != AccountStatus.ACTIVE:
+        if person.status == AccountStatus.SUSPENDED:
             raise TournamentError(409, _("a suspended account cannot join a tournament"))
+        if person.status != AccountStatus.ACTIVE:
+            raise TournamentError(409, _("a closed account cannot join a tournament"))
         rating = _rating(db, account_id, event.edition)
         low, high = event.rating_min, event.rating_max
         if (low is not None and rating < low) or (high is not None and rating > high):

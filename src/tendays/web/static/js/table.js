@@ -99,6 +99,7 @@ store.subscribe(render);
 function sit(token) {
   $("join").hidden = true;
   session.start(token);
+  showTournamentLink(gameId); // the join panel, when it was offered, has shown it already
 }
 
 /** A browser signed in to the account that holds a seat here sits at it, on any device (no seat link needed). */
@@ -119,7 +120,6 @@ function offer() {
 }
 
 installJoin(gameId, sit);
-showTournamentLink(gameId);
 installChat(actions);
 installKeys();
 $("hint-button").addEventListener("click", actions.askHint);

@@ -3,6 +3,7 @@
 import { signedIn } from "../account_session.js";
 import { api, el, fillIfEmpty, playPath, remembered } from "../common.js";
 import { levelWord, t } from "../i18n.js";
+import { linkTournament } from "./tournament_link.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,6 +34,7 @@ export async function offerJoin(gameId) {
   }
   try {
     const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
+    linkTournament(game);
     const free = game.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved).length;
     const players = game.seats.map((s) => (s.kind === "bot" ? t("join.a_bot", { level: levelWord(s.bot) }) : s.taken ? s.name
       : s.reserved ? t("join.kept", { name: s.name || t("join.last_player") }) : t("join.free")));
