@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, Page, Server, new_page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_accessibility import audit
 from test_profiles_browser import SMALL_TARGETS
 
@@ -136,8 +137,13 @@ def play_out(server: Server, event: int, players: dict[str, Page], watcher: Page
                     page.goto(event_url)
                     page.wait_for_selector("body[data-ready]", state="attached")
             elif page.locator("#your-game:not([hidden])").count():
-                # back from a game after the next one was given: the page offers it with a link
-                page.click("#your-game-link")
+                # back from a game after the next one was given: the page offers it with a link. The offer
+                # may go between the look and the click (that game ended, or the page went to the next
+                # one by itself): then the next pass of the loop sees what the page shows instead.
+                try:
+                    page.click("#your-game:not([hidden]) #your-game-link", timeout=5000)
+                except PlaywrightTimeoutError:
+                    continue
                 page.wait_for_url("**/play/**")
                 gone_to[name].append(CLICKED)
         watcher.wait_for_timeout(250)

@@ -156,6 +156,8 @@ def test_the_challenge_page_passes_the_audit_and_fits_a_phone(browser: Any, serv
                      f"{server.url}/players/{gus.name}")
     profile.click("#challenge-open")
     profile.wait_for_selector("#challenge-dialog[open]")
+    # the edition of the reader's language comes first, as in the lobby
+    assert profile.input_value("#challenge-edition") == ("germany" if lang == "de" else "usa")
     assert audit(profile) == []
     for each in (page, profile):
         assert each.js_errors == []

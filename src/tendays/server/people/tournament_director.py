@@ -54,6 +54,7 @@ class Director:
         self._renew_at = 0.0  # monotonic: when the leases are renewed next
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def watch_games(self) -> None:
         """Be woken when a game ends here (after the lobby's ``on_finished`` wrote its places)."""
@@ -74,6 +75,9 @@ class Director:
 
     async def close(self) -> None:
         """Stop, and give the leases back so another process runs the tournaments at once."""
+        # the flag as well as the cancel: a cancel that comes as a wake does can be lost in the wait
+        self._stopping = True
+        self._wake.set()
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
@@ -81,7 +85,7 @@ class Director:
             await self.journal.run(release, self.engine, self.owner)
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.tick()
             except asyncio.CancelledError:
@@ -90,7 +94,8 @@ class Director:
                 log.exception("the tournament director failed; trying again")
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.settings.tournament_tick)
+                async with asyncio.timeout(self.settings.tournament_tick):
+                    await self._wake.wait()
 
     async def tick(self) -> None:
         """One look at every tournament: renew and take leases, make the series' next events, step

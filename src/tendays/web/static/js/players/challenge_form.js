@@ -4,7 +4,7 @@
 // an anonymous visitor.
 
 import { ApiError, api, el, sentence } from "../common.js";
-import { t } from "../i18n.js";
+import { currentLanguage, t } from "../i18n.js";
 import { editionName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -57,6 +57,9 @@ export function showChallenge(profile, session, editions) {
   const select = $("challenge-edition");
   if (select.options.length === 0) {
     select.replaceChildren(...editions.map((e) => el("option", { value: e.id }, editionName(editions, e.id))));
+    // as the lobby offers it: the edition of the reader's language first
+    const chosen = editions.find((e) => e.language === currentLanguage()) || editions.find((e) => e.default);
+    if (chosen) select.value = chosen.id;
   }
   if (!wired) {
     wired = true;
