@@ -93,10 +93,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Account:
-    """A person with an account: its id in the database and its name as typed."""
+    """A person with an account: its id in the database, its name as typed, and whether it is a
+    bot account (it plays only through the Bot API)."""
 
     id: int
     name: str
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,6 +233,30 @@ class AccountTable(Base):
     # only an active account signs in. A hidden account is left off the leaderboards.
     status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
     hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    # Revision 0013: a bot account (people/bot_accounts.py) plays only through the Bot API; set once,
+    # never unset.
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+
+
+class ApiTokenTable(Base):
+    """A personal API token (revision 0013): ``Authorization: Bearer`` on the Bot API
+    (people/api_tokens.py). Only the SHA-256 of the token is stored, so a copy of the database
+    plays for nobody; ``scopes`` are TokenScope values separated by spaces; a revoked token keeps
+    its row (``revoked_at``) so its owner's list says when."""
+
+    __tablename__ = "api_tokens"
+    __table_args__ = (Index("ux_api_tokens_hash", "token_hash", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[str] = mapped_column(String(120))
+    created: Mapped[float] = mapped_column(Float)
+    last_used: Mapped[float | None] = mapped_column(Float, nullable=True)
+    revoked_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SessionTable(Base):
@@ -551,6 +575,10 @@ class _EventColumns:
     bots: Mapped[str] = mapped_column(Text)
     rating_min: Mapped[float | None] = mapped_column(Float, nullable=True)
     rating_max: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Revision 0013: bot accounts may enter
+    bots_allowed: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=text("false")
+    )
 
 
 class TournamentSeriesTable(_EventColumns, Base):
