@@ -203,6 +203,7 @@ class Cluster:
         self.on_inbox: Callable[[int], None] | None = None
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
 
     def start(self) -> None:
         self._tasks = [
@@ -213,6 +214,9 @@ class Cluster:
     async def close(self) -> None:
         """Stop renewing and taking leases (the lobby gives them back
         once its games are stopped)."""
+        # the flag as well as the cancel: a cancel that comes as a wake does can be lost in the wait
+        self._stopping = True
+        self._wake.set()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -229,7 +233,7 @@ class Cluster:
 
     async def _keep_leases(self) -> None:
         leases, ttl = self.journal.store.leases, self.settings.lease_ttl
-        while True:
+        while not self._stopping:
             try:
                 since = time.monotonic()
                 await self.driver.held(await self.journal.run(leases.renew, ttl), since)
@@ -247,7 +251,8 @@ class Cluster:
                 log.exception("renewing or taking game leases failed; trying again")
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.settings.lease_renew)
+                async with asyncio.timeout(self.settings.lease_renew):
+                    await self._wake.wait()
 
     async def _listen(self) -> None:
         import psycopg
