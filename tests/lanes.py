@@ -78,7 +78,10 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/server/test_tournament_rules.py::test_nobody_sits_out_twice_while_someone_has_not",
     "tests/server/test_notifications.py",  # sign-ups: Argon2id
     "tests/server/test_notifications_games.py",  # sign-ups: Argon2id
+    # the Bot API's streams, served by uvicorn on a thread: a whole game played through them, and more
+    "tests/server/test_bot_streams.py",
     "tests/server/test_challenges.py",  # sign-ups: Argon2id
+    "tests/server/test_bot_accounts.py",  # sign-ups: Argon2id
     "tests/server/test_seating_api.py",  # sign-ups: Argon2id
     "tests/server/test_people_api_review.py",
     "tests/server/test_people_loose_ends.py",
@@ -95,6 +98,9 @@ SLOW_TESTS: tuple[str, ...] = (
     "tests/rl/test_pgx_env.py",
     "tests/rl/test_pgx_ppo_example.py",
     "tests/rl/test_openspiel.py",
+    "tests/rl/test_action_rule_batched.py",
+    "tests/rl/test_batched_view.py",
+    "tests/rl/test_batched_policy_engine.py",
     # colour-science, which simulates colour vision, takes over a second to import.
     "tests/engine/test_colour_blind.py",
     # Every test runs tendays in a process of its own (most of a second each, 13 of them).

@@ -59,6 +59,7 @@ def test_site_tournaments_and_series_from_the_command_line(base: str) -> None:  
         "30",
         "--first",
         str(time.time() + 1800),
+        "--bots-allowed",
     )
     assert series.returncode == 0, series.stderr
     assert series.stdout.strip() == "series 1 scheduled: a tournament every 60 minutes"
@@ -70,12 +71,14 @@ def test_site_tournaments_and_series_from_the_command_line(base: str) -> None:  
             break
         time.sleep(0.2)
     assert [t["name"] for t in made_by_series] == ["Hourly arena"]
+    assert made_by_series[0]["bots_allowed"] is True  # bot accounts may enter the series' events
     assert listed["series"][0]["active"] is True and listed["series"][0]["every_minutes"] == 60
     swiss = next(t for t in listed["tournaments"] if t["id"] == 1)
     assert swiss["clock"] == {"kind": "live", "per_move": 60.0, "bank": 120.0} and swiss[
         "bots"
     ] == ["easy"]
     assert swiss["options"]["days"] == 5 and swiss["created_by"] is None
+    assert swiss["bots_allowed"] is False
     shown = admin(base, "tournament", "list").stdout
     assert "Evening Swiss" in shown and "series 1 (active): Hourly arena, every 60 minutes" in shown
     assert admin(base, "tournament", "cancel", "1").stdout.strip() == "tournament 1 cancelled"

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tendays.bots import make_bot
-from tendays.cli.tui.table import Table, parse_seats
+from tendays.cli.tui.seats import parse_seats
+from tendays.cli.tui.table import Table
 from tendays.engine import Options
 
 

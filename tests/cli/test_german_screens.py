@@ -19,9 +19,9 @@ from tendays.bots import GreedyBot
 from tendays.cli.tui.game_screen import GameScreen
 from tendays.cli.tui.replay_app import ReplayApp, ReplayScreen
 from tendays.cli.tui.rules import rules_markdown
+from tendays.cli.tui.save_file import load_save
 from tendays.cli.tui.screens import HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from tendays.cli.tui.setup_screen import SetupScreen
-from tendays.cli.tui.table import load_save
 from tendays.engine import Game, Options, load_edition, play_bots, use_language
 
 # Words of English sentences that German never uses. The move notation ("draw", "take 2") is the

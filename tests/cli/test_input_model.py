@@ -15,7 +15,13 @@ import pytest
 from arrows import next_arrow_keys
 
 from tendays.bots import GreedyBot
-from tendays.cli.tui.input_model import InputModel, Pending, Reply
+from tendays.cli.tui.input_model import (
+    OFFERED_WHEN_USABLE,
+    InputModel,
+    Pending,
+    Reply,
+    key_usable,
+)
 from tendays.engine import (
     Game,
     IllegalMoveError,
@@ -113,7 +119,8 @@ def refusal(message: str) -> Reply:
 
 def test_the_model_needs_no_terminal() -> None:
     code = (
-        "import sys, tendays.cli.tui.input_model, tendays.cli.tui.table; "
+        "import sys, tendays.cli.tui.input_model, tendays.cli.tui.table, "
+        "tendays.cli.tui.seats, tendays.cli.tui.save_file; "
         "assert 'textual' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -387,3 +394,24 @@ def test_the_move_box_takes_the_readers_verbs_and_the_notation() -> None:
         assert InputModel().typed("replace 5 1") == Reply(Move.replace(5, 1))
     reply = InputModel().typed("draw " * 1000)
     assert reply.error and len(reply.message) < 120 and "is not a move" in reply.message
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_footer_offers_a_game_key_only_in_the_phase_it_belongs_to(swap: bool) -> None:
+    drafting = new_table(swap=swap).view
+    keyboard = after_the_draft(swap=swap)
+    drawing = keyboard.view
+    assert keyboard.press("d").move == Move.draw()
+    placing = keyboard.view
+    usable = {
+        phase: {a for a in OFFERED_WHEN_USABLE if key_usable(a, False, pv)}
+        for phase, pv in (("draft", drafting), ("draw", drawing), ("place", placing))
+    }
+    assert usable == {
+        "draft": set(),
+        "draw": {"draw", "swap"} if swap else {"draw"},
+        "place": {"discard"},
+    }
+    assert {a for a in OFFERED_WHEN_USABLE if key_usable(a, False, None)} == set()
+    assert {a for a in OFFERED_WHEN_USABLE if key_usable(a, True, None)} == {"show_end"}
+    assert key_usable("hint", False, None)  # a key not offered by phase always answers

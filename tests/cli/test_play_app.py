@@ -16,9 +16,11 @@ from tendays.cli.tui.game_screen import GameScreen
 from tendays.cli.tui.play_app import PlayApp
 from tendays.cli.tui.render import name_width, rack_line
 from tendays.cli.tui.rules import rules_markdown
+from tendays.cli.tui.save_file import load_save
 from tendays.cli.tui.screens import HelpScreen, PrivacyScreen, TextScreen
+from tendays.cli.tui.seats import parse_seats
 from tendays.cli.tui.setup_screen import SetupScreen
-from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
+from tendays.cli.tui.table import PlayConfig, Table
 from tendays.cli.tui.widgets import DayRow
 from tendays.engine import GameRecord, Move, Options, Phase, PlayerView, checker_for, load_edition
 
@@ -372,7 +374,7 @@ class BrokenBot:
 
 
 async def test_a_failing_bot_is_reported_and_the_game_can_still_be_saved(tmp_path: Path) -> None:
-    from tendays.cli.tui.table import TerminalSeat
+    from tendays.cli.tui.seats import TerminalSeat
 
     seats = [TerminalSeat("You", "human"), TerminalSeat("Bot 2", "cmd:./engine", BrokenBot())]
     table = Table("usa", Options(players=2, days=5), 1, seats)

@@ -13,8 +13,10 @@ from tui_driver import Person, keys_for, make_app, screen_text, settle
 from tendays.bots import LEVELS, bot_names, make_bot
 from tendays.cli.main import build_parser, main
 from tendays.cli.tui.play_app import PlayApp
+from tendays.cli.tui.save_file import load_save
+from tendays.cli.tui.seats import SeatError, parse_seats
 from tendays.cli.tui.setup_screen import SetupScreen
-from tendays.cli.tui.table import PlayConfig, SeatError, Table, load_save, parse_seats
+from tendays.cli.tui.table import PlayConfig, Table
 from tendays.engine import (
     EventKind,
     Game,
@@ -287,3 +289,23 @@ def test_names_of_people_keep_working() -> None:
         s.is_human for s in seats
     )
     assert not parse_seats("me,Hard")[1].is_human  # a bot's own name, in any case, is the bot
+
+
+def slips(name: str) -> set[str]:
+    """Every word one slip away from ``name``: a letter left out, or two neighbours swapped."""
+    left_out = {name[:i] + name[i + 1 :] for i in range(len(name))}
+    swapped = {name[:i] + name[i + 1] + name[i] + name[i + 2 :] for i in range(len(name) - 1)}
+    return (left_out | swapped) - {name}
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_slip_of_a_level_is_refused_naming_the_level(level: str) -> None:
+    for word in sorted(slips(level)):
+        with pytest.raises(SeatError, match=f"did you mean '{level}'"):
+            parse_seats(f"me,{word}")
+
+
+def test_short_lower_case_names_far_from_every_bot_seat_people() -> None:
+    seats = parse_seats("ann,bob,eve,hans")
+    assert [s.name for s in seats] == ["ann", "bob", "eve", "hans"]
+    assert all(s.is_human for s in seats)

@@ -14,8 +14,8 @@ from test_bad_files import saved_game
 from tendays.cli.record_file import MAX_RECORD_BYTES, read_record_bytes
 from tendays.cli.replay_cmd import print_game
 from tendays.cli.tui.render import person
-from tendays.cli.tui.replay_app import replay_states
-from tendays.cli.tui.table import SeatError, load_save, parse_seats, saved_palette
+from tendays.cli.tui.save_file import load_save, saved_palette
+from tendays.cli.tui.seats import SeatError, parse_seats
 from tendays.engine import Game, Options, RecordError
 
 TITLE = "\x1b]2;pwned\x07"  # an escape sequence that retitles the terminal
@@ -143,7 +143,7 @@ def test_what_is_shown_of_a_name_never_holds_a_control_character(
         game.play(game.state.legal_moves()[0])
     record = game.record
     assert person(TITLE) == "\ufffd]2;pwned\ufffd"
-    print_game(record, replay_states(record), reveal=True)
+    print_game(record, record.states(), reveal=True)
     seats = parse_seats("me,greedy", record.names)
     out = capsys.readouterr().out
     assert "\ufffd]2;pwned\ufffd put a tile on day" in out  # the log

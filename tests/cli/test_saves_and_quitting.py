@@ -9,10 +9,12 @@ import pytest
 from tui_driver import make_app, screen_text, settle
 
 from tendays.cli import play_cmd
-from tendays.cli.main import build_parser
+from tendays.cli.main import build_parser, main
 from tendays.cli.tui.play_app import PlayApp
+from tendays.cli.tui.save_file import load_save
 from tendays.cli.tui.screens import HelpScreen, PrivacyScreen
-from tendays.cli.tui.table import PlayConfig, Table, load_save, parse_seats
+from tendays.cli.tui.seats import parse_seats
+from tendays.cli.tui.table import PlayConfig, Table
 
 
 async def test_saving_beside_another_games_save_keeps_it_and_says_where(tmp_path: Path) -> None:
@@ -114,8 +116,7 @@ def test_a_save_target_that_cannot_hold_a_game_is_refused_at_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str, words: str
 ) -> None:
     target = target.format(tmp=tmp_path)
-    args = build_parser().parse_args(["play", "--players", "me,random", "--save", target])
-    assert play_cmd.run(args) == 2
+    assert main(["play", "--players", "me,random", "--save", target]) == 2
     error = capsys.readouterr().err
     assert words.format(tmp=tmp_path) in error and "give a file the game can be saved to" in error
     assert list(tmp_path.iterdir()) == []  # no "-2" file beside it
@@ -125,8 +126,7 @@ def test_a_save_target_that_cannot_hold_a_game_is_refused_at_start(
 def test_a_delay_that_is_no_pause_is_refused_naming_the_range(
     capsys: pytest.CaptureFixture[str], delay: str
 ) -> None:
-    args = build_parser().parse_args(["play", "--players", "me,random", "--delay", delay])
-    assert play_cmd.run(args) == 2
+    assert main(["play", "--players", "me,random", "--delay", delay]) == 2
     assert "give a pause of 0 to 60 seconds" in capsys.readouterr().err
 
 

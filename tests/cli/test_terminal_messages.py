@@ -11,13 +11,13 @@ from textual.widgets import Select
 from tui_driver import make_app, screen_text, settle
 
 from tendays.bots import make_bot
-from tendays.cli import play_cmd
 from tendays.cli.language import choose_language
-from tendays.cli.main import build_parser
+from tendays.cli.main import main
 from tendays.cli.tui.play_app import PlayApp
 from tendays.cli.tui.screens import PrivacyScreen
+from tendays.cli.tui.seats import parse_seats
 from tendays.cli.tui.setup_screen import SetupScreen
-from tendays.cli.tui.table import PlayConfig, Table, parse_seats
+from tendays.cli.tui.table import PlayConfig, Table
 from tendays.engine import Options, Phase
 
 
@@ -33,7 +33,7 @@ def finished_save(path: Path) -> dict[str, object]:
 
 
 def play(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    code = play_cmd.run(build_parser().parse_args(["play", *argv]))
+    code = main(["play", *argv])
     return code, capsys.readouterr().err
 
 

@@ -14,7 +14,8 @@ from textual.widgets import Static
 from tendays.bots import GreedyBot
 from tendays.cli.tui.game_screen import GameScreen
 from tendays.cli.tui.play_app import PlayApp
-from tendays.cli.tui.table import PlayConfig, Table, parse_seats
+from tendays.cli.tui.seats import parse_seats
+from tendays.cli.tui.table import PlayConfig, Table
 from tendays.engine import Move, MoveKind, Options, Phase
 
 

@@ -26,6 +26,7 @@ from tendays.engine import (
     new_game,
     tile_name,
 )
+from tendays.engine.record import field_problem
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -105,6 +106,29 @@ def test_a_record_with_an_illegal_move_names_it() -> None:
         RecordError, match=r"move 3 \(draft 1\) does not replay: day 1 already holds a tile"
     ):
         record.replay()
+
+
+def test_the_states_of_a_record_are_the_deal_and_each_move_played() -> None:
+    game = random_game("germany", Options(players=2, days=5, turn_limit=30), seed=8)
+    states = game.record.states()
+    assert len(states) == len(game.moves) + 1
+    assert states[0] == game.record.replay(0) and states[-1] == game.state
+    assert all(states[n] == game.record.replay(n) for n in range(0, len(states), 7))
+
+
+def test_the_states_of_a_record_stop_at_the_move_that_does_not_replay() -> None:
+    record = GameRecord("usa", Options(), 1, (Move.draft(1), Move.draft(1), Move.draft(1)))
+    with pytest.raises(RecordError, match=r"move 3 \(draft 1\) does not replay"):
+        record.states()
+    with pytest.raises(RecordError, match="this record cannot be replayed"):
+        GameRecord("usa", Options(players=2, days=99), 1).states()
+
+
+def test_field_problem_names_the_first_field_of_the_wrong_kind() -> None:
+    data = {"seed": "x", "moves": 3}
+    checks = [("seed", False, "a whole number"), ("moves", False, "a list of moves")]
+    assert field_problem(data, checks) == "'seed' must be a whole number, not \"x\""
+    assert field_problem(data, [("moves", True, "a list of moves")]) is None
 
 
 # -- golden playthroughs: seeded games dumped as text and compared line by line -----------------

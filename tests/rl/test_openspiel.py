@@ -65,3 +65,61 @@ def test_chance_deals_the_box_and_hides_the_drawn_tile() -> None:
 def test_unknown_edition_and_bad_turns_are_refused() -> None:
     with pytest.raises(Exception, match="turns must be at least 1"):
         pyspiel.load_game("python_tendays", {"turns": 0})
+
+
+def _dealt(game: object, tiles: dict[str, list[int]]) -> object:
+    """A 2-player, 2-day game played to the first turn's end: chance deals the listed tiles
+    (``draft``: the four drafted tiles in draft order; ``open``: the three pile openers;
+    ``draw``: the tile the first seat draws); each seat drafts day 1 then day 2; the first seat
+    draws and replaces its day 1 onto pile 1, covering pile 1's opener."""
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    state.apply_action(0)  # the first seat
+    for tile in tiles["draft"]:
+        state.apply_action(tile)
+        if state.is_chance_node():  # the last draft waits for the three pile openers
+            for opener in tiles["open"]:
+                state.apply_action(opener)
+        state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 0 and "draw" in state.action_to_string(0, 2)
+    state.apply_action(2)  # draw
+    state.apply_action(tiles["draw"])
+    replace = next(
+        a for a in state.legal_actions() if state.action_to_string(0, a) == "replace 1 1"
+    )
+    state.apply_action(replace)
+    assert state.current_player() == 1
+    return state
+
+
+DEAL = {"draft": [0, 1, 2, 3], "open": [4, 5, 6], "draw": 7}
+
+
+def test_the_information_state_string_names_the_tiles_the_player_saw() -> None:
+    """Two games that differ only in the tile that opened pile 1 (now covered): every seat saw it
+    turned up, so their information sets differ and so must the strings."""
+    game = pyspiel.load_game("python_tendays", {"players": 2, "days": 2})
+    one = _dealt(game, DEAL)
+    other = _dealt(game, {**DEAL, "open": [8, 5, 6]})
+    assert one.observation_string(1) == other.observation_string(1)  # the opener is covered
+    for seat in (0, 1):
+        assert one.information_state_string(seat) != other.information_state_string(seat)
+
+
+def test_the_information_state_string_ignores_the_tiles_the_player_never_saw() -> None:
+    """Two games that differ only in seat 1's drafted tiles and seat 0's drawn tile: each seat's
+    string differs where it saw the difference and is equal where it did not."""
+    game = pyspiel.load_game("python_tendays", {"players": 2, "days": 2})
+    one = _dealt(game, DEAL)
+    drafted = _dealt(game, {**DEAL, "draft": [0, 9, 2, 10]})  # seat 1's two tiles
+    drawn = _dealt(game, {**DEAL, "draw": 11})  # seat 0 drew another tile, now on its day 1
+    assert one.information_state_string(0) == drafted.information_state_string(0)
+    assert one.information_state_string(1) != drafted.information_state_string(1)
+    assert one.information_state_string(1) == drawn.information_state_string(1)
+    assert one.information_state_string(0) != drawn.information_state_string(0)
+
+
+def test_the_game_declares_no_information_state_tensor() -> None:
+    """The observation vector does not recall the past, so it is not offered as one."""
+    game = pyspiel.load_game("python_tendays", {"players": 2, "days": 2})
+    assert not game.get_type().provides_information_state_tensor
+    assert game.get_type().provides_information_state_string

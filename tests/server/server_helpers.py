@@ -34,7 +34,8 @@ SEED = 20261130
 
 def settings(**changes: Any) -> MasterSettings:
     """Bots move at once and think on threads; every game gets the same seed."""
-    values: dict[str, Any] = {"bot_delay": 0.0, "draft_delay": 0.0, "bot_processes": 0, "seed_source": lambda: SEED}
+    values: dict[str, Any] = {"bot_delay": 0.0, "draft_delay": 0.0, "bot_processes": 0, "seed_source": lambda: SEED,
+                              "challenges_per_minute": 0}  # tested on its own (test_bot_streams.py)
     values.update(changes)
     return MasterSettings(**values)
 

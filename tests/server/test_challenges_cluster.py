@@ -19,7 +19,7 @@ import psycopg  # noqa: E402
 from cluster_nodes import Node  # noqa: E402
 from test_pairing_cluster import Person  # noqa: E402
 
-UNLIMITED = {"CREATES_PER_MINUTE": "0", "JOINS_PER_MINUTE": "0"}
+UNLIMITED = {"CREATES_PER_MINUTE": "0", "JOINS_PER_MINUTE": "0", "CHALLENGES_PER_MINUTE": "0"}
 
 
 def send(node: Node, person: Person, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:

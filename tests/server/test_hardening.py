@@ -13,7 +13,7 @@ from server_helpers import HUMAN, TestClient, join, new_game, open_table, settin
 
 from tendays.cli.engine_cmd import serve
 from tendays.cli.main import main
-from tendays.cli.tui.table import load_save
+from tendays.cli.tui.save_file import load_save
 from tendays.engine import GameRecord, RecordError
 from tendays.engine.json_text import MAX_DEPTH, loads
 from tendays.server.face.admin import FAILURES_PER_MINUTE

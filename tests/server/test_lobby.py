@@ -58,9 +58,9 @@ def test_create_gives_seat_one_a_secret_link(client: TestClient) -> None:
     assert summary["status"] == "playing"  # the only human seat is taken: the game deals at once
     assert summary["seats"] == [
         {"seat": 0, "kind": "human", "name": "Alice", "bot": None, "taken": True, "reserved": False, "left": False,
-         "account": False},
+         "account": False, "bot_account": False},
         {"seat": 1, "kind": "bot", "name": "Easy bot", "bot": "easy", "taken": True, "reserved": False, "left": False,
-         "account": False},
+         "account": False, "bot_account": False},
     ]
     assert summary["pace"] is None and summary["ended"] is None and summary["options"]["days"] == 10
 

@@ -40,7 +40,7 @@ def test_a_bot_on_a_profile_is_named_in_the_readers_language(db_url: str) -> Non
         english = profile(store.engine, "Ada")
         assert german is not None and english is not None
         assert german["games"][0]["others"][0] == {"name": "Bot (normal)", "bot": "normal", "place": None,
-                                                   "profile": None}
+                                                   "bot_account": False, "profile": None}
         assert english["games"][0]["others"][0]["name"] == "Normal bot"
     finally:
         store.close()

@@ -360,7 +360,8 @@ def test_profile_and_leaderboard(db_url: str, client: TestClient) -> None:
     assert by_id["open"]["result"] == "playing" and by_id["open"]["link"] == "/play/open"
     assert by_id["friendly"]["result"] == "lost" and not by_id["friendly"]["rated"]
     assert by_id["r4"]["result"] == "won" and by_id["r4"]["link"] == "/replay/r4"
-    assert by_id["r4"]["others"] == [{"name": "P1", "bot": None, "place": 2, "profile": "/players/P1"}]
+    assert by_id["r4"]["others"] == [{"name": "P1", "bot": None, "place": 2, "bot_account": False,
+                                      "profile": "/players/P1"}]
     assert by_id["r4"]["change"] == points[-1]["change"]
     paged = client.get("/api/players/Ada", params={"page": 2, "per_page": 3}).json()
     assert [g["id"] for g in paged["games"]] == ["r3", "r2", "r1"] and paged["pages"] == 3 and paged["total"] == 7

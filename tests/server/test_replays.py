@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from server_helpers import HUMAN, SEED, TestClient, bot, new_game, open_table, settings
 
-from tendays.cli.tui.replay_app import replay_states
-from tendays.cli.tui.table import load_save
+from tendays.cli.tui.save_file import load_save
 from tendays.engine import GameRecord, view
 from tendays.engine.wire import view_to_json
 from tendays.server.face import replay_analysis, replays
@@ -186,7 +185,7 @@ def test_a_finished_game_replays_as_tendays_replay_reads_it(client: TestClient, 
     saved.write_text(answer.text)
     record, _seats = load_save(saved)
     assert record.names == ("Alice", "Normal bot")
-    states = replay_states(record)
+    states = record.states()
     assert states[-1].is_over
 
     replay = client.get(f"/api/games/{ticket['id']}/replay", headers={"Accept-Language": "de"}).json()

@@ -116,6 +116,7 @@ def test_the_api_names_the_game_and_its_seats(client: TestClient) -> None:
     answer = client.get("/api/tv")
     assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
     assert answer.json() == {"game": playing["id"], "edition": "usa",
-                             "seats": [{"name": "Bea", "rating": None}, {"name": "Hard bot", "rating": HARD}]}
+                             "seats": [{"name": "Bea", "rating": None, "bot_account": False},
+                                       {"name": "Hard bot", "rating": HARD, "bot_account": False}]}
     assert waiting["id"] != playing["id"]
     assert client.get("/tv").status_code == 200

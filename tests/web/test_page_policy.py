@@ -15,8 +15,8 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
-PAGES = ["/", "/account", "/admin", "/learn", "/players", "/leaderboard", "/puzzles", "/replay", "/docs",
-         "/challenge/abc123", "/tournaments", "/tournaments/1"]
+PAGES = ["/", "/account", "/account/tokens", "/admin", "/learn", "/players", "/leaderboard", "/puzzles", "/replay",
+         "/docs", "/challenge/abc123", "/tournaments", "/tournaments/1"]
 
 
 def new_game(server: Server) -> str:

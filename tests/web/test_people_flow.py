@@ -17,7 +17,7 @@ from browser_helpers import sign_up as sign_up_on_page
 from test_accessibility import audit
 
 from tendays.bots.registry import make_bot
-from tendays.cli.tui.table import load_save
+from tendays.cli.tui.save_file import load_save
 from tendays.engine.wire import view_from_json
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")

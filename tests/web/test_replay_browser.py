@@ -14,7 +14,7 @@ import pytest
 from browser_helpers import CHROMIUM, Page, Server, click_move, new_page, post, wait_for_turn_or_end
 from test_accessibility import audit
 
-from tendays.cli.tui.table import load_save
+from tendays.cli.tui.save_file import load_save
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")

@@ -42,17 +42,15 @@ from tendays.engine import (
     Move,
     MoveKind,
     Options,
-    Phase,
     PlayerView,
-    knowledge_of,
     load_edition,
 )
 from tendays.engine.i18n import gettext as _
 
+from .batched_view import batched_observation
 from .distance import journey_distance
 from .policy_inputs import (
     GREEDY_MULTIPLES,
-    OPPONENT_SLOTS,
     YARDSTICK,
     YARDSTICK_GROUPS,
     PolicySpec,
@@ -103,71 +101,13 @@ _PARAMS = (
 
 
 def encode(view: PlayerView, spec: PolicySpec) -> np.ndarray:
-    """float32[observation_size]: the batched engine's observation of
-    ``view.player``, from the view alone."""
-    assert view.player is not None and view.rack is not None
-    t, d, players, player = spec.tiles, spec.days, spec.players, view.player
-    edition, options = view.edition, view.options
-    copies = np.array(edition.tables.counts, np.float32)
-    box = float(edition.tile_count)
-    obs = np.zeros(spec.observation_size, np.float32)
-
-    def at(name: str, offset: int = 0, value: float = 1.0) -> None:
-        obs[spec.blocks[name][0] + offset] = value
-
-    def block(name: str) -> np.ndarray:
-        start, stop = spec.blocks[name]
-        return obs[start:stop]
-
-    phase = view.phase
-    at("phase", int(phase))
-    at("to_move", (view.current - player) % players)
-    limit = options.turn_limit
-    at("progress", 0, min(1.0, view.turn / limit) if limit is not None else 0.0)
-    holding = phase in (Phase.DRAFT, Phase.PLACE)
-    held = view.in_hand if holding else None
-    if held is not None:
-        at("held", held)
-    at("held_hidden", 0, float(holding and held is None))
-    if 0 <= view.taken_from < 4:
-        at("held_source", view.taken_from)
-    if view.forced_pile:
-        at("forced_pile", view.forced_pile - 1)
-    contents = np.zeros((3, t), np.float32)
-    for p, pile in enumerate(view.piles):
-        for tile in pile:
-            contents[p, tile] += 1
-        if pile:
-            at("pile_top", p * t + pile[-1])
-        at("pile_size", p, len(pile) / box)
-    block("pile_contents")[:] = (contents / copies).reshape(-1)
-    at("draw_size", 0, view.draw_pile_size / box)
-
-    # Racks as the viewer knows them: its own, and the public history's
-    # (every rack when they are shown).
-    if view.racks is not None:
-        known = [list(rack) for rack in view.racks]
-    else:
-        known = [list(rack) for rack in knowledge_of(view).racks]
-    known[player] = list(view.rack)
-    placed = np.zeros((players, d, t), np.float32)
-    for seat, rack in enumerate(known):
-        for day, known_tile in enumerate(rack):
-            if known_tile is not None:
-                placed[seat, day, known_tile] = 1
-    block("rack")[:] = placed[player].reshape(-1)
-    block("rack_empty")[:] = [float(tile is None) for tile in view.rack]
-    unseen = copies - contents.sum(0) - placed.sum((0, 1))
-    if held is not None:
-        unseen[held] -= 1
-    block("unseen")[:] = np.maximum(unseen, 0.0) / copies
-    slot_size = 2 + d * t
-    for slot in range(1, min(players, OPPONENT_SLOTS + 1)):
-        seat = (player + slot) % players
-        start = spec.blocks["opponents"][0] + (slot - 1) * slot_size
-        obs[start] = 1.0
-        obs[start + 1] = view.rack_counts[seat] / d
-        obs[start + 2 : start + slot_size] = placed[seat].reshape(-1)
+    """float32[observation_size]: the batched engine's observation of ``view.player``, from the
+    view alone (:func:`tendays.bots.batched_view.batched_observation`, the one encoder)."""
+    obs = batched_observation(view, "float32")
+    if obs.size != spec.observation_size:
+        raise ValueError(
+            f"the view gives {obs.size} values, the network reads {spec.observation_size}"
+        )
     return obs
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import os
 import sys
 
 from tendays.engine.i18n import gettext as _
+
+from .command_error import CommandError
+from .database_option import add_database_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,22 +26,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "reset-password", help="set a new password for an account (read from standard input)"
     )
     reset.add_argument("name", help="the account's name (letter case does not matter)")
-    reset.add_argument(
-        "--db",
-        default=os.environ.get("TENDAYS_DB", "sqlite:///tendays.db"),
-        metavar="URL",
-        help="the database (default: TENDAYS_DB, else sqlite:///tendays.db)",
-    )
+    add_database_argument(reset)
 
 
-def _new_password() -> str | None:
+def _new_password() -> str:
     """The new password: typed twice at a terminal, else the first line of standard input."""
     if not sys.stdin.isatty():
         return sys.stdin.readline().rstrip("\r\n")
     first = getpass.getpass(_("New password: "))
     if getpass.getpass(_("The same again: ")) != first:
-        print(_("the two passwords differ; nothing was changed"), file=sys.stderr)
-        return None
+        raise CommandError(_("the two passwords differ; nothing was changed"), 1, named=False)
     return first
 
 
@@ -52,21 +48,16 @@ def run(args: argparse.Namespace) -> int:
             "the server's packages are not installed ({error}): pip install -e '.[server]' in a "
             "clone of tendays"
         )
-        print(missing.format(error=error), file=sys.stderr)
-        return 2
+        raise CommandError(missing.format(error=error), named=False) from None
     password = _new_password()
-    if password is None:
-        return 1
     try:
         store = Store(args.db)
     except MissingDriver as error:
-        print(error, file=sys.stderr)
-        return 2
+        raise CommandError(str(error), named=False) from None
     try:
         reset_password(store.engine, args.name, password)
     except AccountError as error:
-        print(error.message, file=sys.stderr)
-        return 1
+        raise CommandError(error.message, 1, named=False) from None
     finally:
         store.close()
     done = _("the password of {name} is new; every session of the account has ended")

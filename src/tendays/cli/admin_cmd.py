@@ -31,6 +31,8 @@ from tendays.engine.plain_text import shown
 
 from .admin_moderation_cmd import MODERATION, add_moderation_arguments, run_moderation
 from .admin_tournament_cmd import TOURNAMENT, add_tournament_arguments, run_tournament
+from .command_error import CommandError
+from .database_option import add_database_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,12 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_tournament_arguments(sub)
     backup = sub.add_parser("backup", help="copy the SQLite database while the server runs")
     backup.add_argument("file", help="where to write the copy")
-    backup.add_argument(
-        "--db",
-        default=os.environ.get("TENDAYS_DB", "sqlite:///tendays.db"),
-        metavar="URL",
-        help="the database (default: TENDAYS_DB, else sqlite:///tendays.db)",
-    )
+    add_database_argument(backup)
 
 
 def _call(
@@ -93,31 +90,26 @@ def _call(
             detail = json.load(error).get("detail", error.reason)
         except ValueError:
             detail = error.reason
-        raise SystemExit(
-            "tendays admin: "
-            + _("the server answered {code}: {detail}").format(code=error.code, detail=detail)
-        ) from None
+        answered = _("the server answered {code}: {detail}")
+        raise CommandError(answered.format(code=error.code, detail=detail), 1) from None
     except OSError as error:
-        raise SystemExit(
-            "tendays admin: " + _("cannot reach {url}: {error}").format(url=args.url, error=error)
-        ) from None
+        unreached = _("cannot reach {url}: {error}")
+        raise CommandError(unreached.format(url=args.url, error=error), 1) from None
 
 
 def _backup(url: str, target: str) -> str:
     prefix = "sqlite:///"
     if not url.startswith(prefix) or url == prefix + ":memory:":
-        raise SystemExit(
-            "tendays admin: "
-            + _(
+        raise CommandError(
+            _(
                 "backup copies SQLite files; for another database use its own tool "
                 "(pg_dump for PostgreSQL)"
-            )
+            ),
+            1,
         )
     source_path = url[len(prefix) :]
     if not os.path.isfile(source_path):
-        raise SystemExit(
-            "tendays admin: " + _("there is no database {path}").format(path=source_path)
-        )
+        raise CommandError(_("there is no database {path}").format(path=source_path), 1)
     # SQLite's online backup: a consistent copy, even while the server writes (WAL mode).
     with (
         sqlite3.connect(f"file:{source_path}?mode=ro", uri=True) as source,

@@ -9,7 +9,8 @@
 The event's fields are the API's (``POST /api/tournaments``): ``--edition`` (default usa),
 ``--clock live:60+120`` (seconds a move, and a bank) or ``correspondence:86400``, ``--days``,
 ``--starts-at`` (Unix seconds or ISO 8601, UTC unless it says), ``--unrated``, ``--bot LEVEL``
-(repeatable), ``--table-size``, ``--rating-min`` and ``--rating-max``. A series' events are made
+(repeatable), ``--table-size``, ``--rating-min``, ``--rating-max`` and ``--bots-allowed`` (bot
+accounts may enter). A series' events are made
 an hour before each start, ``--every`` minutes apart from ``--first`` (default now).
 """
 
@@ -23,6 +24,8 @@ from typing import Any
 
 from tendays.engine.i18n import gettext as _
 from tendays.engine.plain_text import shown
+
+from .command_error import CommandError
 
 __all__ = ["TOURNAMENT", "add_tournament_arguments", "run_tournament"]
 
@@ -48,6 +51,9 @@ def _event_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table-size", type=int, default=2, help="Swiss: 2 to 4 at a table")
     parser.add_argument("--rating-min", type=float, help="the lowest rating that may join")
     parser.add_argument("--rating-max", type=float, help="the highest rating that may join")
+    parser.add_argument(
+        "--bots-allowed", action="store_true", help="bot accounts (Bot API programs) may enter"
+    )
 
 
 def add_tournament_arguments(sub: Any) -> None:
@@ -78,11 +84,11 @@ def _clock(text: str | None) -> dict[str, Any] | None:
     try:
         return {"kind": kind, "per_move": int(per_move), "bank": int(bank or 0)}
     except ValueError:
-        raise SystemExit(
-            "tendays admin: "
-            + _("--clock is live:SECONDS[+BANK] or correspondence:SECONDS, not {text}").format(
+        raise CommandError(
+            _("--clock is live:SECONDS[+BANK] or correspondence:SECONDS, not {text}").format(
                 text=text
-            )
+            ),
+            1,
         ) from None
 
 
@@ -109,6 +115,7 @@ def _event(args: argparse.Namespace, starts: str | None) -> dict[str, Any]:
         "table_size": args.table_size,
         "rating_min": args.rating_min,
         "rating_max": args.rating_max,
+        "bots_allowed": args.bots_allowed,
     }
     if args.days is not None:
         body["options"] = {"days": args.days}

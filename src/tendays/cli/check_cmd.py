@@ -24,6 +24,7 @@ from tendays.engine import Edition, EditionError, available_editions, checker_fo
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
+from .command_error import CommandError
 from .language import add_language_argument
 
 # The longest line read from standard input: a journey of the most days is under 100 bytes, and a
@@ -99,11 +100,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         edition = load_edition(args.edition.lower())
     except EditionError as error:
-        print(f"tendays check: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from None
     if args.days is not None and args.days < 2:
-        print("tendays check: " + _("a journey needs at least 2 days"), file=sys.stderr)
-        return 2
+        raise CommandError(_("a journey needs at least 2 days"))
     checker = checker_for(edition)
     if not args.tiles:
         return check_lines(edition, args.days)
@@ -112,8 +111,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         journey = parse_journey(edition, ids, args.days)
     except BadJourney as error:
-        print(f"tendays check: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from None
     verdict = checker.check(journey)
     if args.json:
         print(json.dumps(verdict.to_json(), ensure_ascii=False))

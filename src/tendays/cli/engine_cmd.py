@@ -16,6 +16,8 @@ from typing import Any, TextIO
 from tendays.engine import json_text
 from tendays.engine.i18n import gettext as _
 
+from .command_error import CommandError
+
 # The fields of a view on the wire (docs/engine-protocol.md, "The view").
 VIEW_FIELDS = (
     "edition",
@@ -208,23 +210,18 @@ def run(args: argparse.Namespace) -> int:
     from tendays.bots import make_bot
 
     if args.bot.startswith("cmd:"):
-        print("tendays engine: " + _("serve a built-in bot, not another engine"), file=sys.stderr)
-        return 2
+        raise CommandError(_("serve a built-in bot, not another engine"))
     name = args.bot.partition(":")[0].lower()
     if name not in servable_bots():
-        print(
-            "tendays engine: "
-            + _("unknown bot {bot!r}; serve one of: {bots}").format(
+        raise CommandError(
+            _("unknown bot {bot!r}; serve one of: {bots}").format(
                 bot=args.bot, bots=", ".join(servable_bots())
-            ),
-            file=sys.stderr,
+            )
         )
-        return 2
     try:
         make_bot(args.bot)
     except ValueError as error:  # a bad budget, e.g. expert:many
-        print(f"tendays engine: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from None
     if isinstance(sys.stdin, io.TextIOWrapper):
         # a line that is not UTF-8 gets a protocol error, not a crash
         sys.stdin.reconfigure(errors="surrogateescape")

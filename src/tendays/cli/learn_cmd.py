@@ -9,10 +9,9 @@ starts over.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import Any
 
+from .command_error import CommandError
 from .language import add_language_argument, choose_language
 
 __all__ = ["add_arguments", "default_lesson", "run"]
@@ -55,15 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     from tendays.engine import use_language
     from tendays.learn import Tutor, load_lesson
     from tendays.learn.progress import Progress
 
-    from .tui.learn_screen import LearnScreen
-    from .tui.palettes import PaletteChoice, draw_with
-    from .tui.screens import translate_bindings
-    from .tui.speaking_app import SpeakingApp
+    from .tui.learn_screen import LearnApp
 
     edition = args.edition or default_lesson()
     language = choose_language(args.lang, edition)
@@ -75,35 +70,12 @@ def run(args: argparse.Namespace) -> int:
         with use_language(language):
             problem = write_problem(args.progress, make_folders=True)
             if problem is not None:
-                print(
-                    "tendays learn: "
-                    + _(
-                        "--progress: {problem}; give a file the place reached can be kept in"
-                    ).format(problem=problem),
-                    file=sys.stderr,
-                )
-                return 2
+                words = _("--progress: {problem}; give a file the place reached can be kept in")
+                raise CommandError(words.format(problem=problem))
     progress = Progress.load(args.progress)
     if args.restart:
         progress.steps[edition] = 0
     with use_language(language):
         tutor = Tutor(load_lesson(edition))
-
-    class LearnApp(SpeakingApp):
-        """The guided game on its own."""
-
-        TITLE = "tendays learn"
-
-        async def run_async(self, *a: Any, **kw: Any) -> Any:
-            with use_language(language):  # every task of the app speaks the player's language
-                return await super().run_async(*a, **kw)
-
-        def on_load(self) -> None:
-            draw_with(PaletteChoice())
-
-        def on_mount(self) -> None:
-            translate_bindings(self)
-            self.push_screen(LearnScreen(tutor, progress, self.exit))
-
-    LearnApp().run()
+    LearnApp(tutor, progress, language).run()
     return 0

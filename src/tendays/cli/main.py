@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 from tendays.engine.i18n import gettext as _
 
+from .command_error import CommandError
+
 
 def N_(message: str) -> str:
     """Marks a sentence for the catalogues where it is defined; it is translated where shown."""
@@ -27,6 +29,10 @@ COMMANDS = {
     "simulate": ("simulate_cmd", N_("play many bot games and report statistics")),
     "puzzles": ("puzzles_cmd", N_("solve puzzles taken from real games, or print them as JSON")),
     "engine": ("engine_cmd", N_("serve a built-in bot over the line-based engine protocol")),
+    "bridge": (
+        "bridge_cmd",
+        N_("play on a tendays site as a bot account, with a program speaking the engine protocol"),
+    ),
     "serve": ("serve_cmd", N_("start the web server for browser games")),
     "admin": (
         "admin_cmd",
@@ -98,6 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # what the command says, in its reader's language
         with use_language(command_language(args)):
             return int(args.run(args) or 0)
+    except CommandError as error:
+        named = f"tendays {args.command}: {error.message}"
+        print(named if error.named else error.message, file=sys.stderr)
+        return error.status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into `head` and the like

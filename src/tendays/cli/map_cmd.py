@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from tendays.engine import EditionError, available_editions, current_language, load_edition
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext, pgettext
 
+from .command_error import CommandError
 from .language import add_language_argument
 
 
@@ -25,8 +25,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         edition = load_edition(args.edition)
     except EditionError as error:
-        print(f"tendays map: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from None
     if args.json:
         print(json.dumps(edition.to_json(), ensure_ascii=False))
         return 0

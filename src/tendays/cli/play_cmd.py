@@ -7,11 +7,11 @@ variant; ``--resume FILE`` continues a saved game.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from tendays.engine.i18n import gettext as _
 
+from .command_error import CommandError
 from .language import add_language_argument, choose_language
 
 __all__ = [
@@ -160,39 +160,23 @@ def _run(args: argparse.Namespace) -> int:
     from tendays.engine import RecordError, default_edition
 
     from .tui.play_app import PlayApp, fresh_seed
-    from .tui.table import (
-        PERSON_PREFIX,
-        PlayConfig,
-        SeatError,
-        Table,
-        load_save,
-        parse_seats,
-        saved_palette,
-        saved_seats_problem,
-    )
+    from .tui.save_file import load_save, saved_palette
+    from .tui.seats import PERSON_PREFIX, SeatError, parse_seats, saved_seats_problem
+    from .tui.table import PlayConfig, Table
 
     if not 0 <= args.delay <= MAX_DELAY:  # also false for nan
-        print(
-            "tendays play: "
-            + _(
+        raise CommandError(
+            _(
                 "--delay {delay} is out of range: give a pause of 0 to {most} seconds (0 for none)"
-            ).format(delay=f"{args.delay:g}", most=MAX_DELAY),
-            file=sys.stderr,
+            ).format(delay=f"{args.delay:g}", most=MAX_DELAY)
         )
-        return 2
     if args.save != DEFAULT_SAVE:
         from .writable import write_problem
 
         problem = write_problem(args.save)
         if problem is not None:
-            print(
-                "tendays play: "
-                + _("--save: {problem}; give a file the game can be saved to").format(
-                    problem=problem
-                ),
-                file=sys.stderr,
-            )
-            return 2
+            words = _("--save: {problem}; give a file the game can be saved to")
+            raise CommandError(words.format(problem=problem))
     fixed_by_the_save = [
         option
         for option, value in (
@@ -206,24 +190,18 @@ def _run(args: argparse.Namespace) -> int:
         if value is not None
     ]
     if args.resume is not None and fixed_by_the_save:
-        print(
-            "tendays play: "
-            + _(
+        raise CommandError(
+            _(
                 "a resumed game keeps the edition, days, first seat, variant and seed it was saved "
                 "with; leave out {options} (only --players, --save, --delay, "
                 "--lang and --palette "
                 "go with --resume)"
-            ).format(options=", ".join(fixed_by_the_save)),
-            file=sys.stderr,
+            ).format(options=", ".join(fixed_by_the_save))
         )
-        return 2
     if args.players is not None and not args.players.strip():
-        print(
-            "tendays play: "
-            + _("--players is empty: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'"),
-            file=sys.stderr,
+        raise CommandError(
+            _("--players is empty: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'")
         )
-        return 2
     chosen = (args.edition, args.players, args.days, args.first_seat, args.swap, args.seed)
     config = PlayConfig(
         edition=args.edition or default_edition(),
@@ -282,8 +260,7 @@ def _run(args: argparse.Namespace) -> int:
     # SeatError and options the engine refuses are ValueErrors
     except (RecordError, ValueError) as error:
         # the engine's and the seats' words, translated
-        print(f"tendays play: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from None
     app = PlayApp(
         config,
         table=table,

@@ -16,7 +16,6 @@ import datetime
 import json
 import random
 import shutil
-import sys
 import textwrap
 from collections.abc import Callable
 
@@ -32,6 +31,7 @@ from tendays.engine.i18n import ngettext
 from tendays.puzzles import Answer, Kind, Puzzle, PuzzleError, daily, daily_date, pick
 from tendays.puzzles.explain import judge, parse_answer
 
+from .command_error import CommandError
 from .language import add_language_argument
 
 
@@ -82,29 +82,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         edition = load_edition((args.edition or default_edition()).lower())
     except EditionError as error:
-        print(f"tendays puzzles: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from None
     if args.count < 1:
-        print(
-            "tendays puzzles: "
-            + _("ask for at least one puzzle, not {count}").format(count=args.count),
-            file=sys.stderr,
-        )
-        return 2
+        raise CommandError(_("ask for at least one puzzle, not {count}").format(count=args.count))
     if args.daily:
         return _daily(edition, args)
     if args.date is not None:
-        print("tendays puzzles: " + _("--date goes with --daily"), file=sys.stderr)
-        return 2
+        raise CommandError(_("--date goes with --daily"))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     puzzles = pick(edition.id, args.count, seed, Kind(args.kind) if args.kind else None)
     if not puzzles:
-        print(
-            "tendays puzzles: "
-            + _("no puzzles are shipped for {edition}").format(edition=edition.name),
-            file=sys.stderr,
-        )
-        return 2
+        raise CommandError(_("no puzzles are shipped for {edition}").format(edition=edition.name))
     if args.json:
         for puzzle in puzzles:
             print(json.dumps(puzzle.to_json(), ensure_ascii=False))
@@ -121,24 +109,18 @@ def _daily(edition: Edition, args: argparse.Namespace) -> int:
         if given
     ] + (["--kind"] if args.kind else [])
     if chosen:
-        print(
-            "tendays puzzles: "
-            + _("--daily is one puzzle chosen by the date; leave out {options}").format(
+        raise CommandError(
+            _("--daily is one puzzle chosen by the date; leave out {options}").format(
                 options=", ".join(chosen)
-            ),
-            file=sys.stderr,
+            )
         )
-        return 2
     day = args.date or daily_date()
     try:
         puzzle = daily(edition.id, day)
     except PuzzleError:
-        print(
-            "tendays puzzles: "
-            + _("no puzzles are shipped for {edition}").format(edition=edition.name),
-            file=sys.stderr,
-        )
-        return 2
+        raise CommandError(
+            _("no puzzles are shipped for {edition}").format(edition=edition.name)
+        ) from None
     if args.json:
         print(json.dumps({**puzzle.to_json(), "daily": day.isoformat()}, ensure_ascii=False))
         return 0

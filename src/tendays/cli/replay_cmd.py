@@ -8,7 +8,6 @@ screen.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 from tendays.engine.plain_text import shown
 
+from .command_error import CommandError
 from .language import add_language_argument, choose_language
 
 
@@ -54,15 +54,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .tui.replay_app import ReplayApp, replay_states
-    from .tui.table import load_save, saved_palette
+    from .tui.replay_app import ReplayApp
+    from .tui.save_file import load_save, saved_palette
 
     try:
         record, _seats = load_save(args.file)
-        states = replay_states(record)
+        states = record.states()
     except RecordError as error:
-        print(f"tendays replay: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from None
     # a German game replays in German unless asked otherwise
     lang = choose_language(args.lang, record.edition)
     if args.text:
@@ -70,10 +69,7 @@ def run(args: argparse.Namespace) -> int:
             print_game(record, states, reveal=args.reveal or states[-1].is_over)
         return 0
     if args.step <= 0:
-        print(
-            "tendays replay: " + _("--step must be a positive number of seconds"), file=sys.stderr
-        )
-        return 2
+        raise CommandError(_("--step must be a positive number of seconds"))
     palette = args.palette or saved_palette(args.file) or "normal"
     ReplayApp(
         record, reveal=args.reveal, step_seconds=args.step, language=lang, palette=palette

@@ -11,10 +11,11 @@ import argparse
 import logging
 import os
 import re
-import sys
 from typing import Any
 
 from tendays.engine.i18n import gettext as _
+
+from .command_error import CommandError
 
 DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -101,6 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("connections-per-minute", 60, "table connections a client may open a minute"),
         ("connections-at-once", 40, "table connections a client may hold open"),
         ("replays-per-minute", 10, "records a client may open from files a minute"),
+        ("token-requests-per-minute", 300, "requests one API token may make a minute"),
         ("open-connections", 100, "connections of any kind a client may hold open"),
         ("max-games", 10_000, "unfinished games the server holds"),
     ):
@@ -180,6 +182,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="tournaments a person may create a day (default 5) [TENDAYS_TOURNAMENTS_PER_DAY]",
     )
+    games.add_argument(
+        "--bot-games",
+        type=int,
+        default=int(_env("BOT_GAMES", 8)),
+        metavar="N",
+        help="unfinished games one bot account may play at once (default 8) [TENDAYS_BOT_GAMES]",
+    )
+    games.add_argument(
+        "--stream-keepalive",
+        type=duration,
+        default=duration(_env("STREAM_KEEPALIVE", "7s")),
+        metavar="DURATION",
+        help="the Bot API's streams send an empty line after this long idle, and end then if "
+        "their token was revoked (default 7s) [TENDAYS_STREAM_KEEPALIVE]",
+    )
+    games.add_argument(
+        "--challenges-per-minute",
+        type=int,
+        default=int(_env("CHALLENGES_PER_MINUTE", 5)),
+        metavar="N",
+        help="challenges one account may make a minute, besides 20 an hour; 0: no such limit "
+        "(default 5) [TENDAYS_CHALLENGES_PER_MINUTE]",
+    )
     parser.add_argument(
         "--admin-token-file",
         default=_env("ADMIN_TOKEN_FILE", None),
@@ -187,11 +212,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a file holding the admin token (or set TENDAYS_ADMIN_TOKEN); without one the "
         "admin view is off",
     )
-
-
-def _fail(message: str) -> int:
-    print(f"tendays serve: {message}", file=sys.stderr)
-    return 2
 
 
 def _admin_token(args: argparse.Namespace) -> str | None:
@@ -207,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
 
         from tendays.server.face.admin import weak_token
         from tendays.server.face.app import Limits, create_app
+        from tendays.server.face.bot_streams import StreamEndingServer
         from tendays.server.face.connections import ConnectionLimits, guarded_http
         from tendays.server.face.logs import RedactSecrets
         from tendays.server.settings import MasterSettings, PaceLimits
@@ -218,24 +239,30 @@ def run(args: argparse.Namespace) -> int:
             redact_url,
         )
     except ModuleNotFoundError as error:
-        return _fail(
+        raise CommandError(
             _(
                 "{module} is missing; install the server extra: pip install -e '.[server]' in a "
                 "clone of tendays"
             ).format(module=error.name)
-        )
+        ) from None
     if args.bot_delay < 0:
-        return _fail(_("--bot-delay cannot be negative"))
+        raise CommandError(_("--bot-delay cannot be negative"))
     if args.bot_workers is not None and int(args.bot_workers) < 0:
-        return _fail(_("--bot-workers cannot be negative"))
+        raise CommandError(_("--bot-workers cannot be negative"))
     if args.timeouts_to_bot < 1:
-        return _fail(_("--timeouts-to-bot must be at least 1"))
+        raise CommandError(_("--timeouts-to-bot must be at least 1"))
+    if args.stream_keepalive <= 0:
+        raise CommandError(_("--stream-keepalive must be more than 0 seconds"))
+    if args.challenges_per_minute < 0:
+        raise CommandError(_("--challenges-per-minute cannot be negative"))
+    if args.bot_games < 1:
+        raise CommandError(_("--bot-games must be at least 1"))
     if args.lease < 1:
-        return _fail(_("--lease must be at least 1 second"))
+        raise CommandError(_("--lease must be at least 1 second"))
     if args.header_timeout <= 0:
-        return _fail(_("--header-timeout must be more than 0 seconds"))
+        raise CommandError(_("--header-timeout must be more than 0 seconds"))
     if args.body_timeout <= 0:
-        return _fail(_("--body-timeout must be more than 0 seconds"))
+        raise CommandError(_("--body-timeout must be more than 0 seconds"))
     shown_db = redact_url(args.db) if "://" in args.db else repr(args.db)
     try:  # open the database once now, so a wrong URL is told in one line, not a traceback
         Store(args.db).close()
@@ -243,11 +270,11 @@ def run(args: argparse.Namespace) -> int:
         lock.acquire()
         lock.release()
     except (DatabaseBusy, MissingDriver) as error:
-        return _fail(str(error))
+        raise CommandError(str(error)) from None
     except Exception as error:
-        return _fail(
+        raise CommandError(
             _("cannot open the database {database}: {error}").format(database=shown_db, error=error)
-        )
+        ) from None
     try:
         limits = Limits(
             trusted_proxies=tuple(p.strip() for p in args.trusted_proxies.split(",") if p.strip()),
@@ -257,14 +284,15 @@ def run(args: argparse.Namespace) -> int:
             connections_at_once=args.connections_at_once,
             body_seconds=args.body_timeout,
             replays_per_minute=args.replays_per_minute,
+            token_requests_per_minute=args.token_requests_per_minute,
         )
         limits.networks()
         admin_token = _admin_token(args)
     except (ValueError, OSError) as error:
-        return _fail(str(error))
+        raise CommandError(str(error)) from None
     weak = weak_token(admin_token) if admin_token else None
     if weak is not None:
-        return _fail(weak)
+        raise CommandError(weak)
     settings = MasterSettings(
         bot_delay=args.bot_delay,
         draft_delay=args.bot_delay / 4,
@@ -277,6 +305,9 @@ def run(args: argparse.Namespace) -> int:
         bot_offer_after=args.bot_offer_after,
         tournament_min_minutes=args.tournament_min_minutes,
         tournaments_per_day=args.tournaments_per_day,
+        bot_games=args.bot_games,
+        stream_keepalive=args.stream_keepalive,
+        challenges_per_minute=args.challenges_per_minute,
     )
     if args.bot_workers is not None:
         settings.bot_processes = int(args.bot_workers)
@@ -304,7 +335,8 @@ def run(args: argparse.Namespace) -> int:
             )
         ),
     )
-    server = uvicorn.Server(config)
+    # ends the Bot API's open streams as it begins to stop, so that it stops at once
+    server = StreamEndingServer(config, app.state.open_streams)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(
         "tendays: "

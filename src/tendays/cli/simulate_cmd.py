@@ -14,6 +14,8 @@ from typing import Any
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
+from .command_error import CommandError
+
 
 def ladder_note() -> str:
     """The levels with their published ratings, as the help and the report show them."""
@@ -126,11 +128,7 @@ def run(args: argparse.Namespace) -> int:
 
     players = split_players(args.players) + [p.strip() for p in args.player]
     if not players:
-        print(
-            "tendays simulate: " + _("name the players, e.g. --players expert,greedy"),
-            file=sys.stderr,
-        )
-        return 2
+        raise CommandError(_("name the players, e.g. --players expert,greedy"))
     tournament = Tournament(
         edition=args.edition,
         players=tuple(players),
@@ -142,27 +140,20 @@ def run(args: argparse.Namespace) -> int:
         duplicate=args.duplicate,
     )
     if args.duplicate and args.games % len(players):
-        print(
-            "tendays simulate: "
-            + _(
+        raise CommandError(
+            _(
                 "--duplicate plays each deal once per seating: --games must be a multiple "
                 "of the number of players ({players}), not {games}"
-            ).format(players=len(players), games=args.games),
-            file=sys.stderr,
+            ).format(players=len(players), games=args.games)
         )
-        return 2
     try:
         tournament.validate()
     except (ValueError, KeyError) as error:
-        print(f"tendays simulate: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from None
     if args.workers < 1:
-        print(
-            "tendays simulate: "
-            + _("--workers must be at least 1, not {workers}").format(workers=args.workers),
-            file=sys.stderr,
+        raise CommandError(
+            _("--workers must be at least 1, not {workers}").format(workers=args.workers)
         )
-        return 2
 
     def progress(results: Iterable[Any], total: int) -> Iterator[Any]:
         if args.quiet:
@@ -178,8 +169,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             results = run_ray(tournament, address=args.ray_address, progress=progress)
         except RuntimeError as error:
-            print(f"tendays simulate: {error}", file=sys.stderr)
-            return 2
+            raise CommandError(str(error)) from None
     else:
         results = run_local(
             tournament, workers=min(args.workers, tournament.games), progress=progress
@@ -228,39 +218,32 @@ def format_summary(summary: Any) -> str:
     shown = [n if len(n) <= width else n[: width - 1] + "…" for n in names]
     limit = str(t.max_turns) if t.max_turns else _("none")
     if t.duplicate:
-        lines = _wrap(
-            ngettext(
-                "{games} games of {edition}, {players} player, seed {seed}, turn limit {limit}; "
-                "duplicate: each of {deals} deals played once per seating",
-                "{games} games of {edition}, {players} players, seed {seed}, turn "
-                "limit {limit}; "
-                "duplicate: each of {deals} deals played once per seating",
-                len(t.players),
-            ).format(
-                games=summary.games,
-                edition=t.edition,
-                players=len(t.players),
-                seed=t.seed,
-                limit=limit,
-                deals=summary.games // len(t.players),
-            )
+        heading = ngettext(
+            "{games} games of {edition}, {players} player, seed {seed}, turn limit {limit}; "
+            "duplicate: each of {deals} deals played once per seating",
+            "{games} games of {edition}, {players} players, seed {seed}, turn "
+            "limit {limit}; "
+            "duplicate: each of {deals} deals played once per seating",
+            len(t.players),
         )
     else:
-        lines = _wrap(
-            ngettext(
-                "{games} games of {edition}, {players} player, seed {seed}, turn limit {limit}; "
-                "seats rotated",
-                "{games} games of {edition}, {players} players, seed {seed}, turn "
-                "limit {limit}; seats rotated",
-                len(t.players),
-            ).format(
-                games=summary.games,
-                edition=t.edition,
-                players=len(t.players),
-                seed=t.seed,
-                limit=limit,
-            )
+        heading = ngettext(
+            "{games} games of {edition}, {players} player, seed {seed}, turn limit {limit}; "
+            "seats rotated",
+            "{games} games of {edition}, {players} players, seed {seed}, turn "
+            "limit {limit}; seats rotated",
+            len(t.players),
         )
+    lines = _wrap(
+        heading.format(
+            games=summary.games,
+            edition=t.edition,
+            players=len(t.players),
+            seed=t.seed,
+            limit=limit,
+            deals=summary.games // len(t.players),
+        )
+    )
     if solo:
         lines.append(
             _(

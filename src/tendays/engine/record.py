@@ -9,6 +9,8 @@ newer tendays, under rules this one does not know, is refused with a message say
 from __future__ import annotations
 
 import json
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +21,7 @@ from .moves import Move
 from .plain_text import text_problem
 from .state import KNOWN_RULES, IllegalMoveError, Options, State, apply, new_game, seed_problem
 
-__all__ = ["Game", "GameRecord", "RecordError", "shape_problem"]
+__all__ = ["Game", "GameRecord", "RecordError", "field_problem", "shape_problem"]
 
 FORMAT = "tendays-record/1"
 
@@ -49,15 +51,28 @@ def shape_problem(data: object) -> str | None:
         ("names", isinstance(names, list) and all(isinstance(n, str) for n in names),
          _("a list of names")),
     ]
-    for key, right, what in checks:
-        if not right:
-            return _("{key!r} must be {what}, not {value}").format(
-                key=key, what=what, value=json.dumps(data[key], default=repr)[:40])
+    problem = field_problem(data, checks)
+    if problem is not None:
+        return problem
     for number, name in enumerate(names, 1):
         problem = text_problem(name, _("the name of player {number}").format(number=number))
         if problem is not None:
             return problem
     return seed_problem(seed)
+
+
+def field_problem(data: dict[str, Any], checks: Iterable[tuple[str, bool, str]]) -> str | None:
+    """The first field of ``data`` that has the wrong kind of value, in words; None if none.
+
+    Each check is ``(key, right, what)``: the field, whether its value is right, and what it must be
+    ("a whole number"). A record's fields and a save file's own fields are checked alike.
+    """
+    for key, right, what in checks:
+        if not right:
+            return _("{key!r} must be {what}, not {value}").format(
+                key=key, what=what, value=json.dumps(data[key], default=repr)[:40]
+            )
+    return None
 
 
 def _json_kind(data: object) -> str:
@@ -84,13 +99,25 @@ class GameRecord:
 
     def replay(self, upto: int | None = None) -> State:
         """The state after the first ``upto`` moves (all by default)."""
+        # only the last position is kept: a long game is not held state by state
+        return deque(self._positions(self.moves[:upto]), maxlen=1)[0]
+
+    def states(self) -> list[State]:
+        """The state before the first move and after each move: ``len(moves) + 1`` states, the
+        steps of a replay. A move that does not replay raises ``RecordError`` naming it."""
+        return list(self._positions(self.moves))
+
+    def _positions(self, moves: tuple[Move, ...]) -> Iterator[State]:
+        """The deal, then the state after each of ``moves``; ``RecordError`` in the game's words
+        for options or an edition that make no game, or a move that does not replay."""
         try:
             state = new_game(load_edition(self.edition), self.options, self.seed)
         except ValueError as error:
             raise RecordError(
                 _("this record cannot be replayed: {error}").format(error=error)
             ) from error
-        for number, move in enumerate(self.moves[:upto], 1):
+        yield state
+        for number, move in enumerate(moves, 1):
             try:
                 state = apply(state, move)
             except IllegalMoveError as error:
@@ -99,7 +126,7 @@ class GameRecord:
                         number=number, move=move, error=error
                     )
                 ) from error
-        return state
+            yield state
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -22,7 +22,9 @@ phase, seat to move, progress, own rack (one-hot per day), which days are empty 
 sound, the held tile with its source and the progress change of putting it on each day, discard-pile
 tops, contents and sizes, draw-pile size, unseen tile counts, and per opponent the tiles known from
 the public history. Layout: :class:`tendays.rl.ObservationEncoder` (``.blocks``); 2,745 values for
-USA, 10 days.
+USA, 10 days. The vector and pgx envs observe in the batched engine's forms instead;
+:func:`tendays.rl.batched_observation` makes that row from a scalar view (``PlayerView``), so a
+policy trained on them plays through the AEC env or the engine protocol.
 
 Rewards: +1 to the winner, -1 to the others, 0 to all if the turn limit ends the game (``Rewards``
 makes them configurable); an illegal action ends the episode with -1. Episodes end at the turn limit
@@ -46,6 +48,7 @@ Example::
 
 import gymnasium
 
+from tendays.bots.batched_view import batched_observation
 from tendays.engine import ActionCodec
 
 from .aec import TenDaysAECEnv, env, raw_env
@@ -64,6 +67,7 @@ __all__ = [
     "Rewards",
     "TenDaysAECEnv",
     "TenDaysEnv",
+    "batched_observation",
     "env",
     "make_pgx_env",
     "raw_env",

@@ -19,7 +19,7 @@ from pettingzoo.utils import wrappers
 
 from tendays.engine import ActionCodec, IllegalMoveError, State, apply, new_game, view
 
-from .common import Rewards, action_mask, env_settings
+from .common import Rewards, action_mask, checked_action, env_settings
 from .observation import ObservationEncoder
 from .render import render_view
 
@@ -118,7 +118,7 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
             raise ValueError(f"{agent} is to move: None is only for agents whose game has ended")
         state = self._require_state()
         seat = self._seats[agent]
-        move = self.codec.decode(action)
+        move = self.codec.decode(checked_action(action, self.codec.size))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         try:

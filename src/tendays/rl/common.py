@@ -3,14 +3,24 @@ one form of action mask."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from tendays.engine import ActionCodec, Edition, Move, Options, State, load_edition
 
-__all__ = ["DEFAULT_TURNS_PER_PLAYER", "Rewards", "action_mask", "env_options", "env_settings"]
+__all__ = [
+    "DEFAULT_TURNS_PER_PLAYER",
+    "Rewards",
+    "action_mask",
+    "checked_action",
+    "checked_actions",
+    "env_options",
+    "env_settings",
+]
 
 # Every episode must end: without a limit, bots that never complete a journey would play forever.
 DEFAULT_TURNS_PER_PLAYER = 100
@@ -69,3 +79,32 @@ def action_mask(codec: ActionCodec, moves: Iterable[Move]) -> np.ndarray:
     """The engine's mask of ``moves`` as a fresh int8 array (1: legal),
     which its receiver may change."""
     return np.frombuffer(codec.mask(moves), dtype=np.int8).copy()
+
+
+def _outside(size: int) -> str:
+    return f"an action is a whole number in the action space 0-{size - 1}"
+
+
+def checked_action(action: Any, size: int) -> int:
+    """``action`` as an int, refused with ``ValueError`` (naming the range) unless it is a whole
+    number (Python's or numpy's, not a bool, a float or a string) in ``[0, size)``: an agent's
+    mistake is told, never clamped into another action."""
+    if isinstance(action, bool | np.bool_):
+        raise ValueError(f"{_outside(size)}, not {action!r}")
+    try:
+        index = operator.index(action)
+    except TypeError:
+        raise ValueError(f"{_outside(size)}, not {action!r}") from None
+    if not 0 <= index < size:
+        raise ValueError(f"{_outside(size)}, not {index}")
+    return index
+
+
+def checked_actions(actions: np.ndarray, size: int) -> None:
+    """Refuse with ``ValueError`` (naming the range) an array of actions that holds anything but
+    whole numbers in ``[0, size)``."""
+    if actions.dtype == np.bool_ or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"{_outside(size)}: actions of dtype {actions.dtype} are refused")
+    wrong = (actions < 0) | (actions >= size)
+    if wrong.any():
+        raise ValueError(f"{_outside(size)}, not {actions[wrong].reshape(-1)[0]}")

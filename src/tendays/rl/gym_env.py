@@ -19,7 +19,7 @@ from gymnasium import spaces
 from tendays.bots import Bot, make_bot
 from tendays.engine import ActionCodec, Game, IllegalMoveError, State, play_bots, view
 
-from .common import Rewards, action_mask, env_settings
+from .common import Rewards, action_mask, checked_action, env_settings
 from .observation import ObservationEncoder
 from .progress import RackProgress
 from .render import render_view
@@ -109,7 +109,7 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         game = self._require_game()
         if self._ended:
             raise RuntimeError("the episode has ended; call reset() to start a new game")
-        move = self.codec.decode(action)
+        move = self.codec.decode(checked_action(action, self.codec.size))
         before = self._progress(game.state) if self.shaping else 0.0
         try:
             game.play(move, AGENT_SEAT)

@@ -13,11 +13,15 @@ each tile drawn, the three tiles that open the discard piles at the end of the d
 before the draft picks the first seat (outcome = seat). Chance nodes with one outcome are played at
 once.
 
-Observation tensor: :class:`tendays.rl.ObservationEncoder` of the player's view; the
-information-state tensor is the same vector. The observation string describes the view; the
-information-state string adds the player's whole history (every action, with the tiles that player
-saw drawn). Returns: +1 to the winner and -1/(players-1) to each other player (zero sum), 0 to all
-when the turn limit ends the game. Needs the ``openspiel`` and ``rl`` extras.
+Observation tensor: :class:`tendays.rl.ObservationEncoder` of the player's view. The game provides
+no information-state tensor (``provides_information_state_tensor=False``): the observation vector
+does not recall the past, and a fixed-size perfect-recall one is not offered. The observation string
+describes the view; the information-state string adds the player's whole history, and so identifies
+the player's information set: every action, with each tile that player saw: the tiles it drafted and
+drew, the three tiles that opened the discard piles, and every tile that went face up (taken from a
+pile, replaced onto one, discarded); another seat's private tiles read ``?``. Returns: +1 to the
+winner and -1/(players-1) to each other player (zero sum), 0 to all when the turn limit ends the
+game. Needs the ``openspiel`` and ``rl`` extras.
 
 ``state.resample_from_infostate(player, sampler)`` gives a state that ``player`` cannot tell from
 this one: the tiles that player has not seen dealt again at random
@@ -38,6 +42,7 @@ import pyspiel
 
 from tendays.engine import (
     ActionCodec,
+    Move,
     MoveKind,
     Phase,
     State,
@@ -73,7 +78,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=MAX_PLAYERS,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=True,
+    provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_PARAMETERS,
@@ -320,7 +325,7 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
         before = self.state
         move = self._game.codec.decode(action)
         self.state = before.apply(move)
-        self.history_text = self.history_text.add(self._game.codec.describe(action))
+        self.history_text = self.history_text.add(self._entry(before, move, action))
         if move.kind is MoveKind.DRAFT:
             if self.state.phase is Phase.DRAFT:
                 self._pending.append(_HAND)
@@ -330,9 +335,34 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
                     self._pending += [_TOP] * 3
             else:
                 self._fixed = 0
-        elif move.kind is MoveKind.DRAW and self.state.reshuffles == before.reshuffles:
-            self._pending.append(_HAND)
+                tops = " ".join(
+                    tile_name(self.state.edition, pile[-1]) for pile in self.state.piles
+                )
+                self.history_text = self.history_text.add(f"piles opened with {tops}")
+        elif move.kind is MoveKind.DRAW:
+            if self.state.reshuffles == before.reshuffles:
+                self._pending.append(_HAND)
+            elif self.state.in_hand is not None:
+                # drawn from the reshuffled pile, whose order the seed fixes: no chance node, but
+                # the drawer sees the tile as after any draw
+                drawn = tile_name(self.state.edition, self.state.in_hand)
+                self.history_text = self.history_text.add(drawn, before.current)
         self._settle()
+
+    def _entry(self, before: State, move: Move, action: int) -> str:
+        """The history entry of a player's action: the move, and the tile it turns face up (taken
+        from a pile, replaced onto one or discarded), which every seat sees."""
+        text = self._game.codec.describe(action)
+        shown: int | None
+        if move.kind is MoveKind.TAKE:
+            shown = before.piles[move.pile - 1][-1]
+        elif move.kind is MoveKind.REPLACE:
+            shown = before.racks[before.current][move.day - 1]
+        elif move.kind is MoveKind.DISCARD:
+            shown = before.in_hand
+        else:
+            return text
+        return f"{text} ({tile_name(before.edition, shown)})" if shown is not None else text
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -384,19 +414,22 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
 
 class TenDaysObserver:
     """OpenSpiel's Python observer: the encoder's vector, and strings of the view (with the history
-    when the observation type asks for perfect recall; its public or private part
-    alone when it asks for one)."""
+    when the observation type asks for perfect recall, and then no vector; its public or private
+    part alone when it asks for one)."""
 
     def __init__(self, game: _Rules, kind: Any) -> None:
         self._game = game
         self._perfect_recall = bool(kind.perfect_recall)
         self._public = bool(kind.public_info)
         self._private = kind.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor = np.zeros(game.encoder.size, np.float32)
+        # a perfect-recall observer has no tensor: the observation vector does not recall the past
+        size = 0 if self._perfect_recall else game.encoder.size
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TenDaysState, player: int) -> None:
-        self.tensor[:] = self._game.encoder.encode(view(state.visible(), player))
+        if not self._perfect_recall:
+            self.tensor[:] = self._game.encoder.encode(view(state.visible(), player))
 
     def string_from(self, state: TenDaysState, player: int) -> str:
         seen = view(state.visible(), player)

@@ -15,7 +15,12 @@ piles) is drawn from the key given to ``step`` when there is one, otherwise from
 ``state.observation`` is the seat to move's view (:mod:`tendays.batch.observe`; compact ``uint8`` by
 default, ``float32`` with ``observation="float32"``, uint8 tile ids with ``observation="indices"``,
 :mod:`tendays.batch.indices`). Rewards: +1 to the winner, -1 to the others, 0
-to all when the turn limit ends the game (default 100 turns per player). Needs the ``pgx`` extra.
+to all when the turn limit ends the game (default 100 turns per player). An illegal action ends the
+game as pgx's envs do: -1 to the seat that played it, +1 to the other seats (``terminated``). An
+action that is not a whole number is refused with ``ValueError``, and so is one outside the action
+space whose value ``step`` can see (called outside ``jit`` and ``vmap``); a traced one (its value
+unknown until it runs) outside the space counts as an illegal action, never as another action.
+Needs the ``pgx`` extra.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pgx.core as core
 from pgx._src.struct import dataclass
 
@@ -33,7 +39,7 @@ from tendays.batch.env import _chunk
 from tendays.batch.transpose import batch_first
 from tendays.engine import Edition
 
-from .common import env_options
+from .common import checked_action, checked_actions, env_options
 
 __all__ = ["ENV_ID", "TenDaysPgxEnv", "TenDaysPgxState", "make_pgx_env"]
 
@@ -238,11 +244,16 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         """pgx's ``Env.step``, with the game stepped outside ``lax.cond`` and chosen after (the same
         result, as ``vmap`` makes of the cond anyway): the batched rules, called whole by ``vmap``,
         cannot run inside it."""
+        action = self._checked(action)
+        outside = (action < 0) | (action >= self.num_actions)
+        action = jnp.where(outside, 0, action)  # stepped below, but the game is then kept
         over = state.terminated | state.truncated
         stepped = self._step(state.replace(_step_count=state._step_count + 1), action, key)
         kept = state.replace(rewards=jnp.zeros_like(state.rewards))
-        chosen = jax.tree_util.tree_map(lambda old, new: jnp.where(over, old, new), kept, stepped)
-        illegal = ~state.legal_action_mask[action]
+        chosen = jax.tree_util.tree_map(
+            lambda old, new: jnp.where(over | outside, old, new), kept, stepped
+        )
+        illegal = outside | ~state.legal_action_mask[action]
         chosen = jax.lax.cond(
             illegal,
             lambda: self._step_with_illegal_action(chosen, state.current_player),
@@ -256,6 +267,19 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         # The observation is the stepped game's, or the old one where the game was over and kept:
         # the illegal-action and end-of-game changes above leave the game itself as it is.
         return chosen  # type: ignore[no-any-return]
+
+    def _checked(self, action: Any) -> jax.Array:
+        """``action`` as an int32 array, refused with ``ValueError`` (naming the range) when it is
+        not a whole number, or, when its value is known here (not traced by ``jit`` or ``vmap``),
+        outside the action space. A traced action outside it cannot raise: it counts as illegal."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer | jax.Array):
+            checked_action(action, self.num_actions)  # refuses it, naming the range
+        array = jnp.asarray(action)
+        if array.dtype == jnp.bool_ or not jnp.issubdtype(array.dtype, jnp.integer):
+            checked_actions(np.zeros(0, array.dtype), self.num_actions)
+        if not isinstance(array, jax.core.Tracer):
+            checked_actions(np.asarray(array).reshape(-1), self.num_actions)
+        return array.astype(jnp.int32)
 
     def _step(self, state: core.State, action: jax.Array, key: jax.Array | None) -> TenDaysPgxState:
         assert isinstance(state, TenDaysPgxState)

@@ -17,8 +17,11 @@ Two ways to seat the learner:
 Autoreset follows Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step that ends a game
 returns its last observation with ``terminated`` (a win) or ``truncated`` (the turn limit); the next
 step ignores that game's action, deals it anew from its own PRNG key and returns the new game's
-first observation with reward 0. An illegal action leaves its game as it was (mask your policy).
-Needs the ``batch`` and ``rl`` extras.
+first observation with reward 0. An illegal action (legal actions are ``info["action_mask"]``) ends
+its game, as in the PettingZoo and Gymnasium envs: ``terminated``, reward ``illegal`` (-1) to the
+seat that played it and 0 to the others, ``info["illegal"]`` True, and the next step deals it anew.
+Actions outside the action space (999, -1, floats) are refused with ``ValueError`` before any game
+moves. Needs the ``batch`` and ``rl`` extras.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, choose_actio
 from tendays.batch.memory import keep_freed_memory
 from tendays.engine import Edition
 
-from .common import env_options
+from .common import checked_actions, env_options
 
 __all__ = ["TenDaysVectorEnv"]
 
@@ -45,9 +48,10 @@ __all__ = ["TenDaysVectorEnv"]
 class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """``num_envs`` games of 10 Days for one learner, stepped together by compiled JAX functions.
 
-    ``rewards`` is ``(win, loss, draw)``. ``turn_limit`` None means 100 turns per player, as in the
-    scalar environments. ``keep_memory`` has the C library keep freed memory for the next step's
-    observations (:func:`tendays.batch.memory.keep_freed_memory`, process-wide; about twice the
+    ``rewards`` is ``(win, loss, draw)``; ``illegal`` the reward of an illegal action.
+    ``turn_limit`` None means 100 turns per player, as in the scalar environments.
+    ``keep_memory`` has the C library keep freed memory for the next step's observations
+    (:func:`tendays.batch.memory.keep_freed_memory`, process-wide; about twice the
     steps per second at batch 4,096). ``observation="compact"`` gives the observations as uint8
     whole numbers, the same blocks (:mod:`tendays.batch.observe`): a quarter of the bytes of the
     default float32 shares; ``observation="indices"`` the same knowledge as uint8 tile ids
@@ -73,6 +77,7 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         rewards: tuple[float, float, float] = (1.0, -1.0, 0.0),
         keep_memory: bool = True,
         observation: str = "float32",
+        illegal: float = -1.0,
     ) -> None:
         forms.check(observation)
         if opponents not in ("random", "self"):
@@ -84,6 +89,7 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.opponents = opponents
         self.agent_seat = agent_seat
         self.rewards = rewards
+        self.illegal = illegal
         self.observation = observation
         config = self.game.config
         self.single_observation_space = spaces.Box(
@@ -94,6 +100,7 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.state: BatchState | None = None
         self._key: jax.Array | None = None
+        self._mask: jax.Array | None = None  # the legal actions the last observation showed
         self._all = np.ones(num_envs, bool)
         # Plain functions, not bound methods: jit dispatches a bound method on its slow path, about
         # 1.4 ms more per call here (half the step at batch 4,096).
@@ -101,7 +108,7 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         # The old state and key are donated: XLA writes the new state into their memory instead
         # of copying the racks, piles and draw pile first (an earlier ``env.state`` is then gone).
         self._step = jax.jit(
-            lambda state, actions, key: self._step_games(state, actions, key),
+            lambda state, actions, key, mask: self._step_games(state, actions, key, mask),
             donate_argnums=(0, 2),
         )
         # each step hands back fresh observation arrays: reuse their memory (batch/memory.py)
@@ -127,20 +134,25 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
             base = jax.random.key(seed[0])
             keys = jnp.stack([jax.random.key(s) for s in seed])
         self.state, self._key, obs, mask, extra = self._reset(keys, jax.random.fold_in(base, 1))
+        self._mask = mask
         return np.asarray(obs), self._info(mask, extra)
 
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        if self.state is None or self._key is None:
+        if self.state is None or self._key is None or self._mask is None:
             raise RuntimeError("call reset() before step()")
-        if not isinstance(actions, jax.Array):  # a JAX array stays where it is
+        if isinstance(actions, jax.Array):  # a JAX array stays where it is, checked there
+            self._check_on_device(actions)
+        else:
             actions = np.asarray(actions)
+            checked_actions(actions, self.game.num_actions)
         if actions.size != self.num_envs:
             raise ValueError(f"{actions.size} actions for {self.num_envs} games")
         self.state, self._key, obs, mask, reward, terminated, truncated, extra = self._step(
-            self.state, actions, self._key
+            self.state, actions, self._key, self._mask
         )
+        self._mask = mask
         return (
             np.asarray(obs),
             np.asarray(reward),
@@ -148,6 +160,14 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
             np.asarray(truncated),
             self._info(mask, extra),
         )
+
+    def _check_on_device(self, actions: jax.Array) -> None:
+        """:func:`checked_actions` for a JAX array: its dtype here, its range by one reduction
+        where it lies (a flag comes back, not the actions)."""
+        if actions.dtype == jnp.bool_ or not jnp.issubdtype(actions.dtype, jnp.integer):
+            checked_actions(np.zeros(0, actions.dtype), self.game.num_actions)
+        if bool(((actions < 0) | (actions >= self.game.num_actions)).any()):
+            checked_actions(np.asarray(actions), self.game.num_actions)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the games live in memory."""
@@ -166,13 +186,18 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         state, key = self._advance(state, key)
         return state, key, *self._observe(state)
 
-    def _step_games(self, state: BatchState, actions: jax.Array, key: jax.Array) -> tuple[Any, ...]:
+    def _step_games(
+        self, state: BatchState, actions: jax.Array, key: jax.Array, mask: jax.Array
+    ) -> tuple[Any, ...]:
         config = self.game.config
         # cast and shaped here, in the compiled step, not by separate calls from Python
         actions = jnp.asarray(actions).astype(jnp.int32).reshape(self.num_envs)
         was_over = state.phase == OVER_PHASE
         actor = state.current
+        illegal = ~was_over & ~jnp.take_along_axis(mask, actions[:, None], axis=1)[:, 0]
         after, shuffle = rules.apply_actions(config, state, actions)  # a finished game ignores it
+        # an illegal action (which left its game as it was) ends that game, without a winner
+        after = after.replace(phase=jnp.where(illegal, OVER_PHASE, after.phase))
         # NEXT_STEP autoreset: the games that ended in the previous step are dealt anew now, in the
         # same pass of chance as this step's reshuffles (a second pass carried the whole state
         # through two more loops: half the compiled step at batch 4,096).
@@ -184,12 +209,15 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         seats = jnp.arange(config.players)[None, :]
         winner = after.winner[:, None]
         per_seat = jnp.where(winner < 0, draw, jnp.where(winner == seats, win, loss))
-        per_seat = jnp.where(ended[:, None], per_seat, 0.0).astype(jnp.float32)
+        per_seat = jnp.where(ended[:, None], per_seat, 0.0)
+        offender = jnp.where(seats == actor[:, None], self.illegal, 0.0)
+        per_seat = jnp.where(illegal[:, None], offender, per_seat).astype(jnp.float32)
         seat = actor if self.opponents == "self" else jnp.full_like(actor, self.agent_seat)
         reward = jnp.take_along_axis(per_seat, seat[:, None], axis=1)[:, 0]
-        terminated = ended & (after.winner >= 0)
-        truncated = ended & (after.winner < 0)
+        terminated = ended & ((after.winner >= 0) | illegal)
+        truncated = ended & (after.winner < 0) & ~illegal
         obs, mask, extra = self._observe(after)
+        extra = {**extra, "illegal": illegal}
         if self.opponents == "self":
             extra = {**extra, "rewards": per_seat}
         return after, key, obs, mask, reward, terminated, truncated, extra

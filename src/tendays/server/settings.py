@@ -132,6 +132,14 @@ class MasterSettings:
     tournament_min_minutes: float = 20.0
     tournament_tick: float = 1.0
     tournaments_per_day: int = 5
+    # Bot accounts (people/bot_accounts.py): unfinished games one bot account may play at once;
+    # accepting a challenge beyond it is refused (a tournament's pairing counts but never refuses).
+    bot_games: int = 8
+    # The Bot API's streams (face/bot_streams.py) send an empty line after this many idle seconds,
+    # and end then if their token was revoked.
+    stream_keepalive: float = 7.0
+    # Challenges one account may make a minute (besides the hourly limit); 0: no such limit.
+    challenges_per_minute: int = 5
 
     @property
     def lease_renew(self) -> float:

@@ -8,29 +8,42 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
+from tendays.bots import hint
+from tendays.bots.hint import hand_advice
 from tendays.engine import Phase, PlayerView
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
 from .input_model import Pending
 from .render import YOU, last_actions, person, tile_text
-from .table import TerminalSeat
+from .seats import TerminalSeat
 
 __all__ = [
     "day_keys",
     "hand_text",
+    "handover_words",
+    "hint_words",
     "instruction",
     "journey_of",
+    "not_your_turn",
     "rack_on_board",
     "seats_text",
     "status_text",
     "turn_prompt",
+    "verdict_title",
 ]
 
 
 def journey_of(name: str) -> str:
     """The heading of a seat's rack: "Your journey", or "Ann's journey"."""
     return _("Your journey") if name == YOU else _("{name}'s journey").format(name=name)
+
+
+def verdict_title(name: str, own: bool) -> str:
+    """The heading of a journey's verdict, link by link: ``own`` for the reader's own rack."""
+    if own or name == YOU:
+        return _("Your journey, link by link")
+    return _("{name}'s journey, link by link").format(name=name)
 
 
 def day_keys(days: int) -> str:
@@ -234,6 +247,42 @@ def instruction(
     if pv is None:
         return Text(_("Waiting for {name}.").format(name=person(seat.name)))
     return turn_prompt(pv, pending)
+
+
+def handover_words(seat: TerminalSeat, drafting: bool) -> str:
+    """What the privacy screen tells the person the keyboard passes to, at ``seat``."""
+    if drafting:
+        return _("Time to put a drafted tile on your rack.")
+    # a seat named "You" (resumed from a game against bots) is spoken to
+    if seat.name == YOU:
+        return _("It is your turn.")
+    return _("It is {name}'s turn.").format(name=seat.name)
+
+
+def not_your_turn(over: bool, seat: TerminalSeat, bot_error: str | None) -> str:
+    """Why a game key does nothing now: the game is over, a bot failed (``bot_error``), or it is
+    the turn of ``seat``, the seat to move."""
+    if over:
+        return _("The game is over: press e for the end screen, or q to quit.")
+    if bot_error is not None:
+        return bot_error
+    return _("It is {name}'s turn ({level}); wait for your turn.").format(
+        name=person(seat.name), level=seat.level
+    )
+
+
+def hint_words(pv: PlayerView) -> tuple[str, set[int]]:
+    """The hint for the rack of ``pv`` and the days of the rack it marks: the advice on the
+    journey, and on the tile in hand when one is held (while drafting only the tile matters, as
+    every empty day is still to fill)."""
+    advice = hint(pv)
+    hand = hand_advice(pv)
+    if hand is None:
+        return _("Hint: {advice}").format(advice=advice.message), set(advice.days)
+    if pv.phase is Phase.DRAFT:
+        return _("Hint: {advice}").format(advice=hand.message), {hand.day}
+    words = _("Hint: {advice}; {hand}").format(advice=advice.message, hand=hand.message)
+    return words, {hand.day} if hand.day else set()
 
 
 def rack_on_board(

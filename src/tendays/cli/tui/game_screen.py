@@ -8,7 +8,6 @@ from the engine's turn loop.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -20,15 +19,23 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import Footer, Static
 
-from tendays.bots import hint
-from tendays.bots.hint import hand_advice
 from tendays.engine import IllegalMoveError, Phase, PlayerView
 from tendays.engine.i18n import gettext as _
 
-from .captions import instruction, journey_of, rack_on_board, status_text
+from .bot_turn import play_bot_turn
+from .captions import (
+    handover_words,
+    hint_words,
+    instruction,
+    journey_of,
+    not_your_turn,
+    rack_on_board,
+    status_text,
+    verdict_title,
+)
 from .end_screen import EndScreen, save_game, unsaved_warning
-from .input_model import InputModel, Reply, move_verbs, typed_example
-from .render import YOU, journey_report, move_words, name_width, palette_choice, person
+from .input_model import InputModel, Reply, key_usable, move_verbs, typed_example
+from .render import journey_report, move_words, name_width, palette_choice, person
 from .rules import rules_markdown
 from .screens import FittedScreen, HelpScreen, MoveInputScreen, PrivacyScreen, TextScreen
 from .table import PlayConfig, Table
@@ -37,11 +44,6 @@ from .widgets import DayRow, LinksPane, PileRow, RackPane, SidePane, show_text
 __all__ = ["WIDE", "GameScreen"]
 
 WIDE = 110  # from this many columns the journey's verdict in words stands beside the rack
-
-# Keys the footer offers only when they can be used now (check_action); each key also has a hidden
-# binding that always answers, so a key pressed at the wrong moment says
-# why instead of doing nothing.
-_OFFERED = ("draw", "discard", "swap", "show_end")
 
 
 class GameScreen(FittedScreen[None]):
@@ -155,14 +157,7 @@ class GameScreen(FittedScreen[None]):
             self.bot_busy = True
             self.run_worker(self.bot_turn(), group="bot", exclusive=True)
         elif private:
-            what = (
-                _("Time to put a drafted tile on your rack.")
-                if table.view_for(None).phase is Phase.DRAFT
-                # a seat named "You" (resumed from a game against bots) is spoken to
-                else _("It is your turn.")
-                if seat.name == YOU
-                else _("It is {name}'s turn.").format(name=seat.name)
-            )
+            what = handover_words(seat, table.view_for(None).phase is Phase.DRAFT)
             self.app.push_screen(
                 PrivacyScreen(person(seat.name), what, self.unsaved_warning, self.save_game),
                 lambda _: self.unlock(table.current),
@@ -175,31 +170,14 @@ class GameScreen(FittedScreen[None]):
         self.refresh_view()
 
     async def bot_turn(self) -> None:
-        table = self.table
-        decision = table.next_decision()
-        assert decision is not None
-        seat = table.seats[decision.seat]
-        assert seat.bot is not None
-        delay = self.config.bot_delay * (0.25 if decision.view.phase is Phase.DRAFT else 1.0)
-        if delay > 0:
-            await asyncio.sleep(delay)
-        try:
-            # Slow bots think in a thread so the screen keeps answering keys and resizes.
-            move = await asyncio.to_thread(seat.bot.choose, decision.view, decision.rng)
-            table.play(move, decision.seat)
-        # a bot (possibly an external program) failed: report it, keep the game
-        except Exception as error:
-            self.bot_busy = False
-            self.bot_error = _("{name} could not move: {error}").format(name=seat.name, error=error)
-            self.say(
-                _("{problem}. Save the game (s) and resume it with other --players.").format(
-                    problem=self.bot_error
-                ),
-                error=True,
-            )
-            return
+        self.bot_error = await play_bot_turn(self.table, self.config.bot_delay)
         self.bot_busy = False
-        self.advance()
+        if self.bot_error is None:
+            self.advance()
+            return
+        # the game is kept: it can be saved and resumed with other seats
+        words = _("{problem}. Save the game (s) and resume it with other --players.")
+        self.say(words.format(problem=self.bot_error), error=True)
 
     def show_end(self) -> None:
         if not self.end_shown:
@@ -285,16 +263,7 @@ class GameScreen(FittedScreen[None]):
         game key while the terminal is too small to show the board)."""
         if not super().check_action(action, parameters):
             return False
-        if action not in _OFFERED:
-            return True
-        if action == "show_end":
-            return self.table.is_over
-        pv = self.my_turn_view()
-        if pv is None:
-            return False
-        if action == "discard":
-            return pv.phase is Phase.PLACE
-        return pv.phase is Phase.DRAW and (action == "draw" or pv.options.swap)
+        return key_usable(action, self.table.is_over, self.my_turn_view())
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -303,18 +272,8 @@ class GameScreen(FittedScreen[None]):
         if pv is not None:
             return pv
         table = self.table
-        if table.is_over:
-            self.say(_("The game is over: press e for the end screen, or q to quit."), error=True)
-        elif self.bot_error is not None:
-            self.say(self.bot_error, error=True)
-        else:
-            seat = table.seats[table.current]
-            self.say(
-                _("It is {name}'s turn ({level}); wait for your turn.").format(
-                    name=person(seat.name), level=seat.level
-                ),
-                error=True,
-            )
+        seat = table.seats[table.current]
+        self.say(not_your_turn(table.is_over, seat, self.bot_error), error=True)
         return None
 
     def answer(self, pv: PlayerView, reply: Reply) -> None:
@@ -416,12 +375,7 @@ class GameScreen(FittedScreen[None]):
             self.say(_("No rack is shown right now, so there is no journey to check."), error=True)
             return
         owner, rack = shown
-        name = self.table.names[owner]
-        title = (
-            _("Your journey, link by link")
-            if owner == pv.player or name == YOU
-            else _("{name}'s journey, link by link").format(name=name)
-        )
+        title = verdict_title(self.table.names[owner], owner == pv.player)
         report = journey_report(self.edition, rack, name_width(self.edition))
         self.app.push_screen(TextScreen(title, report))
 
@@ -430,17 +384,8 @@ class GameScreen(FittedScreen[None]):
         if pv.rack is None or pv.is_over:
             self.say(_("There is no rack of yours on screen to give a hint for."), error=True)
             return
-        advice = hint(pv)
-        self.hinted = set(advice.days)
-        hand = hand_advice(pv)
-        if hand is None:
-            self.say(_("Hint: {advice}").format(advice=advice.message))
-        elif pv.phase is Phase.DRAFT:  # every empty day is still to fill: only the tile matters
-            self.hinted = {hand.day}
-            self.say(_("Hint: {advice}").format(advice=hand.message))
-        else:
-            self.hinted = {hand.day} if hand.day else set()
-            self.say(_("Hint: {advice}; {hand}").format(advice=advice.message, hand=hand.message))
+        words, self.hinted = hint_words(pv)
+        self.say(words)
         self.refresh_rack(pv)
 
     def save_game(self) -> tuple[str, bool]:

@@ -18,10 +18,39 @@ from tendays.engine import PILES, InvalidMoveError, Move, MoveKind, Phase, Playe
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import pgettext
 
-__all__ = ["TYPED_LIMIT", "InputModel", "Pending", "Reply", "move_verbs", "typed_example"]
+__all__ = [
+    "OFFERED_WHEN_USABLE",
+    "TYPED_LIMIT",
+    "InputModel",
+    "Pending",
+    "Reply",
+    "key_usable",
+    "move_verbs",
+    "typed_example",
+]
 
 # the longest move ("replace 10 3") is far shorter: anything longer is a stray paste
 TYPED_LIMIT = 40
+
+
+# The keys offered (in the footer) only when they can be used now: each also has a hidden binding
+# that always answers, so a key pressed at the wrong moment says why instead of doing nothing.
+OFFERED_WHEN_USABLE = ("draw", "discard", "swap", "show_end")
+
+
+def key_usable(action: str, over: bool, pv: PlayerView | None) -> bool:
+    """Whether the key for ``action`` can be used now: the end screen once the game is over, Draw,
+    Discard and Swap on the turn (``pv``) of the person at the keyboard, in the phase they belong
+    to; every other key always answers."""
+    if action not in OFFERED_WHEN_USABLE:
+        return True
+    if action == "show_end":
+        return over
+    if pv is None:
+        return False
+    if action == "discard":
+        return pv.phase is Phase.PLACE
+    return pv.phase is Phase.DRAW and (action == "draw" or pv.options.swap)
 
 
 def move_verbs() -> dict[str, str]:

@@ -30,8 +30,9 @@ from tendays.learn.progress import Progress
 from .input_model import InputModel, Reply
 from .render import day_marks, name_width, pile_text, rack_line, tile_text
 from .screens import FittedScreen
+from .speaking_app import SpeakingApp
 
-__all__ = ["LearnScreen", "learn_offer", "move_keys", "open_lesson"]
+__all__ = ["LearnApp", "LearnScreen", "learn_offer", "move_keys", "open_lesson"]
 
 POINTER = "◀"
 
@@ -284,3 +285,18 @@ class LearnScreen(FittedScreen[None]):
     def action_leave_at_end(self) -> None:
         if self.step.done:
             self.on_leave()
+
+
+class LearnApp(SpeakingApp):
+    """``tendays learn``: the guided game on its own, in ``language``; the place reached is kept in
+    ``progress``."""
+
+    TITLE = "tendays learn"
+
+    def __init__(self, tutor: Tutor, progress: Progress, language: str | None = None) -> None:
+        super().__init__(language)
+        self.tutor = tutor
+        self.progress = progress
+
+    def on_mount(self) -> None:
+        self.push_screen(LearnScreen(self.tutor, self.progress, self.exit))

@@ -1,9 +1,11 @@
 """``tendays play`` as a Textual app: the setup screen, then a game screen per game, then the end
 screen.
 
-The rooms of the terminal game: ``table`` (the seats, the game and save files), ``input_model``
-(keys and clicks to moves), ``widgets`` (a view drawn on screen), ``game_screen``, ``setup_screen``
-and ``end_screen``. This module only moves between them.
+The rooms of the terminal game: ``seats`` (who sits where, from ``--players`` or a save),
+``table`` (the game with its seats), ``save_file`` (reading saves), ``input_model`` (keys and clicks
+to moves), ``captions`` (the words of the game screen), ``bot_turn`` (a bot's move at its pace),
+``widgets`` (a view drawn on screen), ``game_screen``, ``setup_screen`` and ``end_screen``; the
+start-up shared with replay and learn is ``speaking_app``. This module only moves between them.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from tendays.engine.i18n import set_language
 
 from .end_screen import EndScreen
 from .game_screen import GameScreen
-from .palettes import PaletteChoice, draw_with
 from .screens import PrivacyScreen, translate_bindings
 from .setup_screen import SetupScreen
 from .speaking_app import SpeakingApp
@@ -56,28 +57,14 @@ class PlayApp(SpeakingApp):
     ) -> None:
         """``language_of`` gives the language a game of an edition is played in (as ``tendays
         play --edition`` would choose it); None: every game in ``language``."""
-        super().__init__()
-        self.language = language  # None: whatever language the caller runs the app in
+        super().__init__(language, config.palette)
         self.language_of = language_of
         self.config = config
         self.first_table = table
         self.setup = setup
         self.seed_used: int | None = config.seed
-        self.palette = PaletteChoice(config.palette)
-
-    async def run_async(self, *args: Any, **kwargs: Any) -> Any:
-        # Every task and thread of the app copies this context: the engine's sentences (log,
-        # verdicts, refused moves, hints) and the terminal's own words are
-        # all in the player's language.
-        with use_language(self.language):
-            return await super().run_async(*args, **kwargs)
-
-    def on_load(self) -> None:
-        # before any screen starts, so every screen and widget draws with it
-        draw_with(self.palette)
 
     def on_mount(self) -> None:
-        translate_bindings(self)
         if self.first_table is not None:
             self.show_table(self.first_table)
         elif self.setup:

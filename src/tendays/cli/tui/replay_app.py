@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -23,21 +22,14 @@ from tendays.engine import (
     PILES,
     Edition,
     GameRecord,
-    IllegalMoveError,
-    RecordError,
     Role,
-    State,
-    apply,
     load_edition,
-    new_game,
-    use_language,
     view,
 )
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 from tendays.engine.plain_text import shown
 
-from .palettes import PaletteChoice, draw_with
 from .render import (
     YOU,
     day_marks,
@@ -52,35 +44,12 @@ from .render import (
     tile_text,
 )
 from .rules import rules_markdown
-from .screens import FittedScreen, HelpScreen, translate_bindings
+from .screens import FittedScreen, HelpScreen
 from .speaking_app import SpeakingApp
 
-__all__ = ["ReplayApp", "ReplayScreen", "replay_states"]
+__all__ = ["ReplayApp", "ReplayScreen"]
 
 CSS_PATH = Path(__file__).with_name("tendays.tcss")
-
-
-def replay_states(record: GameRecord) -> list[State]:
-    """The state before the first move and after each move; raises
-    ``RecordError`` naming a bad move."""
-    try:
-        state = new_game(load_edition(record.edition), record.options, record.seed)
-    except ValueError as error:  # options the engine refuses, an unknown edition
-        raise RecordError(
-            _("this record cannot be replayed: {error}").format(error=error)
-        ) from error
-    states = [state]
-    for number, move in enumerate(record.moves, 1):
-        try:
-            state = apply(state, move)
-        except IllegalMoveError as error:
-            raise RecordError(
-                _("move {number} ({move}) does not replay: {error}").format(
-                    number=number, move=move, error=error
-                )
-            ) from error
-        states.append(state)
-    return states
 
 
 def short_name(edition: Edition, tile: int, room: int) -> str:
@@ -161,7 +130,7 @@ class ReplayScreen(FittedScreen[None]):
     def __init__(self, record: GameRecord, reveal: bool = False, step_seconds: float = 0.8) -> None:
         super().__init__()
         self.record = record
-        self.states = replay_states(record)
+        self.states = record.states()
         self.edition = load_edition(record.edition)
         # names from a file: refused by load_save when unsafe, made safe here for any other record
         self.names = tuple(map(shown, record.names)) or tuple(
@@ -340,22 +309,10 @@ class ReplayApp(SpeakingApp):
         language: str | None = None,
         palette: str = "normal",
     ) -> None:
-        super().__init__()
+        super().__init__(language, palette)
         self.record = record
         self.reveal = reveal
         self.step_seconds = step_seconds
-        self.language = language  # None: whatever language the caller runs the app in
-        self.palette = PaletteChoice(palette)
-
-    async def run_async(self, *args: Any, **kwargs: Any) -> Any:
-        # Every task of the app copies this context: the engine's sentences and its own words.
-        with use_language(self.language):
-            return await super().run_async(*args, **kwargs)
-
-    def on_load(self) -> None:
-        # before any screen starts, so every screen and widget draws with it
-        draw_with(self.palette)
 
     def on_mount(self) -> None:
-        translate_bindings(self)
         self.push_screen(ReplayScreen(self.record, self.reveal, self.step_seconds))

@@ -35,7 +35,8 @@ from tendays.engine.i18n import ngettext
 
 from .learn_screen import learn_offer, open_lesson
 from .screens import FittedScreen
-from .table import PERSON_PREFIX, PlayConfig
+from .seats import PERSON_PREFIX
+from .table import PlayConfig
 from .widgets import Unfocused
 
 __all__ = ["RANDOM_SEAT", "SetupScreen"]

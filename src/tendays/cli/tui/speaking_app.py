@@ -1,8 +1,10 @@
-"""What Textual itself says in the terminal apps, in the player's language: Ctrl+C's notice that it
-does not quit, and the command palette's (Ctrl+P) commands and search field.
+"""The start-up shared by the terminal apps, and what Textual itself says in them.
 
-``tendays play``, ``tendays replay`` and ``tendays learn`` are :class:`SpeakingApp` apps; the words
-of their own screens are the screens' business (``screens.translate_bindings``, the catalogues).
+``tendays play``, ``tendays replay`` and ``tendays learn`` are :class:`SpeakingApp` apps: each runs
+in the player's language (every task of the app copies it), draws with the palette it was given,
+and labels its keys in that language before any screen starts. Textual's own words are said in that
+language too: Ctrl+C's notice that it does not quit, and the command palette's (Ctrl+P) commands
+and search field. The words of the apps' own screens are the screens' business (the catalogues).
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from textual.app import App, SystemCommand
 from textual.command import CommandPalette
 from textual.screen import Screen
 
+from tendays.engine import use_language
 from tendays.engine.i18n import gettext as _
+
+from .palettes import PaletteChoice, draw_with
+from .screens import translate_bindings
 
 __all__ = ["SpeakingApp", "system_command_words"]
 
@@ -34,7 +40,26 @@ def system_command_words() -> dict[str, tuple[str, str]]:
 
 
 class SpeakingApp(App[None]):
-    """An app whose Ctrl+C notice and command palette speak the current language."""
+    """An app that speaks ``language`` (None: whatever language the caller runs it in) and draws
+    tiles in ``palette`` from its start; its Ctrl+C notice and command palette speak it too."""
+
+    def __init__(self, language: str | None = None, palette: str = "normal") -> None:
+        super().__init__()
+        self.language = language
+        self.palette = PaletteChoice(palette)
+
+    async def run_async(self, *args: Any, **kwargs: Any) -> Any:
+        # Every task and thread of the app copies this context: the engine's sentences (log,
+        # verdicts, refused moves, hints) and the terminal's own words are all in the player's
+        # language.
+        with use_language(self.language):
+            return await super().run_async(*args, **kwargs)
+
+    def on_load(self) -> None:
+        # before any screen starts, so every screen and widget draws with the palette and the
+        # app's keys (Ctrl+P's "palette") are labelled in the player's language
+        draw_with(self.palette)
+        translate_bindings(self)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         words = system_command_words()

@@ -1,20 +1,20 @@
-"""The table of a terminal game: the seats, the game with its history, and save files.
+"""The table of a terminal game: the seats and the game with its history.
 
 This part knows nothing of Textual. The app asks it for views (never the full state), plays moves
 for the seat at the keyboard, and asks the engine's turn loop (:func:`tendays.engine.next_decision`)
-what a bot seat must decide, with the view and the random stream the bot chooses from.
+what a bot seat must decide, with the view and the random stream the bot chooses from. The seats
+are read in :mod:`.seats`; save files are written here and read in :mod:`.save_file`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tendays.bots import BOTS, LEVELS, Bot, bot_names, make_bot, refusal
+from tendays.bots import refusal
 from tendays.engine import (
     Decision,
     Game,
@@ -23,196 +23,17 @@ from tendays.engine import (
     Options,
     PlayerView,
     RecordError,
-    State,
     default_edition,
-    json_text,
     next_decision,
     view,
 )
 from tendays.engine.i18n import gettext as _
-from tendays.engine.i18n import ngettext, pgettext
-from tendays.engine.plain_text import shown, text_problem
-from tendays.engine.record import shape_problem
-from tendays.engine.wire import view_to_json
+from tendays.engine.i18n import ngettext
 
-from ..record_file import read_record_bytes
-from .palettes import PALETTES
-from .render import YOU
+from .save_file import position_digest
+from .seats import SeatError, TerminalSeat, parse_seats
 
-__all__ = [
-    "HUMAN_WORDS",
-    "PERSON_PREFIX",
-    "PlayConfig",
-    "TerminalSeat",
-    "SeatError",
-    "Table",
-    "load_save",
-    "make_seat_bot",
-    "parse_seats",
-    "position_digest",
-    "saved_palette",
-    "saved_seats_problem",
-]
-
-HUMAN_WORDS = ("me", "human", "you")
-# "human:Norma": a person called Norma, even when the name looks like a bot's
-PERSON_PREFIX = "human:"
-
-
-class SeatError(ValueError):
-    """A ``--players`` list that does not describe the seats of a game."""
-
-
-def make_seat_bot(spec: str) -> Bot:
-    """The bot for a seat spec: a level or bot of the registry (``tendays.bots.bot_names()``),
-    or ``cmd:...``."""
-    try:
-        return make_bot(spec)
-    except (ValueError, OSError) as error:
-        raise SeatError(_("bot {spec!r}: {error}").format(spec=spec, error=error)) from error
-
-
-@dataclass
-class TerminalSeat:
-    """One seat at the table: a person at the keyboard or a bot."""
-
-    name: str
-    spec: str  # "human", or the bot spec it was made from
-    bot: Bot | None = field(default=None, repr=False)
-
-    @property
-    def is_human(self) -> bool:
-        return self.bot is None
-
-    @property
-    def level(self) -> str:
-        """How the seat is described to players: "human", "hard bot", "engine bot"."""
-        if self.bot is None:
-            return _("human")
-        if self.spec.startswith("cmd:"):
-            return _("engine bot")
-        # a bot named directly (greedy, expert:48) keeps its name
-        level = LEVELS.get(self.spec.lower())
-        # TRANSLATORS: a bot seat's level after its name, "Bot 2 (normal
-        # bot)": no brackets of its own.
-        return pgettext("seat", "{level} bot").format(
-            level=self.spec if level is None else level.said
-        )
-
-
-def _is_bot_spec(word: str) -> bool:
-    """Bot specs are the registry's levels and bots, optionally with a budget (``expert:48``), and
-    ``cmd:PROGRAM``."""
-    return word.lower().partition(":")[0] in bot_names() or word.lower().startswith("cmd:")
-
-
-def _distance(a: str, b: str) -> int:
-    """Edits (insert, delete, change, swap two neighbours) that turn ``a`` into ``b``."""
-    rows = [list(range(len(b) + 1))]
-    for i, x in enumerate(a, 1):
-        row = [i]
-        for j, y in enumerate(b, 1):
-            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y)))
-            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
-                row[j] = min(row[j], rows[-2][j - 2] + 1)
-        rows.append(row)
-    return rows[-1][-1]
-
-
-def _misspelt_bot(word: str) -> str | None:
-    """The bot name ``word`` is one slip away from ("hrad": "hard"), if any."""
-    low = word.lower()
-    for name in bot_names():
-        slips = 2 if min(len(low), len(name)) >= 6 and abs(len(low) - len(name)) <= 1 else 1
-        if len(low) >= 3 and _distance(low, name) <= slips:
-            return name
-    return None
-
-
-def _person(word: str, number: int, people: int) -> str:
-    """The name of the person a ``--players`` word seats, or SeatError for a
-    word that looks like a slip."""
-    if word.lower().startswith(PERSON_PREFIX):
-        name = word[len(PERSON_PREFIX) :].strip()
-        if not name:
-            raise SeatError(
-                _("{word!r}: write the person's name after {prefix}, e.g. {prefix}Ann").format(
-                    word=word, prefix=PERSON_PREFIX
-                )
-            )
-        return name
-    if word.lower() in HUMAN_WORDS:
-        return YOU if people == 1 else _("Player {number}").format(number=number)
-    levels = ", ".join(LEVELS)
-    bots = ", ".join(BOTS)
-    head, colon, tail = word.partition(":")
-    # "Norma" is a name; "norma", a slip
-    slip = None if head != head.lower() else _misspelt_bot(head)
-    if slip is not None:
-        raise SeatError(
-            _(
-                "{word!r} is not a bot: did you mean {slip!r}? Bot levels: {levels} (bots: "
-                "{bots}). For a person called {word}, write {prefix}{word} (or {name})"
-            ).format(
-                word=word,
-                slip=slip + colon + tail,
-                levels=levels,
-                bots=bots,
-                prefix=PERSON_PREFIX,
-                name=word.capitalize(),
-            )
-        )
-    if colon:
-        raise SeatError(
-            _(
-                "{word!r} is not a seat: bots are {levels} (levels), {bots}, a budget such as "
-                "expert:48, or cmd:PROGRAM; a person is a name, or {prefix}NAME"
-            ).format(word=word, levels=levels, bots=bots, prefix=PERSON_PREFIX)
-        )
-    return word
-
-
-def parse_seats(text: str, names: Sequence[str] = ()) -> list[TerminalSeat]:
-    """Seats from a ``--players`` list such as ``"me,hard,normal"`` or ``"Ann,Bob,easy"``.
-
-    Bot specs are bots (in any case: ``Hard`` is the level); ``me``/``human``/``you``,
-    ``human:NAME`` and any other name are people. A lower-case word one slip away from a bot's name
-    (``hrad``, ``nromal``) is refused as a likely typo: ``Hrad`` or ``human:hrad`` seats a person of
-    that name. ``names`` (from a save file) overrides the names of the seats. A seat that holds a
-    control or formatting character (:func:`tendays.engine.plain_text.text_problem`) is refused.
-    """
-    words = [w.strip() for w in text.split(",")]
-    if not text.strip() or any(not w for w in words):
-        raise SeatError(
-            _(
-                "--players {text!r}: give 1 to 4 comma-separated seats, e.g. 'me,hard,normal'"
-            ).format(text=text)
-        )
-    for number, word in enumerate(words, 1):
-        problem = text_problem(word, _("seat {number} of --players").format(number=number))
-        if problem is not None:
-            raise SeatError(problem)
-    people = sum(1 for w in words if not _is_bot_spec(w))
-    seats: list[TerminalSeat] = []
-    used: set[str] = set()
-    for number, word in enumerate(words, 1):
-        if _is_bot_spec(word):
-            spec = word if word.lower().startswith("cmd:") else word.lower()
-            seat = TerminalSeat(_("Bot {number}").format(number=number), spec, make_seat_bot(spec))
-        else:
-            name = _person(word, number, people)
-            if name in used:
-                raise SeatError(
-                    _("two seats are called {name!r}; give each person a different name").format(
-                        name=name
-                    )
-                )
-            seat = TerminalSeat(name, "human")
-        used.add(seat.name)
-        seats.append(seat)
-    for seat, name in zip(seats, names, strict=False):
-        seat.name = shown(name)  # read from a save file: checked there, made safe here
-    return seats
+__all__ = ["PlayConfig", "Table"]
 
 
 @dataclass(frozen=True)
@@ -393,120 +214,3 @@ class Table:
         self.saved_at = self.move_count
         self.saved_to = path
         self.own_files.add(path.resolve())
-
-
-def saved_seats_problem(specs: Sequence[str]) -> str | None:
-    """What is wrong with the seat specs a save file holds, in words; None when each is a person
-    (``human``, as :meth:`Table.save` writes one) or a bot of the registry. A name that is neither
-    (a bot of another version, a typo in an edited file) is refused rather than seated as a person.
-    """
-    for number, spec in enumerate(specs, 1):
-        word = spec.strip().lower()
-        if word in HUMAN_WORDS or word.startswith(PERSON_PREFIX) or _is_bot_spec(word):
-            continue
-        return _(
-            "the save file seats {spec!r} at seat {number}, which is neither a person ('human') "
-            "nor a bot ({levels}); give the seats with --players to resume it"
-        ).format(spec=spec, number=number, levels=", ".join(bot_names()))
-    return None
-
-
-def position_digest(state: State) -> str:
-    """A short fingerprint of a position: every seat's view of it
-    (racks, piles, history), hashed."""
-    views = [view_to_json(view(state, seat)) for seat in range(state.options.players)]
-    return hashlib.sha256(json.dumps(views, sort_keys=True).encode()).hexdigest()[:16]
-
-
-def _shape_problem(data: object) -> str | None:
-    """What keeps ``data`` from being a save file's JSON object, in words; None if it has the
-    right shape: a game record's (:func:`tendays.engine.record.shape_problem`) and the save's own
-    fields."""
-    problem = shape_problem(data)
-    if problem is not None or not isinstance(data, dict):
-        return problem
-    seats = data.get("seats", [])
-    checks = [
-        (
-            "seats",
-            isinstance(seats, list) and all(isinstance(n, str) for n in seats),
-            _("a list of seat specs"),
-        ),
-        ("position", isinstance(data.get("position", ""), str), _("a fingerprint")),
-        ("palette", data.get("palette", PALETTES[0]) in PALETTES, " or ".join(map(repr, PALETTES))),
-    ]
-    for key, right, what in checks:
-        if not right:
-            return _("{key!r} must be {what}, not {value}").format(
-                key=key, what=what, value=json.dumps(data[key])[:40]
-            )
-    # a seat spec without a saved name becomes the seat's name
-    for number, spec in enumerate(seats, 1):
-        problem = text_problem(spec, _("seat {number}").format(number=number))
-        if problem is not None:
-            return problem
-    return None
-
-
-def load_save(path: Path) -> tuple[GameRecord, list[str] | None]:
-    """Read a save file (or any game record): the record and, if present, the seat specs.
-
-    Anything that is not a record that replays is refused with a ``RecordError`` naming the problem:
-    a file that is not UTF-8 JSON, JSON of the wrong shape, options that make no game, a move that
-    does not replay, or a saved position the moves no longer lead to (an edited edition or seed).
-    """
-    raw = read_record_bytes(path)
-    path = Path(shown(str(path)))  # as the refusals below name it
-    try:
-        data = json_text.loads(raw.decode("utf-8"))
-    except json_text.NumberTooLongError as error:
-        raise RecordError(
-            _("{path} is not a tendays game record: it holds {error}").format(
-                path=path, error=error
-            )
-        ) from None
-    except UnicodeDecodeError:
-        raise RecordError(
-            _("{path} is not a tendays game record: it is not UTF-8 text").format(path=path)
-        ) from None
-    except json.JSONDecodeError as error:
-        raise RecordError(
-            _("{path} is not a tendays game record: not JSON ({error})").format(
-                path=path, error=error
-            )
-        ) from None
-    problem = _shape_problem(data)
-    if problem is not None:
-        raise RecordError(
-            _("{path} is not a tendays game record: {problem}").format(path=path, problem=problem)
-        )
-    try:
-        record = GameRecord.from_json(data)
-        state = record.replay()
-    except RecordError as error:
-        raise RecordError(f"{path}: {error}") from None
-    if len(record.names) not in (0, record.options.players):
-        raise RecordError(
-            _("{path}: the record names {names} players for a game of {players}").format(
-                path=path, names=len(record.names), players=record.options.players
-            )
-        )
-    if "position" in data and data["position"] != position_digest(state):
-        raise RecordError(
-            _(
-                "{path}: the moves no longer lead to the game that was saved (its edition, options "
-                "or seed were changed); it is refused rather than replayed as another game"
-            ).format(path=path)
-        )
-    return record, data.get("seats")
-
-
-def saved_palette(path: Path) -> str | None:
-    """The palette a save file was drawn in, or None when it names none (an
-    older save, any game record)."""
-    try:
-        data = json_text.loads(read_record_bytes(path).decode("utf-8"))
-    except (RecordError, ValueError):
-        return None
-    palette = data.get("palette") if isinstance(data, dict) else None
-    return palette if palette in PALETTES else None

@@ -31,7 +31,7 @@ from .render import (
     pile_text,
     rack_line,
 )
-from .table import TerminalSeat
+from .seats import TerminalSeat
 
 __all__ = [
     "HINT_MARK",

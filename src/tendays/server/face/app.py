@@ -22,6 +22,7 @@ from tendays import __version__
 
 from ..matches.lobby import Lobby
 from ..people.accounts import Accounts
+from ..people.bot_events import watch_games
 from ..people.game_notices import turn_hook
 from ..people.limits import Attempts
 from ..people.matchmaker import Matchmaker
@@ -34,6 +35,9 @@ from .accounts_api import accounts_router
 from .admin import admin_router
 from .admin_moderation import admin_moderation_router
 from .admin_tournaments import admin_tournaments_router
+from .bot_account_api import bot_account_router
+from .bot_game_api import bot_game_router
+from .bot_streams import OpenStreams, bot_streams_router
 from .challenges_api import challenges_router
 from .docs import docs_router
 from .follows_api import follows_router
@@ -51,6 +55,7 @@ from .replays import replays_router
 from .routing import ERROR_HANDLERS, static_dir
 from .seeks_api import seeks_router
 from .sockets import table_router
+from .tokens_api import tokens_router
 from .tournaments_api import tournaments_router
 from .tv import tv_router
 
@@ -93,15 +98,20 @@ def create_app(
             app.state.inbox_sockets = inbox_sockets = InboxSockets(lobby, accounts.ends)
             inbox_sockets.start()
             app.state.attempts = Attempts(journal)
+            app.state.limits = limits  # the per-token limit (face/bearer.py)
             app.state.matchmaker = matchmaker = Matchmaker(lobby)
             matchmaker.start()
             # tournaments: paired here while this process holds their leases
             app.state.director = director = Director(lobby)
             director.watch_games()
             director.start()
+            # the Bot API's streams: woken by the inbox's notices, and by games starting and ending
+            streams.start(lobby)
+            watch_games(lobby)
             try:
                 yield
             finally:
+                streams.close()
                 await director.close()
                 await matchmaker.close()
                 inbox_sockets.close()
@@ -122,6 +132,8 @@ def create_app(
         redoc_url=None,
         exception_handlers=ERROR_HANDLERS,
     )
+    # made before the app starts: the server ends its streams as it begins to stop
+    app.state.open_streams = streams = OpenStreams()
     app.add_middleware(RequestGuard, limits=limits, book=book)
     # added last, so it runs first: the guard's refusals are in words too
     app.add_middleware(RequestLanguage)
@@ -144,11 +156,15 @@ def create_app(
     app.include_router(notifications_router())
     app.include_router(lobby_router())
     app.include_router(accounts_router())
+    app.include_router(bot_account_router())
+    app.include_router(tokens_router())
     app.include_router(players_router())
     app.include_router(moderation_router())
     app.include_router(follows_router())
     app.include_router(tv_router())
     app.include_router(challenges_router())
+    app.include_router(bot_streams_router())
+    app.include_router(bot_game_router())
     app.include_router(seeks_router())
     app.include_router(tournaments_router())
     app.include_router(table_router(limits))

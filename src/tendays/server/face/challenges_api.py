@@ -1,7 +1,11 @@
 """Challenges over HTTP: ``POST /api/challenges`` to challenge a player (or make an open link),
 ``GET /api/challenges`` for one's own, ``GET /api/challenges/{id}`` for one (its page polls it), and
 ``accept``, ``decline`` and ``DELETE`` (the challenger cancels). The rules are in
-:mod:`~tendays.server.people.challenges`."""
+:mod:`~tendays.server.people.challenges`.
+
+A program may make every call but the one challenge's page with an API token instead of a session
+(``Authorization: Bearer``, no CSRF): one with ``challenge:write``, or ``bot:play`` for a bot
+account (a person's token needs ``challenge:write`` to make a challenge)."""
 
 from __future__ import annotations
 
@@ -14,8 +18,10 @@ from fastapi import Path as PathParam
 from tendays.engine.i18n import gettext as _
 
 from ..people.accounts import Account, AccountError
+from ..people.api_tokens import TokenScope
 from ..people.challenge_games import ChallengeDesk
 from ..people.challenge_types import Challenge, DeclineReason
+from .bearer import Bearer, person_or_bearer
 from .challenges_models import (
     AcceptAnswer,
     ChallengeAnswer,
@@ -25,14 +31,17 @@ from .challenges_models import (
 )
 from .models import ID_PATTERN, ErrorAnswer
 from .routing import lobby_of
-from .session import refusal, require_account, signed_in
+from .session import refusal, signed_in
 
 __all__ = ["challenges_router"]
 
 ChallengeId = Annotated[
     str, PathParam(description="the challenge's id", max_length=16, pattern=ID_PATTERN)
 ]
-Person = Annotated[Account, Depends(require_account)]
+# the signed-in person, or a program with its token
+Person = Annotated[
+    Account, Depends(person_or_bearer(TokenScope.CHALLENGE_WRITE, TokenScope.BOT_PLAY))
+]
 _ASKED: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorAnswer, "description": "nobody is signed in"},
     403: {"model": ErrorAnswer, "description": "the session's X-CSRF-Token header is missing"},
@@ -78,6 +87,19 @@ def challenges_router() -> APIRouter:
     async def post_challenge(
         request: Request, body: ChallengeRequest, person: Person
     ) -> ChallengeAnswer:
+        held: Bearer | None = getattr(request.state, "bearer", None)
+        if (
+            held is not None
+            and not held.account.bot
+            and TokenScope.CHALLENGE_WRITE not in held.scopes
+        ):
+            raise HTTPException(
+                403,
+                _(
+                    "a person's token needs the scope challenge:write to make challenges; "
+                    "bot:play makes them for bot accounts only"
+                ),
+            )
         try:
             challenge = await desk_of(request).challenge(
                 person,

@@ -87,6 +87,8 @@ class Limits:
     hello_seconds: float = 10.0  # time a new table connection has to say hello
     body_seconds: float = 10.0  # time a request's body has to arrive, once its headers have
     replays_per_minute: int = 10  # records opened from files, per client address
+    # requests one API token may make a minute, counted in the database (face/bearer.py)
+    token_requests_per_minute: int = 300
 
     def networks(self) -> list[Network]:
         return [ipaddress.ip_network(p, strict=False) for p in self.trusted_proxies]
@@ -225,6 +227,7 @@ class LimitBook:
                 "max_body_bytes": limits.max_body_bytes,
                 "body_seconds": limits.body_seconds,
                 "replays_per_minute": limits.replays_per_minute,
+                "token_requests_per_minute": limits.token_requests_per_minute,
                 "max_url_bytes": limits.max_url_bytes,
                 "max_message_bytes": limits.max_message_bytes,
                 "messages_per_second": limits.messages_per_second,

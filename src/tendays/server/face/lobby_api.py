@@ -17,6 +17,7 @@ from tendays.engine.i18n import gettext as _
 from ..matches.chat import QUICK_PHRASES
 from ..matches.master import Match
 from ..people.blocks import table_refusal
+from ..people.bot_accounts import bot_only_refusal
 from ..people.game_tournament import tournament_of_game
 from .models import (
     ERRORS,
@@ -32,6 +33,7 @@ from .models import (
     SeatTicket,
 )
 from .routing import GameId, lobby_of
+from .session import refusal as account_refusal
 from .session import signed_in
 
 __all__ = ["lobby_router"]
@@ -125,6 +127,8 @@ def lobby_router() -> APIRouter:
     async def create_game(request: Request, body: CreateGame) -> SeatTicket:
         # a signed-in person's seat belongs to the account, under its name
         account = await signed_in(request)
+        if account is not None and account.bot:
+            raise account_refusal(bot_only_refusal())
         match, token = await lobby_of(request).create(
             body.edition,
             [(s.kind, s.bot) for s in body.seats],
@@ -144,6 +148,8 @@ def lobby_router() -> APIRouter:
     )
     async def join_game(request: Request, game_id: GameId, body: JoinGame) -> SeatTicket:
         account = await signed_in(request)
+        if account is not None and account.bot:
+            raise account_refusal(bot_only_refusal())
         if account is not None:  # nobody sits with someone who blocked them, or whom they block
             journal = lobby_of(request).journal
             refusal = await journal.run(table_refusal, journal.store.engine, game_id, account.id)

@@ -166,6 +166,11 @@ class SeatSummary(BaseModel):
         description="a signed-in person's seat: the name is a registered account's "
         "(its profile is /players/{name})",
     )
+    bot_account: bool = Field(
+        False,
+        description="the seat's account is a bot account (a program, marked BOT); kind stays "
+        '"human"',
+    )
 
 
 class GameTournament(BaseModel):

@@ -42,6 +42,10 @@ def pages_router() -> APIRouter:
     async def account_page() -> FileResponse:
         return page("account.html")
 
+    @router.get("/account/tokens")
+    async def tokens_page() -> FileResponse:
+        return page("tokens.html")
+
     @router.get("/tournaments")
     async def tournaments_page() -> FileResponse:
         return page("tournaments.html")

@@ -66,6 +66,9 @@ def players_router() -> APIRouter:
         edition: Annotated[str, Query(max_length=32)] = "usa",
         page: Annotated[int, Query(ge=1, le=100_000)] = 1,
         per_page: Annotated[int, Query(ge=1, le=100)] = 50,
+        bots: Annotated[
+            bool, Query(description="false: leave the bot accounts off (shown, marked, by default)")
+        ] = True,
     ) -> dict[str, Any]:
         if edition not in available_editions():
             raise HTTPException(
@@ -75,7 +78,7 @@ def players_router() -> APIRouter:
                 ),
             )
         journal = lobby_of(request).journal
-        return await journal.read(leaderboard, journal.store.engine, edition, page, per_page)
+        return await journal.read(leaderboard, journal.store.engine, edition, page, per_page, bots)
 
     @router.get("/players/{name:path}", include_in_schema=False, response_model=None)
     async def player_page(name: PlayerName) -> FileResponse | RedirectResponse:

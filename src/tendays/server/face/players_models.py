@@ -33,6 +33,9 @@ class OtherSeat(BaseModel):
     name: str | None = Field(description="the name at the table (null: a free seat)")
     bot: str | None = Field(description="the bot level of a bot seat")
     place: int | None
+    bot_account: bool = Field(
+        False, description="the seat's account is a bot account (marked BOT; a program)"
+    )
     profile: str | None = Field(
         description="the profile of the account that took the seat (/players/{name}); "
         "null for anonymous, bot and deleted players"
@@ -71,6 +74,10 @@ class PlayerGame(BaseModel):
 
 class Profile(BaseModel):
     name: str
+    bot_account: bool = Field(
+        False,
+        description="a bot account: a program that plays through the Bot API (marked BOT)",
+    )
     since: float = Field(description="when the account was made, Unix seconds")
     status: AccountStatus = Field(
         default=AccountStatus.ACTIVE,
@@ -90,6 +97,7 @@ class Profile(BaseModel):
 class LeaderboardEntry(BaseModel):
     rank: int
     name: str
+    bot_account: bool = Field(False, description="a bot account (marked BOT)")
     rating: float
     deviation: float
     games: int

@@ -13,12 +13,13 @@ from fastapi import Path as PathParam
 from tendays.engine.i18n import gettext as _
 
 from ..people.accounts import Account
+from ..people.bot_accounts import bot_only_refusal
 from ..people.matchmaker import Matchmaker
 from ..people.ratings import START, USUAL, scale_words
 from ..people.seeks import Seek
 from .models import ERRORS, ID_PATTERN, ErrorAnswer
 from .seeks_models import RatingScale, SeekAnswer, SeekRequest
-from .session import require_account
+from .session import refusal, require_account
 
 __all__ = ["seeks_router"]
 
@@ -63,6 +64,8 @@ def seeks_router() -> APIRouter:
         "one seek at a time: a new one cancels the last. Ask `GET /api/seeks/{id}` for the game.",
     )
     async def post_seek(request: Request, body: SeekRequest, person: Person) -> SeekAnswer:
+        if person.bot:
+            raise refusal(bot_only_refusal())
         matchmaker = matchmaker_of(request)
         span = body.rating_range
         try:

@@ -35,6 +35,7 @@ from ..matches.master import Match
 from ..matches.seats import LobbyError, Rejected, Subscriber, hash_token
 from ..matches.wire import Outgoing
 from ..people.blocks import blocked_by, table_refusal
+from ..people.bot_accounts import bot_only_refusal
 from ..people.session_ends import Ending, HeldTable, SessionEnds, close_once
 from .guard import Limits
 
@@ -127,6 +128,9 @@ async def _serve(
         seat, lang, link = await _hello(
             websocket, match, limits, signed_in.account_id if signed_in else None
         )
+        if seat is not None and match.seats[seat].bot_account:  # its program plays the seat
+            with use_language(lang):
+                raise Rejected("forbidden", bot_only_refusal().message)
         held = _holding(match, seat, signed_in, link)
         why = None if ends is None or held is None else await ends.check(held)
         with use_language(lang):

@@ -15,11 +15,13 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
 from ..people.accounts import Account
+from ..people.api_tokens import TokenScope
 from ..people.tournament_chat import chat_lines, say
 from ..people.tournament_spec import TournamentError, TournamentStatus, check_spec
 from ..people.tournament_views import player_tournaments, tournament_page, tournaments_list
 from ..people.tournaments import create, join, pause, withdraw
 from ..storage.journal import Journal
+from .bearer import person_or_bearer
 from .models import ErrorAnswer
 from .routing import lobby_of
 from .session import require_account, signed_in
@@ -36,6 +38,8 @@ __all__ = ["tournament_refusal", "tournaments_router"]
 
 TournamentId = Annotated[int, PathParam(description="the tournament's id", ge=1, le=2**31 - 1)]
 Person = Annotated[Account, Depends(require_account)]
+# a person signed in, or a program with a bot:play token (a bot account enters as a person does)
+Entrant = Annotated[Account, Depends(person_or_bearer(TokenScope.BOT_PLAY))]
 _SIGNED: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorAnswer, "description": "nobody is signed in"},
     403: {"model": ErrorAnswer, "description": "the session's X-CSRF-Token header is missing"},
@@ -178,7 +182,7 @@ def tournaments_router() -> APIRouter:
         responses=_RULED,
     )
     async def join_tournament(
-        request: Request, tournament_id: TournamentId, person: Person
+        request: Request, tournament_id: TournamentId, person: Entrant
     ) -> dict[str, bool]:
         return await _act(request, join, tournament_id, person.id, time.time())
 
@@ -188,7 +192,7 @@ def tournaments_router() -> APIRouter:
         responses=_RULED,
     )
     async def withdraw_from(
-        request: Request, tournament_id: TournamentId, person: Person
+        request: Request, tournament_id: TournamentId, person: Entrant
     ) -> dict[str, bool]:
         return await _act(request, withdraw, tournament_id, person.id, time.time())
 

@@ -55,6 +55,9 @@ class TournamentRequest(BaseModel):
     table_size: int = Field(2, ge=2, le=4, description="players at each table (Swiss: 2 to 4)")
     rating_min: float | None = Field(None, description="the lowest rating that may join")
     rating_max: float | None = Field(None, description="the highest rating that may join")
+    bots_allowed: bool = Field(
+        False, description="bot accounts (programs on the Bot API, marked BOT) may enter"
+    )
 
     def spec(self) -> EventSpec:
         options = {} if self.options is None else self.options.model_dump(exclude_none=True)
@@ -71,6 +74,7 @@ class TournamentRequest(BaseModel):
             bots=tuple(self.bots),
             rating_min=self.rating_min,
             rating_max=self.rating_max,
+            bots_allowed=self.bots_allowed,
         )
 
 

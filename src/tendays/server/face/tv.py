@@ -20,6 +20,7 @@ class TvSeatAnswer(BaseModel):
         description="the rating counted: the account's in the game's edition, a bot's ladder "
         "rating; null for an anonymous person"
     )
+    bot_account: bool = Field(False, description="a bot account's seat (marked BOT)")
 
 
 class TvAnswer(BaseModel):
@@ -51,7 +52,10 @@ def tv_router() -> APIRouter:
         return TvAnswer(
             game=chosen.id,
             edition=chosen.edition,
-            seats=[TvSeatAnswer(name=s.name, rating=s.rating) for s in chosen.seats],
+            seats=[
+                TvSeatAnswer(name=s.name, rating=s.rating, bot_account=s.bot_account)
+                for s in chosen.seats
+            ],
         )
 
     return router

@@ -294,13 +294,14 @@ class Lobby:
         rated: bool = False,
         account_id: int | None = None,
         game_id: str | None = None,
+        bot_account: bool = False,
     ) -> tuple[Match, str]:
         """A new game; ``seats`` are (kind, bot level) pairs and ``seat`` (0 unless a rematch) goes
         to ``name`` (signed in to ``account_id``, or anonymous). ``reserved``: human seats kept for
         named players (a rematch, a tournament's table). ``rated``: people in every seat (signed in:
         the caller checks), and the result moves their ratings. ``game_id``: the id planned for it
         (a tournament's table is written before its game; the database refuses a second game of one
-        id). Returns (match, token)."""
+        id). ``bot_account``: ``account_id`` is a bot account's. Returns (match, token)."""
         if len(self.active()) >= self.settings.max_games:
             raise LobbyError(503, _("the server holds as many games as it may; try again later"))
         try:
@@ -369,12 +370,14 @@ class Lobby:
                     reserved=i in reserved and i != seat,
                     account_id=account_id if i == seat else None,
                     name_skeleton=seat_skeleton(kind, seat_name(i, kind, level)),
+                    bot_account=bot_account and i == seat,
                 )
                 for i, (kind, level) in enumerate(seats)
             ],
         )
         holders = [
-            Seat(s.seat, s.kind, s.bot, s.name, account_id=s.account_id) for s in stored.seats
+            Seat(s.seat, s.kind, s.bot, s.name, account_id=s.account_id, bot_account=s.bot_account)
+            for s in stored.seats
         ]
         check_seat(holders, name, account_id, seat)
         match = self._match(stored)
@@ -404,7 +407,7 @@ class Lobby:
                 return game_id
 
     async def join(
-        self, game_id: str, name: str, account_id: int | None = None
+        self, game_id: str, name: str, account_id: int | None = None, bot_account: bool = False
     ) -> tuple[Match, int, str]:
         """Take the first free seat of a game for ``name``, signed in to ``account_id`` or
         anonymous: (match, seat, token). :class:`LobbyError` by the rules of
@@ -419,7 +422,7 @@ class Lobby:
                 )
             # one seat per account and names that do not look alike: checked under the match's
             # lock, and enforced by the database
-            seat, token = await match.join(name, account_id=account_id)
+            seat, token = await match.join(name, account_id=account_id, bot_account=bot_account)
         finally:
             self.release(match)  # held here only while watched, unless this process drives it
         log.info("game %s: seat %d taken", match.id, seat + 1)
@@ -445,7 +448,9 @@ class Lobby:
                     raise Rejected(
                         "illegal", _("the rematch has already started or ended without you")
                     )
-                taken, token = await again.join(name, seat, match.seats[seat].account_id)
+                taken, token = await again.join(
+                    name, seat, match.seats[seat].account_id, match.seats[seat].bot_account
+                )
             finally:
                 self.release(again)
             return again, token
@@ -468,6 +473,7 @@ class Lobby:
                 kept,
                 [s.name for s in match.seats],
                 account_id=match.seats[seat].account_id,
+                bot_account=match.seats[seat].bot_account,
             )
         except LobbyError as error:
             raise Rejected("unavailable", error.message) from None

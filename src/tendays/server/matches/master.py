@@ -113,6 +113,7 @@ class Match:
                 s.reserved,
                 s.account_id,
                 moved_after_draft=s.moved_after_draft,
+                bot_account=s.bot_account,
             )
             for s in stored.seats
         ]
@@ -256,6 +257,7 @@ class Match:
                     "reserved": s.reserved and not s.taken,
                     "left": s.left,
                     "account": s.account_id is not None,
+                    "bot_account": s.bot_account,
                 }
                 for s in self.seats
             ],
@@ -306,6 +308,7 @@ class Match:
                 s.away,
                 s.left,
                 account=s.account_id is not None,
+                bot_account=s.bot_account,
             )
             for s in self.seats
         ]
@@ -337,15 +340,22 @@ class Match:
     # -- seats -------------------------------------------------------------------------------
 
     async def join(
-        self, name: str, seat: int | None = None, account_id: int | None = None
+        self,
+        name: str,
+        seat: int | None = None,
+        account_id: int | None = None,
+        bot_account: bool = False,
     ) -> tuple[int, str]:
         """Give a free human seat to ``name`` (the first one not kept for a rematch, or ``seat``,
         which may be kept), signed in to ``account_id`` or anonymous: returns (seat, token). Like a
         move, a join completes once begun. :class:`LobbyError` (409, 422) by the rules of
-        :mod:`~tendays.server.matches.seating`, checked under the lock and kept by the database."""
-        return await asyncio.shield(self._join(name, seat, account_id))
+        :mod:`~tendays.server.matches.seating`, checked under the lock and kept by the database.
+        ``bot_account``: the account is a bot account (its seat says so)."""
+        return await asyncio.shield(self._join(name, seat, account_id, bot_account))
 
-    async def _join(self, name: str, wanted: int | None, account_id: int | None) -> tuple[int, str]:
+    async def _join(
+        self, name: str, wanted: int | None, account_id: int | None, bot_account: bool = False
+    ) -> tuple[int, str]:
         async with self.lock:
             free = [
                 s
@@ -392,6 +402,7 @@ class Match:
                 False,
                 account_id,
             )
+            seat.bot_account = bot_account
             self.last_move_at = now
             for subscriber in self.subscribers:
                 subscriber.resync()  # the log's names may have changed
@@ -682,7 +693,7 @@ class Match:
                 row.left,
                 row.reserved,
             )
-            seat.account_id = row.account_id
+            seat.account_id, seat.bot_account = row.account_id, row.bot_account
             seat.moved_after_draft = seat.moved_after_draft or row.moved_after_draft
         seats_changed = before != [
             (s.name, s.token_hash, s.kind, s.away, s.left, s.reserved, s.timeouts)

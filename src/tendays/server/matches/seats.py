@@ -74,6 +74,8 @@ class Seat:
     account_id: int | None = None
     # the person (not a bot standing in) has moved here after the draft: the abort rule's fact
     moved_after_draft: bool = False
+    # the account is a bot account: it plays through the Bot API, never by the table socket
+    bot_account: bool = False
 
     @property
     def taken(self) -> bool:

@@ -120,6 +120,8 @@ class SeatInfo:
     left: bool = False
     # a signed-in person's seat: the name is an account's (which account is not said)
     account: bool = False
+    # the account is a bot account (a program playing through the Bot API); kind stays "human"
+    bot_account: bool = False
 
     @property
     def shown_name(self) -> str:
@@ -258,6 +260,7 @@ class TableEncoder:
                         "away": s.away,
                         "left": s.left,
                         "account": s.account,
+                        "bot_account": s.bot_account,
                         "tiles": spectator.rack_counts[s.seat],
                     }
                     for s in seats

@@ -324,6 +324,7 @@ class Accounts:
                     AccountTable.name,
                     AccountTable.password_hash,
                     AccountTable.status,
+                    AccountTable.bot,
                 ).where(AccountTable.name_key == key)
             ).first()
             known = known_device(db, device, row.id if row else None, now)
@@ -358,7 +359,7 @@ class Accounts:
         if row is None or not good:
             raise AccountError(401, _("wrong name or password"))
         _refuse_unless_active(row.status)  # told only to one who knows the password
-        account = Account(row.id, row.name)
+        account = Account(row.id, row.name, bool(row.bot))
         rehashed = None
         if needs_rehash(row.password_hash, good):
             # busy: the old hash still serves until the next sign-in
@@ -419,12 +420,20 @@ class Accounts:
         now = self.clock()
         row = await self._db(
             lambda db: db.execute(
-                select(AccountTable.id, AccountTable.name, SessionTable.csrf, SessionTable.expires)
+                select(
+                    AccountTable.id,
+                    AccountTable.name,
+                    AccountTable.bot,
+                    SessionTable.csrf,
+                    SessionTable.expires,
+                )
                 .join(AccountTable, AccountTable.id == SessionTable.account_id)
                 .where(SessionTable.id_hash == session_hash(session_id), SessionTable.expires > now)
             ).first()
         )
-        return None if row is None else Session(Account(row.id, row.name), row.csrf, row.expires)
+        if row is None:
+            return None
+        return Session(Account(row.id, row.name, bool(row.bot)), row.csrf, row.expires)
 
     async def sign_out(self, session_id: str) -> None:
         """The session ends, and with it its account's seat links and the table connections that

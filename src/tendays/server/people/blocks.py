@@ -58,9 +58,11 @@ def blocked_between(first: Any, second: Any) -> ColumnElement[bool]:
 def named_account(db: Connection, name: str) -> Account | None:
     """The account called ``name`` (in any letter case), or None."""
     row = db.execute(
-        select(AccountTable.id, AccountTable.name).where(AccountTable.name_key == name_key(name))
+        select(AccountTable.id, AccountTable.name, AccountTable.bot).where(
+            AccountTable.name_key == name_key(name)
+        )
     ).first()
-    return None if row is None else Account(int(row.id), str(row.name))
+    return None if row is None else Account(int(row.id), str(row.name), bool(row.bot))
 
 
 def _other(db: Connection, me: Account, name: str, refusal_for_self: str) -> Account:

@@ -64,7 +64,15 @@ class ChallengeDesk:
         if pace is not None:
             self.lobby.settings.paces.check(pace)
         return await self.journal.run(
-            self.book.post, me, to, loaded.id, options, pace, rated, self.clock()
+            self.book.post,
+            me,
+            to,
+            loaded.id,
+            options,
+            pace,
+            rated,
+            self.clock(),
+            self.lobby.settings.challenges_per_minute,
         )
 
     async def get(self, challenge_id: str, reader: int | None) -> Challenge | None:
@@ -78,7 +86,9 @@ class ChallengeDesk:
     async def accept(self, challenge_id: str, me: Account) -> Acceptance:
         """Claim the challenge for ``me`` and make its game; :class:`AccountError` says why not,
         :class:`LobbyError` why the game could not be made (the challenge is open again)."""
-        claimed = await self.journal.run(self.book.claim, challenge_id, me, self.clock())
+        claimed = await self.journal.run(
+            self.book.claim, challenge_id, me, self.clock(), self.lobby.settings.bot_games
+        )
         try:
             match, _token = await self.lobby.create(
                 claimed.edition,
@@ -88,8 +98,11 @@ class ChallengeDesk:
                 claimed.pace,
                 rated=claimed.rated,
                 account_id=claimed.challenger_id,
+                bot_account=claimed.challenger_bot,
             )
-            _match, _seat, token = await self.lobby.join(match.id, me.name, account_id=me.id)
+            _match, _seat, token = await self.lobby.join(
+                match.id, me.name, account_id=me.id, bot_account=me.bot
+            )
         except (LobbyError, ValueError):
             await self.journal.run(self.book.reopen, claimed, me)
             raise

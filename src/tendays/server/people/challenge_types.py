@@ -68,6 +68,7 @@ class Challenge:
     answered_at: float | None
     accepter_id: int | None
     game_id: str | None
+    challenger_bot: bool = False  # the challenger is a bot account
 
     @property
     def url(self) -> str:

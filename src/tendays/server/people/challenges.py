@@ -13,8 +13,9 @@ number of server processes, cannot break one:
 - **At most :data:`OPEN_TO_ONE` open challenges from one person to another**: each open one takes
   one of as many slots, and the unique partial index ``ux_challenges_open_slot`` keeps two open ones
   out of one slot.
-- **At most :data:`HOURLY` challenges an hour per account**, counted with
-  :func:`~tendays.server.people.limits.count` in the transaction that stores the challenge.
+- **At most :data:`HOURLY` challenges an hour per account**, and at most the server's
+  ``--challenges-per-minute`` a minute, counted with :func:`~tendays.server.people.limits.count`
+  in the transaction that stores the challenge.
 - **A challenge lapses** after :data:`LIVE_EXPIRY` with a live clock (it is for playing now) and
   after :data:`LONG_EXPIRY` with a correspondence clock or none; a lapsed one cannot be accepted.
 
@@ -37,15 +38,17 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from tendays.engine.i18n import gettext as _
+from tendays.engine.i18n import ngettext
 
-from ..settings import Pace
+from ..settings import MasterSettings, Pace
 from ..storage.schema import AccountTable, BlockTable, ChallengeTable
 from .accounts import Account, AccountError
 from .blocks import blocked_between, named_account
+from .bot_accounts import refuse_when_busy
 from .challenge_types import Challenge, ChallengeStatus, DeclineReason
 from .limits import count
 from .moderation_types import AccountStatus
-from .notifications import NotificationKind, notify
+from .notifications import NotificationKind, announce_inbox, notify
 from .seeks import pace_text
 
 __all__ = [
@@ -66,6 +69,8 @@ LONG_EXPIRY = 3 * 86400.0
 #: Challenges one account may make in :data:`HOURLY_WINDOW`.
 HOURLY = 20
 HOURLY_WINDOW = 3600.0
+#: The window of the per-minute limit (the server's ``--challenges-per-minute``).
+MINUTE_WINDOW = 60.0
 #: Open challenges one account may have to one other.
 OPEN_TO_ONE = 3
 #: How long an answered or lapsed challenge stays in its challenger's list (seconds), so that the
@@ -113,13 +118,31 @@ class ChallengeBook:
         pace: Pace | None,
         rated: bool,
         now: float,
+        per_minute: int = 0,
     ) -> Challenge:
         """Store an open challenge from ``me`` to the player called ``to`` (None: an open link) and
         tell them. :class:`AccountError` in words: 404 for nobody of that name, 409 for oneself, an
         account that is not active, a block either way, or :data:`OPEN_TO_ONE` challenges open to
-        them already; 429 (with the wait) past :data:`HOURLY` challenges an hour."""
+        them already; 429 (with the wait) past ``per_minute`` challenges a minute (0: no such
+        limit) or :data:`HOURLY` an hour. A refused challenge counts for neither: the transaction
+        that counted it rolls back."""
         with self.engine.begin() as db:
             target = None if to is None else self._challengeable(db, me, to)
+            wait = (
+                count(db, [(f"challenge-minute:{me.id}", per_minute)], MINUTE_WINDOW, now)
+                if per_minute
+                else 0.0
+            )
+            if wait:
+                raise AccountError(
+                    429,
+                    ngettext(
+                        "you have made {most} challenge within the minute; wait a moment",
+                        "you have made {most} challenges within the minute; wait a moment",
+                        per_minute,
+                    ).format(most=per_minute),
+                    retry_after=wait,
+                )
             wait = count(db, [(f"challenge:{me.id}", HOURLY)], HOURLY_WINDOW, now)
             if wait:
                 raise AccountError(
@@ -214,11 +237,24 @@ class ChallengeBook:
 
     # -- answering ----------------------------------------------------------------------------
 
-    def claim(self, challenge_id: str, me: Account, now: float) -> Challenge:
+    def claim(
+        self,
+        challenge_id: str,
+        me: Account,
+        now: float,
+        bot_games: int = MasterSettings.bot_games,
+    ) -> Challenge:
         """``me`` accepts: the challenge is theirs to make the game of (:meth:`settle`), or
         :class:`AccountError` says why not (404: not theirs to read; 409: answered, lapsed, their
-        own, or a block either way)."""
+        own, a block either way, or a bot account of the two already playing ``bot_games`` games:
+        counted with its row locked, :func:`~tendays.server.people.bot_accounts.refuse_when_busy`).
+        """
         with self.engine.begin() as db:
+            challenger = db.scalar(
+                select(ChallengeTable.challenger_id).where(ChallengeTable.id == challenge_id)
+            )
+            if challenger is not None:
+                refuse_when_busy(db, (int(challenger), me.id), bot_games, now - CLAIM_GRACE)
             claimed = db.execute(
                 update(ChallengeTable)
                 .where(
@@ -353,6 +389,9 @@ class ChallengeBook:
                 .returning(ChallengeTable.id)
             ).first()
             challenge = self._read(db, challenge_id)
+            if cancelled is not None and challenge is not None and challenge.challenged_id:
+                # its event streams tell the challenged account (nothing goes in the inbox)
+                announce_inbox(db, challenge.challenged_id)
         if cancelled is None or challenge is None:
             mine = challenge is not None and challenge.challenger_id == me.id
             raise self._refusal(challenge if mine else None, me, now, accepting=False)
@@ -449,6 +488,7 @@ class ChallengeBook:
             select(
                 ChallengeTable,
                 _CHALLENGER.name.label("challenger_name"),
+                _CHALLENGER.bot.label("challenger_bot"),
                 _CHALLENGED.name.label("challenged_name"),
             )
             .join(_CHALLENGER, _CHALLENGER.id == ChallengeTable.challenger_id)
@@ -479,6 +519,7 @@ def _challenge(stored: Any) -> Challenge:
         answered_at=None if stored.answered_at is None else float(stored.answered_at),
         accepter_id=None if stored.accepter_id is None else int(stored.accepter_id),
         game_id=stored.game_id,
+        challenger_bot=bool(stored.challenger_bot),
     )
 
 

@@ -1,9 +1,10 @@
 """One account's own data, as the JSON its owner downloads: the account, its sessions and known
-devices (when they began and end, never their ids or cookies), its seats in games, its ratings and
-their history, its seeks, the challenges it sent or received, its inbox, its tournaments and
-their chat lines, the players it blocks or follows and the reports it sent. Nothing of any other
-account (but the names it blocked, followed, challenged or reported, or that challenged it), and
-never the password's hash."""
+devices (when they began and end, never their ids or cookies), its API tokens (names, scopes and
+dates, never a token or its hash), its seats in games, its ratings and their history, its seeks,
+the challenges it sent or received, its inbox, its tournaments and their chat lines, the players
+it blocks or follows and the reports it sent. Nothing of any other account (but the names it
+blocked, followed, challenged or reported, or that challenged it), and never the password's
+hash."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from sqlalchemy.engine import Connection
 
 from ..storage.schema import (
     AccountTable,
+    ApiTokenTable,
     BlockTable,
     ChallengeTable,
     FollowTable,
@@ -134,6 +136,8 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
         "sessions": [{"created": s.created, "expires": s.expires} for s in sessions],
         # the browsers it signed in on (people/devices.py): when, and until when they are known
         "known_devices": [{"created": d.created, "expires": d.expires} for d in devices],
+        # its API tokens (people/api_tokens.py): never a token or its hash
+        "api_tokens": _api_tokens(db, account_id),
         "games": [
             {
                 "id": s.game_id,
@@ -240,3 +244,28 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
             for r in reports
         ],
     }
+
+
+def _api_tokens(db: Connection, account_id: int) -> list[dict[str, Any]]:
+    """The account's API tokens, oldest first: name, scopes and dates, never a hash."""
+    rows = db.execute(
+        select(
+            ApiTokenTable.name,
+            ApiTokenTable.scopes,
+            ApiTokenTable.created,
+            ApiTokenTable.last_used,
+            ApiTokenTable.revoked_at,
+        )
+        .where(ApiTokenTable.account_id == account_id)
+        .order_by(ApiTokenTable.created, ApiTokenTable.id)
+    ).all()
+    return [
+        {
+            "name": t.name,
+            "scopes": t.scopes.split(),
+            "created": t.created,
+            "last_used": t.last_used,
+            "revoked": t.revoked_at,
+        }
+        for t in rows
+    ]

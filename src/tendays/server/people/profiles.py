@@ -10,7 +10,8 @@ round trips to the database whatever the person played (``benchmarks/accounts.py
 page is read through ``ix_ratings_settled``, the index of the settled players only (revision 0005),
 best first: a page costs the rows it shows, however few of an edition's players are settled. The
 leaderboards leave off the accounts the operator suspended, closed or hid (revision 0009); their
-profiles say so.
+profiles say so. Bot accounts are listed beside people, marked (``bot_account``), unless the
+reader hides them (``bots=false``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import bindparam, exists, func, select, text
+from sqlalchemy import Select, bindparam, exists, func, select, text
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.orm import aliased
 
@@ -53,6 +54,7 @@ _ACCOUNT = (
         AccountTable.name,
         AccountTable.created,
         AccountTable.status,
+        AccountTable.bot,
         RatingTable.edition,
         RatingTable.mu,
         RatingTable.sigma,
@@ -114,8 +116,10 @@ _GAMES = (
         SeatTable.bot,
         SeatTable.place,
         SeatTable.account_id,
+        AccountTable.bot.label("bot_account"),
     )
     .join(SeatTable, SeatTable.game_id == _PAGE.c.game_id)
+    .outerjoin(AccountTable, AccountTable.id == SeatTable.account_id)
     .order_by(_PAGE.c.created.desc(), _PAGE.c.game_id, SeatTable.seat)
 )
 # On the leaderboards: the accounts the operator has not suspended, closed or hidden (revision
@@ -126,26 +130,37 @@ _LISTED = ~exists(
     # the condition in brackets and as the index words it (its names are the subquery's own)
     select(_UNLISTED.id).where(_UNLISTED.id == RatingTable.account_id, text(f"({UNLISTED_SQL})"))
 )
-_BOARD_COUNT = (
-    select(func.count())
-    .select_from(RatingTable)
-    .where(RatingTable.edition == bindparam("edition"), SETTLED, _LISTED)
-)
-# A page of the board, counted in the same round trip.
-_BOARD = (
-    select(
-        AccountTable.name,
-        RatingTable.mu,
-        RatingTable.sigma,
-        RatingTable.games,
-        _BOARD_COUNT.scalar_subquery().label("total"),
+# The board without the bot accounts (``?bots=false``): a bot account is a program.
+_BOT = aliased(AccountTable, name="bot_account")
+_NOT_BOT = ~exists(select(_BOT.id).where(_BOT.id == RatingTable.account_id, _BOT.bot.is_(True)))
+
+
+def _board(hide_bots: bool) -> tuple[Select[Any], Select[Any]]:
+    """The board's count and a page of it, counted in the same round trip; without the bot
+    accounts if ``hide_bots``."""
+    shown = [RatingTable.edition == bindparam("edition"), SETTLED, _LISTED]
+    if hide_bots:
+        shown.append(_NOT_BOT)
+    count = select(func.count()).select_from(RatingTable).where(*shown)
+    board = (
+        select(
+            AccountTable.name,
+            AccountTable.bot,
+            RatingTable.mu,
+            RatingTable.sigma,
+            RatingTable.games,
+            count.scalar_subquery().label("total"),
+        )
+        .join(AccountTable, AccountTable.id == RatingTable.account_id)
+        .where(*shown)
+        .order_by(RatingTable.rating.desc(), RatingTable.account_id.desc())
+        .offset(bindparam("offset"))
+        .limit(bindparam("limit"))
     )
-    .join(AccountTable, AccountTable.id == RatingTable.account_id)
-    .where(RatingTable.edition == bindparam("edition"), SETTLED, _LISTED)
-    .order_by(RatingTable.rating.desc(), RatingTable.account_id.desc())
-    .offset(bindparam("offset"))
-    .limit(bindparam("limit"))
-)
+    return count, board
+
+
+_BOARDS = {hide_bots: _board(hide_bots) for hide_bots in (False, True)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +171,7 @@ class _Seat:
     bot: str | None
     place: int | None
     account_id: int | None
+    bot_account: bool
 
 
 def profile(engine: Engine, name: str, page: int = 1, per_page: int = 20) -> dict[str, Any] | None:
@@ -180,6 +196,8 @@ def profile(engine: Engine, name: str, page: int = 1, per_page: int = 20) -> dic
         games, total = _games(db, account.id, page, per_page, history)
     return {
         "name": account.name,
+        # a bot account: a program playing through the Bot API, marked BOT
+        "bot_account": bool(account.bot),
         "since": account.created,
         # "active", "suspended" or "closed" (by the server's operator)
         "status": account.status,
@@ -230,7 +248,9 @@ def _games(
     ):
         if s.game_id not in tables:
             rows.append(s)
-        tables[s.game_id].append(_Seat(s.seat, s.name, s.kind, s.bot, s.place, s.account_id))
+        tables[s.game_id].append(
+            _Seat(s.seat, s.name, s.kind, s.bot, s.place, s.account_id, bool(s.bot_account))
+        )
     # Counted with the page; counted apart only for a page past the last one.
     total = rows[0].total if rows else db.scalar(_GAMES_COUNT, {"account": account}) or 0
     changes = {(edition, p["game"]): p for edition, points in history.items() for p in points}
@@ -258,6 +278,7 @@ def _games(
                         else s.name,
                         "bot": s.bot if s.kind == "bot" else None,
                         "place": s.place,
+                        "bot_account": s.bot_account,
                         "profile": _profile_link(s),
                     }
                     for s in seats
@@ -303,18 +324,22 @@ def _result(finished: bool, place: int | None, seats: list[_Seat], outcome: str 
     return "drawn" if sum(1 for s in seats if s.place == 1) > 1 else "won"
 
 
-def leaderboard(engine: Engine, edition: str, page: int = 1, per_page: int = 50) -> dict[str, Any]:
+def leaderboard(
+    engine: Engine, edition: str, page: int = 1, per_page: int = 50, bots: bool = True
+) -> dict[str, Any]:
     """One page of an edition's settled players (not provisional), best first, as ``GET
     /api/leaderboard`` answers it: one statement on the index of the settled players (two for a page
-    past the last)."""
+    past the last). ``bots``: with the bot accounts (marked), or without them."""
     first = (page - 1) * per_page
+    count, board = _BOARDS[not bots]
     with engine.connect() as db:
-        rows = db.execute(_BOARD, {"edition": edition, "offset": first, "limit": per_page}).all()
-        total = int(rows[0].total if rows else db.scalar(_BOARD_COUNT, {"edition": edition}) or 0)
+        rows = db.execute(board, {"edition": edition, "offset": first, "limit": per_page}).all()
+        total = int(rows[0].total if rows else db.scalar(count, {"edition": edition}) or 0)
     players = [
         {
             "rank": first + i + 1,
             "name": r.name,
+            "bot_account": bool(r.bot),
             "rating": round(r.mu, 2),
             "deviation": round(r.sigma, 2),
             "games": r.games,

@@ -155,6 +155,7 @@ class Director:
                     rated=spec.rated and all(e.bot is None for e in entrants),
                     account_id=entrants[first].account_id,
                     game_id=table.game_id,
+                    bot_account=entrants[first].bot_account,
                 )
             except Exception as error:  # made meanwhile elsewhere, or the server is full: again
                 log.warning("tournament game %s could not be made now: %s", table.game_id, error)
@@ -170,7 +171,7 @@ class Director:
                 entrant = entrants[seat]
                 if match.seats[seat].taken:
                     continue
-                await match.join(entrant.name, seat, entrant.account_id)
+                await match.join(entrant.name, seat, entrant.account_id, entrant.bot_account)
         except LobbyError as error:
             log.warning(
                 "tournament game %s: a seat could not be taken: %s", match.id, error.message

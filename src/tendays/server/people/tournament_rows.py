@@ -22,6 +22,7 @@ class EntrantRow:
     withdrawn: bool
     paused: bool
     free_since: float | None
+    bot_account: bool = False  # the account is a bot account (it plays through the Bot API)
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,7 @@ class EventSpec:
     bots: tuple[str, ...] = ()
     rating_min: float | None = None
     rating_max: float | None = None
+    bots_allowed: bool = False  # bot accounts (programs on the Bot API) may enter
 
     def row(self) -> dict[str, Any]:
         """The columns an event (or a series) stores of it."""
@@ -91,6 +92,7 @@ class EventSpec:
             "bots": json.dumps(list(self.bots)),
             "rating_min": self.rating_min,
             "rating_max": self.rating_max,
+            "bots_allowed": self.bots_allowed,
         }
 
     @staticmethod
@@ -109,6 +111,7 @@ class EventSpec:
             bots=tuple(json.loads(row.bots)),
             rating_min=row.rating_min,
             rating_max=row.rating_max,
+            bots_allowed=bool(row.bots_allowed),
         )
 
     def table_sizes(self) -> Sequence[int]:

@@ -18,6 +18,7 @@ from sqlalchemy import select, true
 from sqlalchemy.engine import Connection
 
 from ..storage.schema import (
+    AccountTable,
     TournamentByeTable,
     TournamentEntrantTable,
     TournamentSeatTable,
@@ -133,7 +134,8 @@ def read_state(
 def _read_entrants(db: Connection, state: EventState) -> None:
     tournament_id = state.event.id
     for row in db.execute(
-        select(TournamentEntrantTable)
+        select(TournamentEntrantTable, AccountTable.bot.label("bot_account"))
+        .outerjoin(AccountTable, AccountTable.id == TournamentEntrantTable.account_id)
         .where(TournamentEntrantTable.tournament_id == tournament_id)
         .order_by(TournamentEntrantTable.id)
     ).all():
@@ -147,6 +149,7 @@ def _read_entrants(db: Connection, state: EventState) -> None:
             row.withdrawn,
             row.paused,
             row.free_since,
+            bool(row.bot_account),
         )
 
 

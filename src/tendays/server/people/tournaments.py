@@ -171,6 +171,12 @@ def _event(db: Connection, tournament_id: int, lock: bool = False) -> Any:
     return row
 
 
+def _shared_lock(db: Connection, query: Any) -> Any:
+    """``query`` with its rows locked against change (``FOR SHARE``) on PostgreSQL; SQLite has
+    one writer at a time."""
+    return query.with_for_update(read=True) if db.dialect.name == "postgresql" else query
+
+
 def _rating(db: Connection, account_id: int, edition: str) -> float:
     mu = db.scalar(
         select(RatingTable.mu).where(
@@ -196,8 +202,18 @@ def join(engine: Engine, tournament_id: int, account_id: int, now: float) -> Non
         if event.ends_at is not None and now >= event.ends_at:
             raise TournamentError(409, _("this arena's time is up: nobody joins it now"))
         person = db.execute(
-            select(AccountTable.name, AccountTable.status).where(AccountTable.id == account_id)
+            # locked (PostgreSQL): an upgrade to a bot account at this moment waits, or is seen
+            _shared_lock(
+                db,
+                select(AccountTable.name, AccountTable.status, AccountTable.bot).where(
+                    AccountTable.id == account_id
+                ),
+            )
         ).one()
+        if person.bot and not event.bots_allowed:
+            raise TournamentError(
+                409, _("this tournament does not allow bot accounts: only people may enter")
+            )
         if person.status == AccountStatus.SUSPENDED:
             raise TournamentError(409, _("a suspended account cannot join a tournament"))
         if person.status != AccountStatus.ACTIVE:

@@ -24,7 +24,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from tendays.bots import LEVELS, ladder_ratings
 
 from ..matches.wire import listed_name
-from ..storage.schema import GameTable, RatingTable, SeatTable
+from ..storage.schema import AccountTable, GameTable, RatingTable, SeatTable
 from .ratings import START
 
 __all__ = ["TvGame", "TvSeat", "best_game", "bot_rating"]
@@ -37,6 +37,7 @@ class TvSeat:
 
     name: str | None
     rating: float | None
+    bot_account: bool = False  # the seat's account is a bot account (marked BOT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +109,11 @@ def best_game(engine: Engine) -> TvGame | None:
                 SeatTable.name,
                 SeatTable.bot,
                 _seat_rating().label("rating"),
+                AccountTable.bot.label("bot_account"),
             )
             .join(GameTable, GameTable.id == SeatTable.game_id)
             .outerjoin(RatingTable, by_rating)
+            .outerjoin(AccountTable, AccountTable.id == SeatTable.account_id)
             .where(SeatTable.game_id == chosen.id)
             .order_by(SeatTable.seat)
         ).all()
@@ -121,6 +124,7 @@ def best_game(engine: Engine) -> TvGame | None:
             TvSeat(
                 name=listed_name(s.seat, s.kind, s.name, s.bot),
                 rating=None if s.rating is None else round(float(s.rating), 2),
+                bot_account=bool(s.bot_account),
             )
             for s in seats
         ),

@@ -47,6 +47,8 @@ class StoredSeat:
     # the look-alike key of a person's name (tendays.server.matches.lookalikes); None for a free
     # seat, a bot and a deleted account's seat
     name_skeleton: str | None = None
+    # the account is a bot account (it plays through the Bot API): read from the account on load
+    bot_account: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,8 +233,8 @@ class AccountTable(Base):
     # only an active account signs in. A hidden account is left off the leaderboards.
     status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
     hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
-    # Revision 0013: a bot account (people/bot_accounts.py) plays only through the Bot API; set once,
-    # never unset.
+    # Revision 0013: a bot account (people/bot_accounts.py) plays only through the Bot API; set
+    # once, never unset.
     bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
 
 

@@ -550,7 +550,8 @@ class Store:
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
                 for seat in db.execute(
-                    select(SeatTable)
+                    select(SeatTable, AccountTable.bot.label("bot_account"))
+                    .outerjoin(AccountTable, AccountTable.id == SeatTable.account_id)
                     .where(SeatTable.game_id.in_(chunk))
                     .order_by(SeatTable.game_id, SeatTable.seat)
                 ):
@@ -569,6 +570,7 @@ class Store:
                             bool(seat.end_vote),
                             seat.account_id,
                             moved_after_draft=bool(seat.moved_after_draft),
+                            bot_account=bool(seat.bot_account),
                         )
                     )
                 for move in db.execute(

@@ -1,6 +1,7 @@
 // The leaderboard (/leaderboard?edition=usa): the people with settled ratings, best first, a page at a time,
 // with the bots' published ratings placed among them on the same scale.
 
+import { botMark } from "./account_mark.js";
 import { ApiError, api, el, markReady } from "./common.js";
 import { levelWord, startLanguage, t } from "./i18n.js";
 import { botsNote, deviationText, ratingText } from "./players/words.js";
@@ -29,7 +30,8 @@ function rows() {
     ...bots.map((b) => ({ bot: b, rating: b.rating }))].sort((a, b) => b.rating - a.rating);
   return merged.map((row) => (row.person
     ? el("tr", {}, el("td", {}, String(row.person.rank)),
-      el("td", {}, el("a", { href: `/players/${encodeURIComponent(row.person.name)}` }, row.person.name)),
+      el("td", {}, el("a", { href: `/players/${encodeURIComponent(row.person.name)}` }, row.person.name),
+        botMark(row.person)),
       el("td", {}, ratingText(row.person.rating), " ", el("span", { class: "muted small" },
         deviationText(row.person.deviation))),
       el("td", {}, String(row.person.games)))
@@ -41,14 +43,17 @@ function rows() {
 }
 
 async function load(edition, page) {
+  // "Hide bots" leaves the bot accounts off (they are listed, marked BOT, by default); kept in the address
+  const hide = $("board-hide-bots").checked ? "&bots=false" : "";
   try {
-    board = await api(`/api/leaderboard?edition=${encodeURIComponent(edition)}&page=${page}&per_page=${PER_PAGE}`);
+    board = await api(
+      `/api/leaderboard?edition=${encodeURIComponent(edition)}&page=${page}&per_page=${PER_PAGE}${hide}`);
   } catch (error) {
     $("board-error").textContent = error instanceof ApiError ? error.message : String(error);
     return;
   }
   $("board-error").textContent = "";
-  history.replaceState(null, "", `/leaderboard?edition=${encodeURIComponent(edition)}`);
+  history.replaceState(null, "", `/leaderboard?edition=${encodeURIComponent(edition)}${hide}`);
   $("board").replaceChildren(...rows());
   $("board-empty").hidden = board.total > 0;
   $("board-note").textContent = `${t("board.note")} ${botsNote(board.bots, editions)}`;
@@ -59,7 +64,10 @@ async function load(edition, page) {
 
 const select = $("board-edition");
 select.replaceChildren(...editions.map((e) => el("option", { value: e.id }, e.name)));
-const asked = new URLSearchParams(location.search).get("edition");
+const address = new URLSearchParams(location.search);
+const asked = address.get("edition");
+$("board-hide-bots").checked = address.get("bots") === "false";
+$("board-hide-bots").addEventListener("change", () => load(select.value, 1));
 select.value = editions.some((e) => e.id === asked) ? asked : (editions.find((e) => e.default) || editions[0] || {}).id;
 select.addEventListener("change", () => load(select.value, 1));
 $("board-previous").addEventListener("click", () => load(board.edition, board.page - 1));

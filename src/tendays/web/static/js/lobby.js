@@ -1,6 +1,6 @@
 // The lobby: create a game, join or watch an open one, and resume the games this device holds a seat in.
 
-import { accountMark } from "./account_mark.js";
+import { accountMark, botMark } from "./account_mark.js";
 import { signedIn } from "./account_session.js";
 import { api, el, fillIfEmpty, markReady, paceText, playPath, remembered, timeAgo } from "./common.js";
 import { botAbout, currentLanguage, decimal, levelWord, startLanguage, t, tn } from "./i18n.js";
@@ -256,7 +256,8 @@ function seatChip(seat) {
     return el("span", { class: "chip bot", title: t("lobby.bot_level", { level: levelWord(seat.bot) }) }, label);
   }
   if (!seat.taken) return el("span", { class: "chip free" }, t("lobby.free_seat"));
-  return el("span", { class: "chip human" }, seat.name || t("lobby.player_n", { n: seat.seat + 1 }), accountMark(seat));
+  return el("span", { class: "chip human" }, seat.name || t("lobby.player_n", { n: seat.seat + 1 }), accountMark(seat),
+    botMark(seat));
 }
 
 function gameItem(game) {

@@ -3,6 +3,7 @@
 // for a signed-in visitor, buttons to challenge (players/challenge_form.js), report or block the player
 // (players/moderation.js).
 
+import { botMark } from "./account_mark.js";
 import { signedIn } from "./account_session.js";
 import { ApiError, api, el, markReady, sentence } from "./common.js";
 import { dateText, levelWord, startLanguage, t } from "./i18n.js";
@@ -72,7 +73,8 @@ function against(game) {
   return game.others.flatMap((o, i) => [i ? ", " : null,
     // a bot's name comes from the server in the reader's language and says it is a bot ("Bot (normal)")
     o.bot ? o.name || levelWord(o.bot)
-      : o.profile ? el("a", { href: o.profile }, o.name) : o.name || "—"]);
+      : o.profile ? el("a", { href: o.profile }, o.name) : o.name || "—",
+    botMark(o)]); // a bot account's BOT
 }
 
 function showGames() {
@@ -109,7 +111,7 @@ async function load(page) {
   const session = await signedIn();
   mine = Boolean(session) && session.name === profile.name;
   document.title = t("players.page_title", { name: profile.name });
-  $("player-name").textContent = profile.name;
+  $("player-name").replaceChildren(profile.name, botMark(profile) || "");
   $("player-since").textContent = t("players.since", {
     date: dateText(profile.since * 1000) });
   // an account the server's operator suspended or closed says so (it is off the leaderboards)

@@ -1,6 +1,6 @@
 // Small pieces shared by the panels: players' names, tiles as cards, and a verdict's words.
 
-import { accountMark } from "../account_mark.js";
+import { accountMark, botMark } from "../account_mark.js";
 import { el } from "../common.js";
 import { t } from "../i18n.js";
 
@@ -12,8 +12,8 @@ export function people(seats, you) {
     if (!info) return t("lobby.player_n", { n: seat + 1 });
     return info.name || (info.kind === "bot" ? t("tiles.bot_n", { n: seat + 1 }) : t("lobby.player_n", { n: seat + 1 }));
   };
-  // a signed-in player's seat: the account's mark after the name (account_mark.js)
-  const mark = (seat) => accountMark(seats[seat]);
+  // a signed-in player's seat: the account's mark after the name, and a bot account's BOT (account_mark.js)
+  const mark = (seat) => [accountMark(seats[seat]), botMark(seats[seat])];
   return { isMe, name, mark };
 }
 

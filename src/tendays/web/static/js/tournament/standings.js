@@ -2,7 +2,7 @@
 // level), score, games played and the tie-break columns, each heading explained in its title; in an arena
 // the fire mark of a player on a streak (the next win scores double), shown as a sign and said in words.
 
-import { accountMark } from "../account_mark.js";
+import { accountMark, botMark } from "../account_mark.js";
 import { el, svg } from "../common.js";
 import { levelWord, t } from "../i18n.js";
 import { botName, scoreText, tiebreakWords } from "./words.js";
@@ -22,6 +22,7 @@ export function entrantName(row, me) {
     row.bot ? botName(row.bot) : row.name,
     row.account ? " " : null,
     row.account ? accountMark({ account: true, name: row.name }) : null,
+    botMark(row),
     row.bot ? " " : null,
     row.bot ? el("span", { class: "bot-mark", title: t("tournaments.bot_level", { level: levelWord(row.bot) }) },
       t("tournaments.bot")) : null,

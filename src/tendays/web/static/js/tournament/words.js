@@ -63,6 +63,8 @@ export function entryRules(event) {
   if (event.bots && event.bots.length) {
     rules.push(t("tournaments.with_bots", { levels: list(event.bots.map(levelWord)) }));
   }
+  // bot accounts (programs on the Bot API) may enter this one
+  if (event.bots_allowed) rules.push(t("tournaments.bots_allowed"));
   return rules;
 }
 
