@@ -297,4 +297,5 @@ def test_a_token_that_cannot_play_a_bot_stops_the_bridge_before_it_starts(
         server.server_close()
     err = capsys.readouterr().err
     assert words in err
+    assert "tendays bridge: the server refused the token (403: " in err
     assert TOKEN not in err

@@ -70,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add("--log-file", type=Path, metavar="FILE", help="also append the log to FILE")
     add_language_argument(parser)
     add(
-        "command",
+        "program",
         nargs=argparse.REMAINDER,
         metavar="-- COMMAND",
         help="the program to run for each game, after --, e.g. -- tendays engine --bot greedy",
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     from tendays.engine import available_editions, default_edition
 
-    words = args.command[1:] if args.command[:1] == ["--"] else args.command
+    words = args.program[1:] if args.program[:1] == ["--"] else args.program
     if not words:
         raise CommandError(
             _("name the program to run after --, e.g. -- tendays engine --bot greedy")
