@@ -122,8 +122,8 @@ def vector_env(args: argparse.Namespace, batch: int, observation: str) -> dict[s
     env = TenDaysVectorEnv(
         batch,
         args.edition,
-        args.players,
-        args.days,
+        players=args.players,
+        days=args.days,
         turn_limit=args.turn_limit,
         opponents="self",
         keep_memory=args.keep_memory,
@@ -211,7 +211,7 @@ def pgx_game(
         assert args is not None
         env = make_pgx_env(
             args.edition,
-            args.players,
+            players=args.players,
             days=args.days,
             turn_limit=args.turn_limit,
             observation=observation,

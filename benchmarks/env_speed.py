@@ -43,7 +43,7 @@ _DECISIONS = {
 
 
 def engine_decisions(args: argparse.Namespace) -> tuple[float, int]:
-    options = env_options(args.players, args.days, False, False, None)
+    options = env_options(players=args.players, days=args.days)
     return decisions_per_second(args.seconds, load_edition(args.edition), options)
 
 

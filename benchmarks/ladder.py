@@ -21,7 +21,8 @@ Usage::
 Games where bots meet are duplicate (``tendays simulate --duplicate``): each deal is played once per
 seating, so the luck of the deal cancels; the tables give the deals won on every seating, split and
 won on none beside the win rate, whose 95% interval is taken over the deals. Prints Markdown tables
-as pasted into docs/bots.md. Each row names its ``tendays simulate`` command.
+as pasted into docs/measurements/2026-12-bots-ladder.md (the summary: docs/bots.md). Each row names
+its ``tendays simulate`` command.
 """
 
 from __future__ import annotations

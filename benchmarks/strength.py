@@ -8,7 +8,7 @@ do not depend on the number of workers, only the thinking times do). Usage::
     python benchmarks/strength.py --only solo     # one table: pairs, four, solo or search
     python benchmarks/strength.py --workers 8
 
-Prints Markdown tables, as pasted into docs/bots.md.
+Prints Markdown tables, as pasted into docs/measurements/2026-11-bots-strength.md.
 """
 
 from __future__ import annotations

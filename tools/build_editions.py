@@ -101,8 +101,7 @@ EDITIONS: list[dict[str, Any]] = [
             {"kind": "car", "name": "car", "role": "skip", "count": 6, "icon": ICONS["car"]},
         ],
         "tile_count": 66,
-        "credit": "US Census Bureau cartographic boundaries (public domain) via us-atlas "
-        "(ISC).",
+        "credit": "US Census Bureau cartographic boundaries (public domain) via us-atlas (ISC).",
         "source": {
             "file": "usa.json",
             "list": "states",

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import random
 import sys
 import time
 from pathlib import Path
@@ -54,6 +53,7 @@ from tendays.bots.learned import (
     save_policy,
 )  # noqa: E402
 from tendays.engine import ActionCodec, Game, load_edition, next_decision  # noqa: E402
+from tendays.engine.chance import Purpose, stream  # noqa: E402
 from tendays.sim.stats import wilson  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the trainer beside this script
@@ -76,7 +76,7 @@ def play_and_record(
     seed, index, days, explore, tie_samples = job
     edition, game_options = load_edition(EDITION), options(days)
     spec, codec, greedy = PolicySpec.of(edition, game_options), ActionCodec(days), GreedyBot()
-    rng = random.Random(f"tendays-clone/{seed}/{index}")
+    rng = stream(Purpose.CLONING, seed, index)
     game = Game(edition, game_options, rng.getrandbits(32))
     explorer = index % 2
     observations, masks, labels = [], [], []
@@ -89,7 +89,7 @@ def play_and_record(
             chosen = np.zeros(codec.size, bool)
             chosen[codec.encode(move)] = True
             for sample in range(1, tie_samples):
-                tie_rng = random.Random(f"tendays-clone/{seed}/{index}/{game.move_count}/{sample}")
+                tie_rng = stream(Purpose.CLONING, seed, index, game.move_count, sample)
                 chosen[codec.encode(greedy.choose(decision.view, tie_rng))] = True
             labels.append(chosen)
             if decision.seat == explorer:

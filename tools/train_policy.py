@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 import time
 from collections.abc import Iterable
@@ -49,6 +48,7 @@ from tendays.bots.learned import (
     save_policy,
 )  # noqa: E402
 from tendays.engine import Game, Options, load_edition, play_bots  # noqa: E402
+from tendays.engine.chance import Purpose, stream  # noqa: E402
 from tendays.sim.tournament import Tournament  # noqa: E402
 from tendays.training.ppo import PPO, Settings  # noqa: E402
 
@@ -85,8 +85,7 @@ def versus_greedy(params: dict[str, np.ndarray], days: int, games: int, seed: in
     """The share of ``games`` games on the training curve's own deals (the stream
     ``tendays-train/SEED``, seats alternating) the bot wins against greedy."""
     deals = (
-        (random.Random(f"tendays-train/{seed}/{index}").getrandbits(32), index % 2)
-        for index in range(games)
+        (stream(Purpose.TRAINING, seed, index).getrandbits(32), index % 2) for index in range(games)
     )
     return wins_against_greedy(params, days, deals) / games
 

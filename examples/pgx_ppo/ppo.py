@@ -116,8 +116,7 @@ class ActorCritic(hk.Module):
         if x.ndim == 4:  # tendays: (2) images only
             x = hk.Conv2D(32, kernel_shape=2)(x)
             x = jax.nn.relu(x)
-            x = hk.avg_pool(x, window_shape=(2, 2),
-                            strides=(2, 2), padding="VALID")
+            x = hk.avg_pool(x, window_shape=(2, 2), strides=(2, 2), padding="VALID")
         x = x.reshape((x.shape[0], -1))  # flatten
         x = hk.Linear(64)(x)
         x = jax.nn.relu(x)
@@ -150,8 +149,9 @@ def masked(logits, legal_action_mask):  # tendays: (3), as in pgx's AlphaZero ex
     return jnp.where(legal_action_mask, logits, jnp.finfo(logits.dtype).min)
 
 
-optimizer = optax.chain(optax.clip_by_global_norm(
-    args.max_grad_norm), optax.adam(args.lr, eps=1e-5))
+optimizer = optax.chain(
+    optax.clip_by_global_norm(args.max_grad_norm), optax.adam(args.lr, eps=1e-5)
+)
 
 
 class Transition(NamedTuple):
@@ -193,13 +193,10 @@ def make_update_fn():
                 last_obs,
                 legal_action_mask,  # tendays: (3)
             )
-            runner_state = (params, opt_state, env_state,
-                            env_state.observation, rng)
+            runner_state = (params, opt_state, env_state, env_state.observation, rng)
             return runner_state, transition
 
-        runner_state, traj_batch = jax.lax.scan(
-            _env_step, runner_state, None, args.num_steps
-        )
+        runner_state, traj_batch = jax.lax.scan(_env_step, runner_state, None, args.num_steps)
 
         # CALCULATE ADVANTAGE
         params, opt_state, env_state, last_obs, rng = runner_state
@@ -214,10 +211,7 @@ def make_update_fn():
                     transition.reward,
                 )
                 delta = reward + args.gamma * next_value * (1 - done) - value
-                gae = (
-                    delta
-                    + args.gamma * args.gae_lambda * (1 - done) * gae
-                )
+                gae = delta + args.gamma * args.gae_lambda * (1 - done) * gae
                 return (gae, value), gae
 
             _, advantages = jax.lax.scan(
@@ -245,16 +239,12 @@ def make_update_fn():
                     log_prob = pi.log_prob(traj_batch.action)
 
                     # CALCULATE VALUE LOSS
-                    value_pred_clipped = traj_batch.value + (
-                        value - traj_batch.value
-                    ).clip(-args.clip_eps, args.clip_eps)
-                    value_losses = jnp.square(value - targets)
-                    value_losses_clipped = jnp.square(
-                        value_pred_clipped - targets)
-                    value_loss = (
-                        0.5 * jnp.maximum(value_losses,
-                                          value_losses_clipped).mean()
+                    value_pred_clipped = traj_batch.value + (value - traj_batch.value).clip(
+                        -args.clip_eps, args.clip_eps
                     )
+                    value_losses = jnp.square(value - targets)
+                    value_losses_clipped = jnp.square(value_pred_clipped - targets)
+                    value_loss = 0.5 * jnp.maximum(value_losses, value_losses_clipped).mean()
 
                     # CALCULATE ACTOR LOSS
                     ratio = jnp.exp(log_prob - traj_batch.log_prob)
@@ -272,16 +262,11 @@ def make_update_fn():
                     loss_actor = loss_actor.mean()
                     entropy = pi.entropy().mean()
 
-                    total_loss = (
-                        loss_actor
-                        + args.vf_coef * value_loss
-                        - args.ent_coef * entropy
-                    )
+                    total_loss = loss_actor + args.vf_coef * value_loss - args.ent_coef * entropy
                     return total_loss, (value_loss, loss_actor, entropy)
 
                 grad_fn = jax.value_and_grad(_loss_fn, has_aux=True)
-                total_loss, grads = grad_fn(
-                    params, traj_batch, advantages, targets)
+                total_loss, grads = grad_fn(params, traj_batch, advantages, targets)
                 updates, opt_state = optimizer.update(grads, opt_state)
                 params = optax.apply_updates(params, updates)
                 return (params, opt_state), total_loss
@@ -289,32 +274,26 @@ def make_update_fn():
             params, opt_state, traj_batch, advantages, targets, rng = update_state
             rng, _rng = jax.random.split(rng)
             batch_size = args.minibatch_size * num_minibatches
-            assert (
-                batch_size == args.num_steps * args.num_envs
-            ), "batch size must be equal to number of steps * number of envs"
+            assert batch_size == args.num_steps * args.num_envs, (
+                "batch size must be equal to number of steps * number of envs"
+            )
             permutation = jax.random.permutation(_rng, batch_size)
             batch = (traj_batch, advantages, targets)
-            batch = jax.tree_util.tree_map(
-                lambda x: x.reshape((batch_size,) + x.shape[2:]), batch
-            )
+            batch = jax.tree_util.tree_map(lambda x: x.reshape((batch_size,) + x.shape[2:]), batch)
             shuffled_batch = jax.tree_util.tree_map(
                 lambda x: jnp.take(x, permutation, axis=0), batch
             )
             minibatches = jax.tree_util.tree_map(
-                lambda x: jnp.reshape(
-                    x, [num_minibatches, -1] + list(x.shape[1:])
-                ),
+                lambda x: jnp.reshape(x, [num_minibatches, -1] + list(x.shape[1:])),
                 shuffled_batch,
             )
-            (params, opt_state),  total_loss = jax.lax.scan(
+            (params, opt_state), total_loss = jax.lax.scan(
                 _update_minbatch, (params, opt_state), minibatches
             )
-            update_state = (params, opt_state, traj_batch,
-                            advantages, targets, rng)
+            update_state = (params, opt_state, traj_batch, advantages, targets, rng)
             return update_state, total_loss
 
-        update_state = (params, opt_state, traj_batch,
-                        advantages, targets, rng)
+        update_state = (params, opt_state, traj_batch, advantages, targets, rng)
         update_state, loss_info = jax.lax.scan(
             _update_epoch, update_state, None, args.update_epochs
         )
@@ -322,6 +301,7 @@ def make_update_fn():
 
         runner_state = (params, opt_state, env_state, last_obs, rng)
         return runner_state, loss_info
+
     return _update_step
 
 
@@ -349,6 +329,7 @@ def evaluate(params, rng_key):
         keys = jax.random.split(_rng, state.observation.shape[0])
         state = step_fn(state, action, keys)
         return state, R + state.rewards, rng_key
+
     state, R, _ = jax.lax.while_loop(cond_fn, loop_fn, (state, R, rng_key))
     return R.mean(), (R > 0).mean()  # tendays: (4) and the share of won games
 
@@ -367,7 +348,7 @@ def train(rng):
     start = st  # tendays: (4)
     # INIT NETWORK
     rng, _rng = jax.random.split(rng)
-    init_x = jnp.zeros((1, ) + env.observation_shape)
+    init_x = jnp.zeros((1,) + env.observation_shape)
     params = forward.init(_rng, init_x)
     opt_state = optimizer.init(params=params)
 
@@ -393,8 +374,13 @@ def train(rng):
     tt += et - st
     rng, _rng = jax.random.split(rng)
     eval_R, eval_won = evaluate(runner_state[0], _rng)
-    log = {"sec": tt, f"{args.env_name}/eval_R": float(eval_R), "steps": steps,
-           f"{args.env_name}/eval_won": float(eval_won), "wall": time.time() - start}
+    log = {
+        "sec": tt,
+        f"{args.env_name}/eval_R": float(eval_R),
+        "steps": steps,
+        f"{args.env_name}/eval_won": float(eval_won),
+        "wall": time.time() - start,
+    }
     print(log)
     record(log)
     st = time.time()
@@ -409,8 +395,13 @@ def train(rng):
         tt += et - st
         rng, _rng = jax.random.split(rng)
         eval_R, eval_won = evaluate(runner_state[0], _rng)
-        log = {"sec": tt, f"{args.env_name}/eval_R": float(eval_R), "steps": steps,
-               f"{args.env_name}/eval_won": float(eval_won), "wall": time.time() - start}
+        log = {
+            "sec": tt,
+            f"{args.env_name}/eval_R": float(eval_R),
+            "steps": steps,
+            f"{args.env_name}/eval_won": float(eval_won),
+            "wall": time.time() - start,
+        }
         print(log)
         record(log)
         st = time.time()

@@ -104,8 +104,8 @@ def test_the_cases_together_meet_every_rule_and_option() -> None:
 
 
 def _forgets_the_emptied_pile_rule(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = rules._forced_pile
-    monkeypatch.setattr(rules, "_forced_pile", lambda state: real(state) * 0)
+    real = rules.forced_pile
+    monkeypatch.setattr(rules, "forced_pile", lambda state: real(state) * 0)
 
 
 def _reshuffles_at_the_end_of_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -177,7 +177,11 @@ def bridge(*args: str) -> list[str]:
             "the program /nonexistent/engine cannot play: the engine '/nonexistent/engine' could "
             "not be started",
         ),
-        (bridge("--", sys.executable, "-c", "pass"), "cannot play: the engine stopped without"),
+        (
+            # it stops before or after the first line reaches it: either is said
+            bridge("--", sys.executable, "-c", "pass"),
+            ("cannot play: the engine stopped without", "cannot play: the engine has stopped"),
+        ),
         (
             bridge("--", sys.executable, ENGINE, "--illegal"),
             "cannot play: the engine answered the first move with 'swap 1 2', not a legal move",
@@ -185,11 +189,11 @@ def bridge(*args: str) -> list[str]:
     ],
 )
 def test_a_bridge_that_cannot_start_says_why_and_exits_2(
-    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+    argv: list[str], words: str | tuple[str, ...], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert words in err
+    assert any(said in err for said in ((words,) if isinstance(words, str) else words))
     assert TOKEN not in err
 
 

@@ -70,8 +70,7 @@ def test_the_help_explains_the_stdin_mode() -> None:
     assert '{"empty": true} for a blank line' in help_text
     assert (
         "Exit status: 0 every journey complete, 1 some journey not complete, 2 some line was bad "
-        "input"
-        in help_text
+        "input" in help_text
     )
 
 

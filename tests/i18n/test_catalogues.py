@@ -23,6 +23,7 @@ PACKAGE = ROOT / "src" / "tendays"
 # of the engine raises only for programmers (broken edition files, misuse of the API).
 USER_FACING = [
     "engine/state.py",
+    "engine/seeds.py",
     "engine/options.py",
     "engine/moves.py",
     "engine/record.py",

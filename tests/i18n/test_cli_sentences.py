@@ -27,7 +27,12 @@ ARGPARSE_CALLS = {
     "ArgumentParser",
 }
 ARGPARSE_ATTRIBUTES = {"epilog", "description"}
-ARGPARSE_TEXT = {"cli/main.py": {"COMMANDS"}, "cli/check_cmd.py": {"STDIN_HELP"}}
+ARGPARSE_TEXT = {
+    "cli/main.py": {"COMMANDS"},
+    "cli/check_cmd.py": {"STDIN_HELP"},
+    # the settings of ``tendays serve``, their help and the headings they are grouped under
+    "cli/serve_settings.py": {"SERVE_SETTINGS", "SERVER", "LIMITS", "GAMES"},
+}
 # The English words a function looks translations up by.
 LOOKUPS = {"cli/tui/screens.py": {"key_labels"}}
 # The engine protocol's answers are read by programs and, like its commands, are always English.

@@ -14,6 +14,7 @@ import jax.numpy as jnp  # noqa: E402
 from pgx._src import api_test  # noqa: E402
 
 from tendays.batch import indices, observe  # noqa: E402
+from tendays.engine import Options  # noqa: E402
 from tendays.rl import make_pgx_env  # noqa: E402
 from tendays.rl.pgx_env import ENV_ID  # noqa: E402
 
@@ -138,3 +139,13 @@ def test_pgx_env_with_indices_observations() -> None:
         rows = compact[:, one_hot.start : one_hot.stop].reshape(8, 4, tiles)
         expected = jnp.where(rows.any(axis=2), rows.argmax(axis=2), tiles)
         assert (ids[:, rack.start : rack.stop] == expected).all()
+
+
+def test_the_rules_come_as_options_or_as_the_rule_keywords() -> None:
+    whole = make_pgx_env("usa", options=Options(players=3, days=4))
+    spelled = make_pgx_env("usa", players=3, days=4)
+    # no turn limit given: 100 turns per player, as the scalar environments
+    expected = Options(players=3, days=4, turn_limit=300)
+    assert whole.config.options == spelled.config.options == expected
+    with pytest.raises(ValueError, match=r"rule options or the rule keywords \(players\)"):
+        make_pgx_env("usa", options=Options(players=3), players=3)

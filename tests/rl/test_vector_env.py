@@ -12,6 +12,7 @@ pytest.importorskip("gymnasium")
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 from tendays.batch import OVER_PHASE  # noqa: E402
+from tendays.engine import Options  # noqa: E402
 from tendays.rl.vector import TenDaysVectorEnv  # noqa: E402
 
 GAMES = 32
@@ -152,3 +153,12 @@ def test_a_step_needs_one_action_per_game(agent_env: TenDaysVectorEnv) -> None:
     agent_env.reset(seed=0)
     with pytest.raises(ValueError, match=f"{GAMES + 1} actions for {GAMES} games"):
         agent_env.step(np.zeros(GAMES + 1, np.int64))
+
+
+def test_the_rules_come_as_options_or_as_the_rule_keywords() -> None:
+    whole = TenDaysVectorEnv(2, options=Options(players=3, days=3, turn_limit=15))
+    spelled = TenDaysVectorEnv(2, players=3, days=3, turn_limit=15)
+    assert whole.game.config.options == spelled.game.config.options
+    assert whole.game.config.options == Options(players=3, days=3, turn_limit=15)
+    with pytest.raises(ValueError, match=r"rule options or the rule keywords \(days\), not both"):
+        TenDaysVectorEnv(2, options=Options(players=3), days=3)

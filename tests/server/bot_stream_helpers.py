@@ -78,9 +78,19 @@ def new_account(url: str, name: str, bot: bool = False) -> int:
     store = Store(url)
     try:
         with store.engine.begin() as db:
-            return int(db.execute(insert(AccountTable).values(
-                name=name, name_key=name_key(name), password_hash="-", created=time.time(), bot=bot,
-            ).returning(AccountTable.id)).scalar_one())
+            return int(
+                db.execute(
+                    insert(AccountTable)
+                    .values(
+                        name=name,
+                        name_key=name_key(name),
+                        password_hash="-",
+                        created=time.time(),
+                        bot=bot,
+                    )
+                    .returning(AccountTable.id)
+                ).scalar_one()
+            )
     finally:
         store.close()
 

@@ -27,11 +27,23 @@ class Node:
         """``settings``: more ``TENDAYS_...`` variables, e.g. ``CONNECTIONS_PER_MINUTE="0"``."""
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TENDAYS_DB": url, "TENDAYS_PORT": str(self.port),
-               "TENDAYS_LEASE": f"{LEASE}s", "TENDAYS_BOT_DELAY": str(bot_delay), "TENDAYS_BOT_WORKERS": "0",
-               **{f"TENDAYS_{name}": value for name, value in settings.items()}}
-        self.process = subprocess.Popen([sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "TENDAYS_DB": url,
+            "TENDAYS_PORT": str(self.port),
+            "TENDAYS_LEASE": f"{LEASE}s",
+            "TENDAYS_BOT_DELAY": str(bot_delay),
+            "TENDAYS_BOT_WORKERS": "0",
+            **{f"TENDAYS_{name}": value for name, value in settings.items()},
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         wait_until_serving(self.process, self.base)
 
     def post(self, path: str, body: Message) -> Message:
@@ -74,7 +86,8 @@ class Player:
             self._stack.close()
         self.node = node
         self.conn = self._stack.enter_context(
-            connect(f"ws://127.0.0.1:{node.port}/ws/games/{self.ticket['id']}", open_timeout=10))
+            connect(f"ws://127.0.0.1:{node.port}/ws/games/{self.ticket['id']}", open_timeout=10)
+        )
         self.conn.send(json.dumps({"type": "hello", "token": self.ticket["token"]}))
         self.latest = {"version": -1}
         self.read(10)

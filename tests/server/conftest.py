@@ -65,8 +65,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def client(db_url: str) -> Iterator[TestClient]:
     # 0.1 s between messages: well inside the limit of 20 a second, however slow the test machine. The
     # per-client limits are tested on their own (test_limits.py).
-    unlimited = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
-                       connections_at_once=0)
+    unlimited = Limits(
+        clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0, connections_at_once=0
+    )
     with TestClient(create_app(db_url, settings(), unlimited)) as test_client:
         yield test_client
 

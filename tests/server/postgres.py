@@ -55,14 +55,18 @@ class PostgresCluster:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
     def _run(self, program: str, *args: str) -> None:
-        subprocess.run([*self._as, os.path.join(self.bin, program), *args], check=True, capture_output=True,
-                       cwd=self.root, timeout=120)
+        subprocess.run(
+            [*self._as, os.path.join(self.bin, program), *args],
+            check=True,
+            capture_output=True,
+            cwd=self.root,
+            timeout=120,
+        )
 
     def _admin(self, sql: str, database: str = "postgres") -> None:
         import psycopg
 
-        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname={database}",
-                             autocommit=True) as db:
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname={database}", autocommit=True) as db:
             db.execute(sql)  # type: ignore[arg-type]
 
     def database(self) -> str:

@@ -22,20 +22,36 @@ with warnings.catch_warnings():
 from sqlalchemy import insert
 from starlette.testclient import WebSocketTestSession
 
-from tendays.server.matches.master import MasterSettings, hash_token
+from tendays.server.matches.seats import hash_token
+from tendays.server.settings import MasterSettings
 from tendays.server.storage.schema import GameTable, MoveTable, SeatTable
 from tendays.server.storage.store import Store
 
-__all__ = ["HUMAN", "SEED", "TestClient", "Ticker", "bot", "join", "new_game", "open_table", "settings",
-           "write_game_row"]
+__all__ = [
+    "HUMAN",
+    "SEED",
+    "TestClient",
+    "Ticker",
+    "bot",
+    "join",
+    "new_game",
+    "open_table",
+    "settings",
+    "write_game_row",
+]
 
 SEED = 20261130
 
 
 def settings(**changes: Any) -> MasterSettings:
     """Bots move at once and think on threads; every game gets the same seed."""
-    values: dict[str, Any] = {"bot_delay": 0.0, "draft_delay": 0.0, "bot_processes": 0, "seed_source": lambda: SEED,
-                              "challenges_per_minute": 0}  # tested on its own (test_bot_streams.py)
+    values: dict[str, Any] = {
+        "bot_delay": 0.0,
+        "draft_delay": 0.0,
+        "bot_processes": 0,
+        "seed_source": lambda: SEED,
+        "challenges_per_minute": 0,
+    }  # tested on its own (test_bot_streams.py)
     values.update(changes)
     return MasterSettings(**values)
 
@@ -114,21 +130,47 @@ def bot(level: str = "normal") -> dict[str, Any]:
     return {"kind": "bot", "bot": level}
 
 
-def write_game_row(url: str, game_id: str, options: dict[str, Any], moves: Sequence[tuple[int, str]] = (),
-                   edition: str = "usa") -> list[str]:
+def write_game_row(
+    url: str, game_id: str, options: dict[str, Any], moves: Sequence[tuple[int, str]] = (), edition: str = "usa"
+) -> list[str]:
     """A game written straight into the database, with ``options`` exactly as given (for rows in older
     forms), every seat human and taken; ``moves`` are (seat, move) pairs. Returns the seat tokens."""
     tokens = [f"token-{game_id}-{seat}" for seat in range(options["players"])]
     store = Store(url)
     with store.engine.begin() as db:
-        db.execute(insert(GameTable).values(id=game_id, edition=edition, options=json.dumps(options), seed=SEED,
-                                            created=datetime.now(UTC), finished=False, last_move_at=time.time()))
-        db.execute(insert(SeatTable), [{"game_id": game_id, "seat": seat, "kind": "human", "bot": None,
-                                        "name": f"Player {seat + 1}", "token_hash": hash_token(token)}
-                                       for seat, token in enumerate(tokens)])
+        db.execute(
+            insert(GameTable).values(
+                id=game_id,
+                edition=edition,
+                options=json.dumps(options),
+                seed=SEED,
+                created=datetime.now(UTC),
+                finished=False,
+                last_move_at=time.time(),
+            )
+        )
+        db.execute(
+            insert(SeatTable),
+            [
+                {
+                    "game_id": game_id,
+                    "seat": seat,
+                    "kind": "human",
+                    "bot": None,
+                    "name": f"Player {seat + 1}",
+                    "token_hash": hash_token(token),
+                }
+                for seat, token in enumerate(tokens)
+            ],
+        )
         if moves:
-            db.execute(insert(MoveTable), [{"game_id": game_id, "number": number, "seat": seat, "move": move}
-                                           for number, (seat, move) in enumerate(moves, 1)])
+            db.execute(
+                insert(MoveTable),
+                [
+                    {"game_id": game_id, "number": number, "seat": seat, "move": move}
+                    for number, (seat, move) in enumerate(moves, 1)
+                ],
+            )
     store.close()
     return tokens
 
@@ -143,8 +185,9 @@ def free_port() -> int:
 
 def post_json(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST ``body`` as JSON to a running ``tendays serve`` at ``base`` and return the JSON answer."""
-    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{base}{path}", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         result: dict[str, Any] = json.load(answer)
         return result

@@ -13,9 +13,9 @@ import pytest
 from server_helpers import settings
 
 from tendays.server.matches.lobby import Lobby
-from tendays.server.matches.master import LobbyError, Match, Rejected
+from tendays.server.matches.master import Match
 from tendays.server.matches.notices import N_, render_notice
-from tendays.server.matches.seats import Subscriber
+from tendays.server.matches.seats import LobbyError, Rejected, Subscriber
 from tendays.server.matches.timing import TurnClock
 from tendays.server.settings import Pace, PaceLimits
 from tendays.server.storage.journal import Journal
@@ -63,18 +63,27 @@ def test_the_bank_pays_for_slow_turns() -> None:
     clock.finish(1, 130.0)  # within the limit: the bank is untouched
     clock.start(0, 130.0)
     assert clock.deadline == 130.0 + 10 + 15
-    assert clock.to_json(131.0) == {"kind": "live", "per_move": 10, "bank": 30, "banks": [15.0, 30.0],
-                                    "deadline": 155.0, "now": 131.0}
+    assert clock.to_json(131.0) == {
+        "kind": "live",
+        "per_move": 10,
+        "bank": 30,
+        "banks": [15.0, 30.0],
+        "deadline": 155.0,
+        "now": 131.0,
+    }
 
 
 def test_paces_outside_the_operators_limits_are_refused() -> None:
     limits = PaceLimits()
     limits.check(Pace("live", 30, 120))
     limits.check(Pace("correspondence", 86400))
-    for pace, words in ((Pace("live", 5), "10 seconds to 10 minutes, not 5 seconds"),
-                        (Pace("correspondence", 60), "1 hour to 14 days, not 1 minute"),
-                        (Pace("correspondence", 86400, 10), "no bank"), (Pace("live", 30, 7200), "bank is 0 to"),
-                        (Pace("blitz", 30), "unknown pace")):
+    for pace, words in (
+        (Pace("live", 5), "10 seconds to 10 minutes, not 5 seconds"),
+        (Pace("correspondence", 60), "1 hour to 14 days, not 1 minute"),
+        (Pace("correspondence", 86400, 10), "no bank"),
+        (Pace("live", 30, 7200), "bank is 0 to"),
+        (Pace("blitz", 30), "unknown pace"),
+    ):
         with pytest.raises(ValueError, match=words):
             limits.check(pace)
 
@@ -173,9 +182,13 @@ async def test_when_the_last_person_leaves_the_game_is_finished(tmp_path: Path) 
 
 
 async def finished_game(lobby: Lobby) -> Match:
-    match, _ = await lobby.create("usa", [HUMAN, HUMAN, ("bot", "easy")], {"days": 5, "turn_limit": 1,
-                                                                          "first_seat": 0}, "Alice",
-                                  Pace("live", 60, 30))
+    match, _ = await lobby.create(
+        "usa",
+        [HUMAN, HUMAN, ("bot", "easy")],
+        {"days": 5, "turn_limit": 1, "first_seat": 0},
+        "Alice",
+        Pace("live", 60, 30),
+    )
     await match.join("Bob")
     while match.status != "over":
         current = match.state.current
@@ -222,8 +235,9 @@ async def record_tables(subscriber: Subscriber, into: list[dict[str, Any]]) -> N
 
 async def test_a_person_at_the_table_whose_turns_run_out_is_away_and_the_bot_plays_on(tmp_path: Path) -> None:
     lobby = open_lobby(tmp_path)
-    match, _ = await lobby.create("usa", [HUMAN, ("bot", "normal")], {"days": 5, "first_seat": 0, "turn_limit": 3},
-                                  "Alice", Pace("live", 0.1))
+    match, _ = await lobby.create(
+        "usa", [HUMAN, ("bot", "normal")], {"days": 5, "first_seat": 0, "turn_limit": 3}, "Alice", Pace("live", 0.1)
+    )
     tables: list[dict[str, Any]] = []
     reader = asyncio.create_task(record_tables(match.subscribe(0), tables))  # Alice's tab stays open
     await until(lambda: match.status == "over")
@@ -234,7 +248,8 @@ async def test_a_person_at_the_table_whose_turns_run_out_is_away_and_the_bot_pla
     assert match.seats[0].away and not match.seats[0].left
     lines = chat_texts(lobby, match)
     assert lines[:3] == ["Alice ran out of time: the normal bot played the turn"] * 2 + [
-        "Alice missed 2 turns in a row: a bot plays the seat until Alice opens the seat link again"]
+        "Alice missed 2 turns in a row: a bot plays the seat until Alice opens the seat link again"
+    ]
     assert not any("abandoned" in line for line in lines)
     # Each notice that the bot played the turn came with a table on which the turn was played.
     told = [t for t in tables if any("ran out of time" in line["text"] for line in t["chat"])]
@@ -249,8 +264,7 @@ async def test_a_person_at_the_table_whose_turns_run_out_is_away_and_the_bot_pla
 
 async def test_a_seat_that_left_is_sent_no_moves_and_is_not_shown_online(tmp_path: Path) -> None:
     lobby = open_lobby(tmp_path)
-    match, _ = await lobby.create("usa", [HUMAN, HUMAN], {"days": 5, "first_seat": 1, "turn_limit": 2},
-                                  "Alice")
+    match, _ = await lobby.create("usa", [HUMAN, HUMAN], {"days": 5, "first_seat": 1, "turn_limit": 2}, "Alice")
     await match.join("Bob")
     alice, bob = match.subscribe(0), match.subscribe(1)  # both tabs stay open
     bob_tables: list[dict[str, Any]] = []

@@ -26,8 +26,9 @@ PASSWORD = "correct horse battery"
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[TestClient]:
     """One server on SQLite (the PostgreSQL half of the account tests is test_accounts.py)."""
-    unlimited = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
-                       connections_at_once=0)
+    unlimited = Limits(
+        clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0, connections_at_once=0
+    )
     with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(), unlimited)) as client:
         yield client
 
@@ -45,10 +46,13 @@ def game_body(name: str = "Alice") -> dict[str, Any]:
 
 def test_a_changing_request_signed_in_by_cookie_needs_the_csrf_token(app_client: TestClient) -> None:
     csrf = sign_up(app_client)
-    for method, path, body in (("DELETE", "/api/session", None), ("POST", "/api/games", game_body()),
-                               ("DELETE", "/api/account/sessions", None),
-                               ("POST", "/api/account/password", {"password": PASSWORD, "new_password": "x" * 20}),
-                               ("DELETE", "/api/account", {"password": PASSWORD})):
+    for method, path, body in (
+        ("DELETE", "/api/session", None),
+        ("POST", "/api/games", game_body()),
+        ("DELETE", "/api/account/sessions", None),
+        ("POST", "/api/account/password", {"password": PASSWORD, "new_password": "x" * 20}),
+        ("DELETE", "/api/account", {"password": PASSWORD}),
+    ):
         for headers in ({}, {"X-CSRF-Token": "forged"}, {"X-CSRF-Token": ""}):
             answer = app_client.request(method, path, json=body, headers=headers)
             assert answer.status_code == 403, (method, path, headers)
@@ -139,9 +143,10 @@ def test_one_account_cannot_read_or_change_another(app_client: TestClient) -> No
     bob = TestClient(app_client.app)
     bob_csrf = sign_up(bob, "Bob")
     # No call names another account: a name or id slipped into a body is refused, not obeyed.
-    for method, path, body in (("POST", "/api/account/password", {"password": PASSWORD, "new_password": "x" * 20,
-                                                                  "name": "Alice"}),
-                               ("DELETE", "/api/account", {"password": PASSWORD, "account": 1})):
+    for method, path, body in (
+        ("POST", "/api/account/password", {"password": PASSWORD, "new_password": "x" * 20, "name": "Alice"}),
+        ("DELETE", "/api/account", {"password": PASSWORD, "account": 1}),
+    ):
         assert bob.request(method, path, json=body, headers={"X-CSRF-Token": bob_csrf}).status_code == 422
     assert bob.delete("/api/session", headers={"X-CSRF-Token": alice_csrf}).status_code == 403  # not his token
     data = bob.get("/api/account/data").json()
@@ -150,8 +155,12 @@ def test_one_account_cannot_read_or_change_another(app_client: TestClient) -> No
     with bob.websocket_connect(f"/ws/games/{game}") as ws:
         ws.send_json({"type": "hello", "account": True})
         assert ws.receive_json()["code"] == "forbidden"
-    assert bob.request("DELETE", "/api/account", json={"password": PASSWORD},
-                       headers={"X-CSRF-Token": bob_csrf}).status_code == 204
+    assert (
+        bob.request(
+            "DELETE", "/api/account", json={"password": PASSWORD}, headers={"X-CSRF-Token": bob_csrf}
+        ).status_code
+        == 204
+    )
     assert app_client.get("/api/session").json()["name"] == "Alice"  # Alice untouched
     assert app_client.get(f"/api/games/{game}/seat").json()["seat"] == 0
 
@@ -179,8 +188,9 @@ def test_the_cookie_is_secure_behind_tls_and_only_then(tmp_path: Path) -> None:
     assert not over_tls({**forwarded, "headers": [(b"x-forwarded-proto", b"http")]}, proxy)
 
 
-def test_no_password_or_hash_leaves_the_server_or_reaches_a_log(app_client: TestClient,
-                                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_no_password_or_hash_leaves_the_server_or_reaches_a_log(
+    app_client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     seen: list[str] = []
 
@@ -195,27 +205,34 @@ def test_no_password_or_hash_leaves_the_server_or_reaches_a_log(app_client: Test
     keep(app_client.post("/api/accounts", json={"name": "Bob", "password": 12345678901234}))  # not even echoed
     keep(app_client.post("/api/accounts", json={"name": "Bob", "password": "x" * 2000}))
     csrf = app_client.get("/api/session").json()["csrf"]
-    keep(app_client.post("/api/account/password", json={"password": PASSWORD, "new_password": "another phrase!"},
-                         headers={"X-CSRF-Token": csrf}))
+    keep(
+        app_client.post(
+            "/api/account/password",
+            json={"password": PASSWORD, "new_password": "another phrase!"},
+            headers={"X-CSRF-Token": csrf},
+        )
+    )
     keep(app_client.get("/api/account/data"))
     keep(app_client.get("/openapi.json"))
     with app_client.app.state.lobby.journal.store.engine.connect() as db:
         stored = db.scalar(select(AccountTable.password_hash))
     assert stored is not None and stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")  # at least OWASP's
     everything = "\n".join(seen) + caplog.text
-    for secret in (PASSWORD, "another phrase!", "12345678901234", "x" * 2000, stored, stored.split("$")[-1],
-                   "$argon2"):
+    for secret in (PASSWORD, "another phrase!", "12345678901234", "x" * 2000, stored, stored.split("$")[-1], "$argon2"):
         assert secret not in everything
 
 
-@pytest.mark.parametrize("line", [
-    'POST /api/session {"name": "Alice", "password": "s3cret phrase!"}',
-    '{"new_password":"s3cret phrase!","password":"s3cret phrase!"}',
-    "GET /api/session?password=s3cret%20phrase! HTTP/1.1",
-    "Cookie: tendays_session=s3cret phrase!; lang=de",
-    '{"csrf": "s3cret phrase!"}',
-    "stored $argon2id$v=19$m=65536,t=3,p=4$s3cret phrase!",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        'POST /api/session {"name": "Alice", "password": "s3cret phrase!"}',
+        '{"new_password":"s3cret phrase!","password":"s3cret phrase!"}',
+        "GET /api/session?password=s3cret%20phrase! HTTP/1.1",
+        "Cookie: tendays_session=s3cret phrase!; lang=de",
+        '{"csrf": "s3cret phrase!"}',
+        "stored $argon2id$v=19$m=65536,t=3,p=4$s3cret phrase!",
+    ],
+)
 def test_the_log_filter_hides_passwords_sessions_and_hashes(line: str) -> None:
     assert "s3cret" not in redact(line)
     record = logging.LogRecord("tendays", logging.INFO, __file__, 1, "%s", (line,), None)

@@ -37,11 +37,14 @@ def test_a_name_is_taken_whatever_its_letter_case(client: TestClient) -> None:
     assert answer.status_code == 409 and "taken" in answer.json()["detail"]
 
 
-@pytest.mark.parametrize(("password", "why"), [
-    ("short1", "at least 10 characters"),
-    ("password1234", "most common"),
-    ("Alice Alice", "name"),
-])
+@pytest.mark.parametrize(
+    ("password", "why"),
+    [
+        ("short1", "at least 10 characters"),
+        ("password1234", "most common"),
+        ("Alice Alice", "name"),
+    ],
+)
 def test_a_weak_password_is_refused_in_words(client: TestClient, password: str, why: str) -> None:
     name = "Alice Alice" if why == "name" else "Alice"
     answer = client.post("/api/accounts", json={"name": name, "password": password})
@@ -91,8 +94,11 @@ def test_sign_out_everywhere_ends_every_session(client: TestClient) -> None:
 def seat_rows(client: TestClient, game: str) -> list[tuple[int, str | None, int | None]]:
     engine = client.app.state.lobby.journal.store.engine
     with engine.connect() as db:
-        rows = db.execute(select(SeatTable.seat, SeatTable.name, SeatTable.account_id)
-                          .where(SeatTable.game_id == game).order_by(SeatTable.seat)).all()
+        rows = db.execute(
+            select(SeatTable.seat, SeatTable.name, SeatTable.account_id)
+            .where(SeatTable.game_id == game)
+            .order_by(SeatTable.seat)
+        ).all()
     return [tuple(row) for row in rows]
 
 
@@ -119,8 +125,11 @@ def test_a_seat_taken_signed_in_belongs_to_the_account_and_resumes_on_another_de
     assert bob.post(f"/api/games/{game}/join", json={"name": "B"}).status_code == 200
     carol = browser(client)
     assert carol.post(f"/api/games/{game}/join", json={"name": "Carol"}).status_code == 200  # anonymous
-    assert seat_rows(client, game) == [(0, "Alice", account_id(client, "Alice")),
-                                       (1, "Bob", account_id(client, "Bob")), (2, "Carol", None)]
+    assert seat_rows(client, game) == [
+        (0, "Alice", account_id(client, "Alice")),
+        (1, "Bob", account_id(client, "Bob")),
+        (2, "Carol", None),
+    ]
 
     phone = browser(client)
     phone.post("/api/session", json={"name": "alice", "password": PASSWORD})
@@ -169,8 +178,7 @@ def test_my_data_is_mine_alone_and_holds_no_secret(client: TestClient) -> None:
     assert [device.keys() for device in data["known_devices"]] == [{"created", "expires"}]
     assert client.cookies["tendays_device"] not in answer.text
     assert "Bob" not in answer.text and "argon2" not in answer.text and "hash" not in answer.text
-    assert client.cookies["tendays_session"] not in answer.text and data["sessions"][0].keys() == {"created",
-                                                                                                   "expires"}
+    assert client.cookies["tendays_session"] not in answer.text and data["sessions"][0].keys() == {"created", "expires"}
 
 
 def test_the_operator_resets_a_forgotten_password(client: TestClient) -> None:

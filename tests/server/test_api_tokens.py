@@ -58,10 +58,16 @@ def person(engine: Engine, name: str) -> Person:
     now = time.time()
     session, csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     with engine.begin() as db:
-        account_id = db.execute(insert(AccountTable).values(
-            name=name, name_key=name_key(name), password_hash="x", created=now).returning(AccountTable.id)).scalar_one()
-        db.execute(insert(SessionTable).values(id_hash=session_hash(session), account_id=account_id, csrf=csrf,
-                                               created=now, expires=now + 3600))
+        account_id = db.execute(
+            insert(AccountTable)
+            .values(name=name, name_key=name_key(name), password_hash="x", created=now)
+            .returning(AccountTable.id)
+        ).scalar_one()
+        db.execute(
+            insert(SessionTable).values(
+                id_hash=session_hash(session), account_id=account_id, csrf=csrf, created=now, expires=now + 3600
+            )
+        )
     return Person(int(account_id), name, session, csrf)
 
 
@@ -84,8 +90,14 @@ def add_test_calls(app: FastAPI) -> None:
 
 
 def tokens_app(db_url: str, per_minute: int = 0) -> TestClient:
-    limits = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
-                    connections_at_once=0, token_requests_per_minute=per_minute)
+    limits = Limits(
+        clock=Ticker(0.1),
+        creates_per_minute=0,
+        joins_per_minute=0,
+        connections_per_minute=0,
+        connections_at_once=0,
+        token_requests_per_minute=per_minute,
+    )
     app = create_app(db_url, settings(), limits)
     add_test_calls(app)
     return TestClient(app)
@@ -128,9 +140,15 @@ def test_a_token_is_shown_once_and_kept_only_as_its_hash(tokens_client: TestClie
     assert all(token not in str(value) and token[4:] not in str(value) for value in row)
     assert hashlib.sha256(token.encode()).hexdigest() in row
     data = ann.call(client, "GET", "/api/account/data").json()
-    assert data["api_tokens"] == [{"name": "my bot", "scopes": ["bot:play", "board:play"],
-                                   "created": pytest.approx(listed.json()["tokens"][0]["created"]),
-                                   "last_used": None, "revoked": None}]
+    assert data["api_tokens"] == [
+        {
+            "name": "my bot",
+            "scopes": ["bot:play", "board:play"],
+            "created": pytest.approx(listed.json()["tokens"][0]["created"]),
+            "last_used": None,
+            "revoked": None,
+        }
+    ]
     assert token not in str(data) and row[[c.name for c in texts].index("token_hash")] not in str(data)
 
 
@@ -140,8 +158,12 @@ def test_the_token_acts_for_its_account_and_a_revoked_one_is_refused(tokens_clie
     token = ann.make_token(client, ["challenge:write"])
     owner = with_token(client, "GET", "/api/token", token)
     assert owner.status_code == 200, owner.text
-    assert owner.json() == {"id": owner.json()["id"], "name": "Ann", "bot_account": False,
-                            "scopes": ["challenge:write"]}
+    assert owner.json() == {
+        "id": owner.json()["id"],
+        "name": "Ann",
+        "bot_account": False,
+        "scopes": ["challenge:write"],
+    }
     gone = ann.call(client, "DELETE", f"/api/tokens/{owner.json()['id']}")
     assert gone.status_code == 200 and gone.json() == {"id": owner.json()["id"], "revoked": True}
     refused = with_token(client, "GET", "/api/token", token)
@@ -165,8 +187,9 @@ def test_a_token_is_revoked_only_by_its_owner(tokens_client: TestClient) -> None
     assert with_token(client, "GET", "/api/token", token).status_code == 200
 
 
-@pytest.mark.parametrize("header", [None, "Bearer", "Bearer tdb_unknown", "Basic YWxpY2U6c2VjcmV0",
-                                    "Bearer " + "x" * 500])
+@pytest.mark.parametrize(
+    "header", [None, "Bearer", "Bearer tdb_unknown", "Basic YWxpY2U6c2VjcmV0", "Bearer " + "x" * 500]
+)
 def test_no_token_or_an_unknown_one_is_401_with_the_challenge(tokens_client: TestClient, header: str | None) -> None:
     client = tokens_client
     client.cookies.clear()
@@ -198,8 +221,7 @@ def test_a_token_needs_no_csrf_but_a_cookie_still_does(tokens_client: TestClient
     without = ann.call(client, "POST", "/test/either", csrf=False)
     assert without.status_code == 403 and "X-CSRF-Token" in without.json()["detail"]
     assert ann.call(client, "POST", "/test/either").json() == {"name": "Ann"}
-    assert ann.call(client, "POST", "/api/tokens", {"name": "x", "scopes": ["bot:play"]},
-                    csrf=False).status_code == 403
+    assert ann.call(client, "POST", "/api/tokens", {"name": "x", "scopes": ["bot:play"]}, csrf=False).status_code == 403
     client.cookies.clear()
     assert client.post("/test/either").status_code == 401
 
@@ -215,16 +237,22 @@ def test_a_token_cannot_make_or_list_tokens(tokens_client: TestClient) -> None:
     assert len(ann.call(client, "GET", "/api/tokens").json()["tokens"]) == 1
 
 
-@pytest.mark.parametrize("body, words", [
-    ({"name": "x", "scopes": ["bot:play", "admin"]},
-     "there is no scope 'admin'; a token's scopes are bot:play, challenge:write, board:play"),
-    ({"name": "x", "scopes": []}, "choose at least one scope: bot:play, challenge:write, board:play"),
-    ({"name": "   ", "scopes": ["bot:play"]}, "a token's name is 1 to 60 characters, not 0"),
-    ({"name": "n" * 61, "scopes": ["bot:play"]}, "a token's name is 1 to 60 characters, not 61"),
-    ({"name": "a\x07b", "scopes": ["bot:play"]}, "a token's name cannot hold control characters"),
-])
-def test_a_token_that_cannot_be_is_refused_in_words(tokens_client: TestClient, body: dict[str, Any],
-                                                    words: str) -> None:
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        (
+            {"name": "x", "scopes": ["bot:play", "admin"]},
+            "there is no scope 'admin'; a token's scopes are bot:play, challenge:write, board:play",
+        ),
+        ({"name": "x", "scopes": []}, "choose at least one scope: bot:play, challenge:write, board:play"),
+        ({"name": "   ", "scopes": ["bot:play"]}, "a token's name is 1 to 60 characters, not 0"),
+        ({"name": "n" * 61, "scopes": ["bot:play"]}, "a token's name is 1 to 60 characters, not 61"),
+        ({"name": "a\x07b", "scopes": ["bot:play"]}, "a token's name cannot hold control characters"),
+    ],
+)
+def test_a_token_that_cannot_be_is_refused_in_words(
+    tokens_client: TestClient, body: dict[str, Any], words: str
+) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
     refused = ann.call(client, "POST", "/api/tokens", body)
@@ -285,13 +313,15 @@ def test_tokens_made_at_once_never_pass_the_cap(tokens_client: TestClient) -> No
         assert ann.call(client, "DELETE", f"/api/tokens/{token_id}").status_code == 200
     for n in range(MOST_LIVE_TOKENS - room):
         ann.make_token(client, name=f"kept {n}")
-    answers = at_once(burst, lambda n: ann.call(client, "POST", "/api/tokens",
-                                                  {"name": f"burst {n}", "scopes": ["bot:play"]}))
+    answers = at_once(
+        burst, lambda n: ann.call(client, "POST", "/api/tokens", {"name": f"burst {n}", "scopes": ["bot:play"]})
+    )
     statuses = [answer.status_code for answer in answers]
     assert statuses.count(201) == room and statuses.count(409) == burst - room, statuses
     refusal = next(answer for answer in answers if answer.status_code == 409)
-    assert refusal.json()["detail"] == ("an account holds at most 20 tokens that are not revoked; revoke one "
-                                        "before making another")
+    assert refusal.json()["detail"] == (
+        "an account holds at most 20 tokens that are not revoked; revoke one before making another"
+    )
     listed = ann.call(client, "GET", "/api/tokens").json()["tokens"]
     assert sum(entry["revoked"] is None for entry in listed) == MOST_LIVE_TOKENS
     assert listed[0]["name"].startswith("burst")  # newest first

@@ -26,11 +26,13 @@ ROOM = 5  # tokens left before the cap
 BURST = 30
 
 
-def call(node: Node, method: str, path: str, body: Any = None,
-         headers: dict[str, str] | None = None) -> tuple[int, Any, Any]:
+def call(
+    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{node.base}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.load(answer), answer.headers
@@ -38,28 +40,42 @@ def call(node: Node, method: str, path: str, body: Any = None,
         return error.code, json.loads(error.read()), error.headers
 
 
-def test_the_cap_and_the_per_minute_limit_hold_across_two_processes(postgres_url: str,
-                                                                    nodes: list[Node]) -> None:
+def test_the_cap_and_the_per_minute_limit_hold_across_two_processes(postgres_url: str, nodes: list[Node]) -> None:
     nodes += [Node(postgres_url, TOKEN_REQUESTS_PER_MINUTE=str(PER_MINUTE)) for _ in range(2)]
-    status, session, headers = call(nodes[0], "POST", "/api/accounts",
-                                    {"name": "Maker", "password": "a long enough secret"})
+    status, session, headers = call(
+        nodes[0], "POST", "/api/accounts", {"name": "Maker", "password": "a long enough secret"}
+    )
     assert status == 201, session
     signed = {"Cookie": headers["Set-Cookie"].split(";")[0], "X-CSRF-Token": session["csrf"]}
     engine = create_engine(postgres_url)
     try:
         with engine.begin() as db:  # live tokens up to ROOM short of the cap
             me = db.scalar(select(AccountTable.id).where(AccountTable.name_key == "maker"))
-            db.execute(insert(ApiTokenTable), [
-                {"account_id": me, "name": f"kept {n}", "token_hash": hashlib.sha256(f"kept {n}".encode()).hexdigest(),
-                 "scopes": "bot:play", "created": time.time()}
-                for n in range(MOST_LIVE_TOKENS - ROOM)])
-        made = at_once(BURST, lambda n: call(nodes[n % 2], "POST", "/api/tokens",
-                                             {"name": f"burst {n}", "scopes": ["bot:play"]}, signed))
+            db.execute(
+                insert(ApiTokenTable),
+                [
+                    {
+                        "account_id": me,
+                        "name": f"kept {n}",
+                        "token_hash": hashlib.sha256(f"kept {n}".encode()).hexdigest(),
+                        "scopes": "bot:play",
+                        "created": time.time(),
+                    }
+                    for n in range(MOST_LIVE_TOKENS - ROOM)
+                ],
+            )
+        made = at_once(
+            BURST,
+            lambda n: call(nodes[n % 2], "POST", "/api/tokens", {"name": f"burst {n}", "scopes": ["bot:play"]}, signed),
+        )
         statuses = [status for status, _body, _headers in made]
         assert statuses.count(201) == ROOM and statuses.count(409) == BURST - ROOM, statuses
         with engine.connect() as db:
-            live = db.scalar(select(func.count()).select_from(ApiTokenTable)
-                             .where(ApiTokenTable.account_id == me, ApiTokenTable.revoked_at.is_(None)))
+            live = db.scalar(
+                select(func.count())
+                .select_from(ApiTokenTable)
+                .where(ApiTokenTable.account_id == me, ApiTokenTable.revoked_at.is_(None))
+            )
         assert live == MOST_LIVE_TOKENS
         token = next(body["token"] for status, body, _headers in made if status == 201)
         bearer = {"Authorization": f"Bearer {token}"}

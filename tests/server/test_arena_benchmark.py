@@ -13,8 +13,20 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "arena_pairing.py"
 
 
 def test_the_arena_benchmark_reports_its_figures() -> None:
-    command = [sys.executable, str(SCRIPT), "--players", "8", "--minutes", "20", "--game-seconds", "300", "600",
-               "--tick", "30", "--json"]
+    command = [
+        sys.executable,
+        str(SCRIPT),
+        "--players",
+        "8",
+        "--minutes",
+        "20",
+        "--game-seconds",
+        "300",
+        "600",
+        "--tick",
+        "30",
+        "--json",
+    ]
     figures = json.loads(subprocess.run(command, capture_output=True, text=True, check=True, timeout=300).stdout)
     assert figures["players"] == 8 and figures["games_finished"] > 0
     assert figures["pairing_latency_s_at_start"]["count"] == 8  # everyone paired at the start

@@ -45,8 +45,9 @@ def wide_open_hashing(client: TestClient) -> None:
     client.app.state.accounts.hashing = HashingQueue(workers=2, places=200, per_asker=200)
 
 
-def test_80_sign_ins_for_one_name_at_once_try_at_most_5_passwords(client: TestClient,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_80_sign_ins_for_one_name_at_once_try_at_most_5_passwords(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert client.post("/api/accounts", json={"name": "Alice", "password": PASSWORD}).status_code == 201
     wide_open_hashing(client)
     tried = counted_verifications(monkeypatch)
@@ -54,8 +55,11 @@ def test_80_sign_ins_for_one_name_at_once_try_at_most_5_passwords(client: TestCl
     answers = at_once(80, lambda n: strangers[n].post("/api/session", json={"name": "Alice", "password": WRONG}))
     statuses = Counter(answer.status_code for answer in answers)
     assert tried[0] == 5 and statuses == {401: 5, 429: 75}
-    assert all("too many failed sign-ins" in a.json()["detail"] and int(a.headers["Retry-After"]) > 800
-               for a in answers if a.status_code == 429)
+    assert all(
+        "too many failed sign-ins" in a.json()["detail"] and int(a.headers["Retry-After"]) > 800
+        for a in answers
+        if a.status_code == 429
+    )
     # the right password now waits too: the name has used up its tries
     assert strangers[0].post("/api/session", json={"name": "Alice", "password": PASSWORD}).status_code == 429
     assert tried[0] == 5
@@ -64,21 +68,24 @@ def test_80_sign_ins_for_one_name_at_once_try_at_most_5_passwords(client: TestCl
 def test_40_sign_ups_at_once_from_one_address_make_at_most_20_accounts(client: TestClient) -> None:
     wide_open_hashing(client)
     browsers = [another_browser(client) for _ in range(40)]
-    answers = at_once(40, lambda n: browsers[n].post("/api/accounts",
-                                                     json={"name": f"Newcomer {n}", "password": PASSWORD}))
+    answers = at_once(
+        40, lambda n: browsers[n].post("/api/accounts", json={"name": f"Newcomer {n}", "password": PASSWORD})
+    )
     assert Counter(answer.status_code for answer in answers) == {201: 20, 429: 20}
     with client.app.state.lobby.journal.store.engine.connect() as db:
         assert db.scalar(select(func.count()).select_from(AccountTable)) == 20
 
 
 def test_games_created_and_joined_at_once_stay_within_their_limits(db_url: str) -> None:
-    with TestClient(create_app(db_url, settings(), Limits(creates_per_minute=3, joins_per_minute=2,
-                                                          connections_per_minute=0))) as client:
+    with TestClient(
+        create_app(db_url, settings(), Limits(creates_per_minute=3, joins_per_minute=2, connections_per_minute=0))
+    ) as client:
         body = {"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN]}
         created = at_once(20, lambda _: client.post("/api/games", json=body).status_code)
         assert Counter(created) == {201: 3, 429: 17}
         other = another_browser(client, "192.0.2.7")  # another address: its own count
         games = [new_game(other, [HUMAN] * 4)["id"] for _ in range(3)]  # room for every join allowed
-        joined = at_once(12, lambda n: client.post(f"/api/games/{games[n % 3]}/join",
-                                                    json={"name": f"Bob {n}"}).status_code)
+        joined = at_once(
+            12, lambda n: client.post(f"/api/games/{games[n % 3]}/join", json={"name": f"Bob {n}"}).status_code
+        )
         assert Counter(joined) == {200: 2, 429: 10}

@@ -143,7 +143,9 @@ def test_a_bot_account_is_refused_the_sites_own_ways_to_play_in_words(client: Te
     # German readers read it in German
     german = robo.browser.post("/api/seeks", json={"edition": "usa"}, headers={"Accept-Language": "de"})
     assert (german.status_code, german.json()["detail"]) == (
-        403, "ein Bot-Konto spielt nur über die Bot-API (docs/protocol.md)")
+        403,
+        "ein Bot-Konto spielt nur über die Bot-API (docs/protocol.md)",
+    )
     # it still manages its tokens and profile on the site
     assert robo.call("GET", "/api/tokens").status_code == 200
 
@@ -183,7 +185,12 @@ def settle(client: TestClient, account_id: int, rating: float) -> None:
     with engine_of(client).begin() as db:
         db.execute(
             insert(RatingTable).values(
-                account_id=account_id, edition="usa", mu=rating, sigma=3.0, rating=rating - 9.0, games=30,
+                account_id=account_id,
+                edition="usa",
+                mu=rating,
+                sigma=3.0,
+                rating=rating - 9.0,
+                games=30,
                 updated=time.time(),
             )
         )
@@ -210,8 +217,9 @@ def test_the_leaderboard_marks_bot_accounts_and_hides_them_on_request(client: Te
 @pytest.fixture
 def two_at_once(db_url: str) -> Iterator[TestClient]:
     """A server where a bot account plays at most two games at once."""
-    unlimited = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
-                       connections_at_once=0)
+    unlimited = Limits(
+        clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0, connections_at_once=0
+    )
     with TestClient(create_app(db_url, settings(bot_games=2), unlimited)) as test_client:
         yield test_client
 
@@ -266,8 +274,11 @@ def open_lobby(url: str) -> Lobby:
 def person_and_bot(store: Store) -> tuple[Account, Account]:
     with store.engine.begin() as db:
         made = [
-            db.execute(insert(AccountTable).values(name=name, name_key=name.lower(), password_hash="-",
-                                                   created=time.time(), bot=bot)).inserted_primary_key[0]
+            db.execute(
+                insert(AccountTable).values(
+                    name=name, name_key=name.lower(), password_hash="-", created=time.time(), bot=bot
+                )
+            ).inserted_primary_key[0]
             for name, bot in (("Ada", False), ("Robo", True))
         ]
     return Account(made[0], "Ada"), Account(made[1], "Robo", bot=True)
@@ -291,13 +302,16 @@ def test_a_bot_that_stalls_loses_a_rated_game_on_the_clock_as_a_person_would(db_
             while match.status != "over" and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
             assert (match.ended, match.seats[1].left) == ("forfeit", True)
-            for _ in range(200):  # the result is rated after the game ends
-                if not lobby._finishing:
-                    break
+            deadline = time.monotonic() + 30
+            outcome = None
+            while outcome is None and time.monotonic() < deadline:  # rated after the game ends
+                await asyncio.sleep(0.02)
+                with lobby.journal.store.engine.connect() as db:
+                    outcome = db.scalar(select(GameTable.rated_outcome).where(GameTable.id == game))
+            while lobby.finisher.pending and time.monotonic() < deadline:
                 await asyncio.sleep(0.02)
             with lobby.journal.store.engine.connect() as db:
                 ratings = dict(db.execute(select(RatingTable.account_id, RatingTable.mu)).all())
-                outcome = db.scalar(select(GameTable.rated_outcome).where(GameTable.id == game))
             assert outcome == "counted"  # a bot account's game is rated as any two accounts' game
             assert ratings[ada.id] > START.mu > ratings[robo.id]
             lobby.release(match)
@@ -321,7 +335,9 @@ def test_a_bot_account_enters_only_tournaments_that_allow_bots_with_its_token(cl
     assert client.get(f"/api/tournaments/{open_to_bots}").json()["bots_allowed"] is True
     refused = client.post(f"/api/tournaments/{people_only}/join", headers=token)
     assert (refused.status_code, refused.json()["detail"]) == (
-        409, "this tournament does not allow bot accounts: only people may enter")
+        409,
+        "this tournament does not allow bot accounts: only people may enter",
+    )
     assert robo.call("POST", f"/api/tournaments/{people_only}/join").status_code == 409  # signed in: the same
     joined = client.post(f"/api/tournaments/{open_to_bots}/join", headers=token)
     assert joined.status_code == 200, joined.text
@@ -339,4 +355,6 @@ def test_a_bot_account_enters_only_tournaments_that_allow_bots_with_its_token(cl
     assert cat.call("POST", f"/api/tournaments/{open_to_bots}/join").status_code == 200
     held = upgrade(client, cat.token("bot:play"))
     assert (held.status_code, held.json()["detail"]) == (
-        409, "Cat has entered a tournament: withdraw from it before becoming a bot account")
+        409,
+        "Cat has entered a tournament: withdraw from it before becoming a bot account",
+    )

@@ -112,9 +112,16 @@ def test_the_game_stream_is_the_seats_table_and_never_another_seats_tiles(served
     moved: set[tuple[int, int]] = set()
     deadline = time.monotonic() + 120
     while not all(over.values()):
-        assert time.monotonic() < deadline, [(f[-1]["version"], f[-1]["game"]["current"], f[-1]["game"]["phase"],
-                                              len(f[-1]["game"]["legal_moves"]), f[-1]["game"]["status"])
-                                             for f in frames.values()]
+        assert time.monotonic() < deadline, [
+            (
+                f[-1]["version"],
+                f[-1]["game"]["current"],
+                f[-1]["game"]["phase"],
+                len(f[-1]["game"]["legal_moves"]),
+                f[-1]["game"]["status"],
+            )
+            for f in frames.values()
+        ]
         for seat in (0, 1):
             latest = frames[seat][-1]
             game = latest["game"]
@@ -192,8 +199,13 @@ def test_moves_are_answered_with_the_games_words(served: Served) -> None:
     assert "the racks are still being filled" in wrong.json()["detail"]  # the rule it breaks
     assert moving.move(game_id, "fly me to the moon").status_code == 422
     assert moving.call("POST", f"/api/{moving.family}/game/{game_id}/move", {"mov": "x"}).status_code == 422
-    german = served.call("POST", f"/api/{moving.family}/game/{game_id}/move", moving.token,
-                         json={"move": "replace 5 1"}, headers={"Accept-Language": "de"})
+    german = served.call(
+        "POST",
+        f"/api/{moving.family}/game/{game_id}/move",
+        moving.token,
+        json={"move": "replace 5 1"},
+        headers={"Accept-Language": "de"},
+    )
     assert german.status_code == 409 and german.json()["detail"] != wrong.json()["detail"]
     legal = full["legal_moves"][0]["text"] if mover == 1 else None
     if legal is None:  # Ann is first: take her move's table from her stream

@@ -73,7 +73,8 @@ def test_a_server_with_open_streams_stops_at_once_when_told(tmp_path: Path, node
 
 
 def test_challenges_sent_at_once_through_two_processes_keep_the_limit_per_minute(
-        postgres_url: str, nodes: list[Any]) -> None:
+    postgres_url: str, nodes: list[Any]
+) -> None:
     one, two = Node(postgres_url, CHALLENGES_PER_MINUTE="3"), Node(postgres_url, CHALLENGES_PER_MINUTE="3")
     nodes += [one, two]
     through = [Served(None, one.base, postgres_url), Served(None, two.base, postgres_url)]
@@ -81,6 +82,7 @@ def test_challenges_sent_at_once_through_two_processes_keep_the_limit_per_minute
     names = ["Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida"]
     for name in names:
         new_account(postgres_url, name)
-    made = at_once(8, lambda n: through[n % 2].call("POST", "/api/challenges", ann.token,
-                                                    json={"to": names[n], "edition": "usa"}))
+    made = at_once(
+        8, lambda n: through[n % 2].call("POST", "/api/challenges", ann.token, json={"to": names[n], "edition": "usa"})
+    )
     assert Counter(answer.status_code for answer in made) == {201: 3, 429: 5}

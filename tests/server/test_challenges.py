@@ -61,9 +61,14 @@ def test_a_challenge_is_told_listed_and_accepted_into_a_game_of_both_accounts(cl
     assert (challenge["from"], challenge["to"], challenge["status"], challenge["game"]) == ("Ann", "Ben", "open", None)
     told = inbox(client, ben)
     assert [n["kind"] for n in told] == ["challenge"]
-    assert told[0]["data"] == {"id": challenge["id"], "from": "Ann", "edition": "usa",
-                               "clock": {"kind": "live", "per_move": 60.0, "bank": 0.0}, "rated": True,
-                               "url": challenge["url"]}
+    assert told[0]["data"] == {
+        "id": challenge["id"],
+        "from": "Ann",
+        "edition": "usa",
+        "clock": {"kind": "live", "per_move": 60.0, "bank": 0.0},
+        "rated": True,
+        "url": challenge["url"],
+    }
     assert [c["id"] for c in ben.call("GET", "/api/challenges").json()["incoming"]] == [challenge["id"]]
     assert ann.call("GET", "/api/challenges").json()["incoming"] == []
     assert [c["status"] for c in ann.call("GET", "/api/challenges").json()["outgoing"]] == ["open"]
@@ -83,8 +88,13 @@ def test_a_challenge_is_told_listed_and_accepted_into_a_game_of_both_accounts(cl
     assert ann.call("GET", f"/api/games/{game}/seat").json()["seat"] in (0, 1)
     answered = inbox(client, ann)[0]
     assert answered["kind"] == "challenge_answered"
-    assert answered["data"] == {"id": challenge["id"], "by": "Ben", "answer": "accepted", "game": game,
-                                "url": f"/play/{game}"}
+    assert answered["data"] == {
+        "id": challenge["id"],
+        "by": "Ben",
+        "answer": "accepted",
+        "game": game,
+        "url": f"/play/{game}",
+    }
     seen = ann.call("GET", f"/api/challenges/{challenge['id']}").json()
     assert (seen["status"], seen["game"]) == ("accepted", game)
     assert ann.call("GET", "/api/challenges").json()["outgoing"][0]["game"] == game
@@ -112,8 +122,13 @@ def test_a_decline_gives_its_reason_in_the_challengers_language(client: TestClie
     assert seen["reason_said"] == "Diese Bedenkzeit passt mir nicht, bitte frag mit einer anderen."
     english = ann.call("GET", f"/api/challenges/{challenge['id']}").json()
     assert english["reason_said"] == "This clock does not suit me, please ask with another one."
-    assert inbox(client, ann)[0]["data"] == {"id": challenge["id"], "by": "Ben", "answer": "declined",
-                                             "reason": "clock", "url": challenge["url"]}
+    assert inbox(client, ann)[0]["data"] == {
+        "id": challenge["id"],
+        "by": "Ben",
+        "answer": "declined",
+        "reason": "clock",
+        "url": challenge["url"],
+    }
     late = ben.call("POST", f"/api/challenges/{challenge['id']}/accept")
     assert late.status_code == 409 and "declined already" in late.json()["detail"]
     # no body: the generic reason
@@ -149,15 +164,19 @@ def test_the_rules_are_refused_in_words(client: TestClient) -> None:
     suspended = ann.challenge("Cat")
     assert suspended.status_code == 409 and "suspended" in suspended.json()["detail"]
     inactive = ann.call("POST", f"/api/challenges/{cats_link['id']}/accept")
-    assert inactive.status_code == 409 and inactive.json()["detail"] == \
-        "Cat's account is no longer active: the challenge cannot be accepted"
+    assert (
+        inactive.status_code == 409
+        and inactive.json()["detail"] == "Cat's account is no longer active: the challenge cannot be accepted"
+    )
     # only its people read a named challenge, only the challenged declines, only the challenger cancels
     challenge = ann.challenge("Ben").json()
     assert anonymous.get(f"/api/challenges/{challenge['id']}").status_code == 404
     assert ann.call("POST", f"/api/challenges/{challenge['id']}/decline").status_code == 404
     assert ben.call("DELETE", f"/api/challenges/{challenge['id']}").status_code == 404
-    assert ann.call("POST", f"/api/challenges/{challenge['id']}/accept").json()["detail"] == \
-        "you cannot accept your own challenge"
+    assert (
+        ann.call("POST", f"/api/challenges/{challenge['id']}/accept").json()["detail"]
+        == "you cannot accept your own challenge"
+    )
     cancelled = ann.call("DELETE", f"/api/challenges/{challenge['id']}")
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
     late = ben.call("POST", f"/api/challenges/{challenge['id']}/accept")
@@ -176,8 +195,10 @@ def test_an_open_link_goes_to_its_first_taker_outside_any_block(client: TestClie
     link = ann.challenge(None, clock={"kind": "correspondence", "per_move": 86400}).json()
     assert link["to"] is None and link["expires_at"] > link["expires_at"] - 3 * 86400
     assert another_browser(client).get(f"/api/challenges/{link['id']}").json()["status"] == "open"
-    assert ann.call("POST", f"/api/challenges/{link['id']}/accept").json()["detail"] == \
-        "you cannot accept your own challenge"
+    assert (
+        ann.call("POST", f"/api/challenges/{link['id']}/accept").json()["detail"]
+        == "you cannot accept your own challenge"
+    )
     assert ben.call("POST", f"/api/challenges/{link['id']}/decline").status_code == 404
     assert cat.call("PUT", "/api/blocks/Ann").status_code == 200
     blocked = cat.call("POST", f"/api/challenges/{link['id']}/accept")
@@ -202,8 +223,9 @@ def test_requests_at_once_make_one_game_and_keep_the_limits(client: TestClient) 
     for _ in range(3):
         challenge = ann.challenge("Ben").json()
         path = f"/api/challenges/{challenge['id']}"
-        accept, cancel = at_once(2, lambda n, path=path: ben.call("POST", f"{path}/accept") if n == 0 else
-                                 ann.call("DELETE", path))
+        accept, cancel = at_once(
+            2, lambda n, path=path: ben.call("POST", f"{path}/accept") if n == 0 else ann.call("DELETE", path)
+        )
         assert sorted([accept.status_code, cancel.status_code]) == [200, 409]
     # eight challenges to one person at once: three stay open
     made = at_once(8, lambda _n: cat.challenge("Dan"))
@@ -234,8 +256,11 @@ def test_a_claim_whose_game_was_never_made_is_given_back(client: TestClient) -> 
     too_soon = ben.call("POST", f"/api/challenges/{stranded['id']}/accept")
     assert too_soon.status_code == 409 and "accepted already" in too_soon.json()["detail"]
     with engine_of(client).begin() as db:
-        db.execute(update(ChallengeTable).where(ChallengeTable.id == stranded["id"])
-                   .values(answered_at=time.time() - CLAIM_GRACE - 1))
+        db.execute(
+            update(ChallengeTable)
+            .where(ChallengeTable.id == stranded["id"])
+            .values(answered_at=time.time() - CLAIM_GRACE - 1)
+        )
     taken = ben.call("POST", f"/api/challenges/{stranded['id']}/accept")
     assert taken.status_code == 200, taken.text
     assert ann.call("GET", f"/api/challenges/{stranded['id']}").json()["game"] == taken.json()["game"]

@@ -25,8 +25,12 @@ UNLIMITED = {"CREATES_PER_MINUTE": "0", "JOINS_PER_MINUTE": "0", "CHALLENGES_PER
 def send(node: Node, person: Person, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
     """The status and the answer, refusals included."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{node.base}{path}", data=data, method=method, headers={
-        "Content-Type": "application/json", "Cookie": person.cookie, "X-CSRF-Token": person.csrf})
+    request = urllib.request.Request(
+        f"{node.base}{path}",
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", "Cookie": person.cookie, "X-CSRF-Token": person.csrf},
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.load(answer)
@@ -47,25 +51,30 @@ def at_once(calls: list[tuple[Node, Person, str, str, Any]]) -> list[tuple[int, 
 
 def games_of(url: str, account_name: str) -> int:
     with psycopg.connect(url) as db:
-        row = db.execute("SELECT count(*) FROM seats JOIN accounts ON accounts.id = seats.account_id "
-                         "WHERE accounts.name = %s", (account_name,)).fetchone()
+        row = db.execute(
+            "SELECT count(*) FROM seats JOIN accounts ON accounts.id = seats.account_id WHERE accounts.name = %s",
+            (account_name,),
+        ).fetchone()
     assert row is not None
     return int(row[0])
 
 
 def test_accepts_and_cancels_sent_at_once_through_two_processes_make_one_game_each(
-        postgres_url: str, nodes: list[Node]) -> None:
+    postgres_url: str, nodes: list[Node]
+) -> None:
     nodes += [Node(postgres_url, **UNLIMITED) for _ in range(2)]
     with ThreadPoolExecutor(2) as pool:  # two sign-ups at a time: one address holds two places in a hash queue
-        ann, ben, cat, dan = pool.map(lambda i_name: Person(nodes[i_name[0] % 2], i_name[1]),
-                                      enumerate(["Ann", "Ben", "Cat", "Dan"]))
+        ann, ben, cat, dan = pool.map(
+            lambda i_name: Person(nodes[i_name[0] % 2], i_name[1]), enumerate(["Ann", "Ben", "Cat", "Dan"])
+        )
     games = 0
     for trial in range(3):
         status, link = send(nodes[trial % 2], ann, "POST", "/api/challenges", {"to": None, "edition": "usa"})
         assert status == 201, link
         path = f"/api/challenges/{link['id']}/accept"
-        answers = at_once([(nodes[(i + trial) % 2], taker, "POST", path, None)
-                           for i, taker in enumerate((ben, cat, dan))])
+        answers = at_once(
+            [(nodes[(i + trial) % 2], taker, "POST", path, None) for i, taker in enumerate((ben, cat, dan))]
+        )
         assert sorted(status for status, _body in answers) == [200, 409, 409], answers
         games += 1
         assert games_of(postgres_url, "Ann") == games
@@ -73,14 +82,19 @@ def test_accepts_and_cancels_sent_at_once_through_two_processes_make_one_game_ea
         status, challenge = send(nodes[0], ann, "POST", "/api/challenges", {"to": "Ben", "edition": "usa"})
         assert status == 201, challenge
         path = f"/api/challenges/{challenge['id']}"
-        accepted, cancelled = at_once([(nodes[trial % 2], ben, "POST", f"{path}/accept", None),
-                                       (nodes[(trial + 1) % 2], ann, "DELETE", path, None)])
+        accepted, cancelled = at_once(
+            [
+                (nodes[trial % 2], ben, "POST", f"{path}/accept", None),
+                (nodes[(trial + 1) % 2], ann, "DELETE", path, None),
+            ]
+        )
         assert sorted([accepted[0], cancelled[0]]) == [200, 409], (accepted, cancelled)
         games += accepted[0] == 200
         assert games_of(postgres_url, "Ann") == games
         final = send(nodes[1], ann, "GET", path)[1]
         assert final["status"] == ("accepted" if accepted[0] == 200 else "cancelled")
-    made = at_once([(nodes[i % 2], cat, "POST", "/api/challenges", {"to": "Dan", "edition": "germany"})
-                    for i in range(8)])
+    made = at_once(
+        [(nodes[i % 2], cat, "POST", "/api/challenges", {"to": "Dan", "edition": "germany"}) for i in range(8)]
+    )
     assert sorted(status for status, _body in made) == [201] * 3 + [409] * 5, made
     assert len(send(nodes[1], dan, "GET", "/api/challenges")[1]["incoming"]) == 3

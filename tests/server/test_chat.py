@@ -29,14 +29,17 @@ def new_lines(ws: WebSocketTestSession) -> list[Message]:
     return lines
 
 
-HTML = "<img src=x onerror=alert(1)> <b>hi</b> & \"you\""
+HTML = '<img src=x onerror=alert(1)> <b>hi</b> & "you"'
 
 
 def test_chat_reaches_everyone_at_the_table_as_plain_text(client: TestClient) -> None:
     alice = new_game(client, [HUMAN, HUMAN])
     bob = join(client, alice["id"])
-    with open_table(client, alice["id"], alice["token"]) as ws_a, \
-            open_table(client, alice["id"], bob["token"]) as ws_b, open_table(client, alice["id"]) as ws_watch:
+    with (
+        open_table(client, alice["id"], alice["token"]) as ws_a,
+        open_table(client, alice["id"], bob["token"]) as ws_b,
+        open_table(client, alice["id"]) as ws_watch,
+    ):
         for ws in (ws_a, ws_b, ws_watch):
             first = next_of(ws, "state")
             assert first["game"]["chat"] == [] and first["game"]["chat_from"] == 0
@@ -55,15 +58,18 @@ def test_chat_reaches_everyone_at_the_table_as_plain_text(client: TestClient) ->
         assert [c["text"] for c in next_of(ws_late, "state")["game"]["chat"]] == [f"{HTML} Good luck!", "Well played!"]
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("x" * 301, "at most 300 characters, not 301"),
-    ("", "at least one visible character"),
-    ("\u200b\u200d ", "at least one visible character"),
-    ("bell\x07", "control characters"),
-    ("\u202eevil", "change the direction of text"),
-    ("a\U0001bca0b", "the character U+1BCA0"),  # a shorthand format control
-    (42, "a chat message is a text"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("x" * 301, "at most 300 characters, not 301"),
+        ("", "at least one visible character"),
+        ("\u200b\u200d ", "at least one visible character"),
+        ("bell\x07", "control characters"),
+        ("\u202eevil", "change the direction of text"),
+        ("a\U0001bca0b", "the character U+1BCA0"),  # a shorthand format control
+        (42, "a chat message is a text"),
+    ],
+)
 def test_bad_chat_lines_are_refused_in_words(client: TestClient, text: Any, words: str) -> None:
     alice = new_game(client, [HUMAN])
     with open_table(client, alice["id"], alice["token"]) as ws:

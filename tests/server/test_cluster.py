@@ -59,8 +59,9 @@ def play(players: list[Player], nodes: list[Node], moves: int, acked: dict[int, 
 def stored_moves(url: str, game_id: str) -> list[str]:
     """The stored moves, checked: numbered 1..n without a gap, and replaying by the rules."""
     with psycopg.connect(url) as db:
-        edition, options, seed = db.execute("SELECT edition, options, seed FROM games WHERE id = %s",
-                                            (game_id,)).fetchone() or ("", "", 0)
+        edition, options, seed = db.execute(
+            "SELECT edition, options, seed FROM games WHERE id = %s", (game_id,)
+        ).fetchone() or ("", "", 0)
         rows = db.execute("SELECT number, move FROM moves WHERE game_id = %s ORDER BY number", (game_id,)).fetchall()
     assert [n for n, _ in rows] == list(range(1, len(rows) + 1))
     game = Game(edition, read_options(options), seed)
@@ -76,13 +77,18 @@ def lease_owner(url: str, game_id: str) -> tuple[str | None, int]:
     return row[0], row[1]
 
 
-def test_three_servers_play_one_game_through_a_kill_and_a_rolling_restart(postgres_url: str,
-                                                                          nodes: list[Node]) -> None:
+def test_three_servers_play_one_game_through_a_kill_and_a_rolling_restart(postgres_url: str, nodes: list[Node]) -> None:
     url, rng, acked = postgres_url, random.Random(7), {}
     nodes.extend(Node(url) for _ in range(3))
     first, second, third = nodes
-    alice = first.post("/api/games", {"edition": "usa", "name": "Alice",
-                                      "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    alice = first.post(
+        "/api/games",
+        {
+            "edition": "usa",
+            "name": "Alice",
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+        },
+    )
     bob = third.post(f"/api/games/{alice['id']}/join", {"name": "Bob"})  # joined through another process
     players = [Player(alice, second), Player(bob, third)]  # neither on the process that drives the game
     owner, epoch = lease_owner(url, alice["id"])
@@ -107,13 +113,15 @@ def test_three_servers_play_one_game_through_a_kill_and_a_rolling_restart(postgr
     assert len(acked) >= 15
 
 
-def test_a_paused_owner_finds_its_game_taken_over_and_its_late_moves_refused(postgres_url: str,
-                                                                            nodes: list[Node]) -> None:
+def test_a_paused_owner_finds_its_game_taken_over_and_its_late_moves_refused(
+    postgres_url: str, nodes: list[Node]
+) -> None:
     url, rng, acked = postgres_url, random.Random(11), {}
     nodes.extend([Node(url, bot_delay=0.3), Node(url, bot_delay=0.3)])
     owner_node, other = nodes
-    alice = owner_node.post("/api/games", {"edition": "usa", "name": "Alice",
-                                           "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    alice = owner_node.post(
+        "/api/games", {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]}
+    )
     players = [Player(alice, other)]
     play(players, nodes, 6, acked, rng)
     owner_node.process.send_signal(signal.SIGSTOP)  # mid-game; perhaps its bot is about to move
@@ -139,17 +147,24 @@ def _game(game_id: str) -> StoredGame:
 
     from tendays.engine import Options
 
-    return StoredGame(game_id, "usa", Options(players=2), 5, datetime.now(UTC),
-                      [StoredSeat(0, "human", name="A", token_hash="a"), StoredSeat(1, "bot", bot="easy")],
-                      last_move_at=time.time())
+    return StoredGame(
+        game_id,
+        "usa",
+        Options(players=2),
+        5,
+        datetime.now(UTC),
+        [StoredSeat(0, "human", name="A", token_hash="a"), StoredSeat(1, "bot", bot="easy")],
+        last_move_at=time.time(),
+    )
 
 
 def test_the_fence_refuses_a_stale_owners_move_and_a_taken_number(postgres_url: str) -> None:
     first, second = Store(postgres_url), Store(postgres_url)
     try:
         first.create_game(_game("fenced"), lease=60.0)
-        move = MoveRow("fenced", 1, 0, str(Game("usa", read_options('{"players": 2}'), 5).state.legal_moves()[0]),
-                       epoch=1)
+        move = MoveRow(
+            "fenced", 1, 0, str(Game("usa", read_options('{"players": 2}'), 5).state.legal_moves()[0]), epoch=1
+        )
         assert second.leases.claim(60.0, 10) == {}  # the lease is held
         with first.engine.begin() as db:  # the owner stops answering: its lease runs out
             db.exec_driver_sql("UPDATE games SET lease_expires = 0 WHERE id = 'fenced'")

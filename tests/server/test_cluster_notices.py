@@ -9,11 +9,30 @@ from tendays.server.storage.rows import MoveRow
 
 
 def test_a_stored_move_is_heard_as_it_was_stored() -> None:
-    row = MoveRow("g1", 31, 2, "take 3 from pile 1 (day 4)", at=1700000000.125, deadline=1700000030.5,
-                  turn_started=1700000000.125, bank=12.75, timeouts=1, epoch=4)
+    row = MoveRow(
+        "g1",
+        31,
+        2,
+        "take 3 from pile 1 (day 4)",
+        at=1700000000.125,
+        deadline=1700000030.5,
+        turn_started=1700000000.125,
+        bank=12.75,
+        timeouts=1,
+        epoch=4,
+    )
     heard = MoveRow.from_notice("g1", row.notice())
-    assert heard == MoveRow("g1", 31, 2, "take 3 from pile 1 (day 4)", at=1700000000.125, deadline=1700000030.5,
-                            turn_started=1700000000.125, bank=12.75, timeouts=1)  # the epoch is the sender's
+    assert heard == MoveRow(
+        "g1",
+        31,
+        2,
+        "take 3 from pile 1 (day 4)",
+        at=1700000000.125,
+        deadline=1700000030.5,
+        turn_started=1700000000.125,
+        bank=12.75,
+        timeouts=1,
+    )  # the epoch is the sender's
 
 
 def test_a_move_without_a_clock_is_written_with_dashes() -> None:

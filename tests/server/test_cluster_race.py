@@ -24,8 +24,12 @@ from cluster_nodes import Message, Node, Player  # noqa: E402
 TRIALS = 300
 BUDGET = 40.0  # seconds: on a slow machine the trials stop early, after at least MIN_TRIALS
 MIN_TRIALS = 200
-UNLIMITED = {"CREATES_PER_MINUTE": "0", "JOINS_PER_MINUTE": "0", "CONNECTIONS_PER_MINUTE": "0",
-             "CONNECTIONS_AT_ONCE": "0"}
+UNLIMITED = {
+    "CREATES_PER_MINUTE": "0",
+    "JOINS_PER_MINUTE": "0",
+    "CONNECTIONS_PER_MINUTE": "0",
+    "CONNECTIONS_AT_ONCE": "0",
+}
 
 
 def _until(player: Player, version: int, seconds: float) -> bool:
@@ -44,8 +48,7 @@ def _send(player: Player, table: Message, rng: random.Random) -> None:
     player.conn.send(json.dumps({"type": "move", "move": move, "version": table["version"]}))
 
 
-def test_a_table_opened_while_a_move_is_stored_elsewhere_shows_the_move(postgres_url: str,
-                                                                       nodes: list[Node]) -> None:
+def test_a_table_opened_while_a_move_is_stored_elsewhere_shows_the_move(postgres_url: str, nodes: list[Node]) -> None:
     nodes.extend([Node(postgres_url, **UNLIMITED), Node(postgres_url, **UNLIMITED)])
     first, second = nodes
     rng = random.Random(23)
@@ -56,8 +59,9 @@ def test_a_table_opened_while_a_move_is_stored_elsewhere_shows_the_move(postgres
         return trials < TRIALS and (trials < MIN_TRIALS or time.monotonic() - started < BUDGET)
 
     while more():
-        ticket = first.post("/api/games", {"edition": "usa", "name": "Alice",
-                                           "seats": [{"kind": "human"}, {"kind": "human"}]})
+        ticket = first.post(
+            "/api/games", {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}, {"kind": "human"}]}
+        )
         bob_ticket = second.post(f"/api/games/{ticket['id']}/join", {"name": "Bob"})
         alice = Player(ticket, first)
         bob: Player | None = None

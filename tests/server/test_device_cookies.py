@@ -57,8 +57,11 @@ def test_strangers_cannot_stop_the_owner_changing_the_password(client: TestClien
     owner = another_browser(client, "192.0.2.10")
     made = owner.post("/api/accounts", json={"name": "Alice", "password": PASSWORD})
     locked_out_by_strangers(client)
-    changed = owner.post("/api/account/password", json={"password": PASSWORD, "new_password": "a fresher phrase"},
-                         headers={"X-CSRF-Token": made.json()["csrf"]})
+    changed = owner.post(
+        "/api/account/password",
+        json={"password": PASSWORD, "new_password": "a fresher phrase"},
+        headers={"X-CSRF-Token": made.json()["csrf"]},
+    )
     assert changed.status_code == 204  # the current password is counted per account, not per name
 
 
@@ -89,8 +92,7 @@ def test_a_device_cookie_counts_only_for_its_own_account(client: TestClient) -> 
     assert sign_in(alice).status_code == 200
 
 
-def test_the_device_cookie_is_kept_as_a_hash_renewed_at_each_sign_in_and_outlives_sign_out(
-        client: TestClient) -> None:
+def test_the_device_cookie_is_kept_as_a_hash_renewed_at_each_sign_in_and_outlives_sign_out(client: TestClient) -> None:
     owner = another_browser(client)
     answer = owner.post("/api/accounts", json={"name": "Alice", "password": PASSWORD})
     first = owner.cookies[DEVICE]
@@ -118,7 +120,8 @@ def test_the_device_cookie_has_the_session_cookies_flags(tmp_path: Path, base_ur
 
 
 def test_a_flood_fills_the_hashing_queue_and_the_excess_is_answered_429_at_once_untried(
-        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     owner = another_browser(client, "192.0.2.10")
     assert owner.post("/api/accounts", json={"name": "Alice", "password": PASSWORD}).status_code == 201
     client.app.state.accounts.hashing = HashingQueue(workers=1, places=2, per_asker=1)
@@ -147,7 +150,8 @@ def test_a_flood_fills_the_hashing_queue_and_the_excess_is_answered_429_at_once_
     flooding.join(60)
     assert len(busy) == 8 and all(a.status_code == 429 for a in busy)
     assert [(a.json()["detail"], a.headers["Retry-After"]) for a in busy] == [
-        ("the server is busy checking passwords; try again in a moment", "1")] * 8
+        ("the server is busy checking passwords; try again in a moment", "1")
+    ] * 8
     assert sorted(a.status_code for a in answers) == [401, 401] + [429] * 8
     # the busy ones were not counted: only the two tried count against their names and addresses
     with client.app.state.lobby.journal.store.engine.connect() as db:

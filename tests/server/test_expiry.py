@@ -13,7 +13,7 @@ from sqlalchemy import update
 from tendays.engine import Game, Options
 from tendays.server.face.app import create_app
 from tendays.server.matches.lobby import Lobby
-from tendays.server.matches.master import hash_token
+from tendays.server.matches.seats import hash_token
 from tendays.server.storage.schema import GameTable
 from tendays.server.storage.store import Store
 
@@ -41,13 +41,13 @@ def test_idle_games_expire_across_a_restart_and_are_not_replayed(db_url: str) ->
         busy = new_game(client, [HUMAN, HUMAN])
     age(db_url, idle["id"], last_move_at=time.time() - 3 * day)
     replayed: list[str] = []
-    original = Lobby._rebuild
+    original = Lobby.rebuild
 
     def counting(self: Lobby, stored: Any) -> Any:
         replayed.append(stored.id)
         return original(self, stored)
 
-    Lobby._rebuild = counting  # type: ignore[method-assign]
+    Lobby.rebuild = counting  # type: ignore[method-assign]
     try:
         with TestClient(create_app(db_url, settings(idle_expiry=2 * day))) as client:
             assert replayed == [busy["id"]]  # the idle game was closed before the restore, not replayed
@@ -57,7 +57,7 @@ def test_idle_games_expire_across_a_restart_and_are_not_replayed(db_url: str) ->
             post = client.post(f"/api/games/{idle['id']}/join", json={"name": "Bob"})
             assert post.status_code == 409
     finally:
-        Lobby._rebuild = original  # type: ignore[method-assign]
+        Lobby.rebuild = original  # type: ignore[method-assign]
 
 
 def test_a_game_idle_while_the_server_runs_is_closed_by_the_sweep(db_url: str) -> None:
@@ -87,8 +87,13 @@ def test_ended_games_are_deleted_after_the_retention_time_or_kept_forever(db_url
                 table = ws.receive_json()
                 while table["game"]["status"] != "over":
                     if table["game"]["legal_moves"]:
-                        ws.send_json({"type": "move", "move": table["game"]["legal_moves"][0]["text"],
-                                      "version": table["version"]})
+                        ws.send_json(
+                            {
+                                "type": "move",
+                                "move": table["game"]["legal_moves"][0]["text"],
+                                "version": table["version"],
+                            }
+                        )
                     table = ws.receive_json()
     age(db_url, old["id"], finished_at=time.time() - 40 * day)
     with TestClient(create_app(db_url, settings(retention=None))) as client:  # kept forever
@@ -115,17 +120,22 @@ def test_a_database_of_the_first_schema_is_upgraded_without_losing_a_game(tmp_pa
         db.executescript(OLD_SCHEMA)
         options = '{"players": 2, "days": 10, "swap": false, "open_hands": false, "turn_limit": null, "rules": 2}'
         db.execute("INSERT INTO games VALUES ('old1', 'usa', ?, 7, '2025-01-01 10:00:00', 0)", (options,))
-        db.execute("INSERT INTO games VALUES ('old2', 'usa', ?, 8, '2025-01-01 10:00:00', 1)",
-                   (options.replace('"turn_limit": null', '"turn_limit": 1'),))
+        db.execute(
+            "INSERT INTO games VALUES ('old2', 'usa', ?, 8, '2025-01-01 10:00:00', 1)",
+            (options.replace('"turn_limit": null', '"turn_limit": 1'),),
+        )
         for game in ("old1", "old2"):
-            db.executemany("INSERT INTO seats VALUES (?, ?, 'human', NULL, ?, ?)",
-                           [(game, 0, "Ann", hash_token("ann")), (game, 1, "Ben", hash_token("ben"))])
+            db.executemany(
+                "INSERT INTO seats VALUES (?, ?, 'human', NULL, ?, ?)",
+                [(game, 0, "Ann", hash_token("ann")), (game, 1, "Ben", hash_token("ben"))],
+            )
         db.executemany("INSERT INTO moves VALUES ('old1', ?, ?, ?)", [(1, 0, "draft 3"), (2, 1, "draft 5")])
         finished = Game("usa", Options(players=2, days=10, turn_limit=1), 8)
         while not finished.state.is_over:
             finished.play(finished.state.legal_moves()[0])
-        db.executemany("INSERT INTO moves VALUES ('old2', ?, ?, ?)",
-                       [(n, 0, str(m)) for n, m in enumerate(finished.moves, 1)])
+        db.executemany(
+            "INSERT INTO moves VALUES ('old2', ?, ?, ?)", [(n, 0, str(m)) for n, m in enumerate(finished.moves, 1)]
+        )
     url = f"sqlite:///{path}"
     with TestClient(create_app(url, settings(retention=30 * 86400.0, idle_expiry=86400.0))) as client:
         # Neither old game expires nor is deleted at the upgrade: their clocks start now.

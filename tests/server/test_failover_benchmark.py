@@ -21,9 +21,30 @@ def test_every_kill_finds_games_to_time_even_when_games_are_short() -> None:
     pytest.importorskip("psycopg")
     pytest.importorskip("httpx")
     # Games of ten turns end within a few seconds, before the kill: each is replaced by a new one.
-    done = subprocess.run([sys.executable, str(BENCHMARK), "--games", "4", "--processes", "2", "--kills", "1",
-                           "--kill-every", "6", "--lease", "2", "--turn-limit", "10", "--chat", "0", "--json"],
-                          capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARK),
+            "--games",
+            "4",
+            "--processes",
+            "2",
+            "--kills",
+            "1",
+            "--kill-every",
+            "6",
+            "--lease",
+            "2",
+            "--turn-limit",
+            "10",
+            "--chat",
+            "0",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["failovers_timed"] >= 1

@@ -56,10 +56,16 @@ def person(engine: Engine, name: str) -> Person:
     now = time.time()
     session, csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     with engine.begin() as db:
-        account_id = db.execute(insert(AccountTable).values(
-            name=name, name_key=name_key(name), password_hash="x", created=now).returning(AccountTable.id)).scalar_one()
-        db.execute(insert(SessionTable).values(id_hash=session_hash(session), account_id=account_id, csrf=csrf,
-                                               created=now, expires=now + 3600))
+        account_id = db.execute(
+            insert(AccountTable)
+            .values(name=name, name_key=name_key(name), password_hash="x", created=now)
+            .returning(AccountTable.id)
+        ).scalar_one()
+        db.execute(
+            insert(SessionTable).values(
+                id_hash=session_hash(session), account_id=account_id, csrf=csrf, created=now, expires=now + 3600
+            )
+        )
     return Person(int(account_id), name, session, csrf)
 
 
@@ -89,8 +95,9 @@ def listed(client: TestClient, who: Person) -> list[dict[str, Any]]:
 
 def follows_of(engine: Engine, follower: int) -> int:
     with engine.connect() as db:
-        return int(db.scalar(select(func.count()).select_from(FollowTable)
-                             .where(FollowTable.follower_id == follower)) or 0)
+        return int(
+            db.scalar(select(func.count()).select_from(FollowTable).where(FollowTable.follower_id == follower)) or 0
+        )
 
 
 def test_follow_list_and_unfollow(client: TestClient) -> None:
@@ -103,7 +110,9 @@ def test_follow_list_and_unfollow(client: TestClient) -> None:
         assert answer.json() == {"name": name.capitalize(), "following": True}
     assert follows_of(engine, ann.id) == 2
     assert [(p["name"], p["online"], p["playing"], p["rating"]) for p in listed(client, ann)] == [
-        ("Ben", False, None, None), ("Cid", False, None, None)]
+        ("Ben", False, None, None),
+        ("Cid", False, None, None),
+    ]
     assert listed(client, ben) == []  # following is one way
     gone = ann.call(client, "DELETE", "/api/following/ben")
     assert gone.status_code == 200 and gone.json() == {"name": "Ben", "following": False}
@@ -127,7 +136,11 @@ def test_the_list_says_who_is_playing_and_who_is_online_those_first(client: Test
         touch(db, cid.id, time.time())
     people = listed(client, ann)
     assert [(p["name"], p["online"], p["playing"]) for p in people] == [
-        ("Ben", False, game), ("Dee", False, game), ("Cid", True, None), ("Eve", False, None)]
+        ("Ben", False, game),
+        ("Dee", False, game),
+        ("Cid", True, None),
+        ("Eve", False, None),
+    ]
     with engine.begin() as db:  # the game ends: nobody plays it any more
         db.execute(update(GameTable).where(GameTable.id == game).values(finished=True))
     assert [p["playing"] for p in listed(client, ann)] == [None] * 4
@@ -148,10 +161,13 @@ def test_a_blocked_pair_is_left_off_the_list_and_cannot_follow(client: TestClien
     assert cid.call(client, "PUT", "/api/following/Ann").status_code == 200
 
 
-@pytest.mark.parametrize(("status", "words"), [
-    ("suspended", "Ben is suspended by the server's operator and cannot be followed"),
-    ("closed", "Ben's account is closed and cannot be followed"),
-])
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        ("suspended", "Ben is suspended by the server's operator and cannot be followed"),
+        ("closed", "Ben's account is closed and cannot be followed"),
+    ],
+)
 def test_an_account_suspended_or_closed_cannot_be_followed(client: TestClient, status: str, words: str) -> None:
     engine = engine_of(client)
     ann, ben = person(engine, "Ann"), person(engine, "Ben")
@@ -189,11 +205,21 @@ def fill_up(engine: Engine, follower: Person, count: int) -> None:
     """``follower`` follows ``count`` made-up accounts (written at once: no request each)."""
     now = time.time()
     with engine.begin() as db:
-        ids = db.execute(insert(AccountTable).returning(AccountTable.id), [
-            {"name": f"Filler{i}", "name_key": f"filler{i}", "password_hash": "x", "created": now}
-            for i in range(count)]).scalars().all()
-        db.execute(insert(FollowTable), [
-            {"follower_id": follower.id, "followed_id": followed, "created": now} for followed in ids])
+        ids = (
+            db.execute(
+                insert(AccountTable).returning(AccountTable.id),
+                [
+                    {"name": f"Filler{i}", "name_key": f"filler{i}", "password_hash": "x", "created": now}
+                    for i in range(count)
+                ],
+            )
+            .scalars()
+            .all()
+        )
+        db.execute(
+            insert(FollowTable),
+            [{"follower_id": follower.id, "followed_id": followed, "created": now} for followed in ids],
+        )
 
 
 def test_a_burst_of_follows_never_passes_the_cap(store: Store) -> None:

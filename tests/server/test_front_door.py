@@ -31,10 +31,21 @@ class Served:
     def __init__(self, db: Path, *options: str) -> None:
         self.port = free_port()
         self.base = f"http://{HOST}:{self.port}"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TENDAYS_DB": f"sqlite:///{db}", "TENDAYS_PORT": str(self.port),
-               "TENDAYS_BOT_DELAY": "0", "TENDAYS_BOT_WORKERS": "0"}
-        self.process = subprocess.Popen([sys.executable, "-m", "tendays", "serve", *options],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "TENDAYS_DB": f"sqlite:///{db}",
+            "TENDAYS_PORT": str(self.port),
+            "TENDAYS_BOT_DELAY": "0",
+            "TENDAYS_BOT_WORKERS": "0",
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tendays", "serve", *options],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         wait_until_serving(self.process, self.base)
 
     def stop(self) -> str:
@@ -76,8 +87,9 @@ def _get(base: str, path: str, headers: dict[str, str] | None = None) -> int:
 def test_no_secret_reaches_the_log_at_debug(tmp_path: Path, served: list[Served]) -> None:
     server = Served(tmp_path / "t.db", "--log-level", "debug", "--trusted-proxies", HOST)
     served.append(server)
-    ticket = post_json(server.base, "/api/games", {"edition": "usa", "name": "Alice",
-                                                   "seats": [{"kind": "human"}, {"kind": "human"}]})
+    ticket = post_json(
+        server.base, "/api/games", {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    )
     bob = post_json(server.base, f"/api/games/{ticket['id']}/join", {"name": "Bob"})
     with connect(f"ws://{HOST}:{server.port}/ws/games/{ticket['id']}", open_timeout=10) as ws:
         ws.send(json.dumps({"type": "hello", "token": ticket["token"]}))
@@ -86,8 +98,12 @@ def test_no_secret_reaches_the_log_at_debug(tmp_path: Path, served: list[Served]
         assert json.loads(ws.recv(timeout=10))["code"] == "malformed"  # refused: a token in the address
     assert _get(server.base, f"/health?lang=de&tok%65n={bob['token']}x") == 200
     # by value: a name escaped twice, another name, none at all, the path
-    for address in (f"/health?t%256fken={ticket['token']}", f"/health?x={ticket['token']}",
-                    f"/health?{bob['token']}", f"/play/abc/{bob['token']}"):
+    for address in (
+        f"/health?t%256fken={ticket['token']}",
+        f"/health?x={ticket['token']}",
+        f"/health?{bob['token']}",
+        f"/play/abc/{bob['token']}",
+    ):
         assert _get(server.base, address) in (200, 404)
     # Behind a trusted proxy the log shows the client the limits count, not the proxy.
     assert _get(server.base, "/health", {"X-Forwarded-For": "203.0.113.77"}) == 200
@@ -96,15 +112,17 @@ def test_no_secret_reaches_the_log_at_debug(tmp_path: Path, served: list[Served]
     for token in (ticket["token"], bob["token"]):
         assert token not in log
     assert "tok%65n=…" in log
-    assert '203.0.113.77:' in log and '"GET /health HTTP/1.1" 200' in log
+    assert "203.0.113.77:" in log and '"GET /health HTTP/1.1" 200' in log
 
 
-def _call(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-          ) -> tuple[int, str, dict[str, str]]:
+def _call(
+    base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, str, dict[str, str]]:
     """(status, body, headers) of a request, whatever the status."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{base}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        f"{base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
             return int(answer.status), answer.read().decode(), dict(answer.headers)
@@ -121,15 +139,29 @@ def test_no_password_session_or_hash_reaches_the_log_at_debug(tmp_path: Path, se
     session = headers["set-cookie"].split(";")[0]
     csrf = json.loads(text)["csrf"]
     assert _call(server.base, "POST", "/api/session", {"name": "Alice", "password": "wrong " + password})[0] == 401
-    assert _call(server.base, "GET", f"/api/session?password={password.replace(' ', '+')}",
-                 headers={"Cookie": session})[0] == 200
+    assert (
+        _call(server.base, "GET", f"/api/session?password={password.replace(' ', '+')}", headers={"Cookie": session})[0]
+        == 200
+    )
     signed = {"Cookie": session, "X-CSRF-Token": csrf}
-    assert _call(server.base, "POST", "/api/account/password", {"password": password, "new_password": new_password},
-                 signed)[0] == 204
-    game = json.loads(_call(server.base, "POST", "/api/games", {"edition": "usa", "name": "A", "seats": [
-        {"kind": "human"}, {"kind": "bot", "bot": "easy"}]}, signed)[1])
-    with connect(f"ws://{HOST}:{server.port}/ws/games/{game['id']}", open_timeout=10,
-                 additional_headers={"Cookie": session}) as ws:
+    assert (
+        _call(
+            server.base, "POST", "/api/account/password", {"password": password, "new_password": new_password}, signed
+        )[0]
+        == 204
+    )
+    game = json.loads(
+        _call(
+            server.base,
+            "POST",
+            "/api/games",
+            {"edition": "usa", "name": "A", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
+            signed,
+        )[1]
+    )
+    with connect(
+        f"ws://{HOST}:{server.port}/ws/games/{game['id']}", open_timeout=10, additional_headers={"Cookie": session}
+    ) as ws:
         ws.send(json.dumps({"type": "hello", "account": True}))
         assert json.loads(ws.recv(timeout=10))["game"]["you"] == 0
     log = server.stop()
@@ -144,7 +176,8 @@ def test_headers_too_large_are_refused_with_431(tmp_path: Path, served: list[Ser
     answer = _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000)
     assert answer.startswith(b"HTTP/1.1 431 ") and b"at most 16384 bytes" in answer
     assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").startswith(
-        b"HTTP/1.1 200")
+        b"HTTP/1.1 200"
+    )
 
 
 def test_headers_must_arrive_in_time(tmp_path: Path, served: list[Served]) -> None:
@@ -153,7 +186,8 @@ def test_headers_must_arrive_in_time(tmp_path: Path, served: list[Served]) -> No
     # Half a request, then nothing: the server closes the connection (the read would otherwise wait 20 s).
     assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\n", timeout=20) == b""
     assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").startswith(
-        b"HTTP/1.1 200")
+        b"HTTP/1.1 200"
+    )
 
 
 def test_connections_are_limited_per_client(tmp_path: Path, served: list[Served]) -> None:
@@ -165,8 +199,9 @@ def test_connections_are_limited_per_client(tmp_path: Path, served: list[Served]
         # The sixth is closed unanswered.
         assert _raw(server.port, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") == b""
     # Once they are closed, the client is served again; table connections come and go as often as they like.
-    ticket = post_json(server.base, "/api/games", {"edition": "usa", "name": "Alice",
-                                                   "seats": [{"kind": "human"}, {"kind": "human"}]})
+    ticket = post_json(
+        server.base, "/api/games", {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    )
     for _ in range(8):
         with connect(f"ws://{HOST}:{server.port}/ws/games/{ticket['id']}", open_timeout=10) as ws:
             ws.send(json.dumps({"type": "hello", "token": ticket["token"]}))
@@ -181,8 +216,13 @@ def test_connections_are_limited_per_client(tmp_path: Path, served: list[Served]
 
 def test_a_weak_admin_token_stops_the_server_with_how_to_make_one(tmp_path: Path) -> None:
     env = {**os.environ, "TENDAYS_DB": f"sqlite:///{tmp_path / 't.db'}", "TENDAYS_ADMIN_TOKEN": "a"}
-    done = subprocess.run([sys.executable, "-m", "tendays", "serve", "--port", str(free_port())], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "tendays", "serve", "--port", str(free_port())],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert "a random secret: this one holds about 0 bits, at least 100 are needed" in done.stderr
     assert 'python3 -c "import secrets; print(secrets.token_urlsafe(32))"' in done.stderr
@@ -207,8 +247,12 @@ def test_a_body_that_trickles_is_answered_408(tmp_path: Path, served: list[Serve
     served.append(server)
     # Half a body, then nothing: 408 once the second has passed, and the connection closed (the read would
     # otherwise wait 20 s).
-    answer = _raw(server.port, b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                               b"Content-Length: 100\r\n\r\n{\"edition\": ", timeout=20)
+    answer = _raw(
+        server.port,
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 100\r\n\r\n{"edition": ',
+        timeout=20,
+    )
     assert answer.startswith(b"HTTP/1.1 408 ") and b"within 1 s" in answer
     assert b"connection: close" in answer.lower()
     assert _get(server.base, "/health") == 200

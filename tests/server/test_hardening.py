@@ -26,8 +26,9 @@ UNLIMITED = {"creates_per_minute": 0, "joins_per_minute": 0, "connections_per_mi
 
 @pytest.fixture
 def app_client(tmp_path: Path) -> Any:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}", settings(), Limits(**UNLIMITED),
-                               admin_token=TOKEN)) as client:
+    with TestClient(
+        create_app(f"sqlite:///{tmp_path / 't.db'}", settings(), Limits(**UNLIMITED), admin_token=TOKEN)
+    ) as client:
         yield client
 
 
@@ -60,13 +61,19 @@ def test_a_forwarded_line_that_is_no_address_is_refused(tmp_path: Path) -> None:
 
 
 def test_creates_are_limited_for_the_forwarded_client_not_its_forged_line(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 't.db'}", settings(),
-                     Limits(trusted_proxies=("127.0.0.1",), creates_per_minute=2))
+    app = create_app(
+        f"sqlite:///{tmp_path / 't.db'}", settings(), Limits(trusted_proxies=("127.0.0.1",), creates_per_minute=2)
+    )
     body = {"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN]}
     with TestClient(app, client=("127.0.0.1", 5000)) as client:
-        codes = [client.post("/api/games", json=body, headers=[("X-Forwarded-For", f"198.51.100.{n}"),
-                                                               ("X-Forwarded-For", "203.0.113.9")]).status_code
-                 for n in range(4)]
+        codes = [
+            client.post(
+                "/api/games",
+                json=body,
+                headers=[("X-Forwarded-For", f"198.51.100.{n}"), ("X-Forwarded-For", "203.0.113.9")],
+            ).status_code
+            for n in range(4)
+        ]
     assert codes == [201, 201, 429, 429]
 
 
@@ -85,8 +92,9 @@ def test_wrong_admin_tokens_are_limited_and_recorded(app_client: TestClient) -> 
     other = TestClient(app_client.app, client=("192.0.2.8", 4000))
     limits = other.get("/api/admin/limits", headers=right).json()
     assert limits["refused"]["admin"] == FAILURES_PER_MINUTE + 3
-    assert {"limit": "admin", "address": "testclient"} in [{k: r[k] for k in ("limit", "address")}
-                                                            for r in limits["recent"]]
+    assert {"limit": "admin", "address": "testclient"} in [
+        {k: r[k] for k in ("limit", "address")} for r in limits["recent"]
+    ]
 
 
 def test_names_at_one_table_are_distinct_as_people_read_them(app_client: TestClient) -> None:
@@ -135,8 +143,9 @@ def test_one_bound_on_json_nesting() -> None:
         GameRecord.loads('{"moves": ' + "[" * 100_000 + "]" * 100_000 + "}")
 
 
-def test_deep_json_in_a_save_or_an_engine_command_is_one_clear_refusal(tmp_path: Path,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_deep_json_in_a_save_or_an_engine_command_is_one_clear_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text('{"edition": "usa", "moves": ' + "[" * 100_000 + "]" * 100_000 + "}")
     assert main(["replay", str(deep)]) == 2  # `tendays play --resume` reads saves the same way

@@ -60,8 +60,9 @@ def test_a_lane_has_few_places_and_an_asker_a_fair_share_of_them() -> None:
 def test_a_known_asker_is_served_before_strangers_who_waited_longer() -> None:
     async def run() -> None:
         queue, gate = HashingQueue(workers=1, places=8, per_asker=2), Gate()
-        strangers = [asyncio.create_task(queue.run(Asker(Lane.STRANGER, f"address:{n}"), gate.hash, f"s{n}"))
-                     for n in range(4)]
+        strangers = [
+            asyncio.create_task(queue.run(Asker(Lane.STRANGER, f"address:{n}"), gate.hash, f"s{n}")) for n in range(4)
+        ]
         await until(lambda: queue._held[Lane.STRANGER] == 4, "four strangers in the queue")
         known = asyncio.create_task(queue.run(Asker(Lane.KNOWN, "device:d"), gate.hash, "known"))
         await until(lambda: queue._held[Lane.KNOWN] == 1, "the known asker in the queue")
@@ -116,8 +117,9 @@ def test_an_asker_that_goes_away_gives_its_place_back() -> None:
 def test_strangers_leave_a_worker_for_known_askers() -> None:
     async def run() -> None:
         queue, gate = HashingQueue(workers=2, places=8, per_asker=2), Gate()
-        strangers = [asyncio.create_task(queue.run(Asker(Lane.STRANGER, f"address:{n}"), gate.hash, f"s{n}"))
-                     for n in range(3)]
+        strangers = [
+            asyncio.create_task(queue.run(Asker(Lane.STRANGER, f"address:{n}"), gate.hash, f"s{n}")) for n in range(3)
+        ]
         await until(lambda: queue._held[Lane.STRANGER] == 3, "three strangers in the queue")
         assert queue._running == {Lane.STRANGER: 1}  # one stranger hashes; a worker stays free
         known = asyncio.create_task(queue.run(Asker(Lane.KNOWN, "device:d"), gate.hash, "known"))

@@ -22,8 +22,20 @@ from tendays.server.face.guard import LimitBook, RequestGuard
 from tendays.server.face.headers import PAGE_POLICY
 from tendays.server.face.logs import RedactSecrets, looks_random, redact
 
-PAGES = ["/", "/play/abc123", "/account", "/admin", "/learn", "/players", "/players/Alice", "/leaderboard",
-         "/puzzles", "/replay", "/replay/abc123", "/challenge/abc123"]
+PAGES = [
+    "/",
+    "/play/abc123",
+    "/account",
+    "/admin",
+    "/learn",
+    "/players",
+    "/players/Alice",
+    "/leaderboard",
+    "/puzzles",
+    "/replay",
+    "/replay/abc123",
+    "/challenge/abc123",
+]
 RECORD = {"format": "tendays-record/1", "edition": "usa", "options": {"players": 2}, "seed": 7, "moves": []}
 
 
@@ -43,9 +55,21 @@ def assert_secured(headers: Any) -> None:
     assert "camera=()" in headers["permissions-policy"]
 
 
-@pytest.mark.parametrize("path", [*PAGES, "/api/games", "/health", "/openapi.json", "/static/js/lobby.js",
-                                  "/static/css/tendays.css", "/static/i18n/de.json", "/api/games/nosuch",
-                                  "/static/nosuch.js", "/nosuch"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        *PAGES,
+        "/api/games",
+        "/health",
+        "/openapi.json",
+        "/static/js/pages/lobby.js",
+        "/static/css/tendays.css",
+        "/static/i18n/de.json",
+        "/api/games/nosuch",
+        "/static/nosuch.js",
+        "/nosuch",
+    ],
+)
 def test_every_answer_carries_the_security_headers(lite: TestClient, path: str) -> None:
     answer = lite.get(path)
     assert answer.status_code in (200, 404), answer.text
@@ -96,8 +120,9 @@ def test_the_policy_is_sent_once_and_frames_are_refused_by_both_headers(lite: Te
 
 def test_a_huge_delete_body_is_refused_before_it_is_read(lite: TestClient) -> None:
     """An anonymous DELETE /api/account with 20 MB: 413 in words, as declared; the server answers on."""
-    answer = lite.request("DELETE", "/api/account", content=b"x" * 20_000_000,
-                          headers={"Content-Type": "application/json"})
+    answer = lite.request(
+        "DELETE", "/api/account", content=b"x" * 20_000_000, headers={"Content-Type": "application/json"}
+    )
     assert answer.status_code == 413, answer.text
     assert answer.json()["detail"] == "the request is too large (20000000 bytes; at most 16384)"
     assert answer.headers["connection"] == "close"
@@ -108,8 +133,9 @@ def test_a_huge_delete_body_is_refused_before_it_is_read(lite: TestClient) -> No
 def test_every_methods_body_is_bounded_and_strict(lite: TestClient, method: str) -> None:
     chunks = iter([b"[" * 9000, b"1" * 9000])  # no declared length: cut off as it comes
     assert lite.request(method, "/api/account", content=chunks).status_code == 413
-    answer = lite.request(method, "/api/account", content=b'{"password": NaN}',
-                          headers={"Content-Type": "application/json"})
+    answer = lite.request(
+        method, "/api/account", content=b'{"password": NaN}', headers={"Content-Type": "application/json"}
+    )
     assert answer.status_code == 422 and "not valid JSON" in answer.json()["detail"]
 
 
@@ -140,9 +166,14 @@ class Trickle:
 def test_a_body_that_trickles_is_answered_408_and_the_connection_closed(method: str) -> None:
     trickle = Trickle()
     guard = RequestGuard(trickle.app, Limits(body_seconds=0.05), LimitBook())
-    scope = {"type": "http", "method": method, "path": "/api/account", "query_string": b"",
-             "headers": [(b"content-length", b"100"), (b"content-type", b"application/json")],
-             "client": ("192.0.2.1", 4000)}
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": "/api/account",
+        "query_string": b"",
+        "headers": [(b"content-length", b"100"), (b"content-type", b"application/json")],
+        "client": ("192.0.2.1", 4000),
+    }
     asyncio.run(guard(scope, trickle.receive, trickle.send))
     start, body = trickle.sent
     assert start["status"] == 408 and (b"connection", b"close") in start["headers"]
@@ -214,8 +245,14 @@ def test_a_second_record_waits_for_the_first_from_the_same_client() -> None:
             async def send(message: dict[str, Any]) -> None:
                 sent.append(message)
 
-            scope = {"type": "http", "method": "POST", "path": "/api/replays", "query_string": b"",
-                     "headers": [(b"content-length", b"2")], "client": (address, 4000)}
+            scope = {
+                "type": "http",
+                "method": "POST",
+                "path": "/api/replays",
+                "query_string": b"",
+                "headers": [(b"content-length", b"2")],
+                "client": (address, 4000),
+            }
             await guard(scope, receive, send)
             return int(sent[0]["status"])
 
@@ -236,15 +273,18 @@ SEAT = "wmoC-QimQWl_VQ5s9ogHRzik6BH77hWR"
 SESSION = "mpJFBdCVh-E3NuPGUTGvxO9Zlp93pyLfz3M2bw7ezLA"
 
 
-@pytest.mark.parametrize("line", [
-    f"GET /ws/games/abc?t%256fken={SEAT} HTTP/1.1",  # the name escaped twice
-    f"GET /health?x={SEAT}&lang=de HTTP/1.1",  # any name
-    f"GET /health?%78={SESSION.replace('-', '%2D')} HTTP/1.1",  # its value escaped
-    f"GET /health?{SESSION} HTTP/1.1",  # no name at all
-    f"GET /play/abc/{SEAT} HTTP/1.1",  # in the path
-    f'a hello {{"seat_link": "{SEAT}"}}',  # JSON under another name
-    f"the client said {SESSION} in words",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"GET /ws/games/abc?t%256fken={SEAT} HTTP/1.1",  # the name escaped twice
+        f"GET /health?x={SEAT}&lang=de HTTP/1.1",  # any name
+        f"GET /health?%78={SESSION.replace('-', '%2D')} HTTP/1.1",  # its value escaped
+        f"GET /health?{SESSION} HTTP/1.1",  # no name at all
+        f"GET /play/abc/{SEAT} HTTP/1.1",  # in the path
+        f'a hello {{"seat_link": "{SEAT}"}}',  # JSON under another name
+        f"the client said {SESSION} in words",
+    ],
+)
 def test_secrets_are_redacted_by_their_value_under_any_name(line: str) -> None:
     secret = SEAT if SEAT in line or SEAT.replace("-", "%2D") in line else SESSION
     record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, "%s", (line,), None)
@@ -260,14 +300,17 @@ def test_a_known_secret_is_redacted_wherever_it_stands() -> None:
     assert admin not in redact(f"Authorization: Bearer {admin}", known=[admin])
 
 
-@pytest.mark.parametrize("line", [
-    'GET /api/games/abc12345/join HTTP/1.1" 200',
-    "GET /static/js/account_session.js HTTP/1.1",
-    "GET /docs/assets/swagger-ui-bundle.js HTTP/1.1",
-    "GET /api/seeks/Ab3dEf6hIj9kLm0n HTTP/1.1",  # a seek's id (16 characters) is no secret
-    "restored 3 unfinished game(s) from the database",
-    "websocket_http_response_start failed: RequestValidationError",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        'GET /api/games/abc12345/join HTTP/1.1" 200',
+        "GET /static/js/shared/account_session.js HTTP/1.1",
+        "GET /docs/assets/swagger-ui-bundle.js HTTP/1.1",
+        "GET /api/seeks/Ab3dEf6hIj9kLm0n HTTP/1.1",  # a seek's id (16 characters) is no secret
+        "restored 3 unfinished game(s) from the database",
+        "websocket_http_response_start failed: RequestValidationError",
+    ],
+)
 def test_what_is_no_secret_stays_readable(line: str) -> None:
     assert redact(line) == line
 
@@ -292,8 +335,9 @@ def test_a_deleted_accounts_name_leaves_the_cached_replay(client: TestClient) ->
         table = ws.receive_json()
         while table.get("type") != "state" or table["game"]["status"] != "over":
             if table.get("type") == "state" and table["game"]["legal_moves"]:
-                ws.send_json({"type": "move", "move": table["game"]["legal_moves"][0]["text"],
-                              "version": table["version"]})
+                ws.send_json(
+                    {"type": "move", "move": table["game"]["legal_moves"][0]["text"], "version": table["version"]}
+                )
             table = ws.receive_json()
     for language in ("en", "de"):  # cached per language
         replay = client.get(f"/api/games/{ticket['id']}/replay", headers={"Accept-Language": language})

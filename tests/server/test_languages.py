@@ -17,7 +17,7 @@ from sqlalchemy import insert
 from tendays.bots import LEVELS
 from tendays.engine.i18n import use_language
 from tendays.server.face.app import Limits, create_app
-from tendays.server.matches.master import hash_token
+from tendays.server.matches.seats import hash_token
 from tendays.server.matches.wire import seat_name
 from tendays.server.storage.schema import GameTable, SeatTable
 from tendays.server.storage.store import Store
@@ -27,8 +27,13 @@ ENGLISH = {"Accept-Language": "en-GB,en"}
 
 
 def _app(url: str, **limits: Any) -> TestClient:
-    unlimited = {"creates_per_minute": 0, "joins_per_minute": 0, "connections_per_minute": 0,
-                 "connections_at_once": 0, **limits}
+    unlimited = {
+        "creates_per_minute": 0,
+        "joins_per_minute": 0,
+        "connections_per_minute": 0,
+        "connections_at_once": 0,
+        **limits,
+    }
     return TestClient(create_app(url, settings(), Limits(clock=Ticker(0.1), **unlimited)))
 
 
@@ -49,8 +54,9 @@ def test_refusals_come_in_the_language_the_request_asks_for(lite: TestClient) ->
     assert (missing_de.status_code, detail(missing_de)) == (404, "es gibt kein Spiel 'nope'")
     assert (missing_en.status_code, detail(missing_en)) == (404, "there is no game 'nope'")
     assert detail(lite.get("/api/games/nope?lang=de", headers=ENGLISH)) == "es gibt kein Spiel 'nope'"
-    assert detail(lite.get("/api/games/nope", headers={"Accept-Language": "fr-CH, fr;q=0.9"})) == \
-        "there is no game 'nope'"  # no French catalogue: English
+    assert (
+        detail(lite.get("/api/games/nope", headers={"Accept-Language": "fr-CH, fr;q=0.9"})) == "there is no game 'nope'"
+    )  # no French catalogue: English
     assert detail(lite.get("/api/games/nope")) == "there is no game 'nope'"
 
     body = {"edition": "usa", "name": "Alice", "seats": [bot(), HUMAN]}
@@ -63,17 +69,22 @@ def test_refusals_come_in_the_language_the_request_asks_for(lite: TestClient) ->
     body = {"edition": "usa", "name": "x" * 200, "seats": [{"kind": "robot"}], "options": {"days": "10"}}
     de, en = (lite.post("/api/games", json=body, headers=h) for h in (GERMAN, ENGLISH))
     assert (de.status_code, en.status_code) == (422, 422)
-    assert detail(de) == ("name: hat höchstens 128 Zeichen (nicht 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'); "
-                          "seats.0.kind: muss 'human' oder 'bot' sein (nicht 'robot'); "
-                          "options.days: muss eine ganze Zahl sein (nicht '10')")
-    assert detail(en) == ("name: has at most 128 characters (not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'); "
-                          "seats.0.kind: must be 'human' or 'bot' (not 'robot'); "
-                          "options.days: must be a whole number (not '10')")
+    assert detail(de) == (
+        "name: hat höchstens 128 Zeichen (nicht 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'); "
+        "seats.0.kind: muss 'human' oder 'bot' sein (nicht 'robot'); "
+        "options.days: muss eine ganze Zahl sein (nicht '10')"
+    )
+    assert detail(en) == (
+        "name: has at most 128 characters (not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'); "
+        "seats.0.kind: must be 'human' or 'bot' (not 'robot'); "
+        "options.days: must be a whole number (not '10')"
+    )
     blank = lite.post("/api/games", json={**body, "name": "   ", "seats": [HUMAN], "options": {}}, headers=GERMAN)
     assert detail(blank) == "name: ein Name braucht mindestens ein sichtbares Zeichen (nicht '   ')"
     clock = {"kind": "live", "per_move": 1}
-    slow = lite.post("/api/games", json={"edition": "usa", "name": "A", "seats": [HUMAN], "pace": clock},
-                     headers=GERMAN)
+    slow = lite.post(
+        "/api/games", json={"edition": "usa", "name": "A", "seats": [HUMAN], "pace": clock}, headers=GERMAN
+    )
     assert detail(slow) == "ein Live-Spiel gibt jedem Spielzug 10 Sekunden bis 10 Minuten, nicht 1 Sekunde"
 
     # A full game: 409 in each language.
@@ -90,11 +101,13 @@ def test_refusals_come_in_the_language_the_request_asks_for(lite: TestClient) ->
 
 def test_the_front_door_refuses_in_the_requesters_language(tmp_path: Path) -> None:
     with _app(f"sqlite:///{tmp_path / 'tendays.db'}", creates_per_minute=1, max_body_bytes=512) as client:
-        big = client.post("/api/games", content=b"{" + b" " * 600 + b"}", headers={**GERMAN, "Content-Type":
-                                                                                     "application/json"})
+        big = client.post(
+            "/api/games", content=b"{" + b" " * 600 + b"}", headers={**GERMAN, "Content-Type": "application/json"}
+        )
         assert (big.status_code, detail(big)) == (413, "die Anfrage ist zu groß (602 Bytes; höchstens 512)")
-        broken = client.post("/api/games", content=b'{"days": NaN}', headers={**ENGLISH, "Content-Type":
-                                                                                 "application/json"})
+        broken = client.post(
+            "/api/games", content=b'{"days": NaN}', headers={**ENGLISH, "Content-Type": "application/json"}
+        )
         assert broken.status_code == 422 and detail(broken).startswith("the request is not valid JSON")
         new_game(client, [HUMAN])
         again = client.post("/api/games", json={"edition": "usa", "name": "A", "seats": [HUMAN]}, headers=GERMAN)
@@ -110,8 +123,10 @@ def seat_names(table: dict[str, Any]) -> list[str | None]:
 
 def test_a_bot_is_named_in_each_readers_language_at_one_table(lite: TestClient) -> None:
     ticket = new_game(lite, [HUMAN, bot("easy"), bot("greedy")])
-    with lite.websocket_connect(f"/ws/games/{ticket['id']}") as ws_de, \
-            lite.websocket_connect(f"/ws/games/{ticket['id']}") as ws_en:
+    with (
+        lite.websocket_connect(f"/ws/games/{ticket['id']}") as ws_de,
+        lite.websocket_connect(f"/ws/games/{ticket['id']}") as ws_en,
+    ):
         ws_de.send_json({"type": "hello", "token": ticket["token"], "lang": "de"})
         ws_en.send_json({"type": "hello", "token": None, "lang": "en"})
         table_de, table_en = ws_de.receive_json(), ws_en.receive_json()
@@ -120,8 +135,10 @@ def test_a_bot_is_named_in_each_readers_language_at_one_table(lite: TestClient) 
         assert [s["bot"] for s in table_de["game"]["seats"]] == [None, "easy", "greedy"]  # the data is the same
         ws_de.send_json({"type": "language", "lang": "en"})
         assert seat_names(ws_de.receive_json()) == ["Alice", "Easy bot", "Greedy bot"]
-    for headers, names in ((GERMAN, ["Alice", "Bot (leicht)", "Bot (greedy)"]),
-                           (ENGLISH, ["Alice", "Easy bot", "Greedy bot"])):
+    for headers, names in (
+        (GERMAN, ["Alice", "Bot (leicht)", "Bot (greedy)"]),
+        (ENGLISH, ["Alice", "Easy bot", "Greedy bot"]),
+    ):
         summary = lite.get(f"/api/games/{ticket['id']}", headers=headers).json()
         assert [s["name"] for s in summary["seats"]] == names
         listed = lite.get("/api/games?show=playing", headers=headers).json()["games"]
@@ -154,16 +171,35 @@ def test_games_stored_before_keep_their_bots_names(tmp_path: Path) -> None:
     store = Store(url)
     options = {"players": 3, "days": 10}
     with store.engine.begin() as db:
-        db.execute(insert(GameTable).values(id="old", edition="usa", options=json.dumps(options), seed=SEED,
-                                            created=datetime.now(UTC), finished=False, last_move_at=time.time()))
-        db.execute(insert(SeatTable), [
-            {"game_id": "old", "seat": 0, "kind": "human", "bot": None, "name": "Anna", "token_hash": hash_token("t")},
-            {"game_id": "old", "seat": 1, "kind": "bot", "bot": "hard", "name": "Hard bot", "token_hash": None},
-            {"game_id": "old", "seat": 2, "kind": "bot", "bot": "normal", "name": "Robbie", "token_hash": None}])
+        db.execute(
+            insert(GameTable).values(
+                id="old",
+                edition="usa",
+                options=json.dumps(options),
+                seed=SEED,
+                created=datetime.now(UTC),
+                finished=False,
+                last_move_at=time.time(),
+            )
+        )
+        db.execute(
+            insert(SeatTable),
+            [
+                {
+                    "game_id": "old",
+                    "seat": 0,
+                    "kind": "human",
+                    "bot": None,
+                    "name": "Anna",
+                    "token_hash": hash_token("t"),
+                },
+                {"game_id": "old", "seat": 1, "kind": "bot", "bot": "hard", "name": "Hard bot", "token_hash": None},
+                {"game_id": "old", "seat": 2, "kind": "bot", "bot": "normal", "name": "Robbie", "token_hash": None},
+            ],
+        )
     store.close()
     with _app(url) as client:
-        for headers, names in ((GERMAN, ["Anna", "Bot (schwer)", "Robbie"]),
-                               (ENGLISH, ["Anna", "Hard bot", "Robbie"])):
+        for headers, names in ((GERMAN, ["Anna", "Bot (schwer)", "Robbie"]), (ENGLISH, ["Anna", "Hard bot", "Robbie"])):
             summary = client.get("/api/games/old", headers=headers).json()
             assert [s["name"] for s in summary["seats"]] == names
 
@@ -172,6 +208,10 @@ def test_every_level_has_a_word_in_the_catalogues() -> None:
     with use_language("de"):
         words = {level: seat_name(1, "bot", None, level) for level in LEVELS}
         assert seat_name(2, "human", None, None) == "Spieler 3"
-    assert words == {"beginner": "Bot (Anfänger)", "easy": "Bot (leicht)", "normal": "Bot (normal)",
-                     "hard": "Bot (schwer)"}
+    assert words == {
+        "beginner": "Bot (Anfänger)",
+        "easy": "Bot (leicht)",
+        "normal": "Bot (normal)",
+        "hard": "Bot (schwer)",
+    }
     assert seat_name(1, "bot", None, "easy") == "Easy bot" and seat_name(2, "human", None, None) == "Player 3"

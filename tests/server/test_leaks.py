@@ -56,8 +56,9 @@ class Truth:
         seen = Counter(ids(t for pile in state.piles for t in pile))
         if seat is not None:
             seen.update(ids(state.racks[seat]))
-        if state.in_hand is not None and (seat == state.current or (state.phase is Phase.PLACE
-                                                                    and state.taken_from > 0)):
+        if state.in_hand is not None and (
+            seat == state.current or (state.phase is Phase.PLACE and state.taken_from > 0)
+        ):
             seen.update(ids([state.in_hand]))  # one's own draft or draw, or a tile taken face up from a pile
         if state.is_over or state.options.open_hands:
             for other, rack in enumerate(state.racks):
@@ -196,15 +197,25 @@ PHRASES = ["Good luck!", "hmm", "Well played!"]
 
 def play_through_sockets(client: TestClient, **options: Any) -> tuple[list[str], list[str], GameRecord]:
     """A whole game with a clock running (never running out) and the people chatting now and then."""
-    answer = client.post("/api/games", json={"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN, bot("normal")],
-                                             "options": {"turn_limit": 120, **options},
-                                             "pace": {"kind": "live", "per_move": 600, "bank": 60}})
+    answer = client.post(
+        "/api/games",
+        json={
+            "edition": "usa",
+            "name": "Alice",
+            "seats": [HUMAN, HUMAN, bot("normal")],
+            "options": {"turn_limit": 120, **options},
+            "pace": {"kind": "live", "per_move": 600, "bank": 60},
+        },
+    )
     assert answer.status_code == 201, answer.text
     alice = answer.json()
     bob = join(client, alice["id"])
     rng = random.Random(5)
-    with open_table(client, alice["id"], alice["token"]) as ws0, open_table(client, alice["id"], bob["token"]) as ws1, \
-            open_table(client, alice["id"]) as ws_watch:
+    with (
+        open_table(client, alice["id"], alice["token"]) as ws0,
+        open_table(client, alice["id"], bob["token"]) as ws1,
+        open_table(client, alice["id"]) as ws_watch,
+    ):
         seats = {0: Recorder(ws0), 1: Recorder(ws1)}
         watcher = Recorder(ws_watch)
         acted = -1
@@ -233,8 +244,9 @@ def play_through_sockets(client: TestClient, **options: Any) -> tuple[list[str],
 
 
 @pytest.mark.parametrize("options", [{}, {"open_hands": True, "swap": True}], ids=["closed hands", "open hands, swap"])
-def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient, options: dict[str, bool],
-                                                            caplog: pytest.LogCaptureFixture) -> None:
+def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(
+    client: TestClient, options: dict[str, bool], caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     traffic, watched, record = play_through_sockets(client, **options)
     assert str(SEED) not in caplog.text  # nor in the server's logs
@@ -251,14 +263,20 @@ def test_no_hidden_tile_ever_reaches_a_seat_or_a_spectator(client: TestClient, o
     assert chats, "the people talked"
     traffic = [t for t in traffic if t not in chats]
     # The hard cases happened: the recorded seat was sent tables while another seat held a secret tile.
-    secret_hands = [v for v in (json.loads(t)["version"] for t in traffic) if truth.states[v].in_hand is not None
-                    and truth.states[v].current != 1 and truth.states[v].taken_from == 0]
+    secret_hands = [
+        v
+        for v in (json.loads(t)["version"] for t in traffic)
+        if truth.states[v].in_hand is not None and truth.states[v].current != 1 and truth.states[v].taken_from == 0
+    ]
     assert len(secret_hands) > 10
     log = []
     for text in watched:
         log = check_message(text, truth, None, log)
-    watched_lines = [line["text"] for t in watched for line in json.loads(t).get("chat") or json.loads(t).get(
-        "game", {}).get("chat", [])]
+    watched_lines = [
+        line["text"]
+        for t in watched
+        for line in json.loads(t).get("chat") or json.loads(t).get("game", {}).get("chat", [])
+    ]
     assert "Good luck!" in watched_lines  # a spectator reads the chat
     # The recording saw the other seats' racks only at the end (or all along, with open hands).
     assert json.loads(traffic[-1])["game"]["racks"] == [ids(r) for r in final.racks]
@@ -271,11 +289,23 @@ def test_the_checker_catches_a_leak() -> None:
     record = GameRecord("usa", Options(players=2), SEED, tuple(Move.from_text(f"draft {d}") for d in (1, 1, 2)))
     truth = Truth(record)
     state = truth.states[3]
-    leaked = {"type": "state", "version": 3, "game": {
-        "you": 0, "draw_pile": len(state.draw_pile), "forced_pile": 0, "rack": ids(state.racks[0]) + [None] * 8,
-        "in_hand": EDITION.tiles[state.in_hand].id if state.in_hand is not None else None,  # seat 2's draft tile
-        "piles": [[], [], []], "racks": None, "journeys": None, "log": [], "log_from": 0, "legal_moves": [],
-    }}
+    leaked = {
+        "type": "state",
+        "version": 3,
+        "game": {
+            "you": 0,
+            "draw_pile": len(state.draw_pile),
+            "forced_pile": 0,
+            "rack": ids(state.racks[0]) + [None] * 8,
+            "in_hand": EDITION.tiles[state.in_hand].id if state.in_hand is not None else None,  # seat 2's draft tile
+            "piles": [[], [], []],
+            "racks": None,
+            "journeys": None,
+            "log": [],
+            "log_from": 0,
+            "legal_moves": [],
+        },
+    }
     try:
         check_message(json.dumps(leaked), truth, 0)
     except AssertionError as error:
@@ -289,9 +319,16 @@ def test_no_hidden_tile_leaks_while_the_clock_plays_for_an_absent_seat(db_url: s
     spectator receive meanwhile (the tables, the notices) shows nothing of Bob's rack or draws."""
     quick = settings(paces=PaceLimits(live_min=1), timeouts_to_bot=2)
     with TestClient(create_app(db_url, quick, Limits(clock=Ticker(0.1)))) as client:
-        answer = client.post("/api/games", json={"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN],
-                                                 "options": {"turn_limit": 12, "days": 5},
-                                                 "pace": {"kind": "live", "per_move": 1}})
+        answer = client.post(
+            "/api/games",
+            json={
+                "edition": "usa",
+                "name": "Alice",
+                "seats": [HUMAN, HUMAN],
+                "options": {"turn_limit": 12, "days": 5},
+                "pace": {"kind": "live", "per_move": 1},
+            },
+        )
         alice = answer.json()
         join(client, alice["id"])
         rng = random.Random(7)

@@ -15,8 +15,12 @@ from tendays.server.face.guard import LimitBook, client_address
 
 
 def limited(db_url: str, **changes: Any) -> TestClient:
-    values: dict[str, Any] = {"creates_per_minute": 3, "joins_per_minute": 2, "connections_per_minute": 4,
-                              "connections_at_once": 2}
+    values: dict[str, Any] = {
+        "creates_per_minute": 3,
+        "joins_per_minute": 2,
+        "connections_per_minute": 4,
+        "connections_at_once": 2,
+    }
     values.update(changes)
     return TestClient(create_app(db_url, settings(), Limits(**values)))
 
@@ -72,8 +76,10 @@ def test_the_refusals_are_counted_for_the_operator(db_url: str) -> None:
         assert client.get("/api/admin/limits").status_code == 401
         seen = client.get("/api/admin/limits", headers={"Authorization": f"Bearer {TOKEN}"}).json()
         assert seen["refused"] == {"create": 1, "admin": 1}  # the request without the admin token counts too
-        assert [(r["address"], r["limit"]) for r in seen["recent"]] == [("testclient", "admin"),
-                                                                          ("testclient", "create")]
+        assert [(r["address"], r["limit"]) for r in seen["recent"]] == [
+            ("testclient", "admin"),
+            ("testclient", "create"),
+        ]
 
 
 def test_forwarded_addresses_count_only_from_trusted_proxies() -> None:
@@ -109,25 +115,44 @@ def test_bodies_and_addresses_have_size_limits(client: TestClient) -> None:
     assert long.status_code == 414 and "the address is too long" in long.json()["detail"]
 
 
-@pytest.mark.parametrize(("body", "words"), [
-    (b'{"edition": "usa", "name": NaN, "seats": [{"kind": "human"}]}', "not valid JSON"),
-    (b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"days": Infinity}}', "not valid JSON"),
-    (b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"turn_limit": 1e999}}',
-     "not valid JSON"),
-    (b'{"edition": "usa", "name": "\\x41", "seats": [{"kind": "human"}]}', "not valid JSON"),
-    (b'{"edition": "usa", "name": "\\ud800", "seats": [{"kind": "human"}]}', "not valid JSON"),
-    (b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"days": "10"}}',
-     "options.days: must be a whole number (not '10')"),
-    (b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"swap": "true"}}',
-     "options.swap: must be true or false"),
-    (b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"days": 10.0}}',
-     "options.days: must be a whole number"),
-    (b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "pace": {"kind": "live", "per_move": "60"}}',
-     "pace.per_move: must be a whole number"),
-    (b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "pace": {"kind": "live", "per_move": 3}}',
-     "a live game gives each move 10 seconds to 10 minutes, not 3 seconds"),
-    (b'[1, 2]', "must be an object"),
-])
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b'{"edition": "usa", "name": NaN, "seats": [{"kind": "human"}]}', "not valid JSON"),
+        (
+            b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"days": Infinity}}',
+            "not valid JSON",
+        ),
+        (
+            b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"turn_limit": 1e999}}',
+            "not valid JSON",
+        ),
+        (b'{"edition": "usa", "name": "\\x41", "seats": [{"kind": "human"}]}', "not valid JSON"),
+        (b'{"edition": "usa", "name": "\\ud800", "seats": [{"kind": "human"}]}', "not valid JSON"),
+        (
+            b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"days": "10"}}',
+            "options.days: must be a whole number (not '10')",
+        ),
+        (
+            b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"swap": "true"}}',
+            "options.swap: must be true or false",
+        ),
+        (
+            b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "options": {"days": 10.0}}',
+            "options.days: must be a whole number",
+        ),
+        (
+            b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], '
+            b'"pace": {"kind": "live", "per_move": "60"}}',
+            "pace.per_move: must be a whole number",
+        ),
+        (
+            b'{"edition": "usa", "name": "A", "seats": [{"kind": "human"}], "pace": {"kind": "live", "per_move": 3}}',
+            "a live game gives each move 10 seconds to 10 minutes, not 3 seconds",
+        ),
+        (b"[1, 2]", "must be an object"),
+    ],
+)
 def test_broken_json_and_loose_types_are_422_in_words(client: TestClient, body: bytes, words: str) -> None:
     answer = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
     assert answer.status_code == 422, answer.text
@@ -135,30 +160,38 @@ def test_broken_json_and_loose_types_are_422_in_words(client: TestClient, body: 
     assert client.get("/api/games").json()["total"] == 0  # nothing was created, nothing broke
 
 
-@pytest.mark.parametrize(("name", "stored"), [
-    ("Zoe\u0301", "Zoé"),  # NFC: the combining accent joins its letter
-    ("👩\u200d👩\u200d👧\u200d👦 Fam", "👩\u200d👩\u200d👧\u200d👦 Fam"),  # an emoji with joiners
-    ("🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", "🏴\U000e0067\U000e0062\U000e0073\U000e0063"
-                                                                      "\U000e0074\U000e007f"),  # a flag with tags
-    ("  Ann   Lee ", "Ann Lee"),
-])
+@pytest.mark.parametrize(
+    ("name", "stored"),
+    [
+        ("Zoe\u0301", "Zoé"),  # NFC: the combining accent joins its letter
+        ("👩\u200d👩\u200d👧\u200d👦 Fam", "👩\u200d👩\u200d👧\u200d👦 Fam"),  # an emoji with joiners
+        (
+            "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+            "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+        ),  # a flag with tags
+        ("  Ann   Lee ", "Ann Lee"),
+    ],
+)
 def test_names_are_normalised_and_emoji_allowed(client: TestClient, name: str, stored: str) -> None:
     ticket = new_game(client, [HUMAN, HUMAN], name=name)
     assert client.get(f"/api/games/{ticket['id']}").json()["seats"][0]["name"] == stored
 
 
-@pytest.mark.parametrize(("name", "words"), [
-    ("\u200b\u200d", "at least one visible character"),
-    ("\u3164\u3164", "at least one visible character"),  # Hangul fillers draw nothing
-    ("\u2800", "at least one visible character"),
-    ("\ufe0f", "at least one visible character"),
-    ("a\u202eb", "change the direction of text"),
-    ("a\u0000b", "control characters"),
-    ("Al\u206aice", "the character U+206A"),  # a deprecated shaping control
-    ("x\ufff9y", "the character U+FFF9"),  # an interlinear annotation
-    ("x" * 33, "at most 32 characters"),
-    ("", "at least 1 character"),
-])
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("\u200b\u200d", "at least one visible character"),
+        ("\u3164\u3164", "at least one visible character"),  # Hangul fillers draw nothing
+        ("\u2800", "at least one visible character"),
+        ("\ufe0f", "at least one visible character"),
+        ("a\u202eb", "change the direction of text"),
+        ("a\u0000b", "control characters"),
+        ("Al\u206aice", "the character U+206A"),  # a deprecated shaping control
+        ("x\ufff9y", "the character U+FFF9"),  # an interlinear annotation
+        ("x" * 33, "at most 32 characters"),
+        ("", "at least 1 character"),
+    ],
+)
 def test_invisible_and_disguised_names_are_refused(client: TestClient, name: str, words: str) -> None:
     answer = client.post("/api/games", json={**CREATE, "name": name})
     assert answer.status_code == 422 and words in answer.json()["detail"], answer.json()
@@ -177,8 +210,9 @@ def test_a_token_in_the_address_is_refused(client: TestClient) -> None:
         assert closed.value.code == 4400
 
 
-@pytest.mark.parametrize("hello", ['{"type": "move"}', "not json", '{"type": "hello", "token": 5}',
-                                   '{"type": "hello", "token": NaN}'])
+@pytest.mark.parametrize(
+    "hello", ['{"type": "move"}', "not json", '{"type": "hello", "token": 5}', '{"type": "hello", "token": NaN}']
+)
 def test_the_first_message_must_say_hello(client: TestClient, hello: str) -> None:
     ticket = new_game(client, [HUMAN])
     join_ticket = new_game(client, [HUMAN, HUMAN])

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from tendays.bots import BOTS, LEVELS, make_bot
 from tendays.engine import RULES_VERSION
 from tendays.server.face.app import create_app, static_dir
-from tendays.server.matches.master import hash_token
+from tendays.server.matches.seats import hash_token
 from tendays.server.storage.schema import GameTable, SeatTable
 from tendays.server.storage.store import Store
 
@@ -39,8 +39,10 @@ def test_editions_list_and_detail(client: TestClient) -> None:
 
 def test_bots_come_from_the_registry(client: TestClient) -> None:
     answer = client.get("/api/bots").json()
-    assert answer["levels"] == [{"name": level.name, "bot": level.bot, "description": level.description,
-                                 "rating": level.rating} for level in LEVELS.values()]
+    assert answer["levels"] == [
+        {"name": level.name, "bot": level.bot, "description": level.description, "rating": level.rating}
+        for level in LEVELS.values()
+    ]
     assert all(isinstance(level["rating"], float) for level in answer["levels"])  # the published ladder
     assert answer["bots"] == [{"name": entry.name, "description": entry.description} for entry in BOTS.values()]
     assert {"easy", "normal", "hard"} <= {level["name"] for level in answer["levels"]}
@@ -57,10 +59,28 @@ def test_create_gives_seat_one_a_secret_link(client: TestClient) -> None:
     summary = client.get(f"/api/games/{ticket['id']}").json()
     assert summary["status"] == "playing"  # the only human seat is taken: the game deals at once
     assert summary["seats"] == [
-        {"seat": 0, "kind": "human", "name": "Alice", "bot": None, "taken": True, "reserved": False, "left": False,
-         "account": False, "bot_account": False},
-        {"seat": 1, "kind": "bot", "name": "Easy bot", "bot": "easy", "taken": True, "reserved": False, "left": False,
-         "account": False, "bot_account": False},
+        {
+            "seat": 0,
+            "kind": "human",
+            "name": "Alice",
+            "bot": None,
+            "taken": True,
+            "reserved": False,
+            "left": False,
+            "account": False,
+            "bot_account": False,
+        },
+        {
+            "seat": 1,
+            "kind": "bot",
+            "name": "Easy bot",
+            "bot": "easy",
+            "taken": True,
+            "reserved": False,
+            "left": False,
+            "account": False,
+            "bot_account": False,
+        },
     ]
     assert summary["pace"] is None and summary["ended"] is None and summary["options"]["days"] == 10
 
@@ -121,9 +141,12 @@ def test_create_refuses_bad_requests_with_reasons(client: TestClient) -> None:
     status, detail = bad_create(client, seats=[HUMAN] * 4, options={"days": 20})
     assert status == 422 and "4 racks of 20 days" in detail and "with 4 players a rack has at most 14 days" in detail
     status, detail = bad_create(client, edition="germany", seats=[HUMAN] * 3, options={"days": 17})
-    assert (status, detail) == (422, "10 Tage durch Deutschland has 54 tiles: 3 racks of 17 days and 3 discard "
-                                     "piles would leave 0 in the draw pile, too few for every player to draw once; "
-                                     "with 3 players a rack has at most 16 days")
+    assert (status, detail) == (
+        422,
+        "10 Tage durch Deutschland has 54 tiles: 3 racks of 17 days and 3 discard "
+        "piles would leave 0 in the draw pile, too few for every player to draw once; "
+        "with 3 players a rack has at most 16 days",
+    )
     for days in (1, 21):
         status, detail = bad_create(client, options={"days": days})
         assert status == 422 and "days" in detail
@@ -178,8 +201,14 @@ def test_a_game_under_unknown_rules_is_refused_not_served_as_another(db_url: str
 def test_openapi_describes_the_lobby(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     paths = schema["paths"]
-    for path in ("/health", "/api/editions", "/api/bots", "/api/games", "/api/games/{game_id}/join",
-                 "/api/games/{game_id}"):
+    for path in (
+        "/health",
+        "/api/editions",
+        "/api/bots",
+        "/api/games",
+        "/api/games/{game_id}/join",
+        "/api/games/{game_id}",
+    ):
         assert path in paths
     assert paths["/api/games"]["post"]["summary"] == "Create a game and take seat 1"
     ticket = schema["components"]["schemas"]["SeatTicket"]["properties"]
@@ -206,16 +235,48 @@ def test_the_lobby_pages_thousands_of_games_quickly(db_url: str) -> None:
     count = 3000
     store = Store(db_url)
     now = time.time()
-    options = json.dumps({"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None,
-                          "first_seat": None, "rules": RULES_VERSION})
+    options = json.dumps(
+        {
+            "players": 2,
+            "days": 10,
+            "swap": False,
+            "open_hands": False,
+            "turn_limit": None,
+            "first_seat": None,
+            "rules": RULES_VERSION,
+        }
+    )
     with store.engine.begin() as db:  # thousands of games waiting for a second player, written at once
-        db.execute(insert(GameTable), [{"id": f"g{n:05}", "edition": "usa", "options": options, "seed": n,
-                                        "created": datetime.fromtimestamp(now - count + n, UTC), "finished": False,
-                                        "last_move_at": now} for n in range(count)])
-        db.execute(insert(SeatTable), [{"game_id": f"g{n:05}", "seat": seat, "kind": "human", "bot": None,
-                                        "name": "Ann" if seat == 0 else None,
-                                        "token_hash": hash_token(f"t{n}") if seat == 0 else None}
-                                       for n in range(count) for seat in (0, 1)])
+        db.execute(
+            insert(GameTable),
+            [
+                {
+                    "id": f"g{n:05}",
+                    "edition": "usa",
+                    "options": options,
+                    "seed": n,
+                    "created": datetime.fromtimestamp(now - count + n, UTC),
+                    "finished": False,
+                    "last_move_at": now,
+                }
+                for n in range(count)
+            ],
+        )
+        db.execute(
+            insert(SeatTable),
+            [
+                {
+                    "game_id": f"g{n:05}",
+                    "seat": seat,
+                    "kind": "human",
+                    "bot": None,
+                    "name": "Ann" if seat == 0 else None,
+                    "token_hash": hash_token(f"t{n}") if seat == 0 else None,
+                }
+                for n in range(count)
+                for seat in (0, 1)
+            ],
+        )
     store.close()
     statements: list[str] = []
 
@@ -237,6 +298,9 @@ def test_the_lobby_pages_thousands_of_games_quickly(db_url: str) -> None:
     assert beyond["games"] == [] and beyond["page"] == 151
     # Quick whatever the count: any list of the games' rows read meanwhile asks the database for one page of
     # them (a count, or one game by its id, reads no list), so no answer reads thousands of rows.
-    lists = [s for s in statements if s.startswith("SELECT") and " FROM GAMES" in s and "COUNT(" not in s
-             and "WHERE GAMES.ID = " not in s]
+    lists = [
+        s
+        for s in statements
+        if s.startswith("SELECT") and " FROM GAMES" in s and "COUNT(" not in s and "WHERE GAMES.ID = " not in s
+    ]
     assert all(" LIMIT " in s for s in lists), lists

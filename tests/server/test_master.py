@@ -15,8 +15,9 @@ from sqlalchemy import select
 
 from tendays.engine import RULES_VERSION, Game, GameRecord, Options, Phase
 from tendays.server.matches.lobby import Lobby
-from tendays.server.matches.master import LobbyError, Match, Rejected
+from tendays.server.matches.master import Match
 from tendays.server.matches.seat_bots import SeatBots
+from tendays.server.matches.seats import LobbyError, Rejected
 from tendays.server.storage.journal import Journal
 from tendays.server.storage.schema import GameTable
 from tendays.server.storage.store import Store
@@ -100,8 +101,9 @@ async def test_concurrent_moves_of_many_games_share_commits(tmp_path: Path) -> N
     assert sum(batches) == 8 and len(batches) < 8  # group commit
     assert all(m.version == 1 for m in matches)
     # The same move sent twice at once: one is played, the other is stale.
-    outcomes = await asyncio.gather(matches[0].submit(1, "draft 1", 1), matches[0].submit(1, "draft 2", 1),
-                                    return_exceptions=True)
+    outcomes = await asyncio.gather(
+        matches[0].submit(1, "draft 1", 1), matches[0].submit(1, "draft 2", 1), return_exceptions=True
+    )
     assert outcomes[0] is None and isinstance(outcomes[1], Rejected) and outcomes[1].code == "stale"
     await close(lobby)
 
@@ -139,8 +141,9 @@ async def test_restart_rebuilds_every_unfinished_game_from_its_record(tmp_path: 
 
 async def test_bots_play_on_the_server_and_carry_on_after_a_restart(tmp_path: Path) -> None:
     lobby = open_lobby(tmp_path, bot_delay=60.0, draft_delay=60.0)
-    match, _ = await lobby.create("usa", [("human", None), ("bot", "easy"), ("bot", "normal")],
-                                  {"turn_limit": 30}, "Alice")
+    match, _ = await lobby.create(
+        "usa", [("human", None), ("bot", "easy"), ("bot", "normal")], {"turn_limit": 30}, "Alice"
+    )
     await match.submit(0, "draft 1", 0)
     assert match.state.current == 1 and match.version == 1
     await close(lobby)  # the server stops while a bot is about to move...
@@ -198,8 +201,15 @@ async def test_the_first_seat_begins_and_new_games_are_stored_with_their_rules(t
     assert match.state.phase is Phase.DRAW and match.state.current == 1
     with lobby.journal.store.engine.connect() as db:
         stored = json.loads(db.execute(select(GameTable.options)).scalar_one())
-    assert stored == {"players": 2, "days": 2, "swap": False, "open_hands": False, "turn_limit": None,
-                      "first_seat": 1, "rules": RULES_VERSION}
+    assert stored == {
+        "players": 2,
+        "days": 2,
+        "swap": False,
+        "open_hands": False,
+        "turn_limit": None,
+        "first_seat": 1,
+        "rules": RULES_VERSION,
+    }
     await close(lobby)
 
 
@@ -238,10 +248,22 @@ async def test_a_row_from_before_rules_versions_replays_under_rules_1(tmp_path: 
 
 
 async def test_a_row_under_unknown_rules_is_refused_and_the_rest_is_served(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     url = f"sqlite:///{tmp_path / 'games.db'}"
-    write_game_row(url, "future", {"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None,
-                                   "first_seat": None, "rules": 99})
+    write_game_row(
+        url,
+        "future",
+        {
+            "players": 2,
+            "days": 10,
+            "swap": False,
+            "open_hands": False,
+            "turn_limit": None,
+            "first_seat": None,
+            "rules": 99,
+        },
+    )
     write_game_row(url, "garbled", {"players": 2, "days": "ten"})
     write_game_row(url, "today", Options(players=2).to_json(), [(0, "draft 1")])
     with caplog.at_level(logging.ERROR, logger="tendays.server"):
@@ -249,8 +271,10 @@ async def test_a_row_under_unknown_rules_is_refused_and_the_rest_is_served(
     assert set(lobby.matches) == {"today"} and lobby.matches["today"].version == 1
     assert "game future cannot be played by this server, so it is not served" in caplog.text
     assert "rules version 99 is unknown to this version of tendays" in caplog.text
-    assert "game garbled cannot be read, so it is not served: its options: option 'days' must be a whole number" \
+    assert (
+        "game garbled cannot be read, so it is not served: its options: option 'days' must be a whole number"
         in caplog.text
+    )
     with pytest.raises(LobbyError, match="rules version 99") as refused:
         await lobby.get("future")
     assert refused.value.status == 409 and "future" not in lobby.matches
@@ -268,7 +292,8 @@ async def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
 
 
 async def test_a_bot_still_thinking_when_its_game_is_closed_plays_nothing_and_logs_no_error(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     thinking, answer = asyncio.Event(), asyncio.Event()
     think = SeatBots._move
 

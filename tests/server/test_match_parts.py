@@ -18,10 +18,22 @@ from tendays.server.matches.seat_bots import BotTable, SeatBots
 from tendays.server.storage.journal import Journal
 from tendays.server.storage.store import Store
 
-MATCH_MODULES = ("matches.master", "matches.absence", "matches.chat", "matches.following", "matches.seat_bots",
-                 "matches.timing", "settings", "matches.thinking")
-HELPERS = ((Chat, ChatTable, "chat"), (Absence, AbsentTable, "absence"), (SeatBots, BotTable, "bots"),
-           (Follower, FollowedTable, "follower"))
+MATCH_MODULES = (
+    "matches.master",
+    "matches.absence",
+    "matches.chat",
+    "matches.following",
+    "matches.seat_bots",
+    "matches.timing",
+    "settings",
+    "matches.thinking",
+)
+HELPERS = (
+    (Chat, ChatTable, "chat"),
+    (Absence, AbsentTable, "absence"),
+    (SeatBots, BotTable, "bots"),
+    (Follower, FollowedTable, "follower"),
+)
 
 
 def protocol_members(protocol: type) -> set[str]:

@@ -62,9 +62,14 @@ def test_a_missing_postgresql_driver_is_named_in_one_line(tmp_path: Path) -> Non
     hidden = tmp_path / "psycopg"
     hidden.mkdir()
     (hidden / "__init__.py").write_text("raise ImportError('psycopg is not installed')\n")
-    done = subprocess.run([sys.executable, "-m", "tendays", "serve", "--db", "postgresql://tendays@127.0.0.1:9/x"],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                          env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "-m", "tendays", "serve", "--db", "postgresql://tendays@127.0.0.1:9/x"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 2
     assert "pip install -e '.[postgres]'" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -82,11 +87,32 @@ def test_a_database_at_revision_0003_upgrades_to_the_newest_with_its_games_intac
     tables = MetaData()
     games, seats, moves = (Table(name, tables, autoload_with=engine) for name in ("games", "seats", "moves"))
     with engine.begin() as db:  # rows written through the tables of 0003 as they are, not this code's
-        db.execute(games.insert().values(id="kept", edition="usa", options='{"players": 2, "rules": 2}', seed=7,
-                                         created=datetime.now(UTC), finished=False, last_move_at=1.0, lease_epoch=0))
-        db.execute(seats.insert(), [{"game_id": "kept", "seat": seat, "kind": "human", "name": name,
-                                     "token_hash": hash_token(f"token-{seat}"), "left": False}
-                                    for seat, name in enumerate(("Ann", "Ben"))])
+        db.execute(
+            games.insert().values(
+                id="kept",
+                edition="usa",
+                options='{"players": 2, "rules": 2}',
+                seed=7,
+                created=datetime.now(UTC),
+                finished=False,
+                last_move_at=1.0,
+                lease_epoch=0,
+            )
+        )
+        db.execute(
+            seats.insert(),
+            [
+                {
+                    "game_id": "kept",
+                    "seat": seat,
+                    "kind": "human",
+                    "name": name,
+                    "token_hash": hash_token(f"token-{seat}"),
+                    "left": False,
+                }
+                for seat, name in enumerate(("Ann", "Ben"))
+            ],
+        )
         db.execute(moves.insert(), [{"game_id": "kept", "number": 1, "seat": 0, "move": "draft 3"}])
     store.close()
     store = Store(db_url)  # upgrades to the newest revision
@@ -96,9 +122,12 @@ def test_a_database_at_revision_0003_upgrades_to_the_newest_with_its_games_intac
         game = store.load_game("kept")
         assert game is not None and game.moves == ["draft 3"]
         assert [(s.name, s.token_hash, s.account_id) for s in game.seats] == [
-            ("Ann", hash_token("token-0"), None), ("Ben", hash_token("token-1"), None)]
-        assert {"accounts", "sessions", "attempt_counts", "known_devices", "ratings", "rating_history",
-                "seeks"} <= set(inspect(store.engine).get_table_names())
+            ("Ann", hash_token("token-0"), None),
+            ("Ben", hash_token("token-1"), None),
+        ]
+        assert {"accounts", "sessions", "attempt_counts", "known_devices", "ratings", "rating_history", "seeks"} <= set(
+            inspect(store.engine).get_table_names()
+        )
     finally:
         store.close()
 
@@ -115,11 +144,25 @@ def test_a_database_at_revision_0004_gets_the_leaderboards_index_with_its_rating
     tables = MetaData()
     accounts, ratings = (Table(name, tables, autoload_with=engine) for name in ("accounts", "ratings"))
     with engine.begin() as db:
-        db.execute(accounts.insert(), [{"id": n, "name": f"P{n}", "name_key": f"p{n}", "password_hash": "-",
-                                        "created": 1.0} for n in (1, 2)])
-        db.execute(ratings.insert(), [{"account_id": n, "edition": "usa", "mu": 20.0 + n, "sigma": sigma,
-                                       "rating": 20.0 + n, "games": 30, "updated": 1.0}
-                                      for n, sigma in ((1, 3.0), (2, 7.0))])
+        db.execute(
+            accounts.insert(),
+            [{"id": n, "name": f"P{n}", "name_key": f"p{n}", "password_hash": "-", "created": 1.0} for n in (1, 2)],
+        )
+        db.execute(
+            ratings.insert(),
+            [
+                {
+                    "account_id": n,
+                    "edition": "usa",
+                    "mu": 20.0 + n,
+                    "sigma": sigma,
+                    "rating": 20.0 + n,
+                    "games": 30,
+                    "updated": 1.0,
+                }
+                for n, sigma in ((1, 3.0), (2, 7.0))
+            ],
+        )
     store.close()
     store = Store(db_url)  # upgrades to the newest revision
     try:

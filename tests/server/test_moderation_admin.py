@@ -49,8 +49,9 @@ DAY = 86400.0
 @pytest.fixture
 def admin(db_url: str) -> Iterator[TestClient]:
     """The server with an admin token; requests carry it unless they say otherwise."""
-    unlimited = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
-                       connections_at_once=0)
+    unlimited = Limits(
+        clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0, connections_at_once=0
+    )
     with TestClient(create_app(db_url, settings(), unlimited, admin_token=ADMIN)) as client:
         yield client
 
@@ -70,9 +71,12 @@ def add_accounts(url: str, *names: str) -> list[int]:
     store = Store(url)
     try:
         with store.engine.begin() as db:
-            return [db.execute(insert(AccountTable).values(name=n, name_key=name_key(n), password_hash="-",
-                                                           created=time.time())).inserted_primary_key[0]
-                    for n in names]
+            return [
+                db.execute(
+                    insert(AccountTable).values(name=n, name_key=name_key(n), password_hash="-", created=time.time())
+                ).inserted_primary_key[0]
+                for n in names
+            ]
     finally:
         store.close()
 
@@ -80,11 +84,25 @@ def add_accounts(url: str, *names: str) -> list[int]:
 def rated(store: Store, game_id: str, people: list[int], places: list[int], at: float) -> None:
     """A rated two-person game between ``people``, finished ``at`` with ``places``, and rated."""
     with store.engine.begin() as db:
-        db.execute(insert(GameTable).values(id=game_id, edition="usa", options="{}", seed=1, rated=True,
-                                            created=datetime.fromtimestamp(at - 600, UTC), finished=True,
-                                            finished_at=at))
-        db.execute(insert(SeatTable), [{"game_id": game_id, "seat": i, "kind": "human", "name": f"P{a}",
-                                        "account_id": a} for i, a in enumerate(people)])
+        db.execute(
+            insert(GameTable).values(
+                id=game_id,
+                edition="usa",
+                options="{}",
+                seed=1,
+                rated=True,
+                created=datetime.fromtimestamp(at - 600, UTC),
+                finished=True,
+                finished_at=at,
+            )
+        )
+        db.execute(
+            insert(SeatTable),
+            [
+                {"game_id": game_id, "seat": i, "kind": "human", "name": f"P{a}", "account_id": a}
+                for i, a in enumerate(people)
+            ],
+        )
     assert rate_game(store.engine, game_id, places, at=at)
 
 
@@ -116,8 +134,9 @@ def test_suspending_ends_the_sessions_refuses_the_sign_in_and_gives_the_seats_to
     admin.cookies.clear()
     refused = admin.post("/api/session", json={"name": "Mallory", "password": PASSWORD})
     assert refused.status_code == 403 and "suspended" in refused.json()["detail"]
-    german = admin.post("/api/session", json={"name": "Mallory", "password": PASSWORD},
-                        headers={"Accept-Language": "de"})
+    german = admin.post(
+        "/api/session", json={"name": "Mallory", "password": PASSWORD}, headers={"Accept-Language": "de"}
+    )
     assert german.status_code == 403 and german.json()["detail"] != refused.json()["detail"]
     wrong = admin.post("/api/session", json={"name": "Mallory", "password": PASSWORD + "!"})
     assert wrong.status_code == 401  # a guess learns nothing of the suspension
@@ -134,7 +153,8 @@ def test_suspending_ends_the_sessions_refuses_the_sign_in_and_gives_the_seats_to
 
 
 def test_closing_takes_the_account_off_the_leaderboard_for_good_and_its_profile_says_so(
-        admin: TestClient, db_url: str) -> None:
+    admin: TestClient, db_url: str
+) -> None:
     ada, bob = add_accounts(db_url, "Ada", "Bob")
     store = Store(db_url)
     try:
@@ -158,8 +178,7 @@ def test_closing_takes_the_account_off_the_leaderboard_for_good_and_its_profile_
     assert missing.status_code == 404 and "Nobody" in missing.json()["detail"]
 
 
-def test_hiding_takes_an_active_account_off_the_leaderboard_until_shown_again(
-        admin: TestClient, db_url: str) -> None:
+def test_hiding_takes_an_active_account_off_the_leaderboard_until_shown_again(admin: TestClient, db_url: str) -> None:
     ada, bob = add_accounts(db_url, "Ada", "Bob")
     store = Store(db_url)
     try:
@@ -178,8 +197,13 @@ def test_hiding_takes_an_active_account_off_the_leaderboard_until_shown_again(
 
 
 def test_every_admin_call_needs_the_token(admin: TestClient) -> None:
-    for method, path in (("GET", "/api/admin/reports"), ("GET", "/api/admin/flags"), ("GET", "/api/admin/audit"),
-                         ("POST", "/api/admin/accounts/Ada/close"), ("POST", "/api/admin/reports/1/close")):
+    for method, path in (
+        ("GET", "/api/admin/reports"),
+        ("GET", "/api/admin/flags"),
+        ("GET", "/api/admin/audit"),
+        ("POST", "/api/admin/accounts/Ada/close"),
+        ("POST", "/api/admin/reports/1/close"),
+    ):
         answer = admin.request(method, path, json={}, headers={"Authorization": "Bearer wrong"})
         assert answer.status_code == 401, path
 
@@ -208,12 +232,18 @@ def replay(games: list[tuple[list[int], list[int]]]) -> dict[int, Rating]:
 
 
 def test_annulling_recomputes_every_rating_of_the_edition_in_order_without_the_games(
-        admin: TestClient, db_url: str) -> None:
+    admin: TestClient, db_url: str
+) -> None:
     cheat, bob, cy = add_accounts(db_url, "Cheat", "Bob", "Cy")
     store = Store(db_url)
     # Cheat feeds Bob twice; Bob and Cy play honestly in between and after, days apart.
-    games = [("f1", [cheat, bob], [2, 1]), ("h1", [bob, cy], [1, 2]), ("f2", [cheat, bob], [2, 1]),
-             ("h2", [cy, bob], [1, 2]), ("h3", [bob, cy], [2, 1])]
+    games = [
+        ("f1", [cheat, bob], [2, 1]),
+        ("h1", [bob, cy], [1, 2]),
+        ("f2", [cheat, bob], [2, 1]),
+        ("h2", [cy, bob], [1, 2]),
+        ("h3", [bob, cy], [2, 1]),
+    ]
     try:
         for number, (game_id, people, places) in enumerate(games):
             rated(store, game_id, people, places, 1_000_000.0 + number * 3 * DAY)
@@ -226,9 +256,11 @@ def test_annulling_recomputes_every_rating_of_the_edition_in_order_without_the_g
         assert replay(honest[::-1])[bob].mu != pytest.approx(expected[bob].mu, abs=1e-9)
         with store.engine.connect() as db:
             now = {r.account_id: r for r in db.execute(select(RatingTable))}
-            history = db.execute(select(RatingHistoryTable.game_id, RatingHistoryTable.account_id,
-                                        RatingHistoryTable.rating)
-                                 .order_by(RatingHistoryTable.at, RatingHistoryTable.account_id)).all()
+            history = db.execute(
+                select(RatingHistoryTable.game_id, RatingHistoryTable.account_id, RatingHistoryTable.rating).order_by(
+                    RatingHistoryTable.at, RatingHistoryTable.account_id
+                )
+            ).all()
         assert cheat not in now  # no counted game left
         for person in (bob, cy):
             assert now[person].mu == pytest.approx(expected[person].mu, abs=1e-9)
@@ -240,7 +272,8 @@ def test_annulling_recomputes_every_rating_of_the_edition_in_order_without_the_g
         again = act(admin, "Cheat", "annul")
         assert again.status_code == 409 and "no counted rated game" in again.json()["detail"]
         assert [(e["action"], e["outcome"]) for e in audit(admin)] == [
-            ("annul", {"games": ["f1", "f2"], "editions": ["usa"]})]
+            ("annul", {"games": ["f1", "f2"], "editions": ["usa"]})
+        ]
     finally:
         store.close()
 
@@ -269,14 +302,24 @@ def test_reports_are_listed_open_and_newest_first_and_closed_with_a_note(admin: 
     store = Store(db_url)
     try:
         with store.engine.begin() as db:
-            ids = [db.execute(insert(ReportTable).values(
-                reporter_id=reporter, reported_id=reported, game_id=game, reason=reason, text=text,
-                created=created, status=status)).inserted_primary_key[0]
+            ids = [
+                db.execute(
+                    insert(ReportTable).values(
+                        reporter_id=reporter,
+                        reported_id=reported,
+                        game_id=game,
+                        reason=reason,
+                        text=text,
+                        created=created,
+                        status=status,
+                    )
+                ).inserted_primary_key[0]
                 for reporter, reported, game, reason, text, created, status in (
                     (ada, bob, "g1", "abuse", "rude in chat", 100.0, "open"),
                     (cy, bob, None, "name", "", 300.0, "closed"),
                     (None, cy, "g2", "farming", "left at once, every game", 200.0, "open"),
-                )]
+                )
+            ]
     finally:
         store.close()
     listed = admin.get("/api/admin/reports", headers=BEARER).json()
@@ -284,7 +327,12 @@ def test_reports_are_listed_open_and_newest_first_and_closed_with_a_note(admin: 
     assert listed["open"] == 2 and listed["total"] == 3
     first = listed["reports"][1]
     assert (first["reporter"], first["reported"], first["game"], first["reason"], first["text"]) == (
-        "Ada", "Bob", "g1", "abuse", "rude in chat")
+        "Ada",
+        "Bob",
+        "g1",
+        "abuse",
+        "rude in chat",
+    )
     assert listed["reports"][0]["reporter"] is None  # the reporter's account was deleted
 
     closed = admin.post(f"/api/admin/reports/{ids[0]}/close", json={"note": "warned Bob"}, headers=BEARER)
@@ -297,7 +345,8 @@ def test_reports_are_listed_open_and_newest_first_and_closed_with_a_note(admin: 
     done = [r for r in admin.get("/api/admin/reports", headers=BEARER).json()["reports"] if r["id"] == ids[0]]
     assert done[0]["status"] == "closed" and done[0]["closed_note"] == "warned Bob"
     assert [(e["action"], e["report"], e["account"], e["note"]) for e in audit(admin)] == [
-        ("close-report", ids[0], "Bob", "warned Bob")]
+        ("close-report", ids[0], "Bob", "warned Bob")
+    ]
     long = admin.post(f"/api/admin/reports/{ids[2]}/close", json={"note": "x" * 1001}, headers=BEARER)
     assert long.status_code == 422
 
@@ -305,19 +354,46 @@ def test_reports_are_listed_open_and_newest_first_and_closed_with_a_note(admin: 
 # -- flags ---------------------------------------------------------------------------------------
 
 
-def thrown(store: Store, game_id: str, people: list[int], at: float, moves: int, how: str = "left",
-           edition: str = "usa") -> None:
+def thrown(
+    store: Store, game_id: str, people: list[int], at: float, moves: int, how: str = "left", edition: str = "usa"
+) -> None:
     """A rated game in which ``people[0]`` gave up (left or timed out) after ``moves`` moves after the draft."""
     with store.engine.begin() as db:
-        db.execute(insert(GameTable).values(id=game_id, edition=edition, options="{}", seed=1, rated=True,
-                                            created=datetime.fromtimestamp(at - 60, UTC), finished=True,
-                                            finished_at=at))
-        db.execute(insert(SeatTable), [{"game_id": game_id, "seat": i, "kind": "human", "name": f"P{a}",
-                                        "account_id": a, "left": i == 0 and how == "left",
-                                        "away": i == 0 and how == "timed_out"} for i, a in enumerate(people)])
+        db.execute(
+            insert(GameTable).values(
+                id=game_id,
+                edition=edition,
+                options="{}",
+                seed=1,
+                rated=True,
+                created=datetime.fromtimestamp(at - 60, UTC),
+                finished=True,
+                finished_at=at,
+            )
+        )
+        db.execute(
+            insert(SeatTable),
+            [
+                {
+                    "game_id": game_id,
+                    "seat": i,
+                    "kind": "human",
+                    "name": f"P{a}",
+                    "account_id": a,
+                    "left": i == 0 and how == "left",
+                    "away": i == 0 and how == "timed_out",
+                }
+                for i, a in enumerate(people)
+            ],
+        )
         played = [(0, "draft 3"), (1, "draft 5")] + [(0, "discard 1")] * moves
-        db.execute(insert(MoveTable), [{"game_id": game_id, "number": n + 1, "seat": seat, "move": move}
-                                       for n, (seat, move) in enumerate(played)])
+        db.execute(
+            insert(MoveTable),
+            [
+                {"game_id": game_id, "number": n + 1, "seat": seat, "move": move}
+                for n, (seat, move) in enumerate(played)
+            ],
+        )
 
 
 def test_accounts_that_throw_rated_games_are_flagged_with_the_games(admin: TestClient, db_url: str) -> None:
@@ -339,7 +415,10 @@ def test_accounts_that_throw_rated_games_are_flagged_with_the_games(admin: TestC
     feeder_flag = answer["accounts"][0]
     assert feeder_flag["in_a_day"] == 3 and feeder_flag["quick_losses"] == 3
     assert [(g["id"], g["how"], g["moves"]) for g in feeder_flag["games"]] == [
-        ("f3", "left", 0), ("f2", "timed_out", 1), ("f1", "left", 0)]
+        ("f3", "left", 0),
+        ("f2", "timed_out", 1),
+        ("f1", "left", 0),
+    ]
     assert answer["rule"] == {"quick_loss_moves": 2, "losses": 3, "window_hours": 24.0, "lookback_days": 30}
 
 
@@ -373,9 +452,11 @@ def test_two_processes_acting_at_once_act_once(postgres_url: str) -> None:
         for number in range(3):
             rated(stores[0], f"g{number}", [cheat, bob], [2, 1], 1_000_000.0 + number * 3 * DAY)
         with stores[0].engine.begin() as db:
-            report = db.execute(insert(ReportTable).values(reporter_id=bob, reported_id=cheat, reason="farming",
-                                                           text="", created=1.0, status="open")
-                                ).inserted_primary_key[0]
+            report = db.execute(
+                insert(ReportTable).values(
+                    reporter_id=bob, reported_id=cheat, reason="farming", text="", created=1.0, status="open"
+                )
+            ).inserted_primary_key[0]
         operator = Operator("f" * 12, "Test")
         work = {
             "suspend": lambda db: change_status(db, operator, OperatorAction.SUSPEND, "Cheat", ""),
@@ -386,8 +467,9 @@ def test_two_processes_acting_at_once_act_once(postgres_url: str) -> None:
             outcomes: list[str] = []
             barrier = threading.Barrier(6)
 
-            def run(store: Store, step: Any = step, outcomes: list[str] = outcomes,
-                    barrier: threading.Barrier = barrier) -> None:
+            def run(
+                store: Store, step: Any = step, outcomes: list[str] = outcomes, barrier: threading.Barrier = barrier
+            ) -> None:
                 barrier.wait()
                 try:
                     with store.engine.begin() as db:

@@ -207,9 +207,11 @@ def test_your_move_sent_at_once_by_many_is_kept_once(db_url: str) -> None:
     store = Store(db_url)
     try:
         with store.engine.begin() as db:
-            account = db.execute(insert(AccountTable).values(
-                name="Racer", name_key="racer", password_hash="-", created=time.time()
-            ).returning(AccountTable.id)).scalar_one()
+            account = db.execute(
+                insert(AccountTable)
+                .values(name="Racer", name_key="racer", password_hash="-", created=time.time())
+                .returning(AccountTable.id)
+            ).scalar_one()
 
         def send(number: int) -> None:
             with store.engine.begin() as db:

@@ -37,16 +37,19 @@ class Browser:
     @contextlib.contextmanager
     def page(self, node: Node) -> Iterator[ClientConnection]:
         """The live socket of a page of the site, open on ``node``."""
-        with connect(f"ws://127.0.0.1:{node.port}/ws/me", open_timeout=10,
-                     additional_headers={"Cookie": self.cookie}) as conn:
+        with connect(
+            f"ws://127.0.0.1:{node.port}/ws/me", open_timeout=10, additional_headers={"Cookie": self.cookie}
+        ) as conn:
             yield conn
 
 
-def call(node: Node, method: str, path: str, body: Any = None,
-         headers: dict[str, str] | None = None) -> tuple[Message, Any]:
+def call(
+    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[Message, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{node.base}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=20) as answer:
             text = answer.read()
@@ -60,14 +63,21 @@ def heard(conn: ClientConnection) -> Message:
     return message
 
 
-def test_a_notification_written_on_one_process_reaches_a_page_on_another(postgres_url: str,
-                                                                         nodes: list[Node]) -> None:
+def test_a_notification_written_on_one_process_reaches_a_page_on_another(postgres_url: str, nodes: list[Node]) -> None:
     nodes += [Node(postgres_url) for _ in range(2)]
     bob = Browser(nodes[0], "Bob")
     alice = Browser(nodes[0], "Alice")
-    created = bob.ask(nodes[0], "POST", "/api/games", {
-        "edition": "usa", "name": "Bob", "seats": [{"kind": "human"}, {"kind": "human"}],
-        "pace": {"kind": "correspondence", "per_move": 86400}})
+    created = bob.ask(
+        nodes[0],
+        "POST",
+        "/api/games",
+        {
+            "edition": "usa",
+            "name": "Bob",
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "pace": {"kind": "correspondence", "per_move": 86400},
+        },
+    )
     game = created["id"]
     with bob.page(nodes[1]) as page:
         assert heard(page) == {"type": "hello", "unread": 0}

@@ -37,8 +37,16 @@ def written(client: TestClient) -> None:
 
 
 def new_game(client: TestClient, pace: Message | None) -> str:
-    created = client.post("/api/games", json={"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN],
-                                              "options": {"turn_limit": 1, "days": 2}, "pace": pace})
+    created = client.post(
+        "/api/games",
+        json={
+            "edition": "usa",
+            "name": "Alice",
+            "seats": [HUMAN, HUMAN],
+            "options": {"turn_limit": 1, "days": 2},
+            "pace": pace,
+        },
+    )
     assert created.status_code == 201, created.text
     game: str = created.json()["id"]
     return game
@@ -57,7 +65,8 @@ def test_your_move_follows_the_turn_of_a_correspondence_game(client: TestClient)
         # the game began: seat 0 (Alice) plays first
         started = inbox(client)["notifications"]
         assert [(n["kind"], n["data"]["game"], n["data"]["opponents"]) for n in started] == [
-            ("your_move", game, ["Bob"])]
+            ("your_move", game, ["Bob"])
+        ]
         assert [(g["game"], g["seat"], g["url"]) for g in your_move(client)] == [(game, 0, f"/play/{game}")]
         assert your_move(bob) == []
         with client.websocket_connect(f"/ws/games/{game}") as table:
@@ -67,8 +76,9 @@ def test_your_move_follows_the_turn_of_a_correspondence_game(client: TestClient)
                 state = table_state(table)
             # Alice drafts until the turn passes to Bob
             while state["game"]["legal_moves"]:
-                table.send_json({"type": "move", "move": state["game"]["legal_moves"][0]["text"],
-                                 "version": state["version"]})
+                table.send_json(
+                    {"type": "move", "move": state["game"]["legal_moves"][0]["text"], "version": state["version"]}
+                )
                 state = table_state(table)
         written(client)
         assert [n["data"]["game"] for n in inbox(bob)["notifications"]] == [game]
@@ -102,4 +112,5 @@ def test_each_person_is_told_once_that_a_game_ended_with_their_place(client: Tes
     for person, place, opponent in ((client, 2, "Bob"), (bob, 1, "Alice")):
         shown = inbox(person)["notifications"]
         assert [(n["kind"], n["data"]["place"], n["data"]["opponents"]) for n in shown] == [
-            ("game_ended", place, [opponent])]
+            ("game_ended", place, [opponent])
+        ]

@@ -31,11 +31,13 @@ class Person:
         return call(node, method, path, body, {"Cookie": self.cookie, "X-CSRF-Token": self.csrf})[0]
 
 
-def call(node: Node, method: str, path: str, body: Any = None,
-         headers: dict[str, str] | None = None) -> tuple[dict[str, Any], Any]:
+def call(
+    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[dict[str, Any], Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{node.base}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=20) as answer:
             return json.load(answer), answer.headers
@@ -49,8 +51,9 @@ def test_seeks_posted_to_two_processes_at_once_are_each_paired_once(postgres_url
     with ThreadPoolExecutor(2) as pool:
         people = list(pool.map(lambda i: Person(nodes[i % 2], f"Player{i}"), range(PEOPLE)))
     with ThreadPoolExecutor(PEOPLE) as pool:  # every seek at once, half to each process
-        seeks = list(pool.map(lambda i: people[i].ask(nodes[i % 2], "POST", "/api/seeks", {"edition": "usa"}),
-                              range(PEOPLE)))
+        seeks = list(
+            pool.map(lambda i: people[i].ask(nodes[i % 2], "POST", "/api/seeks", {"edition": "usa"}), range(PEOPLE))
+        )
     assert all(seek["game"] is None for seek in seeks)
     games: dict[str, list[tuple[str, str]]] = {}
     deadline = time.monotonic() + 20

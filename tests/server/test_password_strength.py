@@ -25,18 +25,21 @@ STRONG = "seven blue herons fly 42"
 FULL_WIDTH = "seven blue herons fly \uff14\uff12"  # the same, its digits typed full-width
 
 
-@pytest.mark.parametrize(("password", "why"), [
-    ("aaaaaaaaaa", 'this password is too easy to guess (repeats like "aaa" are easy to guess)'),
-    (" " * 10, 'this password is too easy to guess (repeats like "aaa" are easy to guess)'),
-    ("\0" * 10, "a password cannot hold control or invisible characters"),
-    ("\u200b" * 10, "a password cannot hold control or invisible characters"),
-    ("seven blue\u200b herons fly", "a password cannot hold control or invisible characters"),
-    ("seven blue\u202e herons fly", "a password cannot hold control or invisible characters"),
-    ("admin12345", "this password is too easy to guess (it is close to a common password)"),
-    ("asdfghjkl;asdf", "this password is too easy to guess (straight rows of keys are easy to guess)"),
-    ("abcdefghijklmnop", 'this password is too easy to guess (sequences like "abc" or "6543" are easy to'),
-    ("Zebediah2026!", "this password is too easy to guess"),  # the account's name and a year
-])
+@pytest.mark.parametrize(
+    ("password", "why"),
+    [
+        ("aaaaaaaaaa", 'this password is too easy to guess (repeats like "aaa" are easy to guess)'),
+        (" " * 10, 'this password is too easy to guess (repeats like "aaa" are easy to guess)'),
+        ("\0" * 10, "a password cannot hold control or invisible characters"),
+        ("\u200b" * 10, "a password cannot hold control or invisible characters"),
+        ("seven blue\u200b herons fly", "a password cannot hold control or invisible characters"),
+        ("seven blue\u202e herons fly", "a password cannot hold control or invisible characters"),
+        ("admin12345", "this password is too easy to guess (it is close to a common password)"),
+        ("asdfghjkl;asdf", "this password is too easy to guess (straight rows of keys are easy to guess)"),
+        ("abcdefghijklmnop", 'this password is too easy to guess (sequences like "abc" or "6543" are easy to'),
+        ("Zebediah2026!", "this password is too easy to guess"),  # the account's name and a year
+    ],
+)
 def test_weak_passwords_are_refused_with_the_reason(password: str, why: str) -> None:
     problem = password_problem(password, "Zebediah")
     assert problem is not None and problem.startswith(why), problem
@@ -49,8 +52,17 @@ def test_the_reason_is_in_the_readers_language() -> None:
     assert problem is not None and problem.startswith(said), problem
 
 
-@pytest.mark.parametrize("password", [STRONG, FULL_WIDTH, "correct horse battery", "walking across the map",
-                                      "x9$Lq!7vPz", "Übermorgen fahren wir nach Köln"])
+@pytest.mark.parametrize(
+    "password",
+    [
+        STRONG,
+        FULL_WIDTH,
+        "correct horse battery",
+        "walking across the map",
+        "x9$Lq!7vPz",
+        "Übermorgen fahren wir nach Köln",
+    ],
+)
 def test_strong_passwords_are_accepted(password: str) -> None:
     assert password_problem(password, "Zebediah") is None
 
@@ -86,8 +98,9 @@ def test_an_account_with_an_older_hash_signs_in_and_gets_a_normalised_one(client
     assert client.post("/api/accounts", json={"name": "Zebediah", "password": STRONG}).status_code == 201
     engine = client.app.state.lobby.journal.store.engine
     with engine.begin() as db:  # as an older server kept it: the hash of the password as typed
-        db.execute(update(AccountTable).where(AccountTable.name == "Zebediah")
-                   .values(password_hash=HASHER.hash(FULL_WIDTH)))
+        db.execute(
+            update(AccountTable).where(AccountTable.name == "Zebediah").values(password_hash=HASHER.hash(FULL_WIDTH))
+        )
     other = TestClient(client.app)
     assert other.post("/api/session", json={"name": "Zebediah", "password": FULL_WIDTH}).status_code < 300
     with engine.connect() as db:
@@ -104,17 +117,32 @@ def test_sign_up_refuses_weak_passwords_in_words(client: TestClient, password: s
 # -- admin tokens -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("token", ["12345678" * 4, "abcdefghijklmnopqrstuvwxyz0123456789", "a" * 64,
-                                   "abababababababababababababababab", "Password1" * 4,
-                                   "correct horse battery staple", "qwertyuiopasdfghjklzxcvbnm1234567890"])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "12345678" * 4,
+        "abcdefghijklmnopqrstuvwxyz0123456789",
+        "a" * 64,
+        "abababababababababababababababab",
+        "Password1" * 4,
+        "correct horse battery staple",
+        "qwertyuiopasdfghjklzxcvbnm1234567890",
+    ],
+)
 def test_admin_tokens_that_do_not_look_random_are_refused(token: str) -> None:
     reason = weak_token(token)
     assert reason is not None and "secrets.token_urlsafe(32)" in reason
 
 
 # made by secrets.token_urlsafe(32) and secrets.token_hex(16)
-@pytest.mark.parametrize("token", ["CZcWMTpvZNok56DfgErdMkCBqhnxMWG7TFpxj1gaUsI", "90248171bc02ade9da01a5271249d995",
-                                   "op3rator-Zq8vX2mLw4Rt7Yb1Nc6Kd9Hs0Pf5Gj3"])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "CZcWMTpvZNok56DfgErdMkCBqhnxMWG7TFpxj1gaUsI",
+        "90248171bc02ade9da01a5271249d995",
+        "op3rator-Zq8vX2mLw4Rt7Yb1Nc6Kd9Hs0Pf5Gj3",
+    ],
+)
 def test_random_admin_tokens_are_accepted(token: str) -> None:
     assert weak_token(token) is None
 

@@ -15,8 +15,9 @@ from tendays.server.face.app import Limits, create_app
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    unlimited = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
-                       connections_at_once=0)
+    unlimited = Limits(
+        clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0, connections_at_once=0
+    )
     with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(), unlimited)) as test_client:
         yield test_client
 
@@ -43,8 +44,7 @@ def test_a_name_of_only_dots_is_refused_since_no_link_can_reach_its_profile(clie
     answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
     assert answer.status_code == 422
     assert "dots" in answer.json()["detail"]
-    german = client.post("/api/accounts", json={"name": name, "password": PASSWORD},
-                         headers={"Accept-Language": "de"})
+    german = client.post("/api/accounts", json={"name": name, "password": PASSWORD}, headers={"Accept-Language": "de"})
     assert german.status_code == 422 and "Punkt" in german.json()["detail"]
 
 
@@ -61,18 +61,19 @@ def test_players_without_a_name_leads_to_the_leaderboard(client: TestClient) -> 
 
 
 @pytest.mark.parametrize(("language", "words"), [("en", "must be a number"), ("de", "muss eine Zahl sein")])
-def test_a_rating_range_that_is_no_number_is_refused_in_words(client: TestClient, language: str,
-                                                              words: str) -> None:
+def test_a_rating_range_that_is_no_number_is_refused_in_words(client: TestClient, language: str, words: str) -> None:
     sign_up(client, "Ann")
-    answer = client.post("/api/seeks", json={"edition": "usa", "rating_range": {"min": "abc"}},
-                         headers={"Accept-Language": language})
+    answer = client.post(
+        "/api/seeks", json={"edition": "usa", "rating_range": {"min": "abc"}}, headers={"Accept-Language": language}
+    )
     assert answer.status_code == 422
     assert answer.json()["detail"].startswith(f"rating_range.min: {words}"), answer.text
     assert "Input should" not in answer.text
 
 
-@pytest.mark.parametrize(("language", "words"), [("en", "letters, digits, - and _"),
-                                                 ("de", "Buchstaben, Ziffern, - und _")])
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "letters, digits, - and _"), ("de", "Buchstaben, Ziffern, - und _")]
+)
 def test_a_seek_id_with_odd_characters_is_refused_in_words(client: TestClient, language: str, words: str) -> None:
     sign_up(client, "Ann")
     answer = client.get("/api/seeks/a%20b", headers={"Accept-Language": language})
@@ -82,16 +83,19 @@ def test_a_seek_id_with_odd_characters_is_refused_in_words(client: TestClient, l
 
 
 def test_a_form_body_is_quoted_as_sent_not_as_python_bytes(client: TestClient) -> None:
-    answer = client.post("/api/accounts", content=b"name=x&password=y",
-                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+    answer = client.post(
+        "/api/accounts", content=b"name=x&password=y", headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
     assert answer.status_code == 422
     assert answer.json()["detail"] == "must be an object (not 'name=x&password=y')"
 
 
 def test_a_deleted_opponent_on_a_profile_is_said_in_the_readers_language(client: TestClient) -> None:
     sign_up(client, "Erna")
-    game = client.post("/api/games", json={"edition": "usa", "name": "Erna", "rated": True,
-                                           "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    game = client.post(
+        "/api/games",
+        json={"edition": "usa", "name": "Erna", "rated": True, "seats": [{"kind": "human"}, {"kind": "human"}]},
+    ).json()
     other = TestClient(client.app)
     sign_up(other, "Fritz")
     assert other.post(f"/api/games/{game['id']}/join", json={"name": "Fritz"}).status_code == 200

@@ -16,8 +16,9 @@ from tendays.server.face.app import Limits, create_app
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    unlimited = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
-                       connections_at_once=0)
+    unlimited = Limits(
+        clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0, connections_at_once=0
+    )
     with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(), unlimited)) as test_client:
         yield test_client
 
@@ -41,7 +42,8 @@ def first_seat_name(listed: dict[str, Any], game_id: str) -> str:
 
 @pytest.mark.parametrize(("language", "said"), [("en", "deleted player"), ("de", "gelöschter Spieler")])
 def test_a_deleted_account_is_said_in_the_readers_language_in_the_lobby_and_at_the_table(
-        client: TestClient, language: str, said: str) -> None:
+    client: TestClient, language: str, said: str
+) -> None:
     waiting, playing = TestClient(client.app), TestClient(client.app)
     sign_up(waiting, "Erna")
     open_game = create(waiting, "Erna", [HUMAN, HUMAN])
@@ -62,16 +64,25 @@ def test_a_deleted_account_is_said_in_the_readers_language_in_the_lobby_and_at_t
         assert table["game"]["seats"][0]["name"] == said
 
 
-@pytest.mark.parametrize(("language", "said"), [
-    ("en", "a rating of -5000 is not on the scale: ratings start at 25 and almost all lie between 0 and 50"),
-    ("de", "eine Wertung von -5000 liegt nicht auf der Skala: Wertungen beginnen bei 25 und liegen fast alle "
-           "zwischen 0 und 50")])
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "a rating of -5000 is not on the scale: ratings start at 25 and almost all lie between 0 and 50"),
+        (
+            "de",
+            "eine Wertung von -5000 liegt nicht auf der Skala: Wertungen beginnen bei 25 und liegen fast alle "
+            "zwischen 0 und 50",
+        ),
+    ],
+)
 def test_a_rating_range_off_the_scale_is_refused_with_the_scale_in_words(
-        client: TestClient, language: str, said: str) -> None:
+    client: TestClient, language: str, said: str
+) -> None:
     sign_up(client, "Ann")
     asked = {"Accept-Language": language}
-    answer = client.post("/api/seeks", json={"edition": "usa", "rating_range": {"min": -5000, "max": None}},
-                         headers=asked)
+    answer = client.post(
+        "/api/seeks", json={"edition": "usa", "rating_range": {"min": -5000, "max": None}}, headers=asked
+    )
     assert answer.status_code == 422 and answer.json()["detail"] == said
     scale = client.get("/api/rating-scale", headers=asked).json()
     assert (scale["start"], scale["low"], scale["high"]) == (25, 0, 50)
@@ -79,8 +90,9 @@ def test_a_rating_range_off_the_scale_is_refused_with_the_scale_in_words(
 
 
 @pytest.mark.parametrize("moved", [True, False])
-def test_deleting_an_account_during_its_rated_game_leaves_it_and_the_other_wins(client: TestClient,
-                                                                                moved: bool) -> None:
+def test_deleting_an_account_during_its_rated_game_leaves_it_and_the_other_wins(
+    client: TestClient, moved: bool
+) -> None:
     sign_up(client, "Erna")
     game = create(client, "Erna", [HUMAN, HUMAN], rated=True)
     fritz = TestClient(client.app)

@@ -48,30 +48,59 @@ def plan(engine: Engine, statement: str, parameters: Any) -> str:
 
 def add_people(store: Store, count: int) -> list[int]:
     with store.engine.begin() as db:
-        db.execute(insert(AccountTable), [{"name": f"P{n}", "name_key": name_key(f"P{n}"), "password_hash": "-",
-                                           "created": time.time()} for n in range(count)])
+        db.execute(
+            insert(AccountTable),
+            [
+                {"name": f"P{n}", "name_key": name_key(f"P{n}"), "password_hash": "-", "created": time.time()}
+                for n in range(count)
+            ],
+        )
         return list(db.scalars(text("SELECT id FROM accounts ORDER BY id")))
 
 
 def add_games(store: Store, games: list[tuple[str, str, list[int | None], bool]]) -> None:
     """(id, edition, the seats' accounts (None: free), finished) each, created in this order."""
     with store.engine.begin() as db:
-        db.execute(insert(GameTable), [
-            {"id": game_id, "edition": edition, "options": "{}", "seed": 1, "rated": True, "finished": finished,
-             "created": datetime.fromtimestamp(1_700_000_000 + number, UTC), "finished_at": 1.0 if finished else None}
-            for number, (game_id, edition, _seats, finished) in enumerate(games)])
-        db.execute(insert(SeatTable), [
-            {"game_id": game_id, "seat": seat, "kind": "human", "name": None if account is None else f"P{account}",
-             "account_id": account, "token_hash": None if account is None else "0" * 64}
-            for game_id, _edition, seats, _finished in games for seat, account in enumerate(seats)])
+        db.execute(
+            insert(GameTable),
+            [
+                {
+                    "id": game_id,
+                    "edition": edition,
+                    "options": "{}",
+                    "seed": 1,
+                    "rated": True,
+                    "finished": finished,
+                    "created": datetime.fromtimestamp(1_700_000_000 + number, UTC),
+                    "finished_at": 1.0 if finished else None,
+                }
+                for number, (game_id, edition, _seats, finished) in enumerate(games)
+            ],
+        )
+        db.execute(
+            insert(SeatTable),
+            [
+                {
+                    "game_id": game_id,
+                    "seat": seat,
+                    "kind": "human",
+                    "name": None if account is None else f"P{account}",
+                    "account_id": account,
+                    "token_hash": None if account is None else "0" * 64,
+                }
+                for game_id, _edition, seats, _finished in games
+                for seat, account in enumerate(seats)
+            ],
+        )
 
 
 def test_a_profile_is_three_statements_whatever_was_played(db_url: str) -> None:
     store = Store(db_url)
     try:
         ada, bob, cy = add_people(store, 3)
-        games = [(f"u{n}", "usa", [ada, bob], True) for n in range(4)] + \
-                [(f"g{n}", "germany", [cy, ada, bob], True) for n in range(3)]
+        games = [(f"u{n}", "usa", [ada, bob], True) for n in range(4)] + [
+            (f"g{n}", "germany", [cy, ada, bob], True) for n in range(3)
+        ]
         add_games(store, games)
         for day, (game_id, _edition, seats, _finished) in enumerate(games):  # a day apart: the repeat cap
             rate_game(store.engine, game_id, list(range(1, len(seats) + 1)), at=1_700_000_000 + day * 90_000)
@@ -97,8 +126,15 @@ def test_a_page_of_the_lobbys_lists_is_one_statement(db_url: str) -> None:
     store = Store(db_url)
     try:
         people = add_people(store, 2)
-        add_games(store, [("done", "usa", people, True), ("open1", "usa", [people[0], None], False),
-                          ("full", "usa", people, False), ("open2", "usa", [people[1], None], False)])
+        add_games(
+            store,
+            [
+                ("done", "usa", people, True),
+                ("open1", "usa", [people[0], None], False),
+                ("full", "usa", people, False),
+                ("open2", "usa", [people[1], None], False),
+            ],
+        )
         with statements(store.engine) as sent:
             assert store.page_ids("joinable", 0, 20) == (["open2", "open1"], 2)
             assert store.page_ids("playing", 0, 20) == (["full"], 1)
@@ -114,10 +150,22 @@ def test_the_leaderboard_reads_the_index_of_settled_players(db_url: str) -> None
     try:
         people = add_people(store, 3000)
         with store.engine.begin() as db:  # the USA's players settled, Germany's provisional
-            db.execute(insert(RatingTable), [
-                {"account_id": a, "edition": edition, "mu": 20 + a % 97 / 10, "sigma": sigma,
-                 "rating": 20 + a % 97 / 10, "games": 20, "updated": 1.0}
-                for a in people for edition, sigma in (("usa", 3.0), ("germany", 7.0))])
+            db.execute(
+                insert(RatingTable),
+                [
+                    {
+                        "account_id": a,
+                        "edition": edition,
+                        "mu": 20 + a % 97 / 10,
+                        "sigma": sigma,
+                        "rating": 20 + a % 97 / 10,
+                        "games": 20,
+                        "updated": 1.0,
+                    }
+                    for a in people
+                    for edition, sigma in (("usa", 3.0), ("germany", 7.0))
+                ],
+            )
             if db.dialect.name == "postgresql":
                 db.execute(text("ANALYZE ratings"))
         with statements(store.engine) as sent:
@@ -141,8 +189,11 @@ def test_the_games_being_played_are_found_without_reading_every_seat(db_url: str
     store = Store(db_url)
     try:
         people = add_people(store, 2)
-        add_games(store, [(f"f{n}", "usa", people, True) for n in range(10_000)]
-                  + [("full", "usa", people, False), ("open", "usa", [people[0], None], False)])
+        add_games(
+            store,
+            [(f"f{n}", "usa", people, True) for n in range(10_000)]
+            + [("full", "usa", people, False), ("open", "usa", [people[0], None], False)],
+        )
         if store.engine.dialect.name == "postgresql":
             with store.engine.begin() as db:
                 db.execute(text("ANALYZE"))

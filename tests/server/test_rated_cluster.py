@@ -34,8 +34,10 @@ def play_to_the_end(players: list[Player], rng: random.Random) -> dict[str, Any]
         newest = max(players, key=lambda p: p.latest["version"]).latest
         if newest["game"]["status"] == "over":
             return newest["game"]
-        mover = next((p for p in players if p.latest["version"] == newest["version"]
-                      and p.latest["game"].get("legal_moves")), None)
+        mover = next(
+            (p for p in players if p.latest["version"] == newest["version"] and p.latest["game"].get("legal_moves")),
+            None,
+        )
         if mover is None:
             continue  # the other table has not heard of the last move yet
         game = mover.latest["game"]
@@ -51,8 +53,10 @@ def stored_ratings(url: str, game_id: str) -> tuple[int, list[tuple[str, int]]]:
     """The game's rating history rows, and each player's number of rated games, from the database."""
     with psycopg.connect(url) as db:
         rows = db.execute("SELECT count(*) FROM rating_history WHERE game_id = %s", (game_id,)).fetchone()
-        games = db.execute("SELECT a.name, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id "
-                           "WHERE r.edition = 'usa' ORDER BY a.name").fetchall()
+        games = db.execute(
+            "SELECT a.name, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id "
+            "WHERE r.edition = 'usa' ORDER BY a.name"
+        ).fetchall()
     assert rows is not None
     return int(rows[0]), [(str(name), int(count)) for name, count in games]
 
@@ -62,13 +66,18 @@ def profile(node: Node, name: str) -> dict[str, Any]:
 
 
 def test_a_rated_game_played_on_one_process_is_rated_once_and_shown_by_the_other(
-        postgres_url: str, nodes: list[Node]) -> None:
+    postgres_url: str, nodes: list[Node]
+) -> None:
     nodes += [Node(postgres_url, **UNLIMITED) for _ in range(2)]
     first, second = nodes
     ada, bob = Person(first, "Ada"), Person(second, "Bob")
     seats = [{"kind": "human"}, {"kind": "human"}]
-    created = ada.ask(first, "POST", "/api/games", {"edition": "usa", "name": "Ada", "seats": seats,
-                                                    "rated": True, "options": {"days": 5}})
+    created = ada.ask(
+        first,
+        "POST",
+        "/api/games",
+        {"edition": "usa", "name": "Ada", "seats": seats, "rated": True, "options": {"days": 5}},
+    )
     joined = bob.ask(first, "POST", f"/api/games/{created['id']}/join", {"name": "Bob"})
     game_id = created["id"]
     players = [Player(created, first), Player(joined, first)]

@@ -57,8 +57,9 @@ def history_rows(store: Store, game_id: str | None = None) -> int:
 
 async def rated_game(lobby: Lobby, people: list[int], pace: Any = None) -> Match:
     """A rated game of three days between ``people`` (accounts), every seat taken, as the lobby makes it."""
-    match, _token = await lobby.create("usa", [HUMAN] * len(people), SHORT, "P0", Pace(*pace) if pace else None,
-                                       rated=True, account_id=people[0])
+    match, _token = await lobby.create(
+        "usa", [HUMAN] * len(people), SHORT, "P0", Pace(*pace) if pace else None, rated=True, account_id=people[0]
+    )
     for number, account in enumerate(people[1:], 1):
         await lobby.join(match.id, f"P{number}", account_id=account)
     return match
@@ -124,8 +125,10 @@ def test_once_every_person_has_moved_after_the_draft_leaving_loses(tmp_path: Pat
             assert outcome_of(store, match.id) == RatedOutcome.COUNTED == last_table(match)["rated_outcome"]
             assert rating_of(store, ada).mu > START.mu > rating_of(store, bob).mu
             with store.engine.connect() as db:  # the fact the rule reads is stored with the seats
-                assert db.scalars(select(SeatTable.moved_after_draft).where(SeatTable.game_id == match.id)
-                                  ).all() == [True, True]
+                assert db.scalars(select(SeatTable.moved_after_draft).where(SeatTable.game_id == match.id)).all() == [
+                    True,
+                    True,
+                ]
         finally:
             await lobby.close()
             await lobby.journal.close()
@@ -212,13 +215,16 @@ def test_a_pair_counts_at_most_the_cap_in_a_rolling_day_per_edition(db_url: str)
             add_game(store, f"ab{number}", [ada, bob])
             assert rate_game(store.engine, f"ab{number}", [1, 2], at=start + 60 * number)
         assert [outcome_of(store, f"ab{n}") for n in range(REPEAT_CAP + 1)] == [
-            *[RatedOutcome.COUNTED] * REPEAT_CAP, RatedOutcome.CAPPED]
+            *[RatedOutcome.COUNTED] * REPEAT_CAP,
+            RatedOutcome.CAPPED,
+        ]
         before = rating_of(store, ada)
         assert before.games == REPEAT_CAP and history_rows(store, f"ab{REPEAT_CAP}") == 0
         assert before.mu == pytest.approx(honest_day().mu)  # the capped win moved nothing
         with store.engine.connect() as db:  # played and recorded: its places are written
-            assert db.scalars(select(SeatTable.place).where(SeatTable.game_id == f"ab{REPEAT_CAP}")
-                              .order_by(SeatTable.seat)).all() == [1, 2]
+            assert db.scalars(
+                select(SeatTable.place).where(SeatTable.game_id == f"ab{REPEAT_CAP}").order_by(SeatTable.seat)
+            ).all() == [1, 2]
         # another pair, and the same pair in another edition, count
         add_game(store, "ac", [ada, cy])
         assert rate_game(store.engine, "ac", [1, 2], at=start + 600)
@@ -226,8 +232,10 @@ def test_a_pair_counts_at_most_the_cap_in_a_rolling_day_per_edition(db_url: str)
         assert rate_game(store.engine, "ab-germany", [1, 2], at=start + 600)
         assert outcome_of(store, "ac") == outcome_of(store, "ab-germany") == RatedOutcome.COUNTED
         # a rolling day: once the first game is a day old, one more counts, and the next does not
-        for name, at, outcome in (("late1", start + REPEAT_WINDOW + 1, RatedOutcome.COUNTED),
-                                  ("late2", start + REPEAT_WINDOW + 2, RatedOutcome.CAPPED)):
+        for name, at, outcome in (
+            ("late1", start + REPEAT_WINDOW + 1, RatedOutcome.COUNTED),
+            ("late2", start + REPEAT_WINDOW + 2, RatedOutcome.CAPPED),
+        ):
             add_game(store, name, [bob, ada])
             assert rate_game(store.engine, name, [1, 2], at=at)
             assert outcome_of(store, name) == outcome
@@ -270,8 +278,9 @@ def test_the_last_counted_game_of_a_pair_is_decided_once_by_two_processes_at_onc
         store.close()
     spawn = multiprocessing.get_context("spawn")
     barrier, answers = spawn.Barrier(2), spawn.Queue()
-    processes = [spawn.Process(target=rate_from_a_process, args=(db_url, games[i::2], barrier, 0.0, answers))
-                 for i in range(2)]
+    processes = [
+        spawn.Process(target=rate_from_a_process, args=(db_url, games[i::2], barrier, 0.0, answers)) for i in range(2)
+    ]
     for process in processes:
         process.start()
     written = [answers.get(timeout=120) for _ in games]
@@ -341,8 +350,7 @@ def test_the_farming_run_moves_no_rating(client: TestClient) -> None:
 HUMAN_SEAT = {"kind": "human"}
 
 
-def test_farming_with_one_move_after_the_draft_moves_a_rating_no_more_than_a_day_of_honest_play(
-        tmp_path: Path) -> None:
+def test_farming_with_one_move_after_the_draft_moves_a_rating_no_more_than_a_day_of_honest_play(tmp_path: Path) -> None:
     """The harder run: the helper drafts and makes one move before leaving, 30 times. Three games count (the
     repeat cap), the rest are capped: the farmer ends exactly where three honest wins against an equal
     newcomer take anyone (31.2), provisional and off the leaderboard."""
@@ -381,8 +389,14 @@ def test_recompute_edition_replays_the_counted_games_and_leaves_out_the_annulled
     store = Store(db_url)
     try:
         ada, bob, cy = add_accounts(store, "Ada", "Bob", "Cy")
-        played = [("g1", [ada, bob], [1, 2]), ("g2", [cy, bob], [2, 1]), ("g3", [ada, cy], [1, 2]),
-                  ("g4", [bob, ada], [1, 2]), ("g5", [ada, bob], [1, 2]), ("cap", [ada, bob], [1, 2])]
+        played = [
+            ("g1", [ada, bob], [1, 2]),
+            ("g2", [cy, bob], [2, 1]),
+            ("g3", [ada, cy], [1, 2]),
+            ("g4", [bob, ada], [1, 2]),
+            ("g5", [ada, bob], [1, 2]),
+            ("cap", [ada, bob], [1, 2]),
+        ]
         for number, (game, people, places) in enumerate(played):
             add_game(store, game, people)
             rate_game(store.engine, game, places, at=7_000_000 + number)
@@ -413,7 +427,13 @@ def test_recompute_edition_replays_the_counted_games_and_leaves_out_the_annulled
         assert ratings[cy] == pytest.approx((cy_rating.mu, cy_rating.sigma, 1))
         assert sorted({game for _, game in history}) == ["g2", "g4"]
         assert [outcome_of(store, g) for g in ("g1", "g2", "g3", "g4", "g5", "cap")] == [
-            "annulled", "counted", "annulled", "counted", "annulled", "annulled"]
+            "annulled",
+            "counted",
+            "annulled",
+            "counted",
+            "annulled",
+            "annulled",
+        ]
 
         with store.engine.begin() as db:  # every game of Cy's annulled: Cy has no rating left
             recompute_edition(db, "usa", {"g2"})

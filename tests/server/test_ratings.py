@@ -72,26 +72,39 @@ def test_a_rating_settles_after_a_dozen_or_so_games() -> None:
 
 
 def fake(over: bool, winner: int | None, current: int, gone: dict[int, str], rated: bool, players: int = 2) -> Any:
-    seats = [SimpleNamespace(index=i, kind="human", left=gone.get(i) == "left", away=gone.get(i) == "away")
-             for i in range(players)]
+    seats = [
+        SimpleNamespace(index=i, kind="human", left=gone.get(i) == "left", away=gone.get(i) == "away")
+        for i in range(players)
+    ]
     ended = None if over else gone.get(-1, "abandoned")
-    return SimpleNamespace(state=SimpleNamespace(is_over=over, winner=winner, current=current), seats=seats,
-                           rated=rated, ended=ended)
+    return SimpleNamespace(
+        state=SimpleNamespace(is_over=over, winner=winner, current=current), seats=seats, rated=rated, ended=ended
+    )
 
 
-@pytest.mark.parametrize(("over", "winner", "current", "gone", "rated", "players", "expected"), [
-    (True, 1, 0, {}, False, 2, [2, 1]),  # played out: the winner first
-    (True, None, 0, {}, False, 3, [1, 1, 1]),  # the turn limit: everyone shares first
-    (False, None, 0, {}, False, 2, None),  # an unrated game ended early has no result
-    (False, None, 0, {0: "left"}, True, 2, [2, 1]),  # rated, left: the other wins (a forfeit)
-    (False, None, 1, {}, True, 2, [1, 2]),  # rated, expired waiting for seat 2's move: seat 2 lost
-    (False, None, 1, {-1: "closed"}, True, 2, None),  # rated, closed by the operator: no result
-    (True, 0, 0, {2: "left"}, True, 3, [1, 2, 3]),  # rated: who left is last
-    (True, 2, 0, {2: "left"}, True, 3, [1, 1, 2]),  # rated: the leaver's bot won; the others share first
-    (True, 1, 0, {2: "away"}, False, 3, [2, 1, 2]),  # unrated: away changes nothing
-])
-def test_places(over: bool, winner: int | None, current: int, gone: dict[int, str], rated: bool, players: int,
-                expected: list[int] | None) -> None:
+@pytest.mark.parametrize(
+    ("over", "winner", "current", "gone", "rated", "players", "expected"),
+    [
+        (True, 1, 0, {}, False, 2, [2, 1]),  # played out: the winner first
+        (True, None, 0, {}, False, 3, [1, 1, 1]),  # the turn limit: everyone shares first
+        (False, None, 0, {}, False, 2, None),  # an unrated game ended early has no result
+        (False, None, 0, {0: "left"}, True, 2, [2, 1]),  # rated, left: the other wins (a forfeit)
+        (False, None, 1, {}, True, 2, [1, 2]),  # rated, expired waiting for seat 2's move: seat 2 lost
+        (False, None, 1, {-1: "closed"}, True, 2, None),  # rated, closed by the operator: no result
+        (True, 0, 0, {2: "left"}, True, 3, [1, 2, 3]),  # rated: who left is last
+        (True, 2, 0, {2: "left"}, True, 3, [1, 1, 2]),  # rated: the leaver's bot won; the others share first
+        (True, 1, 0, {2: "away"}, False, 3, [2, 1, 2]),  # unrated: away changes nothing
+    ],
+)
+def test_places(
+    over: bool,
+    winner: int | None,
+    current: int,
+    gone: dict[int, str],
+    rated: bool,
+    players: int,
+    expected: list[int] | None,
+) -> None:
     assert places(fake(over, winner, current, gone, rated, players)) == expected
 
 
@@ -100,26 +113,52 @@ def test_places(over: bool, winner: int | None, current: int, gone: dict[int, st
 
 def add_accounts(store: Store, *names: str) -> list[int]:
     with store.engine.begin() as db:
-        return [db.execute(insert(AccountTable).values(name=n, name_key=name_key(n), password_hash="-",
-                                                       created=time.time())).inserted_primary_key[0]
-                for n in names]
+        return [
+            db.execute(
+                insert(AccountTable).values(name=n, name_key=name_key(n), password_hash="-", created=time.time())
+            ).inserted_primary_key[0]
+            for n in names
+        ]
 
 
-def add_game(store: Store, game_id: str, accounts: list[int | None], rated: bool = True, edition: str = "usa",
-             finished: bool = True, created: float = 0.0) -> None:
+def add_game(
+    store: Store,
+    game_id: str,
+    accounts: list[int | None],
+    rated: bool = True,
+    edition: str = "usa",
+    finished: bool = True,
+    created: float = 0.0,
+) -> None:
     from datetime import UTC, datetime
+
     with store.engine.begin() as db:
-        db.execute(insert(GameTable).values(id=game_id, edition=edition, options="{}", seed=1, rated=rated,
-                                            created=datetime.fromtimestamp(created or time.time(), UTC),
-                                            finished=finished, finished_at=time.time() if finished else None))
-        db.execute(insert(SeatTable), [{"game_id": game_id, "seat": i, "kind": "human", "name": f"P{i}",
-                                        "account_id": a} for i, a in enumerate(accounts)])
+        db.execute(
+            insert(GameTable).values(
+                id=game_id,
+                edition=edition,
+                options="{}",
+                seed=1,
+                rated=rated,
+                created=datetime.fromtimestamp(created or time.time(), UTC),
+                finished=finished,
+                finished_at=time.time() if finished else None,
+            )
+        )
+        db.execute(
+            insert(SeatTable),
+            [
+                {"game_id": game_id, "seat": i, "kind": "human", "name": f"P{i}", "account_id": a}
+                for i, a in enumerate(accounts)
+            ],
+        )
 
 
 def rating_of(store: Store, account: int, edition: str = "usa") -> Any:
     with store.engine.connect() as db:
-        return db.execute(select(RatingTable).where(RatingTable.account_id == account,
-                                                    RatingTable.edition == edition)).one_or_none()
+        return db.execute(
+            select(RatingTable).where(RatingTable.account_id == account, RatingTable.edition == edition)
+        ).one_or_none()
 
 
 def test_a_game_is_rated_once(db_url: str) -> None:
@@ -135,10 +174,15 @@ def test_a_game_is_rated_once(db_url: str) -> None:
         assert won.mu > START.mu > lost.mu
         assert won.rating == won.mu
         with store.engine.connect() as db:
-            assert db.execute(select(SeatTable.place).where(SeatTable.game_id == "g1")
-                              .order_by(SeatTable.seat)).scalars().all() == [1, 2]
-            assert db.execute(select(RatingHistoryTable.account_id).where(RatingHistoryTable.game_id == "g1")
-                              ).scalars().all() != []
+            assert db.execute(
+                select(SeatTable.place).where(SeatTable.game_id == "g1").order_by(SeatTable.seat)
+            ).scalars().all() == [1, 2]
+            assert (
+                db.execute(select(RatingHistoryTable.account_id).where(RatingHistoryTable.game_id == "g1"))
+                .scalars()
+                .all()
+                != []
+            )
         add_game(store, "friendly", [ada, bob], rated=False)
         assert rate_game(store.engine, "friendly", [2, 1])  # an unrated game's places are written, nothing more
         assert rating_of(store, ada).games == 1
@@ -191,10 +235,12 @@ def open_lobby(url: str, **changes: Any) -> Lobby:
 async def rated_pair(lobby: Lobby, pace: Any = None) -> tuple[Match, list[int]]:
     """A rated two-person game between two new accounts, as the lobby makes it."""
     from tendays.server.settings import Pace
+
     store = lobby.journal.store
     people = add_accounts(store, "Ada", "Bob")
-    match, _token = await lobby.create("usa", [HUMAN, HUMAN], {}, "Ada", Pace(*pace) if pace else None, rated=True,
-                                       account_id=people[0])
+    match, _token = await lobby.create(
+        "usa", [HUMAN, HUMAN], {}, "Ada", Pace(*pace) if pace else None, rated=True, account_id=people[0]
+    )
     await lobby.join(match.id, "Bob", account_id=people[1])
     return match, people
 
@@ -202,7 +248,7 @@ async def rated_pair(lobby: Lobby, pace: Any = None) -> tuple[Match, list[int]]:
 async def settled(lobby: Lobby) -> None:
     for _ in range(100):
         await asyncio.sleep(0.02)
-        if not lobby._finishing:
+        if not lobby.finisher.pending:
             return
 
 
@@ -360,8 +406,9 @@ def test_profile_and_leaderboard(db_url: str, client: TestClient) -> None:
     assert by_id["open"]["result"] == "playing" and by_id["open"]["link"] == "/play/open"
     assert by_id["friendly"]["result"] == "lost" and not by_id["friendly"]["rated"]
     assert by_id["r4"]["result"] == "won" and by_id["r4"]["link"] == "/replay/r4"
-    assert by_id["r4"]["others"] == [{"name": "P1", "bot": None, "place": 2, "bot_account": False,
-                                      "profile": "/players/P1"}]
+    assert by_id["r4"]["others"] == [
+        {"name": "P1", "bot": None, "place": 2, "bot_account": False, "profile": "/players/P1"}
+    ]
     assert by_id["r4"]["change"] == points[-1]["change"]
     paged = client.get("/api/players/Ada", params={"page": 2, "per_page": 3}).json()
     assert [g["id"] for g in paged["games"]] == ["r3", "r2", "r1"] and paged["pages"] == 3 and paged["total"] == 7
@@ -397,8 +444,9 @@ def test_rated_games_over_the_api(client: TestClient) -> None:
     anonymous = client.post("/api/games", json=game)
     assert anonymous.status_code == 401 and "sign in" in anonymous.json()["detail"]
     ada = sign_up(client, "Ada")
-    with_bot = client.post("/api/games", json={**game, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
-                           headers=ada)
+    with_bot = client.post(
+        "/api/games", json={**game, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]}, headers=ada
+    )
     assert with_bot.status_code == 422
     created = client.post("/api/games", json=game, headers=ada)
     assert created.status_code == 201, created.text

@@ -31,11 +31,22 @@ class Served:
 
     def __init__(self, db: Path, port: int, *extra: str) -> None:
         self.port, self.base = port, f"http://127.0.0.1:{port}"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TENDAYS_DB": f"sqlite:///{db}", "TENDAYS_PORT": str(port),
-               "TENDAYS_ADMIN_TOKEN": ADMIN, "TENDAYS_BOT_DELAY": "0",
-               "TENDAYS_BOT_WORKERS": "0"}
-        self.process = subprocess.Popen([sys.executable, "-m", "tendays", "serve", "--log-level", "warning", *extra],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "TENDAYS_DB": f"sqlite:///{db}",
+            "TENDAYS_PORT": str(port),
+            "TENDAYS_ADMIN_TOKEN": ADMIN,
+            "TENDAYS_BOT_DELAY": "0",
+            "TENDAYS_BOT_WORKERS": "0",
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tendays", "serve", "--log-level", "warning", *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         wait_until_serving(self.process, self.base)
 
     def get(self, path: str) -> tuple[int, bytes]:
@@ -75,13 +86,19 @@ def test_settings_from_the_environment_and_one_server_per_database(tmp_path: Pat
     running.append(Served(db, free_port()))
     command_line = Path(f"/proc/{running[0].process.pid}/cmdline").read_bytes()
     assert str(db).encode() not in command_line and ADMIN.encode() not in command_line  # nothing secret in `ps`
-    second = subprocess.run([sys.executable, "-m", "tendays", "serve", "--port", str(free_port())],
-                            env={**os.environ, "TENDAYS_DB": f"sqlite:///{db}"}, capture_output=True, text=True,
-                            timeout=60)
+    second = subprocess.run(
+        [sys.executable, "-m", "tendays", "serve", "--port", str(free_port())],
+        env={**os.environ, "TENDAYS_DB": f"sqlite:///{db}"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert second.returncode == 2
-    assert second.stderr.strip() == (f"tendays serve: another tendays server is already using the database {db}; "
-                                     "stop it first (two servers on one SQLite file would each accept moves the "
-                                     "other never sees)")
+    assert second.stderr.strip() == (
+        f"tendays serve: another tendays server is already using the database {db}; "
+        "stop it first (two servers on one SQLite file would each accept moves the "
+        "other never sees)"
+    )
     status, _ = running[0].get("/api/admin/games?status=all")
     assert status == 401  # the admin token came from the environment
 
@@ -89,8 +106,10 @@ def test_settings_from_the_environment_and_one_server_per_database(tmp_path: Pat
 def test_a_60_mb_name_is_refused_before_it_is_read(tmp_path: Path, running: list[Served]) -> None:
     running.append(Served(tmp_path / "games.db", free_port()))
     with socket.create_connection(("127.0.0.1", running[0].port), timeout=10) as raw:
-        raw.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    b"Content-Length: 60000000\r\n\r\n" + b'{"name": "' + b"A" * 1000)
+        raw.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 60000000\r\n\r\n" + b'{"name": "' + b"A" * 1000
+        )
         answer = ""
         while "too large" not in answer:  # answered while 59.99 MB are still unsent
             chunk = raw.recv(4096).decode()
@@ -119,8 +138,10 @@ def test_a_clock_survives_kill_9(tmp_path: Path, running: list[Served]) -> None:
     db, port = tmp_path / "games.db", free_port()
     running.append(Served(db, port, "--live-min", "1s"))
     first = running[0]
-    alice = first.post("/api/games", {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}] * 2,
-                                      "pace": {"kind": "live", "per_move": 6}})
+    alice = first.post(
+        "/api/games",
+        {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}] * 2, "pace": {"kind": "live", "per_move": 6}},
+    )
     bob = first.post(f"/api/games/{alice['id']}/join", {"name": "Bob"})
     table = first.table(alice)
     deadline = table["game"]["clock"]["deadline"]
@@ -138,14 +159,17 @@ def test_a_clock_survives_kill_9(tmp_path: Path, running: list[Served]) -> None:
         time.sleep(0.2)
     assert latest["version"] >= 1 and time.time() < deadline + 5
     lines = [line["text"] for line in latest["game"]["chat"]]
-    assert "Alice ran out of time: the normal bot played the turn" in lines or \
-        "Bob ran out of time: the normal bot played the turn" in lines
+    assert (
+        "Alice ran out of time: the normal bot played the turn" in lines
+        or "Bob ran out of time: the normal bot played the turn" in lines
+    )
 
 
 def admin(server: Served, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TENDAYS_URL": server.base, "TENDAYS_ADMIN_TOKEN": ADMIN}
-    return subprocess.run([sys.executable, "-m", "tendays", "admin", *args], env=env, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "tendays", "admin", *args], env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_the_operators_command_lists_closes_and_backs_up(tmp_path: Path, running: list[Served]) -> None:
@@ -163,6 +187,11 @@ def test_the_operators_command_lists_closes_and_backs_up(tmp_path: Path, running
     copy = tmp_path / "backup.db"
     backup = admin(server, "backup", str(copy), "--db", f"sqlite:///{db}")  # while the server runs
     assert backup.returncode == 0 and "(1 game)" in backup.stdout
-    wrong = subprocess.run([sys.executable, "-m", "tendays", "admin", "games"], capture_output=True, text=True,
-                           env={**os.environ, "TENDAYS_URL": server.base, "TENDAYS_ADMIN_TOKEN": "nope"}, timeout=60)
+    wrong = subprocess.run(
+        [sys.executable, "-m", "tendays", "admin", "games"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TENDAYS_URL": server.base, "TENDAYS_ADMIN_TOKEN": "nope"},
+        timeout=60,
+    )
     assert wrong.returncode == 1 and "the server answered 401: the admin token is missing or wrong" in wrong.stderr

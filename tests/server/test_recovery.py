@@ -34,9 +34,25 @@ class Server:
         self.ws_base = f"ws://127.0.0.1:{port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tendays", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-             "--bot-delay", "0", "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            [
+                sys.executable,
+                "-m",
+                "tendays",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                f"sqlite:///{db}",
+                "--bot-delay",
+                "0",
+                "--log-level",
+                "warning",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         assert self.process.stdout is not None
         self.banner = self.process.stdout.readline()
         wait_until_serving(self.process, self.base)

@@ -47,8 +47,7 @@ TOKEN = "op3rator-Zq8vX2mLw4Rt7Yb1Nc6Kd9Hs0Pf5Gj3"
 def lite(tmp_path: Path) -> Any:
     """The app on SQLite alone (the record is read back on PostgreSQL too, through conftest's ``client``), with
     an operator."""
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(),
-                               admin_token=TOKEN)) as test_client:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'tendays.db'}", settings(), admin_token=TOKEN)) as test_client:
         yield test_client
 
 
@@ -60,15 +59,15 @@ def play_some_then(client: TestClient, ticket: dict[str, Any], moves: int, then:
         ws.send_json({"type": "chat", "text": "off we go"})
         while moves and table["game"]["status"] != "over":
             if table["game"]["legal_moves"]:
-                ws.send_json({"type": "move", "move": table["game"]["legal_moves"][0]["text"],
-                              "version": table["version"]})
+                ws.send_json(
+                    {"type": "move", "move": table["game"]["legal_moves"][0]["text"], "version": table["version"]}
+                )
                 moves -= 1
             table = next_of(ws, "state")
         if then == "leave":
             ws.send_json({"type": "leave"})
         else:
-            closed = client.post(f"/api/admin/games/{ticket['id']}/close",
-                                 headers={"Authorization": f"Bearer {TOKEN}"})
+            closed = client.post(f"/api/admin/games/{ticket['id']}/close", headers={"Authorization": f"Bearer {TOKEN}"})
             assert closed.status_code == 200, closed.text
         while table["game"]["status"] != "over":
             table = next_of(ws, "state")
@@ -97,11 +96,15 @@ def test_a_game_being_played_tells_nothing(lite: TestClient) -> None:
         dealt = next_of(ws, "state")["game"]
         ws.send_json({"type": "move", "move": dealt["legal_moves"][0]["text"], "version": 0})
         next_of(ws, "state")
-        for answer in (lite.get(f"/api/games/{ticket['id']}/record"), lite.get(f"/api/games/{ticket['id']}/replay"),
-                       lite.post(f"/api/games/{ticket['id']}/analysis")):
+        for answer in (
+            lite.get(f"/api/games/{ticket['id']}/record"),
+            lite.get(f"/api/games/{ticket['id']}/replay"),
+            lite.post(f"/api/games/{ticket['id']}/analysis"),
+        ):
             assert answer.status_code == 409
-            assert answer.json() == {"detail": f"game {ticket['id']} is still being played: its record and replay "
-                                               "open once it is over"}
+            assert answer.json() == {
+                "detail": f"game {ticket['id']} is still being played: its record and replay open once it is over"
+            }
     assert lite.get(f"/replay/{ticket['id']}").status_code == 200  # the page itself says so, in words
 
 
@@ -208,7 +211,7 @@ def test_a_game_ended_early_replays_as_its_watchers_saw_it(lite: TestClient, the
     lobby: Lobby = lite.app.state.lobby  # type: ignore[attr-defined]
     stored = lobby.journal.store.load_game(ticket["id"])
     assert stored is not None and stored.ended == ("abandoned" if then == "leave" else "closed")
-    states = replays.replay_states(replays._stored_record(stored))
+    states = replays._stored_record(stored).states()
     assert len(states) > 10 and not states[-1].is_over
 
     answer = lite.get(f"/api/games/{ticket['id']}/replay", headers={"Accept-Language": "de"})
@@ -216,28 +219,50 @@ def test_a_game_ended_early_replays_as_its_watchers_saw_it(lite: TestClient, the
     replay = answer.json()
     assert replay["ended"] == stored.ended and replay["racks_hidden"] is True and replay["verdicts"] == []
     assert [line["text"] for line in replay["chat"]][:1] == ["off we go"]
-    public = ("phase", "current", "turn", "in_hand", "taken_from", "forced_pile", "piles", "draw_pile",
-              "rack_counts", "racks", "winner")
+    public = (
+        "phase",
+        "current",
+        "turn",
+        "in_hand",
+        "taken_from",
+        "forced_pile",
+        "piles",
+        "draw_pile",
+        "rack_counts",
+        "racks",
+        "winner",
+    )
     for state, frame in zip(states, replay["frames"], strict=True):  # what a watcher saw, no more
         seen = view_to_json(view(state, None), events=False)
         assert {k: frame[k] for k in public} == {k: seen[k] for k in public}
         assert frame["racks"] is None and frame["journeys"] is None
     edition = states[0].edition
     shown = {edition.tiles[t].id for state in states for pile in state.piles for t in pile}
-    held = {edition.tiles[t].id for state in states for rack in (*state.racks, (state.in_hand,)) for t in rack
-            if t is not None} - shown
+    held = {
+        edition.tiles[t].id
+        for state in states
+        for rack in (*state.racks, (state.in_hand,))
+        for t in rack
+        if t is not None
+    } - shown
     assert held and not held & strings_in(replay)  # no tile that stayed in a rack, anywhere
     assert "seed" not in strings_in(replay) and str(SEED) not in answer.text
 
-    closed = (f"Spiel {ticket['id']} wurde beendet, bevor es zu Ende gespielt war: seine Reisepläne bleiben "
-              "verdeckt, also gibt es kein Spielprotokoll und keine Analyse")
-    for refused in (lite.get(f"/api/games/{ticket['id']}/record", headers={"Accept-Language": "de"}),
-                    lite.post(f"/api/games/{ticket['id']}/analysis", headers={"Accept-Language": "de"}),
-                    lite.get(f"/api/games/{ticket['id']}/analysis", headers={"Accept-Language": "de"})):
+    closed = (
+        f"Spiel {ticket['id']} wurde beendet, bevor es zu Ende gespielt war: seine Reisepläne bleiben "
+        "verdeckt, also gibt es kein Spielprotokoll und keine Analyse"
+    )
+    for refused in (
+        lite.get(f"/api/games/{ticket['id']}/record", headers={"Accept-Language": "de"}),
+        lite.post(f"/api/games/{ticket['id']}/analysis", headers={"Accept-Language": "de"}),
+        lite.get(f"/api/games/{ticket['id']}/analysis", headers={"Accept-Language": "de"}),
+    ):
         assert refused.status_code == 409 and refused.json() == {"detail": closed}
     english = lite.get(f"/api/games/{ticket['id']}/record").json()["detail"]
-    assert english == (f"game {ticket['id']} ended before it was played out: its racks stay hidden, so it has no "
-                       "record and no analysis")
+    assert english == (
+        f"game {ticket['id']} ended before it was played out: its racks stay hidden, so it has no "
+        "record and no analysis"
+    )
 
 
 def test_a_record_opened_from_a_file_shows_every_rack_even_before_its_end(lite: TestClient) -> None:

@@ -59,10 +59,16 @@ def person(engine: Engine, name: str) -> Person:
     now = time.time()
     session, csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     with engine.begin() as db:
-        account_id = db.execute(insert(AccountTable).values(
-            name=name, name_key=name_key(name), password_hash="x", created=now).returning(AccountTable.id)).scalar_one()
-        db.execute(insert(SessionTable).values(id_hash=session_hash(session), account_id=account_id, csrf=csrf,
-                                               created=now, expires=now + 3600))
+        account_id = db.execute(
+            insert(AccountTable)
+            .values(name=name, name_key=name_key(name), password_hash="x", created=now)
+            .returning(AccountTable.id)
+        ).scalar_one()
+        db.execute(
+            insert(SessionTable).values(
+                id_hash=session_hash(session), account_id=account_id, csrf=csrf, created=now, expires=now + 3600
+            )
+        )
     return Person(int(account_id), name, session, csrf)
 
 
@@ -84,8 +90,9 @@ def game_of(client: TestClient, *people: Person) -> str:
 
 def reports_in(engine: Engine, reporter: int) -> int:
     with engine.connect() as db:
-        return int(db.scalar(select(func.count()).select_from(ReportTable)
-                             .where(ReportTable.reporter_id == reporter)) or 0)
+        return int(
+            db.scalar(select(func.count()).select_from(ReportTable).where(ReportTable.reporter_id == reporter)) or 0
+        )
 
 
 # -- reports ---------------------------------------------------------------------------------------
@@ -106,7 +113,12 @@ def test_a_report_of_a_player_for_their_game_is_written_once(client: TestClient)
     assert len(rows) == 1
     row = rows[0]
     assert (row.reporter_id, row.reported_id, row.game_id, row.reason, row.status) == (
-        ann.id, ben.id, game, "abuse", "open")
+        ann.id,
+        ben.id,
+        game,
+        "abuse",
+        "open",
+    )
     assert row.text == "Rude in the chat,\nthree times."
     other = ann.call(client, "POST", "/api/reports", {"player": "Ben", "reason": "cheating"})  # no game: another
     assert other.status_code == 201 and other.json()["id"] != first.json()["id"]
@@ -120,18 +132,25 @@ def test_a_report_of_a_player_for_their_game_is_written_once(client: TestClient)
         assert [reason for reason in reasons if f"moderation.reason.{reason}" not in words] == []
 
 
-@pytest.mark.parametrize(("body", "status", "words"), [
-    ({"player": "Ann", "reason": "abuse"}, 422, "you cannot report yourself"),
-    ({"player": "Nobody", "reason": "abuse"}, 404, "there is no player called 'Nobody'"),
-    ({"player": "Ben", "reason": "rudeness"}, 422, "unknown reason 'rudeness'; known: cheating, abuse"),
-    ({"player": "Ben", "reason": "abuse", "text": "bell\x07"}, 422, "cannot contain the character U+0007"),
-    ({"player": "Ben", "reason": "abuse", "text": "\u202eesrever"}, 422, "cannot contain the character U+202E"),
-    ({"player": "Ben", "reason": "abuse", "text": "x" * (REPORT_TEXT + 1)}, 422,
-     f"at most {REPORT_TEXT} characters, not {REPORT_TEXT + 1}"),
-    ({"player": "Ben", "reason": "abuse", "game": "nosuchgame"}, 422, "Ben did not play in game 'nosuchgame'"),
-])
-def test_a_report_that_cannot_be_is_refused_in_words(client: TestClient, body: dict[str, Any], status: int,
-                                                     words: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"player": "Ann", "reason": "abuse"}, 422, "you cannot report yourself"),
+        ({"player": "Nobody", "reason": "abuse"}, 404, "there is no player called 'Nobody'"),
+        ({"player": "Ben", "reason": "rudeness"}, 422, "unknown reason 'rudeness'; known: cheating, abuse"),
+        ({"player": "Ben", "reason": "abuse", "text": "bell\x07"}, 422, "cannot contain the character U+0007"),
+        ({"player": "Ben", "reason": "abuse", "text": "\u202eesrever"}, 422, "cannot contain the character U+202E"),
+        (
+            {"player": "Ben", "reason": "abuse", "text": "x" * (REPORT_TEXT + 1)},
+            422,
+            f"at most {REPORT_TEXT} characters, not {REPORT_TEXT + 1}",
+        ),
+        ({"player": "Ben", "reason": "abuse", "game": "nosuchgame"}, 422, "Ben did not play in game 'nosuchgame'"),
+    ],
+)
+def test_a_report_that_cannot_be_is_refused_in_words(
+    client: TestClient, body: dict[str, Any], status: int, words: str
+) -> None:
     engine = engine_of(client)
     ann, _ben = person(engine, "Ann"), person(engine, "Ben")
     answer = ann.call(client, "POST", "/api/reports", body)
@@ -157,8 +176,10 @@ def test_a_game_the_player_did_not_sit_at_is_refused(client: TestClient) -> None
     game = game_of(client, ann, cid)
     answer = ann.call(client, "POST", "/api/reports", {"player": "Ben", "reason": "cheating", "game": game})
     assert answer.status_code == 422 and f"Ben did not play in game '{game}'" in answer.json()["detail"]
-    assert ann.call(client, "POST", "/api/reports", {"player": "Cid", "reason": "cheating", "game": game}
-                    ).status_code == 201
+    assert (
+        ann.call(client, "POST", "/api/reports", {"player": "Cid", "reason": "cheating", "game": game}).status_code
+        == 201
+    )
     assert ben.id != cid.id
 
 
@@ -197,8 +218,9 @@ def test_the_same_report_sent_many_times_at_once_is_one(store: Store) -> None:
     reporter, player = person(store.engine, "Ann"), person(store.engine, "Ben")
     now = time.time()
     with ThreadPoolExecutor(8) as pool:
-        filed = list(pool.map(lambda _i: report(store.engine, reporter.account, "Ben", "name", None, "", now),
-                              range(16)))
+        filed = list(
+            pool.map(lambda _i: report(store.engine, reporter.account, "Ben", "name", None, "", now), range(16))
+        )
     assert len({f.id for f in filed}) == 1 and sum(f.new for f in filed) == 1
     assert reports_in(store.engine, reporter.id) == 1 and player.id != reporter.id
 
@@ -317,9 +339,11 @@ def test_the_blocked_players_chat_is_hidden_from_the_blocker_alone(client: TestC
     ann, ben = person(engine, "Ann"), person(engine, "Ben")
     game = game_of(client, ann, ben)
     url = f"/ws/games/{game}"
-    with client.websocket_connect(url, headers=ann.headers(False)) as ws_ann, \
-            client.websocket_connect(url, headers=ben.headers(False)) as ws_ben, \
-            client.websocket_connect(url) as ws_watch:
+    with (
+        client.websocket_connect(url, headers=ann.headers(False)) as ws_ann,
+        client.websocket_connect(url, headers=ben.headers(False)) as ws_ben,
+        client.websocket_connect(url) as ws_watch,
+    ):
         for ws in (ws_ann, ws_ben):
             ws.send_json({"type": "hello", "account": True})
         ws_watch.send_json({"type": "hello", "token": None})
@@ -354,12 +378,17 @@ def test_no_rematch_is_offered_to_someone_who_blocks_the_asker(client: TestClien
     ann, ben = person(engine, "Ann"), person(engine, "Ben")
     game = game_of(client, ann, ben)
     url = f"/ws/games/{game}"
-    with client.websocket_connect(url, headers=ann.headers(False)) as ws_ann, \
-            client.websocket_connect(url, headers=ben.headers(False)) as ws_ben:
+    with (
+        client.websocket_connect(url, headers=ann.headers(False)) as ws_ann,
+        client.websocket_connect(url, headers=ben.headers(False)) as ws_ben,
+    ):
         for ws in (ws_ann, ws_ben):
             ws.send_json({"type": "hello", "account": True})
             next_of(ws, "state")
         ws_ann.send_json({"type": "leave"})
+        # Ben asks to end once his table shows Ann gone (asked before, it would be refused)
+        while not next_of(ws_ben, "state")["game"]["seats"][0]["left"]:
+            pass
         ws_ben.send_json({"type": "end"})  # the game ends: nobody else plays it
         while next_of(ws_ben, "state")["game"]["status"] != "over":
             pass
@@ -367,7 +396,9 @@ def test_no_rematch_is_offered_to_someone_who_blocks_the_asker(client: TestClien
         ws_ben.send_json({"type": "rematch"})
         refusal = next_of(ws_ben, "error")
         assert (refusal["code"], refusal["message"]) == (
-            "forbidden", "you cannot play at this table: a player there does not play with you")
+            "forbidden",
+            "you cannot play at this table: a player there does not play with you",
+        )
         assert ann.call(client, "DELETE", "/api/blocks/Ben").status_code == 200
         ws_ben.send_json({"type": "rematch"})
         assert next_of(ws_ben, "seat")["id"] != game

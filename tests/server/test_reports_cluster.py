@@ -22,11 +22,13 @@ from tendays.server.storage.schema import AccountTable, ReportTable  # noqa: E40
 BURST = 30
 
 
-def call(node: Node, method: str, path: str, body: Any = None,
-         headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any], Any]:
+def call(
+    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, Any], Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{node.base}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=20) as answer:
             return answer.status, json.load(answer), answer.headers
@@ -34,23 +36,33 @@ def call(node: Node, method: str, path: str, body: Any = None,
         return error.code, json.loads(error.read()), error.headers
 
 
-def test_a_burst_of_reports_to_two_processes_writes_at_most_the_days_limit(postgres_url: str,
-                                                                           nodes: list[Node]) -> None:
+def test_a_burst_of_reports_to_two_processes_writes_at_most_the_days_limit(
+    postgres_url: str, nodes: list[Node]
+) -> None:
     nodes += [Node(postgres_url) for _ in range(2)]
-    status, session, headers = call(nodes[0], "POST", "/api/accounts",
-                                    {"name": "Reporter", "password": "a long enough secret"})
+    status, session, headers = call(
+        nodes[0], "POST", "/api/accounts", {"name": "Reporter", "password": "a long enough secret"}
+    )
     assert status == 201, session
     signed = {"Cookie": headers["Set-Cookie"].split(";")[0], "X-CSRF-Token": session["csrf"]}
     engine = create_engine(postgres_url)
     try:
         with engine.begin() as db:  # the players reported (no password to hash)
             for i in range(BURST):
-                db.execute(insert(AccountTable).values(name=f"Player{i}", name_key=f"player{i}",
-                                                       password_hash="x", created=time.time()))
+                db.execute(
+                    insert(AccountTable).values(
+                        name=f"Player{i}", name_key=f"player{i}", password_hash="x", created=time.time()
+                    )
+                )
         with ThreadPoolExecutor(BURST) as pool:  # every report at once, half to each process
-            answers = list(pool.map(
-                lambda i: call(nodes[i % 2], "POST", "/api/reports",
-                               {"player": f"Player{i}", "reason": "abuse"}, signed), range(BURST)))
+            answers = list(
+                pool.map(
+                    lambda i: call(
+                        nodes[i % 2], "POST", "/api/reports", {"player": f"Player{i}", "reason": "abuse"}, signed
+                    ),
+                    range(BURST),
+                )
+            )
         statuses = [status for status, _body, _headers in answers]
         assert statuses.count(201) == REPORTS_PER_DAY and statuses.count(429) == BURST - REPORTS_PER_DAY
         for status, body, answer_headers in answers:

@@ -31,17 +31,40 @@ HUMANS = [("human", None)] * 4
 
 def add_account(store: Store, name: str) -> int:
     with store.engine.begin() as db:
-        return int(db.execute(insert(AccountTable).values(
-            name=name, name_key=name_key(name), name_skeleton=name_skeleton(name), password_hash="-",
-            created=time.time())).inserted_primary_key[0])  # type: ignore[index]
+        return int(
+            db.execute(
+                insert(AccountTable).values(
+                    name=name,
+                    name_key=name_key(name),
+                    name_skeleton=name_skeleton(name),
+                    password_hash="-",
+                    created=time.time(),
+                )
+            ).inserted_primary_key[0]
+        )  # type: ignore[index]
 
 
 def stored_game(game_id: str, seats: int, account_id: int | None, name: str = "Ann") -> StoredGame:
     """A waiting game of ``seats`` people, seat 1 taken by ``name`` (signed in to ``account_id``)."""
-    return StoredGame(game_id, "usa", Options(players=seats), 7, datetime.now(UTC), [
-        StoredSeat(0, "human", name=name, token_hash=hash_token("ann"), account_id=account_id,
-                   name_skeleton=name_skeleton(name)),
-        *(StoredSeat(i, "human") for i in range(1, seats))], rated=True)
+    return StoredGame(
+        game_id,
+        "usa",
+        Options(players=seats),
+        7,
+        datetime.now(UTC),
+        [
+            StoredSeat(
+                0,
+                "human",
+                name=name,
+                token_hash=hash_token("ann"),
+                account_id=account_id,
+                name_skeleton=name_skeleton(name),
+            ),
+            *(StoredSeat(i, "human") for i in range(1, seats)),
+        ],
+        rated=True,
+    )
 
 
 def at_once(*calls: Callable[[], None]) -> list[BaseException | None]:
@@ -66,12 +89,16 @@ def at_once(*calls: Callable[[], None]) -> list[BaseException | None]:
 
 def seats_of(store: Store, game_id: str) -> list[tuple[int, str | None, int | None]]:
     with store.engine.connect() as db:
-        rows = db.execute(select(SeatTable.seat, SeatTable.name, SeatTable.account_id)
-                          .where(SeatTable.game_id == game_id).order_by(SeatTable.seat)).all()
+        rows = db.execute(
+            select(SeatTable.seat, SeatTable.name, SeatTable.account_id)
+            .where(SeatTable.game_id == game_id)
+            .order_by(SeatTable.seat)
+        ).all()
     return [(row.seat, row.name, row.account_id) for row in rows]
 
 
 # -- the database's own rules, whoever writes -------------------------------------------------------------
+
 
 def test_three_seats_taken_at_once_by_one_account_give_it_one(db_url: str) -> None:
     store = Store(db_url)
@@ -79,9 +106,20 @@ def test_three_seats_taken_at_once_by_one_account_give_it_one(db_url: str) -> No
         ann, xena = add_account(store, "Ann"), add_account(store, "Xena")
         store.create_game(stored_game("g1", 4, ann))
         # under three names, so that only the rule of one seat per account can refuse them
-        raised = at_once(*(lambda seat=seat: store.take_seat(
-            "g1", seat, f"Xena {seat}", hash_token(f"x{seat}"), 1.0, account_id=xena,
-            name_skeleton=name_skeleton(f"Xena {seat}")) for seat in (1, 2, 3)))
+        raised = at_once(
+            *(
+                lambda seat=seat: store.take_seat(
+                    "g1",
+                    seat,
+                    f"Xena {seat}",
+                    hash_token(f"x{seat}"),
+                    1.0,
+                    account_id=xena,
+                    name_skeleton=name_skeleton(f"Xena {seat}"),
+                )
+                for seat in (1, 2, 3)
+            )
+        )
         assert raised.count(None) == 1, raised
         refusals = [error for error in raised if error is not None]
         assert all(isinstance(e, SeatRefused) and e.rule is SeatRule.ONE_SEAT_PER_ACCOUNT for e in refusals)
@@ -95,9 +133,14 @@ def test_look_alike_names_taken_at_once_seat_one_of_them(db_url: str) -> None:
     try:
         store.create_game(stored_game("g2", 3, None))
         names = ["Alice", "\u0410lice"]  # the second with a Cyrillic A
-        raised = at_once(*(lambda seat=seat, name=name: store.take_seat(
-            "g2", seat, name, hash_token(name), 1.0, name_skeleton=name_skeleton(name))
-            for seat, name in zip((1, 2), names, strict=True)))
+        raised = at_once(
+            *(
+                lambda seat=seat, name=name: store.take_seat(
+                    "g2", seat, name, hash_token(name), 1.0, name_skeleton=name_skeleton(name)
+                )
+                for seat, name in zip((1, 2), names, strict=True)
+            )
+        )
         assert raised.count(None) == 1, raised
         refusal = next(error for error in raised if error is not None)
         assert isinstance(refusal, SeatRefused) and refusal.rule is SeatRule.DISTINCT_NAMES
@@ -114,8 +157,9 @@ def test_an_anonymous_person_cannot_sit_under_a_registered_name(db_url: str) -> 
         with pytest.raises(SeatRefused) as refused:
             store.take_seat("g3", 1, "Alic\u0435", hash_token("a"), 1.0, name_skeleton=name_skeleton("Alic\u0435"))
         assert refused.value.rule is SeatRule.ACCOUNT_NAME
-        store.take_seat("g3", 1, "Alice", hash_token("a"), 1.0, account_id=alice,
-                        name_skeleton=name_skeleton("Alice"))  # signed in to it: hers
+        store.take_seat(
+            "g3", 1, "Alice", hash_token("a"), 1.0, account_id=alice, name_skeleton=name_skeleton("Alice")
+        )  # signed in to it: hers
         with pytest.raises(SeatRefused):  # nor can anyone create a game under it
             store.create_game(stored_game("g4", 2, None, name="ALICE"))
     finally:
@@ -123,6 +167,7 @@ def test_an_anonymous_person_cannot_sit_under_a_registered_name(db_url: str) -> 
 
 
 # -- the lobby: the same rules in the game's words ----------------------------------------------------------
+
 
 @pytest.fixture
 async def lobby(db_url: str) -> AsyncIterator[Lobby]:
@@ -139,8 +184,7 @@ async def test_three_joins_sent_at_once_by_one_account_give_it_one_seat_of_a_rat
     ann, xena = add_account(store, "Ann"), add_account(store, "Xena")
     for _trial in range(5):
         match, _token = await lobby.create("usa", HUMANS, {}, "Ann", rated=True, account_id=ann)
-        answers = await asyncio.gather(*(lobby.join(match.id, "Xena", xena) for _ in range(3)),
-                                       return_exceptions=True)
+        answers = await asyncio.gather(*(lobby.join(match.id, "Xena", xena) for _ in range(3)), return_exceptions=True)
         assert sum(not isinstance(a, BaseException) for a in answers) == 1, answers
         for answer in answers:
             if isinstance(answer, LobbyError):
@@ -184,6 +228,7 @@ async def test_an_anonymous_person_may_not_take_a_registered_name_at_a_table(lob
 
 # -- revision 0007 on the rows already stored ----------------------------------------------------------------
 
+
 def test_revision_0007_keys_stored_names_and_lets_the_older_of_two_look_alikes_keep_its_key(db_url: str) -> None:
     store = Store(db_url)
     config = Config()
@@ -195,24 +240,59 @@ def test_revision_0007_keys_stored_names_and_lets_the_older_of_two_look_alikes_k
     tables = MetaData()
     games, seats, accounts = (Table(name, tables, autoload_with=engine) for name in ("games", "seats", "accounts"))
     with engine.begin() as db:  # look-alike accounts and a table that breaks both rules, as written before 0007
-        db.execute(accounts.insert(), [{"id": n, "name": name, "name_key": name_key(name), "password_hash": "-",
-                                        "created": 1.0} for n, name in ((1, "Alice"), (2, "\u0410lice"))])
-        db.execute(games.insert().values(id="old", edition="usa", options='{"players": 4, "rules": 2}', seed=7,
-                                         created=datetime.now(UTC), finished=True, lease_epoch=0))
-        rows = ((0, "human", "Alice", 1), (1, "human", "Alice", 1), (2, "human", "Alic\u0435", None),
-                (3, "bot", "Easy bot", None))
-        db.execute(seats.insert(), [{"game_id": "old", "seat": seat, "kind": kind, "name": name, "account_id": account,
-                                     "token_hash": hash_token(str(seat))} for seat, kind, name, account in rows])
+        db.execute(
+            accounts.insert(),
+            [
+                {"id": n, "name": name, "name_key": name_key(name), "password_hash": "-", "created": 1.0}
+                for n, name in ((1, "Alice"), (2, "\u0410lice"))
+            ],
+        )
+        db.execute(
+            games.insert().values(
+                id="old",
+                edition="usa",
+                options='{"players": 4, "rules": 2}',
+                seed=7,
+                created=datetime.now(UTC),
+                finished=True,
+                lease_epoch=0,
+            )
+        )
+        rows = (
+            (0, "human", "Alice", 1),
+            (1, "human", "Alice", 1),
+            (2, "human", "Alic\u0435", None),
+            (3, "bot", "Easy bot", None),
+        )
+        db.execute(
+            seats.insert(),
+            [
+                {
+                    "game_id": "old",
+                    "seat": seat,
+                    "kind": kind,
+                    "name": name,
+                    "account_id": account,
+                    "token_hash": hash_token(str(seat)),
+                }
+                for seat, kind, name, account in rows
+            ],
+        )
     store.close()
     store = Store(db_url)  # upgrades to the newest revision
     try:
         with store.engine.connect() as db:
             keyed = db.execute(text("SELECT id, name_skeleton FROM accounts ORDER BY id")).all()
-            seated = db.execute(text("SELECT seat, account_id, name_skeleton FROM seats WHERE game_id = 'old' "
-                                     "ORDER BY seat")).all()
+            seated = db.execute(
+                text("SELECT seat, account_id, name_skeleton FROM seats WHERE game_id = 'old' ORDER BY seat")
+            ).all()
         assert [tuple(row) for row in keyed] == [(1, name_skeleton("Alice")), (2, None)]
-        assert [tuple(row) for row in seated] == [(0, 1, name_skeleton("Alice")), (1, None, None), (2, None, None),
-                                                  (3, None, None)]
+        assert [tuple(row) for row in seated] == [
+            (0, 1, name_skeleton("Alice")),
+            (1, None, None),
+            (2, None, None),
+            (3, None, None),
+        ]
         game = store.load_game("old")
         assert game is not None and [s.name for s in game.seats] == ["Alice", "Alice", "Alic\u0435", "Easy bot"]
     finally:

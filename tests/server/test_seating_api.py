@@ -41,8 +41,9 @@ def test_a_registered_name_is_refused_to_an_anonymous_person_at_a_table(client: 
     for alike in ("Alice", "\u0410lice"):
         answer = stranger.post(f"/api/games/{game}/join", json={"name": alike})
         assert answer.status_code == 422
-        assert answer.json()["detail"] == (f"{alike} is the name of a registered player: sign in to play as {alike}, "
-                                           "or choose another name")
+        assert answer.json()["detail"] == (
+            f"{alike} is the name of a registered player: sign in to play as {alike}, or choose another name"
+        )
     assert client.post(f"/api/games/{game}/join", json={"name": "ignored"}).status_code == 200  # Alice herself
 
 

@@ -43,16 +43,27 @@ def accounts(store: Store, count: int, ratings: dict[int, float] | None = None) 
     """``count`` accounts (ids from 1), with the ratings given in "usa" (by position)."""
     with store.engine.begin() as db:
         for i in range(1, count + 1):
-            db.execute(insert(AccountTable).values(id=i, name=f"p{i}", name_key=f"p{i}", password_hash="x",
-                                                   created=0.0))
+            db.execute(
+                insert(AccountTable).values(id=i, name=f"p{i}", name_key=f"p{i}", password_hash="x", created=0.0)
+            )
         for i, rating in (ratings or {}).items():
-            db.execute(insert(RatingTable).values(account_id=i, edition="usa", mu=25, sigma=8, rating=rating,
-                                                  games=3, updated=0.0))
+            db.execute(
+                insert(RatingTable).values(
+                    account_id=i, edition="usa", mu=25, sigma=8, rating=rating, games=3, updated=0.0
+                )
+            )
     return list(range(1, count + 1))
 
 
-def seek(book: SeekBook, account: int, edition: str = "usa", pace: Pace | None = LIVE,
-         low: float | None = None, high: float | None = None, now: float | None = None) -> str:
+def seek(
+    book: SeekBook,
+    account: int,
+    edition: str = "usa",
+    pace: Pace | None = LIVE,
+    low: float | None = None,
+    high: float | None = None,
+    now: float | None = None,
+) -> str:
     return book.post(account, edition, pace, low, high, time.time() if now is None else now).id
 
 
@@ -72,8 +83,9 @@ def test_two_compatible_seeks_pair_the_older_first(store: Store, book: SeekBook)
 
 
 @pytest.mark.parametrize(("edition", "pace"), [("germany", LIVE), ("usa", Pace("live", 90)), ("usa", None)])
-def test_a_different_edition_or_pace_does_not_pair(store: Store, book: SeekBook, edition: str,
-                                                   pace: Pace | None) -> None:
+def test_a_different_edition_or_pace_does_not_pair(
+    store: Store, book: SeekBook, edition: str, pace: Pace | None
+) -> None:
     ann, ben = accounts(store, 2)
     seek(book, ann)
     assert book.pair(seek(book, ben, edition, pace), time.time()) is None
@@ -116,8 +128,9 @@ def test_a_cancelled_or_lapsed_seek_is_not_paired(store: Store, book: SeekBook) 
     assert lapsed is not None and lapsed.status == SeekStatus.EXPIRED
 
 
-def test_a_settled_pairing_tells_each_owner_the_game_a_while_and_a_failed_one_waits_again(store: Store,
-                                                                                book: SeekBook) -> None:
+def test_a_settled_pairing_tells_each_owner_the_game_a_while_and_a_failed_one_waits_again(
+    store: Store, book: SeekBook
+) -> None:
     ann, ben, cid, dan = accounts(store, 4)
     seek(book, ann)
     failed = book.pair(seek(book, ben), time.time())
@@ -135,12 +148,12 @@ def test_a_settled_pairing_tells_each_owner_the_game_a_while_and_a_failed_one_wa
     assert forgotten is not None and (forgotten.game_id, forgotten.token) == ("g1", None)
 
 
-def test_many_seeks_paired_at_once_through_two_pools_are_each_paired_at_most_once(store: Store,
-                                                                                 db_url: str) -> None:
+def test_many_seeks_paired_at_once_through_two_pools_are_each_paired_at_most_once(store: Store, db_url: str) -> None:
     people = accounts(store, 40)
     other = Store(db_url)
     books = [SeekBook(store.engine, 60, NEW), SeekBook(other.engine, 60, NEW)]
     try:
+
         def post_and_pair(account: int) -> Pairing | None:
             book = books[account % 2]
             return book.pair(seek(book, account), time.time())

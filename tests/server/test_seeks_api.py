@@ -86,10 +86,12 @@ def test_anonymous_forged_and_malformed_seeks_are_refused_in_words(client: TestC
     assert anonymous.status_code == 401 and "sign in" in anonymous.json()["detail"]
     ann = Person(client, "Ann")
     assert ann.call("POST", "/api/seeks", {"edition": "usa"}, csrf=False).status_code == 403
-    for body, words in (({"edition": "mars"}, "mars"),
-                        ({"edition": "usa", "pace": {"kind": "live", "per_move": 2}}, "live game"),
-                        ({"edition": "usa", "rating_range": {"min": 30, "max": 20}}, "above"),
-                        ({"edition": "usa", "colour": "red"}, "colour")):
+    for body, words in (
+        ({"edition": "mars"}, "mars"),
+        ({"edition": "usa", "pace": {"kind": "live", "per_move": 2}}, "live game"),
+        ({"edition": "usa", "rating_range": {"min": 30, "max": 20}}, "above"),
+        ({"edition": "usa", "colour": "red"}, "colour"),
+    ):
         refused = ann.call("POST", "/api/seeks", body)
         assert refused.status_code == 422, body
         assert words in refused.json()["detail"]

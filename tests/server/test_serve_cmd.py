@@ -29,15 +29,30 @@ def test_the_wait_before_a_bot_is_offered_is_a_duration(capsys: pytest.CaptureFi
 
 
 def test_seat_tokens_never_reach_a_log() -> None:
-    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
-                               ("127.0.0.1:5000", "/ws/games/abc?token=s3cr3t-T0ken_x"), None)
+    record = logging.LogRecord(
+        "uvicorn.error",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "WebSocket %s" [accepted]',
+        ("127.0.0.1:5000", "/ws/games/abc?token=s3cr3t-T0ken_x"),
+        None,
+    )
     assert RedactSecrets().filter(record)
     assert "s3cr3t" not in record.getMessage() and "token=…" in record.getMessage()
 
 
-@pytest.mark.parametrize("line", ["GET /health?lang=de&tok%65n=s3cr3t HTTP/1.1", "GET /?%74oken=s3cr3t&x=1",
-                                  "GET /?Token=s3cr3t", "GET /?my+token=s3cr3t", 'a hello {"token": "s3cr3t"}',
-                                  'cut short {"type": "hello", "token": "s3cr3'])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "GET /health?lang=de&tok%65n=s3cr3t HTTP/1.1",
+        "GET /?%74oken=s3cr3t&x=1",
+        "GET /?Token=s3cr3t",
+        "GET /?my+token=s3cr3t",
+        'a hello {"token": "s3cr3t"}',
+        'cut short {"type": "hello", "token": "s3cr3',
+    ],
+)
 def test_tokens_are_redacted_however_they_are_spelt(line: str) -> None:
     record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, "%s", (line,), None)
     assert RedactSecrets().filter(record)

@@ -108,7 +108,8 @@ Ending = Callable[[TestClient, TestClient, str], None]
 
 @pytest.mark.parametrize("end", [sign_out, sign_out_everywhere, new_password, operator_reset])
 def test_an_ended_session_stops_its_table_and_the_seat_links_while_signing_in_resumes(
-        client: TestClient, db_url: str, game: tuple[str, str], end: Ending) -> None:
+    client: TestClient, db_url: str, game: tuple[str, str], end: Ending
+) -> None:
     game_id, token = game
     phone = signed_in(client)
     # the phone signed in, and an anonymous browser with Alice's seat link
@@ -162,8 +163,7 @@ def test_a_deleted_account_closes_its_tables_and_links(client: TestClient, game:
     assert link_refused(client, game_id, token)["code"] == "forbidden"
 
 
-def test_a_move_after_the_session_ended_is_refused(client: TestClient, db_url: str,
-                                                  game: tuple[str, str]) -> None:
+def test_a_move_after_the_session_ended_is_refused(client: TestClient, db_url: str, game: tuple[str, str]) -> None:
     game_id, _ = game
     phone = signed_in(client)
     with phone.websocket_connect(f"/ws/games/{game_id}") as ws:
@@ -180,8 +180,7 @@ def test_a_move_after_the_session_ended_is_refused(client: TestClient, db_url: s
         assert closed.value.code == 4401 and refusal["code"] == "signed_out"
 
 
-def test_the_words_of_an_ended_session_are_german_for_a_german_table(client: TestClient,
-                                                                     game: tuple[str, str]) -> None:
+def test_the_words_of_an_ended_session_are_german_for_a_german_table(client: TestClient, game: tuple[str, str]) -> None:
     game_id, _ = game
     phone = signed_in(client)
     with phone.websocket_connect(f"/ws/games/{game_id}") as ws:

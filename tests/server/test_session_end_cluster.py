@@ -43,11 +43,13 @@ class Browser:
         return sit(node, game, {"account": True}, {"Cookie": self.cookie})
 
 
-def call(node: Node, method: str, path: str, body: Any = None,
-         headers: dict[str, str] | None = None) -> tuple[Message, Any]:
+def call(
+    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[Message, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{node.base}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=20) as answer:
             text = answer.read()
@@ -58,8 +60,9 @@ def call(node: Node, method: str, path: str, body: Any = None,
 
 @contextlib.contextmanager
 def sit(node: Node, game: str, hello: Message, headers: dict[str, str] | None = None) -> Iterator[ClientConnection]:
-    with connect(f"ws://127.0.0.1:{node.port}/ws/games/{game}", open_timeout=10,
-                 additional_headers=headers or {}) as conn:
+    with connect(
+        f"ws://127.0.0.1:{node.port}/ws/games/{game}", open_timeout=10, additional_headers=headers or {}
+    ) as conn:
         conn.send(json.dumps({"type": "hello", **hello}))
         yield conn
 
@@ -89,16 +92,23 @@ def sign_out_on_the_first(url: str, nodes: list[Node], alice: Browser) -> str:
 
 def operator_reset(url: str, nodes: list[Node], alice: Browser) -> str:
     """The real command, in a process of its own, while both servers run."""
-    done = subprocess.run([sys.executable, "-m", "tendays", "accounts", "reset-password", "Alice", "--db", url],
-                          input=NEW_PASSWORD + "\n", capture_output=True, text=True, timeout=60, check=False,
-                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    done = subprocess.run(
+        [sys.executable, "-m", "tendays", "accounts", "reset-password", "Alice", "--db", url],
+        input=NEW_PASSWORD + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     assert done.returncode == 0, done.stderr
     return NEW_PASSWORD
 
 
 @pytest.mark.parametrize("end", [sign_out_on_the_first, operator_reset])
-def test_a_table_on_another_process_closes_when_its_session_ends(postgres_url: str, nodes: list[Node],
-                                                                 end: Any) -> None:
+def test_a_table_on_another_process_closes_when_its_session_ends(
+    postgres_url: str, nodes: list[Node], end: Any
+) -> None:
     nodes += [Node(postgres_url) for _ in range(2)]
     alice = Browser(nodes[0], "/api/accounts")
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "normal"}]

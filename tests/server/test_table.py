@@ -47,8 +47,11 @@ def seat_socket(client: TestClient, ticket: dict[str, Any]) -> Any:
 
 def test_each_connection_sees_its_own_view(client: TestClient, two_humans: tuple[Message, Message]) -> None:
     alice, bob = two_humans
-    with seat_socket(client, alice) as ws_alice, seat_socket(client, bob) as ws_bob, \
-            open_table(client, alice["id"]) as ws_watch:
+    with (
+        seat_socket(client, alice) as ws_alice,
+        seat_socket(client, bob) as ws_bob,
+        open_table(client, alice["id"]) as ws_watch,
+    ):
         first = ws_alice.receive_json()
         assert first["type"] == "state" and first["version"] == 0
         game = first["game"]
@@ -58,8 +61,15 @@ def test_each_connection_sees_its_own_view(client: TestClient, two_humans: tuple
         assert game["legal_moves"] == [{"kind": "draft", "day": d, "text": f"draft {d}"} for d in range(1, 11)]
         assert game["draw_pile"] == 66 - 1 and game["piles"] == [[], [], []] and game["racks"] is None
         assert game["taken_from"] == 0 and game["forced_pile"] == 0
-        assert game["options"] == {"players": 2, "days": 10, "swap": False, "open_hands": False, "turn_limit": None,
-                                   "first_seat": None, "rules": RULES_VERSION}
+        assert game["options"] == {
+            "players": 2,
+            "days": 10,
+            "swap": False,
+            "open_hands": False,
+            "turn_limit": None,
+            "first_seat": None,
+            "rules": RULES_VERSION,
+        }
         bob_game = receive_until(ws_bob, lambda m: m["game"]["seats"][1]["connected"])["game"]
         assert bob_game["you"] == 1 and bob_game["in_hand"] is None and bob_game["legal_moves"] == []
         watch = ws_watch.receive_json()["game"]
@@ -69,7 +79,8 @@ def test_each_connection_sees_its_own_view(client: TestClient, two_humans: tuple
 
 
 def test_a_move_is_acknowledged_by_the_new_table_sent_to_everyone(
-        client: TestClient, two_humans: tuple[Message, Message]) -> None:
+    client: TestClient, two_humans: tuple[Message, Message]
+) -> None:
     alice, bob = two_humans
     with seat_socket(client, alice) as ws_alice, seat_socket(client, bob) as ws_bob:
         tile = ws_alice.receive_json()["game"]["in_hand"]
@@ -77,8 +88,16 @@ def test_a_move_is_acknowledged_by_the_new_table_sent_to_everyone(
         after = receive_until(ws_alice, state_at(1))["game"]
         assert after["rack"][3] == tile and after["current"] == 1 and after["legal_moves"] == []
         assert after["log"][-1]["text"] == "Alice put a tile on day 4"
-        assert after["log"][-1] == {"text": "Alice put a tile on day 4", "kind": "draft", "player": 0, "tile": None,
-                                    "pile": None, "day": 4, "day2": None, "count": 0}
+        assert after["log"][-1] == {
+            "text": "Alice put a tile on day 4",
+            "kind": "draft",
+            "player": 0,
+            "tile": None,
+            "pile": None,
+            "day": 4,
+            "day2": None,
+            "count": 0,
+        }
         bob_after = receive_until(ws_bob, state_at(1))["game"]
         assert bob_after["rack"] == [None] * 10 and bob_after["legal_moves"][0]["text"] == "draft 1"
         assert [s["tiles"] for s in bob_after["seats"]] == [1, 0]
@@ -96,11 +115,18 @@ def rejected(ws: WebSocketTestSession, message: Any, *, raw: bool = False) -> Me
     return answer
 
 
+# the words of the refusal of a message of no kind the table knows
+UNKNOWN_KIND = (
+    "unknown message type; send 'move', 'hint', 'chat', 'leave', 'back', 'end', 'rematch', 'sync', 'language' or 'ping'"
+)
+
 REJECTIONS = [
     # (message to send as seat 1 at version 0, error code, words the message must contain)
     ("not json", "malformed", "JSON object"),
     ("[1, 2]", "malformed", "JSON object"),
-    ({"type": "dance"}, "malformed", "unknown message type"),
+    ({"type": "dance"}, "malformed", UNKNOWN_KIND),
+    ({"type": ["move"]}, "malformed", UNKNOWN_KIND),
+    ({"type": "hello", "token": None}, "malformed", UNKNOWN_KIND),  # the hello comes once
     ({"type": "move", "move": 4, "version": 0}, "malformed", "notation"),
     ({"type": "move", "move": "draft 4"}, "malformed", "version"),
     ({"type": "move", "move": "draft 4", "version": "0"}, "malformed", "version"),
@@ -113,8 +139,9 @@ REJECTIONS = [
 
 
 @pytest.mark.parametrize(("message", "code", "words"), REJECTIONS)
-def test_rejected_messages_change_nothing(client: TestClient, two_humans: tuple[Message, Message],
-                                          message: Any, code: str, words: str) -> None:
+def test_rejected_messages_change_nothing(
+    client: TestClient, two_humans: tuple[Message, Message], message: Any, code: str, words: str
+) -> None:
     alice, _ = two_humans
     with seat_socket(client, alice) as ws:
         before = ws.receive_json()
@@ -137,6 +164,13 @@ def test_out_of_turn_and_spectator_moves_are_refused(client: TestClient, two_hum
         answer = rejected(ws_watch, {"type": "move", "move": "draft 1", "version": 0})
         assert answer["code"] == "forbidden" and "spectators cannot move" in answer["message"]
         assert rejected(ws_watch, {"type": "hint"})["code"] == "forbidden"
+        for kind in ("leave", "back", "end", "rematch", "dance"):  # these need a seat
+            answer = rejected(ws_watch, {"type": kind})
+            assert answer == {
+                "type": "error",
+                "code": "forbidden",
+                "message": "spectators cannot do that; join the game or open your seat link",
+            }
     assert lobby(client).matches[alice["id"]].version == 0
 
 
@@ -164,8 +198,9 @@ def test_moves_wait_until_every_seat_is_taken(client: TestClient) -> None:
         assert game["seats"][1]["name"] == "Bob" and game["legal_moves"][0]["text"] == "draft 1"
 
 
-def test_bad_token_and_unknown_game_are_refused_and_closed(client: TestClient,
-                                                           two_humans: tuple[Message, Message]) -> None:
+def test_bad_token_and_unknown_game_are_refused_and_closed(
+    client: TestClient, two_humans: tuple[Message, Message]
+) -> None:
     alice, _ = two_humans
     with open_table(client, alice["id"], "guess") as ws:
         assert ws.receive_json()["code"] == "forbidden"
@@ -263,8 +298,9 @@ def test_the_end_reveals_every_rack_and_journey(client: TestClient) -> None:
     alice = new_game(client, [HUMAN, bot("normal")], turn_limit=4)
     with seat_socket(client, alice) as ws:
         while True:
-            table = receive_until(ws, lambda m: m["type"] == "state" and (
-                m["game"]["legal_moves"] or m["game"]["status"] == "over"))
+            table = receive_until(
+                ws, lambda m: m["type"] == "state" and (m["game"]["legal_moves"] or m["game"]["status"] == "over")
+            )
             game = table["game"]
             if game["status"] == "over":
                 break
@@ -278,27 +314,34 @@ def test_the_end_reveals_every_rack_and_journey(client: TestClient) -> None:
     assert client.get("/api/games?show=playing").json()["games"] == []
 
 
-
-def test_each_connection_reads_the_table_in_its_own_language(client: TestClient,
-                                                              two_humans: tuple[Message, Message]) -> None:
+def test_each_connection_reads_the_table_in_its_own_language(
+    client: TestClient, two_humans: tuple[Message, Message]
+) -> None:
     alice, bob = two_humans
-    with client.websocket_connect(f"/ws/games/{alice['id']}") as ws_de, \
-            client.websocket_connect(f"/ws/games/{alice['id']}", headers={"Accept-Language": "en-GB,en"}) as ws_en:
+    with (
+        client.websocket_connect(f"/ws/games/{alice['id']}") as ws_de,
+        client.websocket_connect(f"/ws/games/{alice['id']}", headers={"Accept-Language": "en-GB,en"}) as ws_en,
+    ):
         ws_de.send_json({"type": "hello", "token": alice["token"], "lang": ["de-AT", "en"]})
         ws_en.send_json({"type": "hello", "token": bob["token"]})
         table_de, table_en = ws_de.receive_json()["game"], ws_en.receive_json()["game"]
         assert (table_de["you"], table_en["you"]) == (0, 1)
         # Refusals in the mover's language: the message's own and the engine's.
-        assert rejected(ws_de, {"type": "move", "move": "draft 1"})["message"] == \
-            "ein Spielzug braucht die Version des Tisches, auf dem er gemacht wurde"
-        assert rejected(ws_en, {"type": "move", "move": "draft 1"})["message"] == \
-            "a move needs the version of the table it was made on"
+        assert (
+            rejected(ws_de, {"type": "move", "move": "draft 1"})["message"]
+            == "ein Spielzug braucht die Version des Tisches, auf dem er gemacht wurde"
+        )
+        assert (
+            rejected(ws_en, {"type": "move", "move": "draft 1"})["message"]
+            == "a move needs the version of the table it was made on"
+        )
         mover, waiting = (ws_de, ws_en) if table_de["current"] == 0 else (ws_en, ws_de)
         other = rejected(waiting, {"type": "move", "move": "draw", "version": 0})
         assert other["code"] == "out_of_turn"
         name = ("Alice", "Bob")[table_de["current"]]
-        assert other["message"] == (f"{name} ist am Zug, nicht du" if waiting is ws_de else
-                                    f"it is {name}'s turn, not yours")
+        assert other["message"] == (
+            f"{name} ist am Zug, nicht du" if waiting is ws_de else f"it is {name}'s turn, not yours"
+        )
         said = {}
         for lang in ("de", "en"):
             mover.send_json({"type": "language", "lang": lang})
@@ -322,21 +365,29 @@ def test_each_connection_reads_the_table_in_its_own_language(client: TestClient,
         ws_en.send_json({"type": "language", "lang": "de"})
         again = receive_until(ws_en, lambda m: m["type"] == "state")["game"]
         assert again["chat"][-1]["text"] == notice_de["text"] and again["chat_from"] == 0
-        assert [e["text"] for e in again["log"]] == [e["text"] for e in table_de["log"][:len(again["log"])]]
+        assert [e["text"] for e in again["log"]] == [e["text"] for e in table_de["log"][: len(again["log"])]]
 
 
 def test_old_english_notices_still_read_and_new_ones_render_per_language() -> None:
     from tendays.engine import use_language
     from tendays.server.matches.notices import N_, encode_notice, mark_plural, render_notice
 
-    assert render_notice("Bob left the game: a bot plays the seat from now on") == \
-        "Bob left the game: a bot plays the seat from now on"
-    stored = encode_notice(mark_plural("{name} missed {n} turn in a row: a bot plays the seat until {name} opens "
-                                       "the seat link again",
-                                       "{name} missed {n} turns in a row: a bot plays the seat until {name} opens "
-                                       "the seat link again", 3), name="Bob")
+    assert (
+        render_notice("Bob left the game: a bot plays the seat from now on")
+        == "Bob left the game: a bot plays the seat from now on"
+    )
+    stored = encode_notice(
+        mark_plural(
+            "{name} missed {n} turn in a row: a bot plays the seat until {name} opens the seat link again",
+            "{name} missed {n} turns in a row: a bot plays the seat until {name} opens the seat link again",
+            3,
+        ),
+        name="Bob",
+    )
     assert render_notice(stored).startswith("Bob missed 3 turns in a row")
     with use_language("de"):
         assert render_notice(stored).startswith("Bob hat 3 Züge in Folge verpasst")
-        assert render_notice(encode_notice(N_("the players chose to end the game"), sentence=True)) == \
-            "Die Spieler haben beschlossen, das Spiel zu beenden."
+        assert (
+            render_notice(encode_notice(N_("the players chose to end the game"), sentence=True))
+            == "Die Spieler haben beschlossen, das Spiel zu beenden."
+        )

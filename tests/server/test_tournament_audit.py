@@ -28,8 +28,9 @@ OLGA = {**BEARER, "X-Tendays-Operator": "Olga"}
 
 @pytest.fixture
 def admin(db_url: str) -> Iterator[TestClient]:
-    unlimited = Limits(clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0,
-                       connections_at_once=0)
+    unlimited = Limits(
+        clock=Ticker(0.1), creates_per_minute=0, joins_per_minute=0, connections_per_minute=0, connections_at_once=0
+    )
     with TestClient(create_app(db_url, settings(), unlimited, admin_token=ADMIN)) as client:
         yield client
 

@@ -77,8 +77,7 @@ def worked_out(tables: list[dict[str, Any]], names: list[str]) -> dict[str, tupl
         points[first].append((second, mine))
         points[second].append((first, 1.0 - mine))
     score = {n: sum(p for _o, p in points[n]) for n in names}
-    return {n: (score[n], sum(score[o] for o, _p in points[n]), sum(p * score[o] for o, p in points[n]))
-            for n in names}
+    return {n: (score[n], sum(score[o] for o, _p in points[n]), sum(p * score[o] for o, p in points[n])) for n in names}
 
 
 async def test_a_swiss_of_four_people_and_two_bots_runs_to_its_end(db_url: str) -> None:
@@ -98,7 +97,8 @@ async def test_a_swiss_of_four_people_and_two_bots_runs_to_its_end(db_url: str) 
             playing = [g for g in now["games"] if g["status"] == "playing"]
             assert len(playing) == 3 and all(g["round"] == _round for g in playing)
             assert sorted(n for g in playing for n in g["seats"]) == sorted(
-                ["Ann", "Ben", "Cat", "Dan", "Easy bot", "Normal bot"])
+                ["Ann", "Ben", "Cat", "Dan", "Easy bot", "Normal bot"]
+            )
             await end_games(lobby, swiss)
         await director.tick()
         final = page(lobby, swiss)
@@ -112,8 +112,11 @@ async def test_a_swiss_of_four_people_and_two_bots_runs_to_its_end(db_url: str) 
             for game in tables:
                 rated = db.scalar(select(GameTable.rated).where(GameTable.id == game["id"]))
                 assert bool(rated) == (not any(n.endswith(" bot") for n in game["seats"]))
-                accounts = list(db.scalars(select(SeatTable.account_id).where(SeatTable.game_id == game["id"])
-                                           .order_by(SeatTable.seat)))
+                accounts = list(
+                    db.scalars(
+                        select(SeatTable.account_id).where(SeatTable.game_id == game["id"]).order_by(SeatTable.seat)
+                    )
+                )
                 assert [a is not None for a in accounts] == [not n.endswith(" bot") for n in game["seats"]]
         names = ["Ann", "Ben", "Cat", "Dan", "Easy bot", "Normal bot"]
         expected = worked_out(tables, names)
@@ -129,8 +132,7 @@ async def test_a_swiss_of_four_people_and_two_bots_runs_to_its_end(db_url: str) 
         rating = {n: lines[n]["rating"] for n in names}
         assert rating["Ann"] == 25.0 and rating["Easy bot"] == 24.44 and rating["Normal bot"] == 28.26
         key = {n: (-expected[n][0], -expected[n][1], -expected[n][2], -rating[n]) for n in names}
-        assert {n: lines[n]["rank"] for n in names} == {
-            n: 1 + sum(key[o] < key[n] for o in names) for n in names}
+        assert {n: lines[n]["rank"] for n in names} == {n: 1 + sum(key[o] < key[n] for o in names) for n in names}
         # every person who left a bot's table lost it: the bots won all six of their games
         assert expected["Easy bot"][0] == expected["Normal bot"][0] == 3.0
         assert [p["name"] for p in final["podium"]] == [s["name"] for s in final["standings"][:3]]
@@ -182,7 +184,10 @@ async def test_an_arena_never_pairs_the_same_two_in_a_row_and_ends_on_time(db_ur
         for game in final["games"]:
             wins[game["seats"][game["places"].index(1)]] += 1
         assert {line["name"]: line["score"] >= 2 * wins[line["name"]] for line in final["standings"]} == {
-            "Ann": True, "Ben": True, "Cat": True}
+            "Ann": True,
+            "Ben": True,
+            "Cat": True,
+        }
     finally:
         await director.close()
         await lobby.close()
@@ -208,8 +213,9 @@ async def test_a_table_whose_game_is_missing_gets_its_game_not_a_second_pairing(
         await director.tick()  # the next owner makes the game of the pairing
         with engine.connect() as db:
             assert list(db.scalars(select(GameTable.id))) == [table.game_id]
-            assert sorted(db.scalars(select(SeatTable.account_id).where(SeatTable.game_id == table.game_id))) \
-                == sorted(people)
+            assert sorted(db.scalars(select(SeatTable.account_id).where(SeatTable.game_id == table.game_id))) == sorted(
+                people
+            )
             assert db.scalar(select(func.count()).select_from(TournamentTableTable)) == 1
         # a paused old owner, its epoch taken over, writes nothing
         assert director.held == {tournament: epoch + 1}
@@ -221,11 +227,22 @@ async def test_a_table_whose_game_is_missing_gets_its_game_not_a_second_pairing(
         with pytest.raises(Exception, match="(?i)unique|duplicate"), engine.begin() as db:
             entrant = db.scalar(select(TournamentSeatTable.entrant_id))
             other = db.scalar(select(TournamentTableTable.id))
-            db.execute(TournamentTableTable.__table__.insert().values(
-                id=other + 1, tournament_id=tournament, round=1, game_id="second", created=0.0, epoch=epoch,
-                playing=True))
-            db.execute(TournamentSeatTable.__table__.insert().values(
-                table_id=other + 1, entrant_id=entrant, seat=0, round=1, playing=True))
+            db.execute(
+                TournamentTableTable.__table__.insert().values(
+                    id=other + 1,
+                    tournament_id=tournament,
+                    round=1,
+                    game_id="second",
+                    created=0.0,
+                    epoch=epoch,
+                    playing=True,
+                )
+            )
+            db.execute(
+                TournamentSeatTable.__table__.insert().values(
+                    table_id=other + 1, entrant_id=entrant, seat=0, round=1, playing=True
+                )
+            )
     finally:
         await director.close()
         await lobby.close()
@@ -253,8 +270,9 @@ async def test_every_entrant_is_told_once_five_minutes_before_the_start(db_url: 
         await director.tick()
         await director.tick()
         with engine.connect() as db:
-            told = db.execute(select(NotificationTable.account_id, NotificationTable.kind,
-                                     NotificationTable.data)).all()
+            told = db.execute(
+                select(NotificationTable.account_id, NotificationTable.kind, NotificationTable.data)
+            ).all()
         assert sorted(row.account_id for row in told) == sorted(people[:2])
         assert {row.kind for row in told} == {"tournament_starting"}
         assert all(f'"url":"/tournaments/{soon}"' in row.data for row in told)
@@ -273,8 +291,7 @@ def test_a_series_event_is_made_once_however_many_processes_make_it(db_url: str)
 
     store = Store(db_url)
     try:
-        spec = check_spec(EventSpec("Hourly arena", TournamentKind.ARENA, "usa", SHORT, minutes=30),
-                          open_settings())
+        spec = check_spec(EventSpec("Hourly arena", TournamentKind.ARENA, "usa", SHORT, minutes=30), open_settings())
         now = time.time()
         series = schedule(store.engine, spec, 1200.0, now - 600, now)  # every 20 minutes, from 10 ago
         made = at_once(6, lambda _n: make_series_events(store.engine, now))
@@ -348,8 +365,12 @@ async def test_people_who_block_each_other_never_meet_in_an_arena(db_url: str) -
             await end_games(lobby, arena)
         assert frozenset({"Ann", "Ben"}) not in met
         # never the same two in a row: with Ann and Ben apart, the pairs alternate
-        assert set(met) == {frozenset({"Ann", "Cat"}), frozenset({"Ben", "Dan"}), frozenset({"Ann", "Dan"}),
-                            frozenset({"Ben", "Cat"})}
+        assert set(met) == {
+            frozenset({"Ann", "Cat"}),
+            frozenset({"Ben", "Dan"}),
+            frozenset({"Ann", "Dan"}),
+            frozenset({"Ben", "Cat"}),
+        }
     finally:
         await director.close()
         await lobby.close()

@@ -45,8 +45,17 @@ def refused(answer: Any, status: int, words: str) -> None:
 def test_a_tournament_is_created_listed_and_read_in_the_contracts_shape(client: TestClient) -> None:
     ann = Person(client, "Ann")
     later = time.time() + 3600
-    swiss = created(ann, {**SWISS, "starts_at": later, "bots": ["easy"], "table_size": 3,
-                          "clock": {"kind": "live", "per_move": 60}, "options": {"days": 5}})
+    swiss = created(
+        ann,
+        {
+            **SWISS,
+            "starts_at": later,
+            "bots": ["easy"],
+            "table_size": 3,
+            "clock": {"kind": "live", "per_move": 60},
+            "options": {"days": 5},
+        },
+    )
     listed = client.get("/api/tournaments?status=upcoming").json()["tournaments"]
     assert [t["id"] for t in listed] == [swiss]
     assert client.get("/api/tournaments?status=running").json() == {"tournaments": []}
@@ -78,12 +87,12 @@ def test_what_cannot_be_an_event_is_refused_in_words(client: TestClient) -> None
     refused(ann.call("POST", "/api/tournaments", {**SWISS, "rounds": 21}), 422, "20")
     refused(ann.call("POST", "/api/tournaments", {**SWISS, "bots": ["cmd:rm"]}), 422, "ladder")
     refused(ann.call("POST", "/api/tournaments", {**SWISS, "edition": "mars"}), 422, "mars")
-    refused(ann.call("POST", "/api/tournaments", {**SWISS, "clock": {"kind": "live", "per_move": 1}}), 422,
-            "live game")
+    refused(ann.call("POST", "/api/tournaments", {**SWISS, "clock": {"kind": "live", "per_move": 1}}), 422, "live game")
     refused(ann.call("POST", "/api/tournaments", {**SWISS, "starts_at": "next friday"}), 422, "not a time")
     refused(ann.call("POST", "/api/tournaments", {**SWISS, "starts_at": 1000}), 422, "past")
-    refused(ann.call("POST", "/api/tournaments", {**SWISS, "rating_min": 30, "rating_max": 10}), 422,
-            "above the highest")
+    refused(
+        ann.call("POST", "/api/tournaments", {**SWISS, "rating_min": 30, "rating_max": 10}), 422, "above the highest"
+    )
     refused(ann.call("POST", "/api/tournaments", {**SWISS, "name": "a\u202eb"}), 422, "U+202E")
     refused(client.get("/api/tournaments/999"), 404, "no tournament 999")
     refused(ann.call("POST", "/api/tournaments/999/join"), 404, "no tournament 999")
@@ -110,22 +119,36 @@ def test_joining_withdrawing_and_pausing_follow_the_rules(client: TestClient) ->
     refused(ben.call("POST", f"/api/tournaments/{swiss}/join"), 409, "outside this tournament's limits")
     store = client.app.state.lobby.journal.store
     with store.engine.begin() as db:
-        db.execute(RatingTable.__table__.insert().values(
-            account_id=db.scalar(select(TournamentEntrantTable.account_id)), edition="usa", mu=31.0, sigma=5.0,
-            rating=31.0, games=9, updated=0.0))
+        db.execute(
+            RatingTable.__table__.insert().values(
+                account_id=db.scalar(select(TournamentEntrantTable.account_id)),
+                edition="usa",
+                mu=31.0,
+                sigma=5.0,
+                rating=31.0,
+                games=9,
+                updated=0.0,
+            )
+        )
     assert ben.call("POST", f"/api/tournaments/{swiss}/join").status_code == 200
     refused(ben.call("PUT", f"/api/tournaments/{swiss}/pause"), 409, "only an arena")
     with store.engine.begin() as db:  # past the start of its last round, then over
-        db.execute(update(TournamentTable).where(TournamentTable.id == swiss).values(round=3, status="running",
-                                                                                  lease_owner="elsewhere"))
+        db.execute(
+            update(TournamentTable)
+            .where(TournamentTable.id == swiss)
+            .values(round=3, status="running", lease_owner="elsewhere")
+        )
     refused(ann.call("POST", f"/api/tournaments/{swiss}/join"), 409, "last round")
     with store.engine.begin() as db:
         db.execute(update(TournamentTable).where(TournamentTable.id == swiss).values(status="finished"))
     refused(ann.call("POST", f"/api/tournaments/{swiss}/join"), 409, "over")
     refused(ben.call("DELETE", f"/api/tournaments/{swiss}/join"), 409, "over")
     with store.engine.begin() as db:  # an arena whose time is up, its last games still playing
-        db.execute(update(TournamentTable).where(TournamentTable.id == arena).values(
-            status="running", ends_at=time.time() - 1, lease_owner="elsewhere"))
+        db.execute(
+            update(TournamentTable)
+            .where(TournamentTable.id == arena)
+            .values(status="running", ends_at=time.time() - 1, lease_owner="elsewhere")
+        )
     refused(ann.call("POST", f"/api/tournaments/{arena}/join"), 409, "time is up")
 
 

@@ -31,8 +31,7 @@ from tendays.server.storage.schema import (  # noqa: E402
 )
 from tendays.server.storage.store import Store  # noqa: E402
 
-SWISS = {"name": "Cluster Swiss", "kind": "swiss", "edition": "usa", "rounds": 3, "options": {"days": 3},
-         "rated": True}
+SWISS = {"name": "Cluster Swiss", "kind": "swiss", "edition": "usa", "rounds": 3, "options": {"days": 3}, "rated": True}
 
 
 def ask(person: Person, node: Node, method: str, path: str, body: Any = None) -> int:
@@ -61,21 +60,33 @@ def round_games(store: Store, tournament: int, round_: int) -> dict[str, dict[in
             select(TournamentTableTable.game_id, TournamentSeatTable.seat, TournamentEntrantTable.account_id)
             .join(TournamentSeatTable, TournamentSeatTable.table_id == TournamentTableTable.id)
             .join(TournamentEntrantTable, TournamentEntrantTable.id == TournamentSeatTable.entrant_id)
-            .where(TournamentTableTable.tournament_id == tournament, TournamentTableTable.round == round_)).all()
-        seated = {(row.game_id, row.seat): row.account_id for row in db.execute(
-            select(SeatTable.game_id, SeatTable.seat, SeatTable.account_id)
-            .where(SeatTable.game_id.in_([p.game_id for p in planned])))}
+            .where(TournamentTableTable.tournament_id == tournament, TournamentTableTable.round == round_)
+        ).all()
+        seated = {
+            (row.game_id, row.seat): row.account_id
+            for row in db.execute(
+                select(SeatTable.game_id, SeatTable.seat, SeatTable.account_id).where(
+                    SeatTable.game_id.in_([p.game_id for p in planned])
+                )
+            )
+        }
     games: dict[str, dict[int, int]] = {}
     for row in planned:
         games.setdefault(row.game_id, {})[row.seat] = row.account_id
-    return games if planned and all(seated.get((g, s)) == a for g, seats in games.items()
-                                    for s, a in seats.items()) else {}
+    return (
+        games
+        if planned and all(seated.get((g, s)) == a for g, seats in games.items() for s, a in seats.items())
+        else {}
+    )
 
 
 def leave(node: Node, person: Person, game_id: str) -> None:
     """``person`` opens their seat signed in (as a browser of the site does) and leaves the game."""
-    with connect(f"ws://127.0.0.1:{node.port}/ws/games/{game_id}", open_timeout=20,
-                 additional_headers={"Cookie": person.cookie, "Origin": node.base}) as ws:
+    with connect(
+        f"ws://127.0.0.1:{node.port}/ws/games/{game_id}",
+        open_timeout=20,
+        additional_headers={"Cookie": person.cookie, "Origin": node.base},
+    ) as ws:
         ws.send(json.dumps({"type": "hello", "account": True}))
         first = json.loads(ws.recv(timeout=20))
         assert first.get("type") == "state", first
@@ -109,9 +120,13 @@ def test_a_burst_of_joins_through_two_processes_makes_one_entry(postgres_url: st
         first, second = Node(postgres_url), Node(postgres_url)
         nodes.extend([first, second])
         ann = Person(first, "Ann")
-        made, _headers = call(first, "POST", "/api/tournaments",
-                              {**SWISS, "starts_at": time.time() + 3600},
-                              {"Cookie": ann.cookie, "X-CSRF-Token": ann.csrf})
+        made, _headers = call(
+            first,
+            "POST",
+            "/api/tournaments",
+            {**SWISS, "starts_at": time.time() + 3600},
+            {"Cookie": ann.cookie, "X-CSRF-Token": ann.csrf},
+        )
         path = f"/api/tournaments/{made['id']}/join"
         with ThreadPoolExecutor(8) as pool:
             answers = list(pool.map(lambda n: ask(ann, (first, second)[n % 2], "POST", path), range(8)))
@@ -122,8 +137,7 @@ def test_a_burst_of_joins_through_two_processes_makes_one_entry(postgres_url: st
         store.close()
 
 
-def test_a_killed_pairing_process_loses_no_pairing_and_pairs_nobody_twice(postgres_url: str,
-                                                                          nodes: list[Node]) -> None:
+def test_a_killed_pairing_process_loses_no_pairing_and_pairs_nobody_twice(postgres_url: str, nodes: list[Node]) -> None:
     store = Store(postgres_url)
     try:
         both = [Node(postgres_url), Node(postgres_url)]
@@ -135,8 +149,13 @@ def test_a_killed_pairing_process_loses_no_pairing_and_pairs_nobody_twice(postgr
             ids = {str(row.name): int(row.id) for row in db.execute(select(AccountTable.id, AccountTable.name))}
         people = {ids[p.name]: p for p in signed}
         ann = signed[0]
-        made, _headers = call(both[0], "POST", "/api/tournaments", {**SWISS, "starts_at": time.time() + 3600},
-                              {"Cookie": ann.cookie, "X-CSRF-Token": ann.csrf})
+        made, _headers = call(
+            both[0],
+            "POST",
+            "/api/tournaments",
+            {**SWISS, "starts_at": time.time() + 3600},
+            {"Cookie": ann.cookie, "X-CSRF-Token": ann.csrf},
+        )
         tournament = int(made["id"])
         for number, person in enumerate(signed):
             assert ask(person, both[number % 2], "POST", f"/api/tournaments/{tournament}/join") == 200
@@ -153,21 +172,32 @@ def test_a_killed_pairing_process_loses_no_pairing_and_pairs_nobody_twice(postgr
         running.process.wait(10)
         end_round(survivor, store, people, {g: s for g, s in first.items() if g != some})
         for round_ in (2, 3):
-            games = wait_for(f"round {round_} is paired by the other process",
-                             lambda r=round_: round_games(store, tournament, r))
+            games = wait_for(
+                f"round {round_} is paired by the other process", lambda r=round_: round_games(store, tournament, r)
+            )
             assert holder(store, tournament, both) is survivor
             end_round(survivor, store, people, games)
-        wait_for("the tournament finishes", lambda: call(survivor, "GET", f"/api/tournaments/{tournament}")[0]
-                 ["status"] == "finished")
+        wait_for(
+            "the tournament finishes",
+            lambda: call(survivor, "GET", f"/api/tournaments/{tournament}")[0]["status"] == "finished",
+        )
         with store.engine.connect() as db:
-            tables = db.execute(select(TournamentTableTable.id, TournamentTableTable.round,
-                                       TournamentTableTable.game_id, TournamentTableTable.epoch)).all()
-            seats = db.execute(select(TournamentSeatTable.entrant_id, TournamentSeatTable.round,
-                                      TournamentSeatTable.place)).all()
+            tables = db.execute(
+                select(
+                    TournamentTableTable.id,
+                    TournamentTableTable.round,
+                    TournamentTableTable.game_id,
+                    TournamentTableTable.epoch,
+                )
+            ).all()
+            seats = db.execute(
+                select(TournamentSeatTable.entrant_id, TournamentSeatTable.round, TournamentSeatTable.place)
+            ).all()
             games = list(db.scalars(select(GameTable.id)))
         assert Counter(t.round for t in tables) == {1: 3, 2: 3, 3: 3}, "every round paired once"
-        assert Counter((s.entrant_id, s.round) for s in seats) == {(e, r): 1 for e, r in
-                                                                 {(s.entrant_id, s.round) for s in seats}}
+        assert Counter((s.entrant_id, s.round) for s in seats) == {
+            (e, r): 1 for e, r in {(s.entrant_id, s.round) for s in seats}
+        }
         assert len(seats) == 18 and all(s.place in (1, 2) for s in seats)
         assert sorted(games) == sorted(t.game_id for t in tables), "each pairing's game made once, no other"
         epochs = {t.round: t.epoch for t in tables}
@@ -190,8 +220,9 @@ def test_a_swiss_round_goes_on_after_a_killed_sqlite_server_restarts(tmp_path: A
             ids = {str(row.name): int(row.id) for row in db.execute(select(AccountTable.id, AccountTable.name))}
         people = {ids[p.name]: p for p in signed}
         later = {**SWISS, "rounds": 2, "starts_at": time.time() + 3600}
-        made, _headers = call(first, "POST", "/api/tournaments", later,
-                              {"Cookie": signed[0].cookie, "X-CSRF-Token": signed[0].csrf})
+        made, _headers = call(
+            first, "POST", "/api/tournaments", later, {"Cookie": signed[0].cookie, "X-CSRF-Token": signed[0].csrf}
+        )
         tournament = int(made["id"])
         for person in signed:
             assert ask(person, first, "POST", f"/api/tournaments/{tournament}/join") == 200
@@ -205,8 +236,10 @@ def test_a_swiss_round_goes_on_after_a_killed_sqlite_server_restarts(tmp_path: A
         end_round(again, store, people, games)
         games = wait_for("round 2 is paired after the restart", lambda: round_games(store, tournament, 2))
         end_round(again, store, people, games)
-        wait_for("the tournament finishes", lambda: call(again, "GET", f"/api/tournaments/{tournament}")[0]
-                 ["status"] == "finished")
+        wait_for(
+            "the tournament finishes",
+            lambda: call(again, "GET", f"/api/tournaments/{tournament}")[0]["status"] == "finished",
+        )
         with store.engine.connect() as db:
             rounds = Counter(db.scalars(select(TournamentTableTable.round)))
             made_games = db.scalar(select(func.count()).select_from(GameTable))

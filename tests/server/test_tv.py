@@ -34,26 +34,49 @@ def store(db_url: str) -> Iterator[Store]:
 
 def account(engine: Engine, name: str, ratings: dict[str, float] | None = None) -> int:
     with engine.begin() as db:
-        account_id = int(db.execute(insert(AccountTable).values(
-            name=name, name_key=name_key(name), password_hash="x", created=time.time()
-        ).returning(AccountTable.id)).scalar_one())
+        account_id = int(
+            db.execute(
+                insert(AccountTable)
+                .values(name=name, name_key=name_key(name), password_hash="x", created=time.time())
+                .returning(AccountTable.id)
+            ).scalar_one()
+        )
         for edition, mu in (ratings or {}).items():
-            db.execute(insert(RatingTable).values(account_id=account_id, edition=edition, mu=mu, sigma=2.0,
-                                                  rating=mu, games=10, updated=time.time()))
+            db.execute(
+                insert(RatingTable).values(
+                    account_id=account_id, edition=edition, mu=mu, sigma=2.0, rating=mu, games=10, updated=time.time()
+                )
+            )
     return account_id
 
 
-def game(engine: Engine, game_id: str, seats: list[Any], edition: str = "usa", last_move: float = 0.0,
-         finished: bool = False) -> str:
+def game(
+    engine: Engine, game_id: str, seats: list[Any], edition: str = "usa", last_move: float = 0.0, finished: bool = False
+) -> str:
     """A game whose seats are account ids, bot levels ("bot:hard"), "anonymous" or None (free)."""
     with engine.begin() as db:
-        db.execute(insert(GameTable).values(id=game_id, edition=edition, options="{}", seed=1,
-                                            created=datetime.now(UTC), finished=finished,
-                                            last_move_at=last_move or time.time()))
+        db.execute(
+            insert(GameTable).values(
+                id=game_id,
+                edition=edition,
+                options="{}",
+                seed=1,
+                created=datetime.now(UTC),
+                finished=finished,
+                last_move_at=last_move or time.time(),
+            )
+        )
         rows = []
         for number, seat in enumerate(seats):
-            row: dict[str, Any] = {"game_id": game_id, "seat": number, "kind": "human", "bot": None,
-                                   "name": None, "token_hash": None, "account_id": None}
+            row: dict[str, Any] = {
+                "game_id": game_id,
+                "seat": number,
+                "kind": "human",
+                "bot": None,
+                "name": None,
+                "token_hash": None,
+                "account_id": None,
+            }
             if isinstance(seat, int):
                 row.update(name=f"Account{seat}", token_hash=f"hash-{game_id}-{number}", account_id=seat)
             elif isinstance(seat, str) and seat.startswith("bot:"):
@@ -115,8 +138,13 @@ def test_the_api_names_the_game_and_its_seats(client: TestClient) -> None:
     playing = new_game(client, [HUMAN, bot("hard")], name="Bea")
     answer = client.get("/api/tv")
     assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
-    assert answer.json() == {"game": playing["id"], "edition": "usa",
-                             "seats": [{"name": "Bea", "rating": None, "bot_account": False},
-                                       {"name": "Hard bot", "rating": HARD, "bot_account": False}]}
+    assert answer.json() == {
+        "game": playing["id"],
+        "edition": "usa",
+        "seats": [
+            {"name": "Bea", "rating": None, "bot_account": False},
+            {"name": "Hard bot", "rating": HARD, "bot_account": False},
+        ],
+    }
     assert waiting["id"] != playing["id"]
     assert client.get("/tv").status_code == 200

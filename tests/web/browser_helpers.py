@@ -14,8 +14,14 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 TIMEOUT_MS = 30_000
 
 Page = Any  # playwright.sync_api.Page
@@ -54,22 +60,35 @@ FIRST_SEED = 5
 class Server:
     """The server in a subprocess; it can be killed and started again on the same database."""
 
-    def __init__(self, database: Path, settings: dict[str, Any] | None = None,
-                 limits: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, database: Path, settings: dict[str, Any] | None = None, limits: dict[str, Any] | None = None
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = f"sqlite:///{database}"
         self.settings = settings or {}
         # Every browser of the tests shares one address: the per-client limits are tested elsewhere.
-        self.limits = limits if limits is not None else {
-            "creates_per_minute": 0, "joins_per_minute": 0, "connections_per_minute": 0, "connections_at_once": 0}
+        self.limits = (
+            limits
+            if limits is not None
+            else {"creates_per_minute": 0, "joins_per_minute": 0, "connections_per_minute": 0, "connections_at_once": 0}
+        )
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-c", SERVE, str(self.port), self.database, str(FIRST_SEED),
-                   json.dumps(self.settings), json.dumps(self.limits)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        command = [
+            sys.executable,
+            "-c",
+            SERVE,
+            str(self.port),
+            self.database,
+            str(FIRST_SEED),
+            json.dumps(self.settings),
+            json.dumps(self.limits),
+        ]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -130,14 +149,16 @@ def open_lobby(page: Page, url: str | None = None) -> None:
 def rack_tiles(page: Page) -> list[str | None]:
     """The tile ids on the rack, day by day (None for an empty day)."""
     tiles: list[str | None] = page.eval_on_selector_all(
-        "#rack .day", "days => days.map(d => { const t = d.querySelector('[data-tile]'); "
-                      "return t ? t.dataset.tile : null; })")
+        "#rack .day",
+        "days => days.map(d => { const t = d.querySelector('[data-tile]'); return t ? t.dataset.tile : null; })",
+    )
     return tiles
 
 
 def legal_buttons(page: Page) -> list[str]:
-    moves: list[str] = page.eval_on_selector_all("[data-move]:not([disabled])",
-                                                 "nodes => nodes.map(n => n.dataset.move)")
+    moves: list[str] = page.eval_on_selector_all(
+        "[data-move]:not([disabled])", "nodes => nodes.map(n => n.dataset.move)"
+    )
     return moves
 
 
@@ -163,8 +184,9 @@ def click_move(page: Page, move: str) -> None:
     before = page.get_attribute("body", "data-version")
     page.locator(f"[data-move='{move}']").first.click()
     page.wait_for_function(
-        "([before]) => document.body.dataset.version !== before || "
-        "!document.querySelector('#error').hidden", arg=[before])
+        "([before]) => document.body.dataset.version !== before || !document.querySelector('#error').hidden",
+        arg=[before],
+    )
     assert page.locator("#error").is_hidden(), f"{move}: {page.inner_text('#error-text')}"
 
 
@@ -204,9 +226,12 @@ def chat_lines(page: Page) -> list[str]:
 
 def wait_for_chat(page: Page, words: str, times: int = 1, timeout: float | None = None) -> None:
     """Wait until ``times`` chat lines hold ``words`` (``timeout`` in milliseconds: the page's own if None)."""
-    page.wait_for_function("([words, times]) => [...document.querySelectorAll('#chat .chat-line')]"
-                           ".filter(n => n.textContent.includes(words)).length >= times", arg=[words, times],
-                           timeout=timeout)
+    page.wait_for_function(
+        "([words, times]) => [...document.querySelectorAll('#chat .chat-line')]"
+        ".filter(n => n.textContent.includes(words)).length >= times",
+        arg=[words, times],
+        timeout=timeout,
+    )
 
 
 def drag(page: Page, source: str, target: str) -> None:
@@ -222,8 +247,12 @@ def drag(page: Page, source: str, target: str) -> None:
 
 def post(server_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """A REST call, as a script would make it."""
-    request = urllib.request.Request(f"{server_url}{path}", data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{server_url}{path}",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         result: dict[str, Any] = json.load(answer)
         return result

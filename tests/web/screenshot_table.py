@@ -39,9 +39,11 @@ def main(locale: str, edition: str, out: str) -> None:
                 if not moves:
                     page.wait_for_timeout(50)
                     continue
-                move = next((m for m in moves if m.startswith("draft")), None) or \
-                    next((m for m in moves if m == "draw"), None) or \
-                    next((m for m in moves if m.startswith("replace")), moves[0])
+                move = (
+                    next((m for m in moves if m.startswith("draft")), None)
+                    or next((m for m in moves if m == "draw"), None)
+                    or next((m for m in moves if m.startswith("replace")), moves[0])
+                )
                 before = page.get_attribute("body", "data-version")
                 page.locator(f"[data-move='{move}']").first.click()
                 page.wait_for_function("([b]) => document.body.dataset.version !== b", arg=[before])

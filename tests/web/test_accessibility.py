@@ -32,7 +32,8 @@ def audit(page: Page) -> list[str]:
     page.evaluate(AXE.read_text() + "\n;undefined")
     violations: list[dict[str, Any]] = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))")
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))"
+    )
     return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in violations if v["impact"] in ("serious", "critical")]
 
 
@@ -57,8 +58,15 @@ def keys_for(move: str) -> list[str]:
 
 def choose(moves: list[str], turn: int) -> str:
     """A varied choice among the legal moves: draft, draw or take, replace or discard in turn."""
-    for kind in ("draft", "draw" if turn % 3 else "take", "draw", "replace" if turn % 2 else "discard", "replace",
-                 "discard", "take"):
+    for kind in (
+        "draft",
+        "draw" if turn % 3 else "take",
+        "draw",
+        "replace" if turn % 2 else "discard",
+        "replace",
+        "discard",
+        "take",
+    ):
         found = sorted(m for m in moves if m.split()[0] == kind)
         if found:
             return found[turn % len(found)]
@@ -71,10 +79,13 @@ def press(page: Page, keys: list[str]) -> None:
     for key in keys:
         page.keyboard.press(key)
         # Whatever has the focus shows it (a button a move disabled gives it up until the next table).
-        assert page.evaluate("(a => !a || a === document.body || a.matches(':focus-visible'))"
-                             "(document.activeElement)"), key
-    page.wait_for_function("([before]) => document.body.dataset.version !== before || "
-                           "!document.querySelector('#error').hidden", arg=[before])
+        assert page.evaluate(
+            "(a => !a || a === document.body || a.matches(':focus-visible'))(document.activeElement)"
+        ), key
+    page.wait_for_function(
+        "([before]) => document.body.dataset.version !== before || !document.querySelector('#error').hidden",
+        arg=[before],
+    )
     assert page.locator("#error").is_hidden(), page.inner_text("#error-text")
 
 
@@ -97,8 +108,11 @@ def test_the_lobby_follows_the_browser_language_and_passes_the_audit(browser: An
     open_lobby(phone, server.url + "/")
     assert audit(phone) == []
     # The table at phone size: a seat of a German game in its draft.
-    ticket = post(server.url, "/api/games", {"edition": "germany", "name": "Carla",
-                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {"edition": "germany", "name": "Carla", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
+    )
     phone.goto(server.url + ticket["url"])
     phone.wait_for_selector("#rack .day")
     assert phone.inner_text("#hand-title") == "Dein Zug"
@@ -179,14 +193,17 @@ def test_a_whole_rack_and_its_problems_fit_a_laptop_screen(browser: Any, server:
         page.wait_for_function("([b]) => document.body.dataset.version !== b", arg=[before])
     page.evaluate("window.scrollTo(0, 0)")
     assert page.locator("#rack .day").count() == 10
-    bottom = page.evaluate("Math.max(...[...document.querySelectorAll('#rack .day, #problems')]"
-                           ".map(e => e.getBoundingClientRect().bottom))")
+    bottom = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#rack .day, #problems')]"
+        ".map(e => e.getBoundingClientRect().bottom))"
+    )
     assert bottom <= 900, f"the rack or its problems end {bottom:.0f} px down, below a 900 px screen"
     assert page.js_errors == []
 
 
-def test_the_guided_game_passes_the_audit_with_a_wrong_move_explained_and_on_a_phone(browser: Any,
-                                                                                    server: Server) -> None:
+def test_the_guided_game_passes_the_audit_with_a_wrong_move_explained_and_on_a_phone(
+    browser: Any, server: Server
+) -> None:
     page = new_page(browser, locale="de-DE")
     page.goto(server.url + "/learn?edition=germany")
     page.wait_for_selector("#lesson-do:not(:empty)")

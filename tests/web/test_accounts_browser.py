@@ -45,7 +45,7 @@ def test_an_account_from_sign_up_to_deletion(browser: Any, server: Server, tmp_p
     page.wait_for_function("document.getElementById('player-name').value === 'Ada'")
 
     # A game created from the lobby: its request carries the session's CSRF token without the page asking.
-    game = page.evaluate("""async () => (await import('/static/js/common.js')).api('/api/games', {method: 'POST',
+    game = page.evaluate("""async () => (await import('/static/js/shared/rest.js')).api('/api/games', {method: 'POST',
         body: {edition: 'usa', name: 'Ada', seats: [{kind: 'human'}, {kind: 'bot', bot: 'normal'}]}})""")
     assert game["seat"] == 0
 

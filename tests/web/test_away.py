@@ -23,8 +23,10 @@ GAME_SECONDS = 90_000  # a whole game, in milliseconds: generous for a loaded ma
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     # Live clocks of a second a move, so a game left idle takes seconds, not minutes; bots pause a little
     # between moves, so the table can be read while a bot plays a person's seat.
-    running = Server(tmp_path_factory.mktemp("away") / "tendays.db",
-                     {"paces": {"live_min": 1}, "bot_delay": 0.2, "draft_delay": 0.05})
+    running = Server(
+        tmp_path_factory.mktemp("away") / "tendays.db",
+        {"paces": {"live_min": 1}, "bot_delay": 0.2, "draft_delay": 0.05},
+    )
     running.start()
     try:
         yield running
@@ -36,11 +38,18 @@ def wait_for_chat(page: Page, words: str, times: int = 1) -> None:
     browser_helpers.wait_for_chat(page, words, times, timeout=GAME_SECONDS)
 
 
-def test_a_solo_game_on_a_live_clock_left_idle_is_played_to_the_end_by_the_bot(browser: Any,
-                                                                             server: Server) -> None:
-    ticket = post(server.url, "/api/games", {
-        "edition": "usa", "name": "Alice", "seats": [HUMAN, {"kind": "bot", "bot": "normal"}],
-        "options": {"first_seat": 0, "turn_limit": 8}, "pace": {"kind": "live", "per_move": 1, "bank": 1}})
+def test_a_solo_game_on_a_live_clock_left_idle_is_played_to_the_end_by_the_bot(browser: Any, server: Server) -> None:
+    ticket = post(
+        server.url,
+        "/api/games",
+        {
+            "edition": "usa",
+            "name": "Alice",
+            "seats": [HUMAN, {"kind": "bot", "bot": "normal"}],
+            "options": {"first_seat": 0, "turn_limit": 8},
+            "pace": {"kind": "live", "per_move": 1, "bank": 1},
+        },
+    )
     alice = sit(browser, server, ticket)
     # Alice leaves her tab open and does nothing: three turns run out, and the bot takes the seat.
     wait_for_chat(alice, "Alice missed 3 turns in a row: a bot plays the seat until Alice opens the seat link again")
@@ -49,14 +58,17 @@ def test_a_solo_game_on_a_live_clock_left_idle_is_played_to_the_end_by_the_bot(b
     # she is offered no move, and may take the seat back.
     alice.wait_for_selector("#back-button:has-text('Take my seat back')")
     assert not is_over(alice) and legal_buttons(alice) == []
-    assert alice.inner_text("#prompt") == ("A bot plays your seat while you are away. "
-                                           "Press “Take my seat back” to play again.")
+    assert alice.inner_text("#prompt") == (
+        "A bot plays your seat while you are away. Press “Take my seat back” to play again."
+    )
     # She takes it back, as the table says, and is offered her moves again.
     alice.click("#back-button")
     wait_for_chat(alice, "Alice is back and plays the seat again")
     alice.wait_for_selector("#back-button", state="detached")
-    alice.wait_for_function("document.querySelector('[data-move]:not([disabled])') || "
-                            "document.querySelector('.turn-banner.over')", timeout=GAME_SECONDS)
+    alice.wait_for_function(
+        "document.querySelector('[data-move]:not([disabled])') || document.querySelector('.turn-banner.over')",
+        timeout=GAME_SECONDS,
+    )
     # Idle again until the end: the bot played the seat to the last turn, and the game was not abandoned.
     alice.wait_for_selector(".turn-banner.over", timeout=GAME_SECONDS)
     banner, lines = alice.inner_text("#turn"), chat_lines(alice)
@@ -83,8 +95,11 @@ WATCH = """() => {
 
 
 def test_a_player_who_left_is_offered_nothing_and_told_why(browser: Any, server: Server) -> None:
-    alice_ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN],
-                                                   "options": {"days": 5, "turn_limit": 4}})
+    alice_ticket = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Alice", "seats": [HUMAN, HUMAN], "options": {"days": 5, "turn_limit": 4}},
+    )
     bob_ticket = post(server.url, f"/api/games/{alice_ticket['id']}/join", {"name": "Bob"})
     alice, bob = sit(browser, server, alice_ticket), sit(browser, server, bob_ticket)
     bob.once("dialog", lambda dialog: dialog.accept())

@@ -37,8 +37,17 @@ def made_bot(server: Server, person: Person, rating: float) -> None:
 
 
 def settle(db: Any, person: Person, rating: float) -> None:
-    db.execute(insert(RatingTable).values(account_id=person.id, edition="usa", mu=rating, sigma=3.0,
-                                          rating=rating - 9.0, games=30, updated=time.time()))
+    db.execute(
+        insert(RatingTable).values(
+            account_id=person.id,
+            edition="usa",
+            mu=rating,
+            sigma=3.0,
+            rating=rating - 9.0,
+            games=30,
+            updated=time.time(),
+        )
+    )
 
 
 def settled(server: Server, person: Person, rating: float) -> None:
@@ -96,10 +105,22 @@ def test_the_bot_mark_shows_wherever_a_bot_accounts_name_shows(browser: Any, ser
     page.locator("#players [data-seat='1'] .bot-account-mark").wait_for(state="attached")
     assert page.locator("#players [data-seat='0'] .bot-account-mark").count() == 0
 
-    event = ann.post("/api/tournaments", {"name": "Open to bots", "kind": "arena", "edition": "usa",
-                                          "minutes": 30, "starts_at": time.time() + 3600, "bots_allowed": True})
-    joined = urllib.request.Request(f"{server.url}/api/tournaments/{event['id']}/join", method="POST",
-                                    headers={"Cookie": f"tendays_session={robo.session}", "X-CSRF-Token": robo.csrf})
+    event = ann.post(
+        "/api/tournaments",
+        {
+            "name": "Open to bots",
+            "kind": "arena",
+            "edition": "usa",
+            "minutes": 30,
+            "starts_at": time.time() + 3600,
+            "bots_allowed": True,
+        },
+    )
+    joined = urllib.request.Request(
+        f"{server.url}/api/tournaments/{event['id']}/join",
+        method="POST",
+        headers={"Cookie": f"tendays_session={robo.session}", "X-CSRF-Token": robo.csrf},
+    )
     with urllib.request.urlopen(joined, timeout=10) as answer:
         assert json.load(answer) == {"ok": True}
     opened(page, f"{server.url}/tournaments/{event['id']}")

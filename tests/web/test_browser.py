@@ -35,8 +35,17 @@ pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
 
-def create_game(page: Page, server: Server, name: str, edition: str, seats: list[str], days: int,
-                turn_limit: int | None = None, swap: bool = False, first_seat: int | None = None) -> str:
+def create_game(
+    page: Page,
+    server: Server,
+    name: str,
+    edition: str,
+    seats: list[str],
+    days: int,
+    turn_limit: int | None = None,
+    swap: bool = False,
+    first_seat: int | None = None,
+) -> str:
     """Fill in the lobby's form and create the game; returns the game's id once the table shows."""
     open_lobby(page, server.url + "/")
     page.fill("#player-name", name)
@@ -190,12 +199,13 @@ def test_phone_map_credit_spectator_and_reconnect(browser: Any, server: Server) 
 
     # Tap through the draft on the phone (the hard bot may begin it: first wait for Carla's turn).
     wait_for_turn_or_end([phone])
-    while (moves := [m for m in legal_buttons(phone) if m.startswith("draft")]):
+    while moves := [m for m in legal_buttons(phone) if m.startswith("draft")]:
         phone.locator(f"[data-move='{moves[-1]}']").tap()
+        phone.wait_for_function("([m]) => !document.querySelector(`[data-move='${m}']`)", arg=[moves[-1]])
         phone.wait_for_function(
-            "([m]) => !document.querySelector(`[data-move='${m}']`)", arg=[moves[-1]])
-        phone.wait_for_function("document.querySelectorAll('[data-move]:not([disabled])').length > 0 || "
-                                "!!document.querySelector('.turn-banner.over')")
+            "document.querySelectorAll('[data-move]:not([disabled])').length > 0 || "
+            "!!document.querySelector('.turn-banner.over')"
+        )
     assert None not in rack_tiles(phone)
     assert phone.locator("#map svg .day-badge").count() >= 1
     assert phone.locator("#rack .step").count() == 4
@@ -235,9 +245,18 @@ def test_phone_map_credit_spectator_and_reconnect(browser: Any, server: Server) 
 
 def test_the_lobby_lists_an_open_game_and_joins_it(browser: Any, server: Server) -> None:
     request = urllib.request.Request(
-        f"{server.url}/api/games", method="POST", headers={"Content-Type": "application/json"},
-        data=json.dumps({"edition": "germany", "name": "Dora", "seats": [{"kind": "human"}, {"kind": "human"}],
-                         "options": {"days": 5}}).encode())
+        f"{server.url}/api/games",
+        method="POST",
+        headers={"Content-Type": "application/json"},
+        data=json.dumps(
+            {
+                "edition": "germany",
+                "name": "Dora",
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "options": {"days": 5},
+            }
+        ).encode(),
+    )
     with urllib.request.urlopen(request) as answer:
         game_id = json.load(answer)["id"]
     page = new_page(browser)
@@ -278,7 +297,11 @@ def test_who_begins_the_bots_offered_and_the_swap_variant(browser: Any, server: 
     # Who begins: by chance, or any seat of the game.
     page.check("input[name=seats][value='3']")
     assert page.eval_on_selector_all("#first-seat option", "options => options.map(o => o.textContent)") == [
-        "Chosen by chance", "Seat 1 (you)", "Seat 2", "Seat 3"]
+        "Chosen by chance",
+        "Seat 1 (you)",
+        "Seat 2",
+        "Seat 3",
+    ]
 
     # Seat 1 begins, so the draft starts with this player; with the swap variant a turn may swap two days.
     sent: list[Any] = []
@@ -338,8 +361,11 @@ def test_a_name_typed_while_the_lobby_loads_is_kept(browser: Any, server: Server
 
 def test_the_table_speaks_its_readers_language(browser: Any, server: Server) -> None:
     # A German browser opens a friend's link to a USA game: the join form and the table are in German.
-    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Jack",
-                                             "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"days": 5}})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Jack", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"days": 5}},
+    )
     german = new_page(browser, locale="de-DE")
     german.goto(f"{server.url}/play/{ticket['id']}")
     german.wait_for_selector("#join:not([hidden])")
@@ -361,8 +387,16 @@ def test_the_table_speaks_its_readers_language(browser: Any, server: Server) -> 
 
 
 def test_a_broken_step_on_a_phone_map_explains_itself_when_tapped(browser: Any, server: Server) -> None:
-    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Kim", "options": {"first_seat": 0},
-                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {
+            "edition": "usa",
+            "name": "Kim",
+            "options": {"first_seat": 0},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+        },
+    )
     phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True)
     phone.goto(server.url + ticket["url"])
     # Kim drafts first: a finger taps, and the phone says so.
@@ -397,8 +431,9 @@ def test_german_pages_say_it_all_in_german(browser: Any, server: Server) -> None
     # The particular bots and what each does, in German (the server describes them in English).
     with urllib.request.urlopen(f"{server.url}/api/bots") as answer:
         english = {bot["name"]: bot["description"] for bot in json.load(answer)["bots"]}
-    offered = page.eval_on_selector_all("#seat-2 optgroup option",
-                                        "options => options.map(o => [o.value, o.textContent, o.title])")
+    offered = page.eval_on_selector_all(
+        "#seat-2 optgroup option", "options => options.map(o => [o.value, o.textContent, o.title])"
+    )
     assert {value for value, _, _ in offered} == set(english)
     for value, _, title in offered:
         assert title and title != english[value], (value, title)
@@ -417,8 +452,11 @@ def test_german_pages_say_it_all_in_german(browser: Any, server: Server) -> None
     assert page.inner_text("#join-summary").startswith("Dieses Spiel gibt es nicht")
 
     # A refusal of the server is a sentence: capital first letter, full stop.
-    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Lena",
-                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Lena", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
+    )
     page.goto(f"{server.url}/play/{ticket['id']}#token=not-the-seat-token")
     page.wait_for_selector("#error:not([hidden])")
     refusal = page.inner_text("#error-text")
@@ -429,16 +467,21 @@ def test_german_pages_say_it_all_in_german(browser: Any, server: Server) -> None
     page = new_page(browser, locale="de-DE")
     page.goto(server.url + ticket["url"])
     page.wait_for_selector("#map-legend li", state="attached")  # in a folded legend
-    legend = [" ".join(item.split()) for item in
-              page.eval_on_selector_all("#map-legend li", "items => items.map(i => i.textContent)")]
+    legend = [
+        " ".join(item.split())
+        for item in page.eval_on_selector_all("#map-legend li", "items => items.map(i => i.textContent)")
+    ]
     assert "AK Alaska (jede Farbe, lila)" in legend
     assert [item for item in legend if re.search(r"\([^)]*\(", item)] == []
     assert not page.js_errors, page.js_errors
 
 
 def test_the_german_map_names_its_regions_where_they_fit(browser: Any, server: Server) -> None:
-    ticket = post(server.url, "/api/games", {"edition": "germany", "name": "Mia",
-                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {"edition": "germany", "name": "Mia", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
+    )
     page = new_page(browser, locale="de-DE")
     page.goto(server.url + ticket["url"])
     page.wait_for_selector("#map svg path.region")

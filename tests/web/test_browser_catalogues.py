@@ -70,8 +70,14 @@ def test_every_message_asked_for_exists() -> None:
     english = catalogue("en")
     assert sorted(used_keys() - set(english)) == []
     # Messages named by a computed key: a game's status, why it ended.
-    for key in ("status.waiting", "status.playing", "status.over", "admin.abandoned", "admin.closed",
-                "prompt.draft_touch"):
+    for key in (
+        "status.waiting",
+        "status.playing",
+        "status.over",
+        "admin.abandoned",
+        "admin.closed",
+        "prompt.draft_touch",
+    ):
         assert key in english
 
 
@@ -100,7 +106,7 @@ def test_german_calls_a_turn_a_zug_and_only_a_tournament_round_a_runde() -> None
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_plural_forms_and_the_english_fallback_in_the_browser_module() -> None:
     script = f"""
-import * as i18n from "{(STATIC / "js" / "i18n.js").as_uri()}";
+import * as i18n from "{(STATIC / "js" / "shared" / "i18n.js").as_uri()}";
 const en = {json.dumps(catalogue("en"))};
 const de = {json.dumps(catalogue("de"))};
 delete de["lobby.none"];
@@ -111,8 +117,17 @@ console.log(JSON.stringify([i18n.tn("lobby.days", 1), i18n.tn("lobby.days", 2), 
 """
     result = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == ["1 Tag", "2 Tage", "none", "Tag 3", "3, 5 und 8", "no.such.key", "leicht",
-                                        "gierig", "expert:48"]
+    assert json.loads(result.stdout) == [
+        "1 Tag",
+        "2 Tage",
+        "none",
+        "Tag 3",
+        "3, 5 und 8",
+        "no.such.key",
+        "leicht",
+        "gierig",
+        "expert:48",
+    ]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
@@ -120,7 +135,7 @@ def test_numbers_and_dates_are_written_as_the_reader_writes_them() -> None:
     # ratings with a decimal comma in German; one date style (the locale's) for the daily puzzle's day and
     # a profile's dates (a game's start comes as an ISO 8601 time)
     script = f"""
-import * as i18n from "{(STATIC / "js" / "i18n.js").as_uri()}";
+import * as i18n from "{(STATIC / "js" / "shared" / "i18n.js").as_uri()}";
 import {{ changeText, deviationText, ratingText }} from "{(STATIC / "js" / "players" / "words.js").as_uri()}";
 const said = [];
 for (const lang of ["en", "de"]) {{

@@ -26,9 +26,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def test_a_spectator_a_running_bank_and_a_game_ended_early(browser: Any, server: Server) -> None:
-    ticket = post(server.url, "/api/games", {
-        "edition": "usa", "name": "Alice", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-        "options": {"first_seat": 0}, "pace": {"kind": "live", "per_move": 1, "bank": 600}})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {
+            "edition": "usa",
+            "name": "Alice",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+            "options": {"first_seat": 0},
+            "pace": {"kind": "live", "per_move": 1, "bank": 600},
+        },
+    )
     alice = new_page(browser)
     alice.goto(server.url + ticket["url"])
     alice.wait_for_selector("[data-move^='draft']")

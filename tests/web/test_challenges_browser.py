@@ -78,7 +78,8 @@ def challenge_id(page: Page) -> str:
 
 
 def test_a_challenge_from_a_profile_is_seen_in_the_lobby_accepted_declined_and_refused_by_a_block(
-        browser: Any, server: Server) -> None:
+    browser: Any, server: Server
+) -> None:
     ann, ben, cat = Person(server, "Ann"), Person(server, "Ben"), Person(server, "Cat")
     lobby = with_inbox(ben.page(browser), f"{server.url}/")
     page = ann.page(browser)
@@ -145,15 +146,19 @@ def test_the_challenge_page_passes_the_audit_and_fits_a_phone(browser: Any, serv
     fay, gus = Person(server, f"Fay{lang}"), Person(server, f"Gus{lang}")
     made = fay.post("/api/challenges", {"to": gus.name, "edition": "usa", "clock": {"kind": "live", "per_move": 60}})
     # the audit's script is injected: the page's Content-Security-Policy would refuse it
-    page = opened(gus.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True, width=390),
-                  f"{server.url}{made['url']}")
+    page = opened(
+        gus.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True, width=390),
+        f"{server.url}{made['url']}",
+    )
     page.wait_for_selector("#challenge-accept:not([hidden])")
     assert page.get_attribute("html", "lang") == lang
     assert page.inner_text("#challenge-accept") == ("Annehmen" if lang == "de" else "Accept")
     assert audit(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    profile = opened(fay.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True),
-                     f"{server.url}/players/{gus.name}")
+    profile = opened(
+        fay.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True),
+        f"{server.url}/players/{gus.name}",
+    )
     profile.click("#challenge-open")
     profile.wait_for_selector("#challenge-dialog[open]")
     # the edition of the reader's language comes first, as in the lobby

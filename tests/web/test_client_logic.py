@@ -21,10 +21,13 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is
 
 def run(script: str) -> Any:
     """Run ``script`` as an ES module beside the client's modules; returns what it printed, as JSON."""
-    prelude = "\n".join(f'import * as {name} from "{(JS / "table" / f"{name}.js").as_uri()}";'
-                        for name in ("legal", "drag", "state", "panel"))
-    result = subprocess.run(["node", "--input-type=module", "-e", f"{prelude}\n{script}"],
-                            capture_output=True, text=True, timeout=30)
+    prelude = "\n".join(
+        f'import * as {name} from "{(JS / "table" / f"{name}.js").as_uri()}";'
+        for name in ("legal", "drag", "state", "panel")
+    )
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", f"{prelude}\n{script}"], capture_output=True, text=True, timeout=30
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -67,18 +70,29 @@ def test_the_index_of_legal_moves_keeps_each_moves_text() -> None:
         console.log(JSON.stringify({{any: l.any, draw: l.draw, take: [...l.take], swap13: legal.swapMove(l, 3, 1),
           swap12: legal.swapMove(l, 1, 2), swapDays: [...l.swapDays].sort()}}));
     """)
-    assert found == {"any": True, "draw": "draw", "take": [[2, "take 2"]], "swap13": "swap 1 3", "swap12": None,
-                     "swapDays": [1, 2, 3]}
+    assert found == {
+        "any": True,
+        "draw": "draw",
+        "take": [[2, "take 2"]],
+        "swap13": "swap 1 3",
+        "swap12": None,
+        "swapDays": [1, 2, 3],
+    }
 
 
 def test_a_forced_pile_is_the_only_pile_offered_and_a_drop_on_a_day_goes_there_at_once() -> None:
     # The server lists only pile 2 (its last tile was taken): dropping the tile in hand on a day replaces it.
     forced = moves("replace 1 2", "replace 2 2", "discard 2")
     assert drops(forced, "[[{from: 'hand'}, day(1)], [{from: 'hand'}, pile(1)], [{from: 'hand'}, pile(2)]]") == [
-        {"move": "replace 1 2"}, None, {"move": "discard 2"}]
+        {"move": "replace 1 2"},
+        None,
+        {"move": "discard 2"},
+    ]
     free = moves(*(f"replace {d} {p}" for d in (1, 2) for p in (1, 2, 3)), "discard 1", "discard 2", "discard 3")
     assert drops(free, "[[{from: 'hand'}, day(2)], [{from: 'day', day: 2}, pile(3)]]") == [
-        {"select": 2}, {"move": "replace 2 3"}]
+        {"select": 2},
+        {"move": "replace 2 3"},
+    ]
 
 
 def test_the_prompt_names_only_the_forced_piles_key() -> None:
@@ -87,7 +101,7 @@ def test_the_prompt_names_only_the_forced_piles_key() -> None:
     free = moves(*(f"replace {d} {p}" for d in (1, 2) for p in (1, 2, 3)), "discard 1", "discard 2", "discard 3")
     found = run(f"""
         globalThis.window = {{matchMedia: () => ({{matches: false}})}};
-        const i18n = await import("{(JS / "i18n.js").as_uri()}");
+        const i18n = await import("{(JS / "shared" / "i18n.js").as_uri()}");
         const prompt = await import("{(JS / "table" / "prompt.js").as_uri()}");
         const fs = await import("node:fs");
         i18n.setCatalogue("en", JSON.parse(fs.readFileSync("{JS.parent / "i18n" / "en.json"}", "utf8")));
@@ -107,14 +121,18 @@ def test_the_prompt_names_only_the_forced_piles_key() -> None:
 
 def test_drops_in_the_draw_phase_take_a_pile_or_swap_days() -> None:
     legal_moves = moves("draw", "take 1", "swap 1 2")
-    assert drops(legal_moves, """[[{from: 'pile', pile: 1}, day(2)], [{from: 'pile', pile: 3}, day(2)],
-                                  [{from: 'day', day: 2}, day(1)], [{from: 'day', day: 2}, day(3)]]""") == [
-        {"move": "take 1", "selectAfter": 2}, None, {"move": "swap 1 2"}, None]
+    assert drops(
+        legal_moves,
+        """[[{from: 'pile', pile: 1}, day(2)], [{from: 'pile', pile: 3}, day(2)],
+                                  [{from: 'day', day: 2}, day(1)], [{from: 'day', day: 2}, day(3)]]""",
+    ) == [{"move": "take 1", "selectAfter": 2}, None, {"move": "swap 1 2"}, None]
 
 
 def test_the_draft_drops_on_an_empty_day_only() -> None:
     assert drops(moves("draft 2", "draft 3"), "[[{from: 'hand'}, day(2)], [{from: 'hand'}, day(1)]]") == [
-        {"move": "draft 2"}, None]
+        {"move": "draft 2"},
+        None,
+    ]
 
 
 def test_a_selected_day_is_dropped_when_no_move_may_be_made() -> None:

@@ -34,19 +34,34 @@ class Person:
         store = Store(server.database)
         try:
             with store.engine.begin() as db:
-                self.id = db.execute(insert(AccountTable).values(
-                    name=name, name_key=name_key(name), password_hash="-", created=now
-                ).returning(AccountTable.id)).scalar_one()
-                db.execute(insert(SessionTable).values(id_hash=session_hash(self.session), account_id=self.id,
-                                                       csrf=self.csrf, created=now, expires=now + 3600))
+                self.id = db.execute(
+                    insert(AccountTable)
+                    .values(name=name, name_key=name_key(name), password_hash="-", created=now)
+                    .returning(AccountTable.id)
+                ).scalar_one()
+                db.execute(
+                    insert(SessionTable).values(
+                        id_hash=session_hash(self.session),
+                        account_id=self.id,
+                        csrf=self.csrf,
+                        created=now,
+                        expires=now + 3600,
+                    )
+                )
         finally:
             store.close()
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         request = urllib.request.Request(
-            f"{self.server.url}{path}", data=None if body is None else json.dumps(body).encode(), method=method,
-            headers={"Content-Type": "application/json", "Cookie": f"tendays_session={self.session}",
-                     "X-CSRF-Token": self.csrf})
+            f"{self.server.url}{path}",
+            data=None if body is None else json.dumps(body).encode(),
+            method=method,
+            headers={
+                "Content-Type": "application/json",
+                "Cookie": f"tendays_session={self.session}",
+                "X-CSRF-Token": self.csrf,
+            },
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             return json.load(answer)
 
@@ -116,12 +131,13 @@ def test_the_following_page_passes_the_audit_and_fits_a_phone(browser: Any, serv
     for name in (fay.name, gus.name):
         eve.call("PUT", f"/api/following/{name}")
     # the audit's script is injected: the page's Content-Security-Policy would refuse it
-    page = opened(eve.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True, width=390),
-                  f"{server.url}/following")
+    page = opened(
+        eve.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True, width=390),
+        f"{server.url}/following",
+    )
     page.wait_for_selector(f"#following tr[data-name='{gus.name}']")
     assert page.get_attribute("html", "lang") == lang
-    assert page.inner_text("#following-title") == ("Spieler, denen du folgst" if lang == "de" else
-                                                   "Players you follow")
+    assert page.inner_text("#following-title") == ("Spieler, denen du folgst" if lang == "de" else "Players you follow")
     assert page.locator(".watch-link").count() == 2
     assert audit(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -52,8 +52,10 @@ def test_a_notification_reaches_an_open_lobby_and_is_read_from_the_panel(browser
     ben_lobby = opened(ben.page(browser), f"{server.url}/")
     ben_lobby.locator(".inbox-button").wait_for()
     assert ben_lobby.locator("#your-move").is_hidden()
-    game = ben.post("/api/games", {"edition": "usa", "name": "Ben", "seats": [{"kind": "human"}, {"kind": "human"}],
-                                   "pace": CORRESPONDENCE})["id"]
+    game = ben.post(
+        "/api/games",
+        {"edition": "usa", "name": "Ben", "seats": [{"kind": "human"}, {"kind": "human"}], "pace": CORRESPONDENCE},
+    )["id"]
     ann.post(f"/api/games/{game}/join", {"name": "Ann"})
     ben_lobby.locator(".inbox-toast", has_text="Your move against Ann").wait_for()
     ben_lobby.locator(f"#your-move-list a[href='/play/{game}']", has_text="Against Ann").wait_for()
@@ -75,16 +77,19 @@ def test_the_browsers_notifications_are_turned_on_only_by_the_toggle(browser: An
     assert page.js_errors == []
 
 
-@pytest.mark.parametrize(("lang", "title", "words"), [
-    ("en-US", "Notifications", "Dot en challenges you"),
-    ("de-DE", "Benachrichtigungen", "Dot de fordert dich heraus"),
-])
-def test_the_inbox_page_passes_the_audit_and_fits_a_phone(browser: Any, server: Server, lang: str, title: str,
-                                                          words: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "title", "words"),
+    [
+        ("en-US", "Notifications", "Dot en challenges you"),
+        ("de-DE", "Benachrichtigungen", "Dot de fordert dich heraus"),
+    ],
+)
+def test_the_inbox_page_passes_the_audit_and_fits_a_phone(
+    browser: Any, server: Server, lang: str, title: str, words: str
+) -> None:
     reader, dot = Person(server, f"Reader {lang[:2]}"), Person(server, f"Dot {lang[:2]}")
     dot.post("/api/challenges", {"to": reader.name, "edition": "usa"})
-    page = opened(reader.page(browser, locale=lang, bypass_csp=True, width=390, height=800),
-                  f"{server.url}/inbox")
+    page = opened(reader.page(browser, locale=lang, bypass_csp=True, width=390, height=800), f"{server.url}/inbox")
     page.locator("#inbox-title", has_text=title).wait_for()
     page.locator("#inbox-items .inbox-item", has_text=words).wait_for()
     page.locator(".inbox-button").click()

@@ -14,8 +14,16 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium
 
 
 def against_a_bot(server: Server) -> dict[str, Any]:
-    return post(server.url, "/api/games", {"edition": "usa", "name": "Ann", "seats": [{"kind": "human"},
-                {"kind": "bot", "bot": "normal"}], "options": {"days": 5}})
+    return post(
+        server.url,
+        "/api/games",
+        {
+            "edition": "usa",
+            "name": "Ann",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "normal"}],
+            "options": {"days": 5},
+        },
+    )
 
 
 def open_join(browser: Any, server: Server, game_id: str, locale: str) -> Page:
@@ -45,10 +53,13 @@ def test_a_full_game_offers_watching_as_information(browser: Any, server: Server
     assert page.js_errors == []
 
 
-@pytest.mark.parametrize(("locale", "title", "note"), [
-    ("en-US", "A finished game", "This game is over; you can still look at it."),
-    ("de-DE", "Ein beendetes Spiel", "Dieses Spiel ist vorbei; du kannst es dir noch ansehen."),
-])
+@pytest.mark.parametrize(
+    ("locale", "title", "note"),
+    [
+        ("en-US", "A finished game", "This game is over; you can still look at it."),
+        ("de-DE", "Ein beendetes Spiel", "Dieses Spiel ist vorbei; du kannst es dir noch ansehen."),
+    ],
+)
 def test_a_finished_game_is_headed_as_one(browser: Any, server: Server, locale: str, title: str, note: str) -> None:
     game = against_a_bot(server)
     player = new_page(browser)

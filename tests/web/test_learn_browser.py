@@ -20,16 +20,20 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium
 
 # What each instruction says, per language: (kind, pattern with the day and/or the pile).
 SAYS = {
-    "en": [("replace", r"^Put .+ on day (?P<day>\d+), and .+ onto discard pile (?P<pile>\d)\.$"),
-           ("day", r"^Put .+ on day (?P<day>\d+)\.$"),
-           ("draw", r"^Draw a tile from the draw pile\.$"),
-           ("pile", r"^Take .+ from discard pile (?P<pile>\d)\.$"),
-           ("pile", r"^Discard .+ onto discard pile (?P<pile>\d)\.$")],
-    "de": [("replace", r"^Lege das Plättchen auf Tag (?P<day>\d+): .+; .+ kommt auf Ablagestapel (?P<pile>\d)\.$"),
-           ("day", r"^Lege das Plättchen auf Tag (?P<day>\d+): [^;]+\.$"),
-           ("draw", r"^Ziehe ein Plättchen vom Nachziehstapel\.$"),
-           ("pile", r"^Nimm das oberste Plättchen von Ablagestapel (?P<pile>\d): .+\.$"),
-           ("pile", r"^Lege das Plättchen auf Ablagestapel (?P<pile>\d) ab: .+\.$")],
+    "en": [
+        ("replace", r"^Put .+ on day (?P<day>\d+), and .+ onto discard pile (?P<pile>\d)\.$"),
+        ("day", r"^Put .+ on day (?P<day>\d+)\.$"),
+        ("draw", r"^Draw a tile from the draw pile\.$"),
+        ("pile", r"^Take .+ from discard pile (?P<pile>\d)\.$"),
+        ("pile", r"^Discard .+ onto discard pile (?P<pile>\d)\.$"),
+    ],
+    "de": [
+        ("replace", r"^Lege das Plättchen auf Tag (?P<day>\d+): .+; .+ kommt auf Ablagestapel (?P<pile>\d)\.$"),
+        ("day", r"^Lege das Plättchen auf Tag (?P<day>\d+): [^;]+\.$"),
+        ("draw", r"^Ziehe ein Plättchen vom Nachziehstapel\.$"),
+        ("pile", r"^Nimm das oberste Plättchen von Ablagestapel (?P<pile>\d): .+\.$"),
+        ("pile", r"^Lege das Plättchen auf Ablagestapel (?P<pile>\d) ab: .+\.$"),
+    ],
 }
 
 
@@ -50,8 +54,11 @@ def click_and_wait(page: Page, selector: str) -> None:
     before = page.get_attribute("body", "data-version")
     wrong = page.inner_text("#lesson-wrong")
     page.click(selector)
-    page.wait_for_function("([before, wrong]) => document.body.dataset.version !== before || "
-                           "document.getElementById('lesson-wrong').textContent !== wrong", arg=[before, wrong])
+    page.wait_for_function(
+        "([before, wrong]) => document.body.dataset.version !== before || "
+        "document.getElementById('lesson-wrong').textContent !== wrong",
+        arg=[before, wrong],
+    )
 
 
 def follow(page: Page, lang: str) -> None:

@@ -46,28 +46,59 @@ def seed(database: Path) -> None:
     now = time.time()
     try:
         with store.engine.begin() as db:
-            cheat, bob, cy = (db.execute(insert(AccountTable).values(name=n, name_key=name_key(n), password_hash="-",
-                                                                     created=now)).inserted_primary_key[0]
-                              for n in ("Cheat", "Bob", "Cy"))
+            cheat, bob, cy = (
+                db.execute(
+                    insert(AccountTable).values(name=n, name_key=name_key(n), password_hash="-", created=now)
+                ).inserted_primary_key[0]
+                for n in ("Cheat", "Bob", "Cy")
+            )
         honest = [(f"h{n}", [bob, cy], [1, 2] if n % 2 else [2, 1]) for n in range(12)]
         fed = [(f"f{n}", [cheat, bob], [2, 1]) for n in range(1, 4)]
         games = honest[:6] + fed + honest[6:]
         for number, (game_id, people, places) in enumerate(games):
             at = now - (len(games) - number) * 9 * 3600
             with store.engine.begin() as db:
-                db.execute(insert(GameTable).values(id=game_id, edition="usa", options="{}", seed=1, rated=True,
-                                                    created=datetime.fromtimestamp(at - 600, UTC), finished=True,
-                                                    finished_at=at))
-                db.execute(insert(SeatTable), [{"game_id": game_id, "seat": i, "kind": "human", "name": f"P{a}",
-                                                "account_id": a, "left": game_id[0] == "f" and i == 0}
-                                               for i, a in enumerate(people)])
+                db.execute(
+                    insert(GameTable).values(
+                        id=game_id,
+                        edition="usa",
+                        options="{}",
+                        seed=1,
+                        rated=True,
+                        created=datetime.fromtimestamp(at - 600, UTC),
+                        finished=True,
+                        finished_at=at,
+                    )
+                )
+                db.execute(
+                    insert(SeatTable),
+                    [
+                        {
+                            "game_id": game_id,
+                            "seat": i,
+                            "kind": "human",
+                            "name": f"P{a}",
+                            "account_id": a,
+                            "left": game_id[0] == "f" and i == 0,
+                        }
+                        for i, a in enumerate(people)
+                    ],
+                )
                 db.execute(insert(MoveTable), [{"game_id": game_id, "number": 1, "seat": 0, "move": "draft 3"}])
             assert rate_game(store.engine, game_id, places, at=at)
         with store.engine.begin() as db:
             db.execute(update(RatingTable).where(RatingTable.account_id == cheat).values(sigma=3.0))
-            db.execute(insert(ReportTable).values(reporter_id=cy, reported_id=cheat, game_id="f3", reason="farming",
-                                                  text="Cheat leaves every game against Bob", created=now,
-                                                  status="open"))
+            db.execute(
+                insert(ReportTable).values(
+                    reporter_id=cy,
+                    reported_id=cheat,
+                    game_id="f3",
+                    reason="farming",
+                    text="Cheat leaves every game against Bob",
+                    created=now,
+                    status="open",
+                )
+            )
     finally:
         store.close()
 
@@ -90,7 +121,8 @@ def board(page: Page, server: Server) -> list[tuple[str, str]]:
     page.wait_for_selector("#board tr:not(.bot-row)")
     rows: list[tuple[str, str]] = page.evaluate(
         "[...document.querySelectorAll('#board tr:not(.bot-row)')]"
-        ".map(r => [r.cells[1].textContent, r.cells[2].textContent])")
+        ".map(r => [r.cells[1].textContent, r.cells[2].textContent])"
+    )
     return rows
 
 
@@ -125,7 +157,10 @@ def test_the_operator_closes_a_report_annuls_the_games_and_closes_the_account(br
     page.wait_for_selector("#moderate-result >> text=Cheat is closed.")
     page.wait_for_selector("#admin-audit li[data-audit=close]")
     assert [page.get_attribute(f"#admin-audit li:nth-child({n})", "data-audit") for n in (1, 2, 3)] == [
-        "close", "annul", "close-report"]
+        "close",
+        "annul",
+        "close-report",
+    ]
     assert "fed Bob three games" in page.inner_text("#admin-audit li[data-audit=annul]")
 
     after = dict(board(page, server))

@@ -16,19 +16,48 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium
 # A finished game the lists no longer show: its summary is read from GET /api/games/{id}, here as the
 # server gives a game won by forfeit.
 FINISHED = {
-    "id": "done4242", "edition": "usa", "status": "over", "ended": "forfeit", "winner": 0, "places": [1, 2],
-    "seats": [{"seat": 0, "kind": "human", "name": "Alice", "bot": None, "taken": True, "reserved": False,
-               "left": False, "account": True},
-              {"seat": 1, "kind": "human", "name": "Dora", "bot": None, "taken": True, "reserved": False,
-               "left": True, "account": True}],
-    "options": {"days": 10, "swap": False, "open_hands": False, "turn_limit": None}, "pace": None,
-    "created": "2020-01-01T10:00:00+00:00", "rematch": None, "rated": True, "rated_outcome": "counted",
+    "id": "done4242",
+    "edition": "usa",
+    "status": "over",
+    "ended": "forfeit",
+    "winner": 0,
+    "places": [1, 2],
+    "seats": [
+        {
+            "seat": 0,
+            "kind": "human",
+            "name": "Alice",
+            "bot": None,
+            "taken": True,
+            "reserved": False,
+            "left": False,
+            "account": True,
+        },
+        {
+            "seat": 1,
+            "kind": "human",
+            "name": "Dora",
+            "bot": None,
+            "taken": True,
+            "reserved": False,
+            "left": True,
+            "account": True,
+        },
+    ],
+    "options": {"days": 10, "swap": False, "open_hands": False, "turn_limit": None},
+    "pace": None,
+    "created": "2020-01-01T10:00:00+00:00",
+    "rematch": None,
+    "rated": True,
+    "rated_outcome": "counted",
 }
 
 
 def _lines(page: Page, server: Server, games: dict[str, Any]) -> dict[str, dict[str, str]]:
-    page.route(f"**/api/games/{FINISHED['id']}", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(FINISHED)))
+    page.route(
+        f"**/api/games/{FINISHED['id']}",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(FINISHED)),
+    )
     open_lobby(page, server.url)
     page.evaluate("(games) => localStorage.setItem('tendays.games', JSON.stringify(games))", games)
     open_lobby(page, server.url)
@@ -43,11 +72,15 @@ def _lines(page: Page, server: Server, games: dict[str, Any]) -> dict[str, dict[
 
 
 def test_my_games_say_whom_they_are_against_their_state_and_when(browser: Any, server: Server) -> None:
-    playing = post(server.url, "/api/games", {"edition": "usa", "name": "Alice",
-                                              "seats": [{"kind": "human"}, {"kind": "human"}]})
+    playing = post(
+        server.url, "/api/games", {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    )
     post(server.url, f"/api/games/{playing['id']}/join", {"name": "Bob"})
-    waiting = post(server.url, "/api/games", {"edition": "usa", "name": "Alice",
-                                              "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]})
+    waiting = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]},
+    )
     post(server.url, f"/api/games/{waiting['id']}/join", {"name": "Carl"})
     games = {
         playing["id"]: {"token": playing["token"], "seat": playing["seat"], "edition": "usa", "joined": 3},

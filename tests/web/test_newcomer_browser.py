@@ -22,8 +22,11 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium
 def open_step(page: Page, server: Server, edition: str, step: int) -> None:
     """Open the guided game at ``step``, as a browser that reached it before (the step is remembered)."""
     page.goto(server.url + "/learn")
-    page.evaluate("([edition, step]) => localStorage.setItem('tendays.learn', "
-                  "JSON.stringify({edition, steps: {[edition]: step}}))", [edition, step])
+    page.evaluate(
+        "([edition, step]) => localStorage.setItem('tendays.learn', "
+        "JSON.stringify({edition, steps: {[edition]: step}}))",
+        [edition, step],
+    )
     page.goto(f"{server.url}/learn?edition={edition}")
     page.wait_for_selector("body[data-ready]", state="attached")
     page.wait_for_selector("#lesson-do:not(:empty)")
@@ -60,11 +63,15 @@ def test_on_a_phone_the_lesson_never_covers_the_turn_banner(browser: Any, server
     open_step(phone, server, "usa", 12)
     for scrolled in (0, 150, 400, 900):
         phone.evaluate("y => window.scrollTo(0, y)", scrolled)
-        phone.wait_for_function("y => Math.abs(window.scrollY - y) < 2 || "
-                                "window.scrollY >= document.documentElement.scrollHeight - innerHeight - 1",
-                                arg=scrolled)
-        banner, lesson = (phone.eval_on_selector(s, "n => { const b = n.getBoundingClientRect(); "
-                                                    "return [b.top, b.bottom]; }") for s in ("#turn", "#lesson"))
+        phone.wait_for_function(
+            "y => Math.abs(window.scrollY - y) < 2 || "
+            "window.scrollY >= document.documentElement.scrollHeight - innerHeight - 1",
+            arg=scrolled,
+        )
+        banner, lesson = (
+            phone.eval_on_selector(s, "n => { const b = n.getBoundingClientRect(); return [b.top, b.bottom]; }")
+            for s in ("#turn", "#lesson")
+        )
         on_screen = banner[1] > 0 and banner[0] < 844
         overlap = min(banner[1], lesson[1]) - max(banner[0], lesson[0])
         assert not (on_screen and overlap > 1), f"scrolled {scrolled}: banner {banner}, lesson {lesson}"
@@ -85,10 +92,14 @@ MAP_MEASURE = """() => {
 
 
 @pytest.mark.parametrize(("edition", "least_name_px"), [("germany", 7.5), ("usa", 6.8)])
-def test_a_laptops_map_fills_its_panel_and_its_names_can_be_read(browser: Any, server: Server, edition: str,
-                                                                  least_name_px: float, tmp_path: Path) -> None:
-    ticket = post(server.url, "/api/games", {"edition": edition, "name": "Carla",
-                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+def test_a_laptops_map_fills_its_panel_and_its_names_can_be_read(
+    browser: Any, server: Server, edition: str, least_name_px: float, tmp_path: Path
+) -> None:
+    ticket = post(
+        server.url,
+        "/api/games",
+        {"edition": edition, "name": "Carla", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
+    )
     page = new_page(browser, 1366, 900)
     page.goto(server.url + ticket["url"])
     page.wait_for_selector("#map svg .region-name")
@@ -103,12 +114,16 @@ def test_a_laptops_map_fills_its_panel_and_its_names_can_be_read(browser: Any, s
 
 
 def test_a_visitor_who_is_not_signed_in_sees_no_console_error(browser: Any, server: Server) -> None:
-    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Dora",
-                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Dora", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
+    )
     page = new_page(browser, locale="en-US")
     errors: list[str] = []
-    page.on("console", lambda message: errors.append(f"{page.url}: {message.text}")
-            if message.type == "error" else None)
+    page.on(
+        "console", lambda message: errors.append(f"{page.url}: {message.text}") if message.type == "error" else None
+    )
     for path in ("/", "/account", "/learn", "/leaderboard", "/puzzles", ticket["url"]):
         page.goto(server.url + path)
         page.wait_for_selector("body[data-ready]", state="attached")
@@ -126,10 +141,12 @@ def seat_choices(page: Page) -> tuple[list[str], str, list[str]]:
     return first, label, more
 
 
-@pytest.mark.parametrize(("locale", "rated", "more_bots"), [("en-US", "rated", "More bots"),
-                                                            ("de-DE", "Wertung", "Weitere Bots")])
+@pytest.mark.parametrize(
+    ("locale", "rated", "more_bots"), [("en-US", "rated", "More bots"), ("de-DE", "Wertung", "Weitere Bots")]
+)
 def test_a_seat_offers_the_ladders_levels_first_and_more_bots_with_a_line_each(
-        browser: Any, server: Server, locale: str, rated: str, more_bots: str) -> None:
+    browser: Any, server: Server, locale: str, rated: str, more_bots: str
+) -> None:
     with urllib.request.urlopen(f"{server.url}/api/bots") as answer:
         registry = json.load(answer)
     levels = [level["name"] for level in registry["levels"]]

@@ -15,14 +15,28 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
-PAGES = ["/", "/account", "/account/tokens", "/admin", "/learn", "/players", "/leaderboard", "/puzzles", "/replay",
-         "/docs", "/challenge/abc123", "/tournaments", "/tournaments/1"]
+PAGES = [
+    "/",
+    "/account",
+    "/account/tokens",
+    "/admin",
+    "/learn",
+    "/players",
+    "/leaderboard",
+    "/puzzles",
+    "/replay",
+    "/docs",
+    "/challenge/abc123",
+    "/tournaments",
+    "/tournaments/1",
+]
 
 
 def new_game(server: Server) -> str:
     body = json.dumps({"edition": "usa", "name": "Alice", "seats": [{"kind": "human"}, {"kind": "human"}]})
-    request = urllib.request.Request(f"{server.url}/api/games", data=body.encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{server.url}/api/games", data=body.encode(), headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         game_id: str = json.load(answer)["id"]
         return game_id

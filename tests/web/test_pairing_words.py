@@ -13,10 +13,16 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium
 
 PASSWORD = "walking across the map"
 WORDS = {
-    "en-GB": ("Ratings start at 25; almost all lie between 0 and 50.", "is not on the scale",
-              "Nobody yet. Play a bot instead"),
-    "de-DE": ("Wertungen beginnen bei 25; fast alle liegen zwischen 0 und 50.", "liegt nicht auf der Skala",
-              "Noch niemand da. Stattdessen gegen einen Bot spielen"),
+    "en-GB": (
+        "Ratings start at 25; almost all lie between 0 and 50.",
+        "is not on the scale",
+        "Nobody yet. Play a bot instead",
+    ),
+    "de-DE": (
+        "Wertungen beginnen bei 25; fast alle liegen zwischen 0 und 50.",
+        "liegt nicht auf der Skala",
+        "Noch niemand da. Stattdessen gegen einen Bot spielen",
+    ),
 }
 
 
@@ -31,8 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 @pytest.mark.parametrize("locale", list(WORDS))
-def test_the_scale_the_refusal_and_the_bot_offer_are_read_in_words(browser: Any, server: Server,
-                                                                    locale: str) -> None:
+def test_the_scale_the_refusal_and_the_bot_offer_are_read_in_words(browser: Any, server: Server, locale: str) -> None:
     scale, refused, offer = WORDS[locale]
     page = new_page(browser, locale=locale)
     sign_up(page, server, f"Dora {locale}", PASSWORD)

@@ -119,8 +119,9 @@ def paired(browser: Any, server: Server) -> tuple[Page, Page, str]:
     return ann, ben, game_id
 
 
-def test_two_people_pair_play_a_rated_game_and_find_it_again(paired: tuple[Page, Page, str], server: Server,
-                                                             tmp_path: Path) -> None:
+def test_two_people_pair_play_a_rated_game_and_find_it_again(
+    paired: tuple[Page, Page, str], server: Server, tmp_path: Path
+) -> None:
     ann, ben, game_id = paired
     # The ratings moved, one up and one down; the game is on both profiles, linked to its replay.
     ratings = sorted(rating_of(ann, name) for name in ("Ann", "Ben"))

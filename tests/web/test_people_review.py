@@ -33,8 +33,9 @@ def sign_up(page: Page, server: Server, name: str) -> None:
 def create(page: Page, **body: Any) -> dict[str, Any]:
     """A game created through the page's own API helper (it sends the session's CSRF token)."""
     game: dict[str, Any] = page.evaluate(
-        "async (body) => (await import('/static/js/common.js')).api('/api/games', {method: 'POST', body})",
-        {"edition": "usa", "name": "x", **body})
+        "async (body) => (await import('/static/js/shared/rest.js')).api('/api/games', {method: 'POST', body})",
+        {"edition": "usa", "name": "x", **body},
+    )
     return game
 
 
@@ -49,14 +50,15 @@ def test_the_top_bar_opens_the_profile_of_a_name_with_a_slash(browser: Any, serv
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_an_unknown_player_is_said_once_with_no_empty_chart_or_games(browser: Any, server: Server,
-                                                                     lang: str) -> None:
+def test_an_unknown_player_is_said_once_with_no_empty_chart_or_games(browser: Any, server: Server, lang: str) -> None:
     page = new_page(browser, locale=LOCALES[lang])
     ready(page, f"{server.url}/players/Nobody%20Here")
     page.wait_for_selector("#player-error:not(:empty)")
     assert page.inner_text("#player-name") == "Nobody Here"
-    assert page.inner_text("#player-error") == {"en": "There is no player called 'Nobody Here'.",
-                                                "de": "Es gibt niemanden namens 'Nobody Here'."}[lang]
+    assert (
+        page.inner_text("#player-error")
+        == {"en": "There is no player called 'Nobody Here'.", "de": "Es gibt niemanden namens 'Nobody Here'."}[lang]
+    )
     assert page.locator("#chart-title").is_hidden() and page.locator("#games-next").is_hidden()
     assert audit(page) == []
     assert page.js_errors == []
@@ -78,8 +80,9 @@ def test_a_profile_with_games_fits_a_phone_and_offers_its_owner_to_go_on_playing
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_account_forms_name_an_empty_field_before_sending_or_asking(browser: Any, server: Server,
-                                                                       lang: str) -> None:
+def test_the_account_forms_name_an_empty_field_before_sending_or_asking(
+    browser: Any, server: Server, lang: str
+) -> None:
     page = new_page(browser, locale=LOCALES[lang])
     asked: list[str] = []
     page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
@@ -88,8 +91,10 @@ def test_the_account_forms_name_an_empty_field_before_sending_or_asking(browser:
     ready(page, f"{server.url}/account")
     page.fill("#sign-in-name", "Someone")
     page.click("#sign-in-form button[type=submit]")
-    assert page.inner_text("#sign-in-error") == {"en": 'Fill in "Password" first.',
-                                                 "de": "Fülle zuerst „Passwort“ aus."}[lang]
+    assert (
+        page.inner_text("#sign-in-error")
+        == {"en": 'Fill in "Password" first.', "de": "Fülle zuerst „Passwort“ aus."}[lang]
+    )
     assert page.evaluate("document.activeElement.id") == "sign-in-password"
     sign_up(page, server, f"Leer {lang}")
     ready(page, f"{server.url}/account")
@@ -97,13 +102,17 @@ def test_the_account_forms_name_an_empty_field_before_sending_or_asking(browser:
     assert page.inner_text("label:has(#new-password) span") == {"en": "New password", "de": "Neues Passwort"}[lang]
     page.check("#delete-sure")
     page.click("#delete-form button[type=submit]")
-    assert page.inner_text("#delete-error") == {"en": 'Fill in "Current password" first.',
-                                                "de": "Fülle zuerst „Aktuelles Passwort“ aus."}[lang]
+    assert (
+        page.inner_text("#delete-error")
+        == {"en": 'Fill in "Current password" first.', "de": "Fülle zuerst „Aktuelles Passwort“ aus."}[lang]
+    )
     assert page.evaluate("document.activeElement.id") == "delete-password"
     page.fill("#new-password", "a new password of mine")
     page.click("#password-form button[type=submit]")
-    assert page.inner_text("#password-error") == {"en": 'Fill in "Current password" first.',
-                                                  "de": "Fülle zuerst „Aktuelles Passwort“ aus."}[lang]
+    assert (
+        page.inner_text("#password-error")
+        == {"en": 'Fill in "Current password" first.', "de": "Fülle zuerst „Aktuelles Passwort“ aus."}[lang]
+    )
     assert asked == [] and not [url for url in sent if "/api/account" in url or "/api/session" in url]
     assert page.is_visible("#signed-in") and page.js_errors == []
 
@@ -199,8 +208,7 @@ def test_a_look_on_its_way_when_the_search_is_stopped_changes_nothing_it_says(br
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_page_opened_before_signing_in_elsewhere_says_to_reload_it(browser: Any, server: Server,
-                                                                      lang: str) -> None:
+def test_a_page_opened_before_signing_in_elsewhere_says_to_reload_it(browser: Any, server: Server, lang: str) -> None:
     lobby = new_page(browser, locale=LOCALES[lang])
     ready(lobby, f"{server.url}/")
     other_tab = lobby.context.new_page()

@@ -28,18 +28,34 @@ def seeded(server: Server) -> Server:
     store = Store(server.database)
     try:
         with store.engine.begin() as db:
-            ada, bob = (db.execute(insert(AccountTable).values(name=n, name_key=name_key(n), password_hash="-",
-                                                               created=time.time())).inserted_primary_key[0]
-                        for n in ("Ada", "Bob"))
+            ada, bob = (
+                db.execute(
+                    insert(AccountTable).values(name=n, name_key=name_key(n), password_hash="-", created=time.time())
+                ).inserted_primary_key[0]
+                for n in ("Ada", "Bob")
+            )
         for number in range(6):
             game_id = f"g{number}"
             with store.engine.begin() as db:
-                db.execute(insert(GameTable).values(
-                    id=game_id, edition="usa", options="{}", seed=1, rated=number < 5, finished=number < 5,
-                    created=datetime.fromtimestamp(1_700_000_000 + number * 3600, UTC), finished_at=time.time()))
-                db.execute(insert(SeatTable), [{"game_id": game_id, "seat": i, "kind": "human", "name": n,
-                                                "account_id": a} for i, (n, a) in enumerate((("Ada", ada),
-                                                                                              ("Bob", bob)))])
+                db.execute(
+                    insert(GameTable).values(
+                        id=game_id,
+                        edition="usa",
+                        options="{}",
+                        seed=1,
+                        rated=number < 5,
+                        finished=number < 5,
+                        created=datetime.fromtimestamp(1_700_000_000 + number * 3600, UTC),
+                        finished_at=time.time(),
+                    )
+                )
+                db.execute(
+                    insert(SeatTable),
+                    [
+                        {"game_id": game_id, "seat": i, "kind": "human", "name": n, "account_id": a}
+                        for i, (n, a) in enumerate((("Ada", ada), ("Bob", bob)))
+                    ],
+                )
             if number < 5:
                 rate_game(store.engine, game_id, [1, 2], at=1_700_000_000 + number * 90_000)  # a day apart: each counts
         with store.engine.begin() as db:
@@ -134,8 +150,11 @@ def test_on_a_phone_the_profile_fits_and_its_targets_are_24_px(browser: Any, see
 
 
 def test_on_a_phone_the_tables_summaries_and_links_are_24_px(browser: Any, seeded: Server) -> None:
-    ticket = post(seeded.url, "/api/games", {"edition": "usa", "name": "Eve",
-                                             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    ticket = post(
+        seeded.url,
+        "/api/games",
+        {"edition": "usa", "name": "Eve", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
+    )
     phone = new_page(browser, 390, 844, is_mobile=True, has_touch=True)
     phone.goto(f"{seeded.url}{ticket['url']}")
     phone.wait_for_selector("#turn strong")

@@ -49,12 +49,15 @@ def wait_for_port(port: int, process: subprocess.Popen[Any], what: str) -> None:
 
 def site_config(folder: Path, https: int, http: int, upstream: int) -> str:
     text = SITE.read_text()
-    for old, new in (("listen 80;", f"listen 127.0.0.1:{http};"), ("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;"),
-                     ("server_name tendays.example.org;", "server_name localhost;"),
-                     ("/etc/letsencrypt/live/tendays.example.org/fullchain.pem", str(folder / "cert.pem")),
-                     ("/etc/letsencrypt/live/tendays.example.org/privkey.pem", str(folder / "key.pem")),
-                     ("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream};"),
-                     ("/var/log/nginx/tendays.access.log", str(folder / "access.log"))):
+    for old, new in (
+        ("listen 80;", f"listen 127.0.0.1:{http};"),
+        ("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;"),
+        ("server_name tendays.example.org;", "server_name localhost;"),
+        ("/etc/letsencrypt/live/tendays.example.org/fullchain.pem", str(folder / "cert.pem")),
+        ("/etc/letsencrypt/live/tendays.example.org/privkey.pem", str(folder / "key.pem")),
+        ("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream};"),
+        ("/var/log/nginx/tendays.access.log", str(folder / "access.log")),
+    ):
         assert old in text, f"deploy/nginx/tendays.conf no longer has {old!r}"
         text = text.replace(old, new)
     return text
@@ -63,15 +66,45 @@ def site_config(folder: Path, https: int, http: int, upstream: int) -> str:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     folder = tmp_path_factory.mktemp("proxy")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            str(folder / "key.pem"),
+            "-out",
+            str(folder / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     upstream, https, http = free_port(), free_port(), free_port()
-    env = {**os.environ, "TENDAYS_DB": f"sqlite:///{folder / 'tendays.db'}", "TENDAYS_PORT": str(upstream),
-           "TENDAYS_TRUSTED_PROXIES": "127.0.0.1", "TENDAYS_ADMIN_TOKEN": ADMIN, "TENDAYS_BOT_DELAY": "0",
-           "TENDAYS_BOT_WORKERS": "0", "TENDAYS_CREATES_PER_MINUTE": "3", "PYTHONUNBUFFERED": "1"}
-    app = subprocess.Popen([sys.executable, "-m", "tendays", "serve", "--log-level", "warning"], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = {
+        **os.environ,
+        "TENDAYS_DB": f"sqlite:///{folder / 'tendays.db'}",
+        "TENDAYS_PORT": str(upstream),
+        "TENDAYS_TRUSTED_PROXIES": "127.0.0.1",
+        "TENDAYS_ADMIN_TOKEN": ADMIN,
+        "TENDAYS_BOT_DELAY": "0",
+        "TENDAYS_BOT_WORKERS": "0",
+        "TENDAYS_CREATES_PER_MINUTE": "3",
+        "PYTHONUNBUFFERED": "1",
+    }
+    app = subprocess.Popen(
+        [sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     (folder / "site.conf").write_text(site_config(folder, https, http, upstream))
     (folder / "nginx.conf").write_text(f"""
 {"user root;" if os.geteuid() == 0 else ""}
@@ -88,8 +121,12 @@ http {{
     include {folder}/site.conf;
 }}
 """)
-    proxy = subprocess.Popen([str(NGINX), "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proxy = subprocess.Popen(
+        [str(NGINX), "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         wait_for_port(upstream, app, "tendays serve")
         wait_for_port(https, proxy, "nginx")
@@ -168,7 +205,7 @@ def test_limits_count_the_address_nginx_saw_not_a_forged_one(site: dict[str, Any
 def test_answers_over_tls_carry_hsts_from_nginx_and_the_servers_headers_once(site: dict[str, Any]) -> None:
     context = ssl.create_default_context()
     context.check_hostname, context.verify_mode = False, ssl.CERT_NONE  # the certificate made for the test
-    for path in ("/", "/api/games", "/static/js/lobby.js", "/api/games/nosuch"):
+    for path in ("/", "/api/games", "/static/js/pages/lobby.js", "/api/games/nosuch"):
         request = urllib.request.Request(site["url"] + path)
         try:
             with urllib.request.urlopen(request, timeout=10, context=context) as answer:

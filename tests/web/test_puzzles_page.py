@@ -16,10 +16,22 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
 
 WORDS = {
-    "en": {"edition": "usa", "wrong": "Not this one:", "right": "Right:", "answer": "The answer:",
-           "rating": "Your puzzle rating:", "daily": "Daily puzzle of"},
-    "de": {"edition": "germany", "wrong": "Leider nicht:", "right": "Richtig:", "answer": "Die Lösung:",
-           "rating": "Deine Rätselwertung:", "daily": "Rätsel des Tages vom"},
+    "en": {
+        "edition": "usa",
+        "wrong": "Not this one:",
+        "right": "Right:",
+        "answer": "The answer:",
+        "rating": "Your puzzle rating:",
+        "daily": "Daily puzzle of",
+    },
+    "de": {
+        "edition": "germany",
+        "wrong": "Leider nicht:",
+        "right": "Richtig:",
+        "answer": "Die Lösung:",
+        "rating": "Deine Rätselwertung:",
+        "daily": "Rätsel des Tages vom",
+    },
 }
 
 
@@ -38,8 +50,11 @@ def answer(page: Page, puzzle: Any, choice: Answer) -> str:
     if puzzle.kind is Kind.FINISH:
         page.click(f"[data-choose-day='{choice.day}']")
     page.click("#check")
-    page.wait_for_function("([before]) => !document.getElementById('result').hidden && "
-                           "document.getElementById('explanation').textContent !== before", arg=[before])
+    page.wait_for_function(
+        "([before]) => !document.getElementById('result').hidden && "
+        "document.getElementById('explanation').textContent !== before",
+        arg=[before],
+    )
     return page.inner_text("#explanation")
 
 
@@ -70,8 +85,9 @@ def test_a_person_solves_three_puzzles(browser: Any, server: Server, lang: str) 
             assert page.locator("#result.wrong").count() == 1
             assert "1200" not in page.inner_text("#rating")  # a missed puzzle moves the rating down
             page.click("#show-solution")
-            page.wait_for_function("(words) => document.getElementById('solution').textContent.includes(words)",
-                                   arg=words["answer"])
+            page.wait_for_function(
+                "(words) => document.getElementById('solution').textContent.includes(words)", arg=words["answer"]
+            )
             assert audit(page) == []
         explanation = answer(page, puzzle, puzzle.solution)
         assert explanation.startswith(words["right"]), explanation
@@ -79,8 +95,9 @@ def test_a_person_solves_three_puzzles(browser: Any, server: Server, lang: str) 
         page.wait_for_selector("#map .journey .link")  # the journey of the answer, drawn on the map
         if number < 2:
             page.click("#next")
-            page.wait_for_function("([id]) => document.getElementById('puzzles').dataset.puzzle !== id",
-                                   arg=[puzzle.id])
+            page.wait_for_function(
+                "([id]) => document.getElementById('puzzles').dataset.puzzle !== id", arg=[puzzle.id]
+            )
     assert len(set(seen)) == 3
     record = page.evaluate("JSON.parse(localStorage.getItem('tendays.puzzle_rating'))")
     assert record["solved"] == 2 and record["failed"] == 1  # only the first answer to a puzzle counts
@@ -113,8 +130,9 @@ def test_the_address_names_the_puzzle_and_a_bad_link_says_so(browser: Any, serve
     assert page.inner_text("#task-title").startswith("Daily puzzle of")  # today's puzzle instead
     assert "id=" not in page.url
     page.click("#next")
-    page.wait_for_function("() => new URL(location.href).searchParams.get('id') === "
-                           "document.getElementById('puzzles').dataset.puzzle")
+    page.wait_for_function(
+        "() => new URL(location.href).searchParams.get('id') === document.getElementById('puzzles').dataset.puzzle"
+    )
     linked = page.url
     shown_id = page.get_attribute("#puzzles", "data-puzzle")
     other = new_page(browser, locale="de-DE")  # the link opens the same puzzle, in any language

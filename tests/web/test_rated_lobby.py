@@ -68,12 +68,16 @@ def test_a_rated_game_is_created_from_the_form_and_joined_by_another_person(brow
     assert ada.js_errors == [] and bob.js_errors == []
 
 
-@pytest.mark.parametrize(("locale", "needs_account", "refusal"), [
-    ("en-US", "Rated games need an account.", "only people with an account can join it"),
-    ("de-DE", "Gewertete Spiele brauchen ein Konto.", "nur Leute mit Konto können ihm beitreten"),
-])
+@pytest.mark.parametrize(
+    ("locale", "needs_account", "refusal"),
+    [
+        ("en-US", "Rated games need an account.", "only people with an account can join it"),
+        ("de-DE", "Gewertete Spiele brauchen ein Konto.", "nur Leute mit Konto können ihm beitreten"),
+    ],
+)
 def test_signed_out_the_choice_is_not_offered_and_joining_is_refused_in_words(
-        browser: Any, server: Server, locale: str, needs_account: str, refusal: str) -> None:
+    browser: Any, server: Server, locale: str, needs_account: str, refusal: str
+) -> None:
     host = signed_up(browser, server, f"Cleo{locale[:2]}")
     game_id = create_rated(host, server)
 

@@ -25,8 +25,16 @@ def frame(page: Page) -> int:
 
 
 def play_to_the_end(browser: Any, server: Server) -> tuple[Page, str]:
-    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Ann", "seats": [{"kind": "human"},
-                  {"kind": "bot", "bot": "normal"}], "options": {"days": 5, "turn_limit": 2}})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {
+            "edition": "usa",
+            "name": "Ann",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "normal"}],
+            "options": {"days": 5, "turn_limit": 2},
+        },
+    )
     page = new_page(browser)
     page.goto(f"{server.url}{ticket['url']}")
     page.wait_for_selector("body[data-ready]", state="attached")
@@ -36,8 +44,9 @@ def play_to_the_end(browser: Any, server: Server) -> tuple[Page, str]:
     return page, ticket["id"]
 
 
-def test_a_finished_game_is_stepped_through_downloaded_and_opened_again(browser: Any, server: Server,
-                                                                       tmp_path: Path) -> None:
+def test_a_finished_game_is_stepped_through_downloaded_and_opened_again(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
     page, game_id = play_to_the_end(browser, server)
     page.locator("#replay-link").click()
     page.wait_for_url(f"**/replay/{game_id}")
@@ -61,8 +70,11 @@ def test_a_finished_game_is_stepped_through_downloaded_and_opened_again(browser:
     page.locator("#replay-analyse").click()  # the bot workers measure every move, one at a time
     page.wait_for_selector("#replay-analyse[disabled]", state="attached")
     # Empty until the first answer comes, then "Analysing..." until it is ready.
-    page.wait_for_function("() => { const status = document.querySelector('#analysis-status').textContent; "
-                           "return status !== '' && !status.startsWith('Analysing'); }", timeout=120_000)
+    page.wait_for_function(
+        "() => { const status = document.querySelector('#analysis-status').textContent; "
+        "return status !== '' && !status.startsWith('Analysing'); }",
+        timeout=120_000,
+    )
     status = page.inner_text("#analysis-status")
     assert re.match(r"No move made a journey longer\.|\d+ moves? made a journey longer: [\d ]+$", status), status
     page.keyboard.press("Home")
@@ -111,21 +123,34 @@ def test_the_replay_page_passes_axe_in_english_and_german(browser: Any, server: 
 
 
 def test_a_game_being_played_has_no_replay_yet_and_the_page_says_so(browser: Any, server: Server) -> None:
-    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Ann", "seats": [{"kind": "human"},
-                  {"kind": "bot", "bot": "normal"}]})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Ann", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "normal"}]},
+    )
     page = new_page(browser, locale="de-DE")
     page.goto(f"{server.url}/replay/{ticket['id']}")
     page.wait_for_selector("body[data-ready]", state="attached")
-    assert page.inner_text("#replay-wait") == (f"Spiel {ticket['id']} wird noch gespielt: sein Spielprotokoll und "
-                                               "seine Wiederholung gibt es, sobald es vorbei ist. Zum Tisch des Spiels")
+    assert page.inner_text("#replay-wait") == (
+        f"Spiel {ticket['id']} wird noch gespielt: sein Spielprotokoll und "
+        "seine Wiederholung gibt es, sobald es vorbei ist. Zum Tisch des Spiels"
+    )
     assert page.get_attribute("#replay-wait a", "href") == f"/play/{ticket['id']}"  # watch it meanwhile
     assert page.locator("#table").is_hidden() and page.locator("[data-tile]").count() == 0
     assert page.js_errors == []
 
 
 def test_a_game_ended_early_shows_what_its_watchers_saw(browser: Any, server: Server) -> None:
-    ticket = post(server.url, "/api/games", {"edition": "usa", "name": "Ann", "seats": [{"kind": "human"},
-                  {"kind": "bot", "bot": "normal"}], "options": {"days": 5}})
+    ticket = post(
+        server.url,
+        "/api/games",
+        {
+            "edition": "usa",
+            "name": "Ann",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "normal"}],
+            "options": {"days": 5},
+        },
+    )
     page = new_page(browser)
     page.goto(f"{server.url}{ticket['url']}")
     page.wait_for_selector("body[data-ready]", state="attached")
@@ -136,11 +161,13 @@ def test_a_game_ended_early_shows_what_its_watchers_saw(browser: Any, server: Se
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#leave-button")  # nobody is left: the game ends as abandoned, before its end
     page.wait_for_selector(".turn-banner.over")
-    said = {"en-US": "This game ended before it was played out: as at its table, every rack stays hidden, and the "
-                     "replay shows what its watchers saw. It has no record to download and no analysis.",
-            "de-DE": "Dieses Spiel wurde beendet, bevor es zu Ende gespielt war: wie an seinem Tisch bleiben alle "
-                     "Reisepläne verdeckt, und die Wiederholung zeigt, was seine Zuschauer sahen. Es gibt kein "
-                     "Spielprotokoll zum Herunterladen und keine Analyse."}
+    said = {
+        "en-US": "This game ended before it was played out: as at its table, every rack stays hidden, and the "
+        "replay shows what its watchers saw. It has no record to download and no analysis.",
+        "de-DE": "Dieses Spiel wurde beendet, bevor es zu Ende gespielt war: wie an seinem Tisch bleiben alle "
+        "Reisepläne verdeckt, und die Wiederholung zeigt, was seine Zuschauer sahen. Es gibt kein "
+        "Spielprotokoll zum Herunterladen und keine Analyse.",
+    }
     for locale, sentence in said.items():
         watcher = new_page(browser, locale=locale)
         watcher.goto(f"{server.url}/replay/{ticket['id']}")

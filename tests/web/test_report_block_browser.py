@@ -38,19 +38,34 @@ class Person:
         store = Store(server.database)
         try:
             with store.engine.begin() as db:
-                self.id = db.execute(insert(AccountTable).values(
-                    name=name, name_key=name_key(name), password_hash="-", created=now
-                ).returning(AccountTable.id)).scalar_one()
-                db.execute(insert(SessionTable).values(id_hash=session_hash(self.session), account_id=self.id,
-                                                       csrf=self.csrf, created=now, expires=now + 3600))
+                self.id = db.execute(
+                    insert(AccountTable)
+                    .values(name=name, name_key=name_key(name), password_hash="-", created=now)
+                    .returning(AccountTable.id)
+                ).scalar_one()
+                db.execute(
+                    insert(SessionTable).values(
+                        id_hash=session_hash(self.session),
+                        account_id=self.id,
+                        csrf=self.csrf,
+                        created=now,
+                        expires=now + 3600,
+                    )
+                )
         finally:
             store.close()
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(
-            f"{self.server.url}{path}", data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json", "Cookie": f"tendays_session={self.session}",
-                     "X-CSRF-Token": self.csrf})
+            f"{self.server.url}{path}",
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={
+                "Content-Type": "application/json",
+                "Cookie": f"tendays_session={self.session}",
+                "X-CSRF-Token": self.csrf,
+            },
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             result: dict[str, Any] = json.load(answer)
             return result
@@ -76,8 +91,9 @@ def rows(server: Server, table: Any) -> list[Any]:
         store.close()
 
 
-def test_a_report_and_a_block_from_a_profile_then_the_chat_of_the_blocked_is_hidden(browser: Any,
-                                                                                   server: Server) -> None:
+def test_a_report_and_a_block_from_a_profile_then_the_chat_of_the_blocked_is_hidden(
+    browser: Any, server: Server
+) -> None:
     ann, ben = Person(server, "Ann"), Person(server, "Ben")
     game = ann.post("/api/games", {"edition": "usa", "name": "x", "seats": [{"kind": "human"}] * 2})["id"]
     ben.post(f"/api/games/{game}/join", {"name": "x"})
@@ -95,7 +111,12 @@ def test_a_report_and_a_block_from_a_profile_then_the_chat_of_the_blocked_is_hid
     assert page.locator("#report-dialog").is_hidden()
     [report] = rows(server, ReportTable)
     assert (report.reporter_id, report.reported_id, report.game_id, report.reason, report.text) == (
-        ann.id, ben.id, game, "abuse", "Rude words at the table.")
+        ann.id,
+        ben.id,
+        game,
+        "abuse",
+        "Rude words at the table.",
+    )
 
     page.get_by_role("button", name="Block", exact=True).click()
     page.get_by_role("button", name="Unblock").wait_for()
@@ -119,12 +140,15 @@ def test_a_report_and_a_block_from_a_profile_then_the_chat_of_the_blocked_is_hid
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_profile_with_its_report_and_block_buttons_passes_the_audit(browser: Any, server: Server,
-                                                                        lang: str) -> None:
+def test_the_profile_with_its_report_and_block_buttons_passes_the_audit(
+    browser: Any, server: Server, lang: str
+) -> None:
     cid, dan = Person(server, f"Cid{lang}"), Person(server, f"Dan{lang}")
     # the audit's script is injected: the page's Content-Security-Policy would refuse it
-    page = opened(cid.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True),
-                  f"{server.url}/players/{dan.name}")
+    page = opened(
+        cid.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True),
+        f"{server.url}/players/{dan.name}",
+    )
     page.wait_for_selector("#moderation:not([hidden])")
     assert page.get_attribute("html", "lang") == lang
     assert page.inner_text("#report-open") == ("Melden" if lang == "de" else "Report")

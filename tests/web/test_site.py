@@ -30,8 +30,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     # Clocks of a few seconds, and two timeouts in a row hand a seat to the bot, so the tests stay short.
-    running = Server(tmp_path_factory.mktemp("site") / "tendays.db",
-                     {"paces": {"live_min": 1}, "timeouts_to_bot": 2})
+    running = Server(tmp_path_factory.mktemp("site") / "tendays.db", {"paces": {"live_min": 1}, "timeouts_to_bot": 2})
     running.start()
     try:
         yield running
@@ -58,16 +57,17 @@ def play_while(pages: list[Page], keep_going: Any, seconds: float = 30) -> None:
         pages[0].wait_for_timeout(30)
 
 
-def test_an_absent_players_turns_are_played_on_the_clock_then_a_bot_takes_the_seat(browser: Any,
-                                                                                    server: Server) -> None:
-    alice_ticket = game(server, [HUMAN, HUMAN], options={"days": 5},
-                        pace={"kind": "live", "per_move": 3, "bank": 0})
+def test_an_absent_players_turns_are_played_on_the_clock_then_a_bot_takes_the_seat(
+    browser: Any, server: Server
+) -> None:
+    alice_ticket = game(server, [HUMAN, HUMAN], options={"days": 5}, pace={"kind": "live", "per_move": 3, "bank": 0})
     bob_ticket = post(server.url, f"/api/games/{alice_ticket['id']}/join", {"name": "Bob"})  # and never moves
     alice = sit(browser, server, alice_ticket)
     alice.wait_for_selector("#clock .clock-time")
     assert ":" in alice.inner_text("#clock .clock-time")
-    play_while([alice], lambda: alice.locator("#players .player[data-seat='1']:has-text('away: a bot plays')")
-               .count() == 0)
+    play_while(
+        [alice], lambda: alice.locator("#players .player[data-seat='1']:has-text('away: a bot plays')").count() == 0
+    )
     # The chat tells of each turn once the bot has played it.
     wait_for_chat(alice, "Bob missed 2 turns in a row: a bot plays the seat until Bob opens the seat link again")
     texts = chat_lines(alice)

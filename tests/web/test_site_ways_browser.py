@@ -40,8 +40,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def test_every_page_but_a_game_offers_the_same_links_and_says_who_is_signed_in(browser: Any, server: Server) -> None:
     una = Person(server, "Una")
     page = una.page(browser)
-    for path in ("/", "/tournaments", "/following", "/inbox", "/players/Una", "/leaderboard", "/puzzles", "/account",
-                 "/account/tokens"):
+    for path in (
+        "/",
+        "/tournaments",
+        "/following",
+        "/inbox",
+        "/players/Una",
+        "/leaderboard",
+        "/puzzles",
+        "/account",
+        "/account/tokens",
+    ):
         opened(page, f"{server.url}{path}")
         links = page.eval_on_selector_all("nav.site-links a", "(links) => links.map((a) => a.getAttribute('href'))")
         assert links == SITE_LINKS, path

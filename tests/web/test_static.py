@@ -29,7 +29,27 @@ KEY = re.compile(r"\b([A-Za-z_]\w*)\s*:")
 def test_the_pages_and_scripts_exist() -> None:
     for page in PAGES:
         assert (STATIC / page).is_file(), page
-    assert {p.name for p in SCRIPTS} >= {"common.js", "connection.js", "edition.js", "lobby.js", "map.js", "table.js"}
+    names = {p.relative_to(STATIC / "js").as_posix() for p in SCRIPTS}
+    shared = {"dom", "rest", "storage", "format", "connection", "edition", "map", "protocol"}
+    assert names >= {f"shared/{name}.js" for name in shared} | {"pages/lobby.js", "pages/table.js"}
+
+
+def test_a_page_loads_its_scripts_from_pages_and_no_module_imports_one() -> None:
+    """The scripts an .html page loads are js/pages/*.js and nothing imports them; every other
+    module lives in a folder (js/shared/ or the folder of its part of a page), none at the top."""
+    entries = {
+        (STATIC / src.removeprefix("/static/")).resolve()
+        for page in PAGES
+        for src in LOADS.findall((STATIC / page).read_text("utf-8"))
+        if src.endswith(".js")
+    }
+    pages = STATIC / "js" / "pages"
+    assert entries == set(pages.glob("*.js")), "js/pages/ holds exactly the pages' scripts"
+    for script in SCRIPTS:
+        assert script.parent != STATIC / "js", f"{script.name} lies at the top of js/"
+        for target in IMPORTS.findall(script.read_text("utf-8")):
+            module = (script.parent / target).resolve()
+            assert module.parent != pages, f"{script.name} imports the page script {target!r}"
 
 
 def test_the_lobby_links_to_the_puzzles_and_the_guided_game() -> None:
@@ -109,8 +129,12 @@ console.log(JSON.stringify(errors));
 @pytest.fixture(scope="module")
 def parse_errors() -> dict[str, str]:
     """Why each script does not parse as an ES module ("" when it does)."""
-    result = subprocess.run(["node", "--experimental-vm-modules", "--no-warnings", "--input-type=module",
-                             "-e", PARSE, *map(str, SCRIPTS)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["node", "--experimental-vm-modules", "--no-warnings", "--input-type=module", "-e", PARSE, *map(str, SCRIPTS)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     errors: dict[str, str] = json.loads(result.stdout)
     return errors

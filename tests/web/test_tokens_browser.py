@@ -36,19 +36,34 @@ class Person:
         store = Store(server.database)
         try:
             with store.engine.begin() as db:
-                self.id = db.execute(insert(AccountTable).values(
-                    name=name, name_key=name_key(name), password_hash="-", created=now
-                ).returning(AccountTable.id)).scalar_one()
-                db.execute(insert(SessionTable).values(id_hash=session_hash(self.session), account_id=self.id,
-                                                       csrf=self.csrf, created=now, expires=now + 3600))
+                self.id = db.execute(
+                    insert(AccountTable)
+                    .values(name=name, name_key=name_key(name), password_hash="-", created=now)
+                    .returning(AccountTable.id)
+                ).scalar_one()
+                db.execute(
+                    insert(SessionTable).values(
+                        id_hash=session_hash(self.session),
+                        account_id=self.id,
+                        csrf=self.csrf,
+                        created=now,
+                        expires=now + 3600,
+                    )
+                )
         finally:
             store.close()
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         request = urllib.request.Request(
-            f"{self.server.url}{path}", data=None if body is None else json.dumps(body).encode(), method=method,
-            headers={"Content-Type": "application/json", "Cookie": f"tendays_session={self.session}",
-                     "X-CSRF-Token": self.csrf})
+            f"{self.server.url}{path}",
+            data=None if body is None else json.dumps(body).encode(),
+            method=method,
+            headers={
+                "Content-Type": "application/json",
+                "Cookie": f"tendays_session={self.session}",
+                "X-CSRF-Token": self.csrf,
+            },
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             return json.load(answer)
 
@@ -122,8 +137,10 @@ def test_the_tokens_page_passes_the_audit_and_fits_a_phone(browser: Any, server:
     eve.call("POST", "/api/tokens", {"name": "gone", "scopes": ["board:play", "challenge:write"]})
     eve.call("DELETE", f"/api/tokens/{made['id']}")
     # the audit's script is injected: the page's Content-Security-Policy would refuse it
-    page = opened(eve.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True, width=390),
-                  f"{server.url}/account/tokens")
+    page = opened(
+        eve.page(browser, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True, width=390),
+        f"{server.url}/account/tokens",
+    )
     page.wait_for_selector("#tokens tr td.token-revoked")
     page.fill("#token-name", "phone")
     page.check("input[value='board:play']")

@@ -33,8 +33,12 @@ def server(tmp_path: Any) -> Iterator[Server]:
 
 def close(server: Server, game: str) -> None:
     """The operator closes the game (it ends, with no winner)."""
-    request = urllib.request.Request(f"{server.url}/api/admin/games/{game}/close", data=b"", method="POST",
-                                     headers={"Authorization": f"Bearer {ADMIN}"})
+    request = urllib.request.Request(
+        f"{server.url}/api/admin/games/{game}/close",
+        data=b"",
+        method="POST",
+        headers={"Authorization": f"Bearer {ADMIN}"},
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         assert json.load(answer)["status"] == "over"
 
@@ -49,8 +53,11 @@ def shown(page: Page, game: str) -> None:
 def test_tv_follows_the_best_game_then_the_next_when_it_ends(browser: Any, server: Server) -> None:
     guests = post(server.url, "/api/games", {"edition": "usa", "name": "Ada", "seats": [{"kind": "human"}] * 2})
     post(server.url, f"/api/games/{guests['id']}/join", {"name": "Bea"})
-    best = post(server.url, "/api/games", {"edition": "usa", "name": "Cyd",
-                                           "seats": [{"kind": "human"}, {"kind": "bot", "bot": "hard"}]})
+    best = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Cyd", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "hard"}]},
+    )
     page = new_page(browser)
     page.goto(f"{server.url}/tv")
     shown(page, best["id"])  # a hard bot's rating beats two guests without one
@@ -66,23 +73,30 @@ def test_tv_follows_the_best_game_then_the_next_when_it_ends(browser: Any, serve
     close(server, guests["id"])
     page.get_by_text("No game is being played right now.").wait_for()
     page.wait_for_function("/Looking again in \\d+ s/.test(document.getElementById('tv-countdown').textContent)")
-    again = post(server.url, "/api/games", {"edition": "usa", "name": "Dot",
-                                            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    again = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Dot", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]},
+    )
     shown(page, again["id"])  # found when the page asks again
     assert page.js_errors == []
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_tv_passes_the_audit_and_fits_a_phone(browser: Any, server: Server, lang: str) -> None:
-    game = post(server.url, "/api/games", {"edition": "usa", "name": "Eli",
-                                           "seats": [{"kind": "human"}, {"kind": "bot", "bot": "normal"}]})
+    game = post(
+        server.url,
+        "/api/games",
+        {"edition": "usa", "name": "Eli", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "normal"}]},
+    )
     # the audit's script is injected: the page's Content-Security-Policy would refuse it
     page = new_page(browser, width=390, height=844, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True)
     page.goto(f"{server.url}/tv")
     shown(page, game["id"])
     assert page.get_attribute("html", "lang") == lang
-    assert page.inner_text("#tv-title") == ("TV: die beste Partie, die gerade läuft" if lang == "de"
-                                            else "TV: the best game being played now")
+    assert page.inner_text("#tv-title") == (
+        "TV: die beste Partie, die gerade läuft" if lang == "de" else "TV: the best game being played now"
+    )
     assert audit(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     empty = new_page(browser, width=390, locale="de-DE" if lang == "de" else "en-US", bypass_csp=True)

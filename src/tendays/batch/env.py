@@ -14,10 +14,11 @@ from . import chance, observe, rules
 from .config import Config
 from .state import BatchState
 
-__all__ = ["BatchEnv"]
+__all__ = ["BatchEnv", "chance_chunk"]
 
 
-def _chunk(batch: int) -> int:
+def chance_chunk(batch: int) -> int:
+    """How many games of a batch of ``batch`` the chance step shuffles or deals at a time."""
     # Games that need chance in one step: a few in a thousand in random play (more in the step where
     # games dealt together reach the turn limit together); chance.resolve
     # takes further chunks when needed.
@@ -74,7 +75,9 @@ class BatchEnv:
         """Every game after its action (int[B])."""
         after, shuffle = rules.apply_actions(self.config, state, jnp.asarray(actions, jnp.int32))
         redeal = after.ended if self.auto_reset else None
-        return chance.resolve(self.config, after, shuffle, redeal, _chunk(after.phase.shape[0]))
+        return chance.resolve(
+            self.config, after, shuffle, redeal, chance_chunk(after.phase.shape[0])
+        )
 
     def _legal_action_mask(self, state: BatchState) -> jax.Array:
         """bool[B, num_actions]: the legal actions of each game's player

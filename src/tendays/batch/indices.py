@@ -49,8 +49,8 @@ import numpy as np
 from tendays.engine.layout import Block, index_layout
 
 from .config import Config
-from .observe import _held
-from .rules import _cell, _forced_pile, _seat_row
+from .observe import held_as_seen
+from .rules import forced_pile, pile_at, seat_row
 from .state import OVER_PHASE, BatchState
 from .transpose import batch_first
 
@@ -91,7 +91,7 @@ def observe_indices(config: Config, state: BatchState, seats: jax.Array) -> jax.
     and the joined rows are turned batch first once."""
     t, players, capacity = config.tiles, config.players, config.pile_capacity
     seats = jnp.asarray(seats, jnp.int32)
-    held, hidden = _held(state, seats)  # int32[B], -1: none or out of sight
+    held, hidden = held_as_seen(state, seats)  # int32[B], -1: none or out of sight
     revealed = config.options.open_hands | (state.phase == OVER_PHASE)
     seen = jnp.where(revealed, state.racks, state.known)  # int8[P, D, B]
     limit = config.options.turn_limit
@@ -107,18 +107,18 @@ def observe_indices(config: Config, state: BatchState, seats: jax.Array) -> jax.
     others = []
     for slot in range(1, players):
         seat = (seats + slot) % players
-        rack = _seat_row(state.racks, seat)
+        rack = seat_row(state.racks, seat)
         filled = sum((day >= 0).astype(jnp.uint8) for day in rack)  # no reduction: see rules.py
-        others += [filled[None], _tile_ids(_seat_row(seen, seat), t)]
+        others += [filled[None], _tile_ids(seat_row(seen, seat), t)]
     rows = [
         state.phase[None],
         ((state.current - seats) % players)[None],
         progress[None],
-        _tile_ids(_seat_row(state.racks, seats), t),
+        _tile_ids(seat_row(state.racks, seats), t),
         _tile_ids(held, t)[None],
         hidden[None],
         (state.taken_from + 1)[None],
-        _forced_pile(state)[None],
+        forced_pile(state)[None],
         _tile_ids(jnp.stack(tops), t),
         sizes,
         state.draw_size[None],
@@ -135,6 +135,6 @@ def _tile_ids(tiles: jax.Array, t: int) -> jax.Array:
 
 def _top(pile: jax.Array, size: jax.Array) -> jax.Array:
     """The top tile of one discard pile in every game (pile int8[C, B], -1 past its size): one
-    lookup per game in the flat pile (``rules._cell``), -1 when empty."""
-    top = _cell(pile, jnp.maximum(size - 1, 0))
+    lookup per game in the flat pile (``rules.pile_at``), -1 when empty."""
+    top = pile_at(pile, jnp.maximum(size - 1, 0))
     return jnp.where(size > 0, top, -1)

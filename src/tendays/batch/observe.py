@@ -52,7 +52,7 @@ from tendays.engine.layout import OPPONENT_SLOTS, Block, array_layout
 from .config import Config
 from .state import DRAFT_PHASE, OVER_PHASE, PLACE_PHASE, BatchState
 
-__all__ = ["Block", "layout", "observe_batch"]
+__all__ = ["Block", "held_as_seen", "layout", "observe_batch"]
 
 
 def layout(config: Config) -> dict[str, Block]:
@@ -79,7 +79,7 @@ def observe_batch(
     """
     t = config.tiles
     batch = state.phase.shape[0]
-    held, _ = _held(state, seats)
+    held, _ = held_as_seen(state, seats)
     known = _known_racks(config, state, seats)  # int8[players, days, B]
 
     # Row 3 of a game's counts: its known rack tiles and the visible held tile;
@@ -123,7 +123,7 @@ def observe_batch(
     return out
 
 
-def _held(state: BatchState, player: jax.Array) -> tuple[jax.Array, jax.Array]:
+def held_as_seen(state: BatchState, player: jax.Array) -> tuple[jax.Array, jax.Array]:
     """The held tile as ``player`` sees it (-1: none or unseen), and whether a tile is held out of
     sight. The drawer sees their tile; a tile taken from a discard pile is seen by everyone."""
     phase = state.phase
@@ -165,7 +165,7 @@ def _observe_game(
     phase, current = state.phase, state.current
     racks = state.racks.astype(jnp.int32)
     own = racks[player]
-    held, hidden = _held(state, player)
+    held, hidden = held_as_seen(state, player)
 
     sizes = state.pile_size
     tops = jnp.take_along_axis(

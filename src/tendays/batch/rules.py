@@ -21,11 +21,14 @@ from .state import DRAFT_PHASE, DRAW_PHASE, OVER_PHASE, PLACE_PHASE, BatchState
 __all__ = [
     "apply_actions",
     "decode",
+    "forced_pile",
     "is_complete",
     "legal_facts",
     "legal_mask",
     "legal_mask_out",
     "legal_rows",
+    "pile_at",
+    "seat_row",
 ]
 
 _I8 = jnp.int8
@@ -131,7 +134,7 @@ def settled(*values: jax.Array) -> list[jax.Array]:
     return out
 
 
-def _seat_row(rows: jax.Array, seat: jax.Array) -> jax.Array:
+def seat_row(rows: jax.Array, seat: jax.Array) -> jax.Array:
     """rows[seat] of every game: rows is [players, ..., B], seat int[B]."""
     picked = rows[0]
     for p in range(1, rows.shape[0]):
@@ -147,7 +150,7 @@ def _at(rows: jax.Array, index: jax.Array) -> jax.Array:
     return picked
 
 
-def _cell(rows: jax.Array, index: jax.Array) -> jax.Array:
+def pile_at(rows: jax.Array, index: jax.Array) -> jax.Array:
     """rows[index] of every game, for long rows (the draw pile, the discard piles): one lookup per
     game, in the flat array (XLA's CPU backend gathers from one axis far faster than from two), at
     indices worked out beforehand as vector operations (inside the lookup they are worked out
@@ -177,7 +180,9 @@ def _after(value: jax.Array, read: jax.Array) -> jax.Array:
     return jnp.where(read < 2**30, value, jnp.zeros_like(value))
 
 
-def _forced_pile(state: BatchState) -> jax.Array:
+def forced_pile(state: BatchState) -> jax.Array:
+    """int[B]: the pile (1 to 3) the current discard must go onto, 0 where any pile may take it:
+    a tile taken from a pile it emptied goes back there."""
     taken = state.taken_from
     emptied = _at(state.pile_size, jnp.clip(taken - 1, 0, 2)) == 0
     return jnp.where((state.phase == PLACE_PHASE) & (taken > 0) & emptied, taken, 0)
@@ -191,8 +196,8 @@ def legal_facts(config: Config, state: BatchState) -> list[jax.Array]:
     drawing = phase == DRAW_PHASE
     drafting = phase == DRAFT_PHASE
     placing = phase == PLACE_PHASE
-    forced = _forced_pile(state)
-    rack = _seat_row(state.racks, state.current)
+    forced = forced_pile(state)
+    rack = seat_row(state.racks, state.current)
     return (
         [drafting & (rack[d] < 0) for d in range(config.days)]
         + [drawing & (state.draw_size > 0)]
@@ -241,21 +246,21 @@ def apply_actions(
     kind, day, day2, pile = settled(*decode(config, action))
     phase, current, held = state.phase, state.current, state.in_hand
     size, sizes = state.draw_size, state.pile_size
-    rack = _seat_row(state.racks, current)  # [days, B]
-    known = _seat_row(state.known, current)
+    rack = seat_row(state.racks, current)  # [days, B]
+    known = seat_row(state.known, current)
     at_day, at_day2, known_day, known_day2, pile_size, forced = settled(
         _at(rack, day),
         _at(rack, day2),
         _at(known, day),
         _at(known, day2),
         _at(sizes, pile),
-        _forced_pile(state),
+        forced_pile(state),
     )
     on_pile = jnp.arange(3)[:, None] == pile
-    pile_top = _cell(
+    pile_top = pile_at(
         state.piles.reshape(3 * capacity, -1), pile * capacity + jnp.maximum(pile_size - 1, 0)
     )
-    draw_top = _cell(state.draw, jnp.maximum(size - 1, 0))
+    draw_top = pile_at(state.draw, jnp.maximum(size - 1, 0))
     # When the draft ends, the draw pile has lost one tile per day of every
     # rack: its top three are known.
     left = config.box - players * days
@@ -301,7 +306,7 @@ def apply_actions(
     # The draft: the next seat drafts the next tile, or, once every rack is full, the three top
     # tiles of the draw pile become the discard piles and the first player begins.
     following = (current + 1) % players
-    (all_full,) = settled(_all_rows(_seat_row(racks, following) >= 0))
+    (all_full,) = settled(_all_rows(seat_row(racks, following) >= 0))
     # End of the own turn: a complete journey wins at once, then the turn limit ends the game.
     ends_turn = pushes | is_swap
     turn = state.turn + ends_turn

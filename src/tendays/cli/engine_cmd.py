@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import random
 import sys
 from typing import Any, TextIO
 
 from tendays.engine import json_text
+from tendays.engine.chance import Purpose, stream
 from tendays.engine.i18n import gettext as _
 
 from .command_error import CommandError
@@ -151,7 +151,7 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
 
     bot = make_bot(bot_spec)
     games = 0
-    rng = random.Random(f"tendays-engine/{seed}/{games}")
+    rng = stream(Purpose.ENGINE_MATCH, seed, games)
 
     def say(line: str) -> None:
         sink.write(line + "\n")
@@ -184,7 +184,7 @@ def serve(bot_spec: str, seed: int, source: TextIO, sink: TextIO) -> int:
                 say(f"error {problem}")
                 continue
             games += 1
-            rng = random.Random(f"tendays-engine/{seed}/{games}")
+            rng = stream(Purpose.ENGINE_MATCH, seed, games)
             say("ok")
         elif command == "go":
             view, problem = read_view(rest)

@@ -10,215 +10,31 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import re
-from typing import Any
 
 from tendays.engine.i18n import gettext as _
 
 from .command_error import CommandError
-
-DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
-UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def duration(text: str) -> float:
-    """Seconds from '45s', '30m', '12h', '14d' or a plain number of seconds."""
-    found = DURATION.match(text)
-    if not found:
-        raise argparse.ArgumentTypeError(
-            _("{text!r} is not a duration such as 45s, 30m, 12h or 14d").format(text=text)
-        )
-    return float(found.group(1)) * UNITS[found.group(2)]
-
-
-def retention(text: str) -> float | None:
-    return None if text.strip().lower() in ("forever", "never", "keep") else duration(text)
-
-
-def _env(name: str, default: Any) -> Any:
-    return os.environ.get(f"TENDAYS_{name}", default)
+from .serve_settings import SERVE_SETTINGS, SettingGroup, setting
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add = parser.add_argument
-    add(
-        "--host",
-        default=_env("HOST", "127.0.0.1"),
-        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every network interface) "
-        "[TENDAYS_HOST]",
-    )
-    add(
-        "--port",
-        type=int,
-        default=int(_env("PORT", 8000)),
-        help="port to listen on (default 8000) [TENDAYS_PORT]",
-    )
-    add(
-        "--db",
-        default=_env("DB", "sqlite:///tendays.db"),
-        metavar="URL",
-        help="SQLAlchemy database URL (default sqlite:///tendays.db, a file in this directory; "
-        "postgresql://USER@HOST/DB lets several servers share it) [TENDAYS_DB]",
-    )
-    add(
-        "--lease",
-        type=duration,
-        default=duration(_env("LEASE", "10s")),
-        metavar="DURATION",
-        help="with PostgreSQL: how long a game stays with a server that stopped answering before "
-        "another takes it over (default 10s) [TENDAYS_LEASE]",
-    )
-    add(
-        "--bot-delay",
-        type=float,
-        default=float(_env("BOT_DELAY", 0.8)),
-        metavar="SECONDS",
-        help="pause before each bot turn so people can follow (default 0.8; draft moves wait a "
-        "quarter of it)",
-    )
-    add(
-        "--bot-workers",
-        type=int,
-        default=_env("BOT_WORKERS", None),
-        metavar="N",
-        help="worker processes where bots think (default: the CPU count less one, 1 to 4)",
-    )
-    add(
-        "--log-level",
-        default=_env("LOG_LEVEL", "info"),
-        choices=["critical", "error", "warning", "info", "debug"],
-    )
-    limits = parser.add_argument_group("per-client limits (0: no limit)")
-    limits.add_argument(
-        "--trusted-proxies",
-        default=_env("TRUSTED_PROXIES", ""),
-        metavar="ADDRESSES",
-        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For "
-        "names the client (default: none) [TENDAYS_TRUSTED_PROXIES]",
-    )
-    for name, default, what in (
-        ("creates-per-minute", 10, "games a client may create a minute"),
-        ("joins-per-minute", 30, "seats a client may join a minute"),
-        ("connections-per-minute", 60, "table connections a client may open a minute"),
-        ("connections-at-once", 40, "table connections a client may hold open"),
-        ("replays-per-minute", 10, "records a client may open from files a minute"),
-        ("token-requests-per-minute", 300, "requests one API token may make a minute"),
-        ("open-connections", 100, "connections of any kind a client may hold open"),
-        ("max-games", 10_000, "unfinished games the server holds"),
-    ):
-        env = name.upper().replace("-", "_")
-        limits.add_argument(
-            f"--{name}",
-            type=int,
-            default=int(_env(env, default)),
-            metavar="N",
-            help=f"{what} (default {default}) [TENDAYS_{env}]",
-        )
-    limits.add_argument(
-        "--header-timeout",
-        type=duration,
-        default=duration(_env("HEADER_TIMEOUT", "10s")),
-        metavar="DURATION",
-        help="time a request's headers may take to arrive (default 10s) [TENDAYS_HEADER_TIMEOUT]",
-    )
-    limits.add_argument(
-        "--body-timeout",
-        type=duration,
-        default=duration(_env("BODY_TIMEOUT", "10s")),
-        metavar="DURATION",
-        help="time a request's body may take to arrive, once its headers have (default 10s) "
-        "[TENDAYS_BODY_TIMEOUT]",
-    )
-    games = parser.add_argument_group("clocks, absent players and expiry")
-    games.add_argument(
-        "--live-min",
-        type=duration,
-        default=duration(_env("LIVE_MIN", "10s")),
-        metavar="DURATION",
-        help="the shortest time a move a live game may give (default 10s) [TENDAYS_LIVE_MIN]",
-    )
-    games.add_argument(
-        "--timeouts-to-bot",
-        type=int,
-        default=int(_env("TIMEOUTS_TO_BOT", 3)),
-        metavar="N",
-        help="turns in a row played on the clock before a bot takes the seat (default 3)",
-    )
-    games.add_argument(
-        "--idle-expiry",
-        type=duration,
-        default=duration(_env("IDLE_EXPIRY", "14d")),
-        metavar="DURATION",
-        help="close unfinished games with no move for this long as abandoned "
-        "(default 14d) [TENDAYS_IDLE_EXPIRY]",
-    )
-    games.add_argument(
-        "--retention",
-        type=retention,
-        default=retention(_env("RETENTION", "90d")),
-        metavar="DURATION",
-        help="delete ended games this long after they ended, or 'forever' "
-        "(default 90d) [TENDAYS_RETENTION]",
-    )
-    games.add_argument(
-        "--bot-offer-after",
-        type=duration,
-        default=duration(_env("BOT_OFFER_AFTER", "30s")),
-        metavar="DURATION",
-        help='"Play someone now": how long someone waits for an opponent before the lobby offers '
-        "a game against a bot instead (default 30s) [TENDAYS_BOT_OFFER_AFTER]",
-    )
-    games.add_argument(
-        "--tournament-min-minutes",
-        type=float,
-        default=float(_env("TOURNAMENT_MIN_MINUTES", 20)),
-        metavar="MINUTES",
-        help="the shortest arena a tournament may be (default 20) [TENDAYS_TOURNAMENT_MIN_MINUTES]",
-    )
-    games.add_argument(
-        "--tournaments-per-day",
-        type=int,
-        default=int(_env("TOURNAMENTS_PER_DAY", 5)),
-        metavar="N",
-        help="tournaments a person may create a day (default 5) [TENDAYS_TOURNAMENTS_PER_DAY]",
-    )
-    games.add_argument(
-        "--bot-games",
-        type=int,
-        default=int(_env("BOT_GAMES", 8)),
-        metavar="N",
-        help="unfinished games one bot account may play at once (default 8) [TENDAYS_BOT_GAMES]",
-    )
-    games.add_argument(
-        "--stream-keepalive",
-        type=duration,
-        default=duration(_env("STREAM_KEEPALIVE", "7s")),
-        metavar="DURATION",
-        help="the Bot API's streams send an empty line after this long idle, and end then if "
-        "their token was revoked (default 7s) [TENDAYS_STREAM_KEEPALIVE]",
-    )
-    games.add_argument(
-        "--challenges-per-minute",
-        type=int,
-        default=int(_env("CHALLENGES_PER_MINUTE", 5)),
-        metavar="N",
-        help="challenges one account may make a minute, besides 20 an hour; 0: no such limit "
-        "(default 5) [TENDAYS_CHALLENGES_PER_MINUTE]",
-    )
-    parser.add_argument(
-        "--admin-token-file",
-        default=_env("ADMIN_TOKEN_FILE", None),
-        metavar="PATH",
-        help="a file holding the admin token (or set TENDAYS_ADMIN_TOKEN); without one the "
-        "admin view is off",
-    )
+    """The command's arguments, one for each setting of :data:`SERVE_SETTINGS` with a flag."""
+    # the server's own settings go under the parser's heading, the others under theirs
+    groups: dict[SettingGroup, argparse._ActionsContainer] = {
+        group: parser.add_argument_group(group.value)
+        for group in SettingGroup
+        if group is not SettingGroup.SERVER
+    }
+    for entry in SERVE_SETTINGS:
+        if entry.has_flag:
+            entry.add_to(groups.get(entry.group, parser))
 
 
 def _admin_token(args: argparse.Namespace) -> str | None:
     if args.admin_token_file:
         with open(args.admin_token_file, encoding="utf-8") as handle:
             return handle.read().strip() or None
-    return os.environ.get("TENDAYS_ADMIN_TOKEN") or None
+    return os.environ.get(setting("admin-token").environment) or None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -43,13 +43,22 @@ def shape_problem(data: object) -> str | None:
     seed, moves, names = data["seed"], data["moves"], data.get("names", [])
     checks = [
         ("edition", isinstance(data["edition"], str), _('an edition id such as "usa"')),
-        ("options", isinstance(data["options"], dict),
-         _("an object such as {example}").format(example='{"players": 2, "days": 10}')),
+        (
+            "options",
+            isinstance(data["options"], dict),
+            _("an object such as {example}").format(example='{"players": 2, "days": 10}'),
+        ),
         ("seed", isinstance(seed, int) and not isinstance(seed, bool), _("a whole number")),
-        ("moves", isinstance(moves, list) and all(isinstance(m, str) for m in moves),
-         _('a list of moves such as ["draft 3", "draw"]')),
-        ("names", isinstance(names, list) and all(isinstance(n, str) for n in names),
-         _("a list of names")),
+        (
+            "moves",
+            isinstance(moves, list) and all(isinstance(m, str) for m in moves),
+            _('a list of moves such as ["draft 3", "draw"]'),
+        ),
+        (
+            "names",
+            isinstance(names, list) and all(isinstance(n, str) for n in names),
+            _("a list of names"),
+        ),
     ]
     problem = field_problem(data, checks)
     if problem is not None:
@@ -213,10 +222,17 @@ class Game:
         self._moves: list[Move] = []
 
     @classmethod
-    def from_record(cls, record: GameRecord) -> Game:
-        game = cls(record.edition, record.options, record.seed, record.names)
-        for move in record.moves:
-            game.play(move)
+    def from_record(cls, record: GameRecord, *, keep_states: bool = True) -> Game:
+        """The game of ``record`` with its moves played, by the record's own replay
+        (:meth:`GameRecord.states`): ``RecordError`` names what does not replay."""
+        positions = record._positions(record.moves)
+        deal = next(positions)  # options that make no game are refused here, in words
+        game = cls(
+            record.edition, record.options, record.seed, record.names, keep_states=keep_states
+        )
+        game._states = [deal]
+        for move, state in zip(record.moves, positions, strict=True):
+            game._push(move, state)
         return game
 
     @property
@@ -237,12 +253,16 @@ class Game:
         if isinstance(move, str):
             move = Move.from_text(move)
         state = apply(self.state, move, player)
+        self._push(move, state)
+        return state
+
+    def _push(self, move: Move, state: State) -> None:
+        """Hold ``move``, played, and the ``state`` it led to."""
         if self._keep_states:
             self._states.append(state)
         else:
             self._states[-1] = state
         self._moves.append(move)
-        return state
 
     def undo(self) -> Move:
         """Take back the last move and return it."""

@@ -1,5 +1,5 @@
-"""The rules of play: the game state as a value, legal moves, and applying a move (options:
-options.py).
+"""The rules of play: the game state as a value, dealing a game, and applying a move (options:
+options.py; the legal moves: legal.py; seeds: seeds.py).
 
 ``new_game`` deals a seeded game; ``apply`` turns a state and a move into the next state and
 raises :class:`IllegalMoveError` naming the broken rule. States are immutable values, so search
@@ -8,18 +8,18 @@ can keep as many as it likes and undo is just keeping the previous one.
 
 from __future__ import annotations
 
-import random
-import re
 from dataclasses import dataclass, replace
-from enum import IntEnum
-from typing import Any
 
+from .chance import GameStream, first_seat, game_stream
 from .edition import Edition
 from .history import Event, EventKind, EventLog
 from .i18n import gettext as _
 from .journey import checker_for
+from .legal import legal_moves
 from .moves import Move, MoveKind
 from .options import KNOWN_RULES, MAX_DAYS, MAX_PLAYERS, MIN_DAYS, PILES, RULES_VERSION, Options
+from .phase import Phase, Rack
+from .seeds import MAX_SEED, MIN_SEED, parse_seed, seed_problem
 
 __all__ = [
     "KNOWN_RULES",
@@ -36,6 +36,7 @@ __all__ = [
     "Options",
     "OutOfTurnError",
     "Phase",
+    "Rack",
     "State",
     "apply",
     "legal_moves",
@@ -44,14 +45,6 @@ __all__ = [
     "seed_problem",
 ]
 
-# A seed is a signed 64-bit whole number: what the server's database stores, and more shuffles than
-# could ever be dealt. A longer one is refused, never turned into text (Python refuses to turn an
-# integer of over 4,300 digits into text, and the shuffle reads the seed as text).
-MIN_SEED = -(2**63)
-MAX_SEED = 2**63 - 1
-_SEED_TEXT = re.compile(r"-?[0-9]+")
-_SEED_DIGITS = 19  # of MIN_SEED and MAX_SEED
-
 
 class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow now; the message names the rule."""
@@ -59,16 +52,6 @@ class IllegalMoveError(ValueError):
 
 class OutOfTurnError(IllegalMoveError):
     """A move sent for a player whose turn it is not."""
-
-
-class Phase(IntEnum):
-    DRAFT = 0  # filling the racks, one tile at a time, round-robin
-    DRAW = 1  # the current player draws (or swaps, in the swap variant)
-    PLACE = 2  # the current player places or discards the drawn tile
-    OVER = 3
-
-
-Rack = tuple[int | None, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,56 +94,6 @@ class State:
         return apply(self, move, player)
 
 
-def _rng(seed: int, purpose: str) -> random.Random:
-    # Each use of chance gets its own stream derived from the seed, so replays never depend
-    # on how many random numbers an earlier step happened to draw.
-    return random.Random(f"tendays/{seed}/{purpose}")
-
-
-def seed_problem(seed: int) -> str | None:
-    """Why ``seed`` cannot deal a game, in words; None for a seed from :data:`MIN_SEED` to
-    :data:`MAX_SEED`."""
-    if MIN_SEED <= seed <= MAX_SEED:
-        return None
-    digits = _digits(seed)
-    return _seed_range(
-        seed if digits <= 40 else _("a number of {digits} digits").format(digits=digits)
-    )
-
-
-def _seed_range(given: object) -> str:
-    return _("a seed is a whole number from {least} to {most}, not {seed}").format(
-        least=MIN_SEED, most=MAX_SEED, seed=given
-    )
-
-
-def parse_seed(text: str) -> int:
-    """The seed a person typed (``--seed``, the setup screen); ``ValueError`` in words naming the
-    range for anything else, never Python's words for an integer too long to read."""
-    typed = text.strip()
-    if not _SEED_TEXT.fullmatch(typed):
-        shown = typed if len(typed) <= 40 else f"{typed[:40]}…"
-        raise ValueError(_("the seed must be a whole number, not {seed!r}").format(seed=shown))
-    if len(typed.lstrip("-")) > _SEED_DIGITS:
-        raise ValueError(
-            _seed_range(_("a number of {digits} digits").format(digits=len(typed.lstrip("-"))))
-        )
-    seed = int(typed)
-    problem = seed_problem(seed)
-    if problem is not None:
-        raise ValueError(problem)
-    return seed
-
-
-def _digits(number: int) -> int:
-    """How many decimal digits ``number`` has, without turning it into text (which Python refuses
-    beyond 4,300 digits)."""
-    digits = max(1, int(abs(number).bit_length() * 0.30103))  # log10(2)
-    while 10**digits <= abs(number):
-        digits += 1
-    return digits
-
-
 def new_game(edition: Edition, options: Options, seed: int) -> State:
     """Shuffle the tiles with ``seed`` and start the draft: seat 0 holds the first drafted tile.
 
@@ -172,7 +105,7 @@ def new_game(edition: Edition, options: Options, seed: int) -> State:
     if problem is not None:
         raise ValueError(problem)
     tiles = edition.all_tiles()
-    _rng(seed, "deal").shuffle(tiles)
+    game_stream(seed, GameStream.DEAL).shuffle(tiles)
     empty: Rack = (None,) * options.days
     return State(
         edition=edition,
@@ -190,58 +123,6 @@ def new_game(edition: Edition, options: Options, seed: int) -> State:
         reshuffles=0,
         events=EventLog(),
     )
-
-
-# -- legal moves ---------------------------------------------------------------------------
-
-_DRAFT = [Move.draft(d) for d in range(21)]
-_DRAW = Move.draw()
-_TAKE = [Move.take(p) for p in range(PILES + 1)]
-_DISCARD = [Move.discard(p) for p in range(PILES + 1)]
-_MOVE_CACHE: dict[tuple[Any, ...], tuple[Move, ...]] = {}
-
-
-def _cached(key: tuple[Any, ...], build: Any) -> tuple[Move, ...]:
-    moves = _MOVE_CACHE.get(key)
-    if moves is None:
-        moves = _MOVE_CACHE[key] = tuple(build())
-    return moves
-
-
-def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every move the current player may make now (empty when the game is over)."""
-    phase = state.phase
-    days = state.options.days
-    if phase is Phase.DRAW:
-        can_draw = bool(state.draw_pile)
-        takeable = tuple(p + 1 for p in range(PILES) if state.piles[p])
-        swap = state.options.swap
-        return _cached(
-            ("draw", can_draw, takeable, swap, days),
-            lambda: (
-                ([_DRAW] if can_draw else [])
-                + [_TAKE[p] for p in takeable]
-                + (
-                    [Move.swap(d, e) for d in range(1, days + 1) for e in range(d + 1, days + 1)]
-                    if swap
-                    else []
-                )
-            ),
-        )
-    if phase is Phase.PLACE:
-        forced = state.forced_pile
-        piles = (forced,) if forced else tuple(range(1, PILES + 1))
-        return _cached(
-            ("place", piles, days),
-            lambda: (
-                [Move.replace(d, p) for d in range(1, days + 1) for p in piles]
-                + [_DISCARD[p] for p in piles]
-            ),
-        )
-    if phase is Phase.DRAFT:
-        rack = state.racks[state.current]
-        return tuple(_DRAFT[d + 1] for d in range(days) if rack[d] is None)
-    return ()
 
 
 # -- applying a move -----------------------------------------------------------------------
@@ -339,7 +220,7 @@ def _draft(state: State, day: int) -> State:
         piles = ((pile[-1],), (pile[-2],), (pile[-3],))
         first = state.options.first_seat
         if first is None:
-            first = _rng(state.seed, "first").randrange(players)
+            first = first_seat(state.seed, players)
         events = state.events.append(
             drafted,
             *(Event(EventKind.REVEAL, pile=p + 1, tile=piles[p][0]) for p in range(PILES)),
@@ -540,7 +421,7 @@ def _reshuffle(
     rest = [t for p in piles for t in p[:-1]]
     if not rest:
         return piles, (), reshuffles, events
-    _rng(seed, f"reshuffle/{reshuffles}").shuffle(rest)
+    game_stream(seed, GameStream.RESHUFFLE, reshuffles).shuffle(rest)
     return (
         tuple(p[-1:] for p in piles),
         tuple(rest),

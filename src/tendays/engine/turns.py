@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .chance import decision_rng
 from .moves import Move
 from .record import Game
 from .view import PlayerView, view
@@ -30,16 +31,6 @@ class Player(Protocol):
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         """Pick one of ``view.legal_moves()``."""
         ...
-
-
-def decision_rng(seed: int, seat: int, number: int) -> random.Random:
-    """The random stream of the computer player at ``seat`` for the game's move ``number``
-    (0-based).
-
-    The seed is secret, so the stream is too; it depends on nothing else, so a restart, a replay or
-    another front end gives the bot the same dice.
-    """
-    return random.Random(f"tendays-bot/{seed}/{seat}/{number}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,11 @@ import datetime
 import gzip
 import hashlib
 import json
-import random
 from functools import cache
 from importlib import resources
 
 from tendays.engine import available_editions
+from tendays.engine.chance import Purpose, stream
 
 from .model import Kind, Puzzle, PuzzleError
 
@@ -54,7 +54,7 @@ def pick(edition: str, count: int, seed: int, kind: Kind | None = None) -> list[
     """``count`` different puzzles (fewer if there are not so many), the
     same ones for the same seed."""
     pool = [p for p in shipped(edition) if kind is None or p.kind is kind]
-    return random.Random(f"tendays-puzzles/{edition}/{seed}").sample(pool, min(count, len(pool)))
+    return stream(Purpose.PUZZLES, edition, seed).sample(pool, min(count, len(pool)))
 
 
 def daily_date() -> datetime.date:

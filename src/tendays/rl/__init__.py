@@ -76,12 +76,12 @@ __all__ = [
 GYM_ID = "tendays/TenDays-v0"
 
 
-def make_pgx_env(edition: str = "usa", players: int = 2, **options: object) -> object:
+def make_pgx_env(edition: str = "usa", **options: object) -> object:
     """A pgx environment of 10 Days (:func:`tendays.rl.pgx_env.make_pgx_env`;
     needs the ``pgx`` extra)."""
     from .pgx_env import make_pgx_env as make
 
-    return make(edition, players, **options)
+    return make(edition, **options)
 
 
 if GYM_ID not in gymnasium.registry:

@@ -9,7 +9,7 @@ turn.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import gymnasium
 import numpy as np
@@ -17,9 +17,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tendays.engine import ActionCodec, IllegalMoveError, State, apply, new_game, view
+from tendays.engine import ActionCodec, IllegalMoveError, Options, State, apply, new_game, view
 
-from .common import Rewards, action_mask, checked_action, env_settings
+from .common import (
+    Rewards,
+    RuleSettings,
+    action_mask,
+    checked_action,
+    checked_edition,
+    env_options,
+)
 from .observation import ObservationEncoder
 from .render import render_view
 
@@ -27,7 +34,12 @@ __all__ = ["TenDaysAECEnv", "env", "raw_env"]
 
 
 class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
-    """10 Days as a turn-based multi-agent environment (PettingZoo AEC API)."""
+    """10 Days as a turn-based multi-agent environment (PettingZoo AEC API).
+
+    The rules are ``options`` (an :class:`~tendays.engine.Options`) or the rule keywords
+    (:class:`RuleSettings`: ``players``, ``days``, ``swap``, ``open_hands``, ``turn_limit``), not
+    both; a turn limit of None means 100 turns per player.
+    """
 
     metadata: dict[str, Any] = {
         "name": "tendays_v0",
@@ -39,28 +51,21 @@ class TenDaysAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mi
     def __init__(
         self,
         edition: str = "usa",
-        players: int = 2,
-        days: int = 10,
-        swap: bool = False,
-        open_hands: bool = False,
-        turn_limit: int | None = None,
+        *,
+        options: Options | None = None,
         rewards: Rewards | None = None,
         render_mode: str | None = None,
+        **settings: Unpack[RuleSettings],
     ) -> None:
         super().__init__()
-        self.edition, self.options = env_settings(
-            edition,
-            players,
-            days,
-            swap,
-            open_hands,
-            turn_limit,
-            render_mode,
-            self.metadata["render_modes"],
+        self.options = env_options(options, **settings)
+        self.edition = checked_edition(
+            edition, self.options, render_mode, self.metadata["render_modes"]
         )
+        players = self.options.players
         self.rewards_config = rewards or Rewards()
         self.render_mode = render_mode
-        self.codec = ActionCodec(days)
+        self.codec = ActionCodec(self.options.days)
         self.encoder = ObservationEncoder(self.edition, self.options)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []

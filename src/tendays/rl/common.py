@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -15,11 +15,12 @@ from tendays.engine import ActionCodec, Edition, Move, Options, State, load_edit
 __all__ = [
     "DEFAULT_TURNS_PER_PLAYER",
     "Rewards",
+    "RuleSettings",
     "action_mask",
     "checked_action",
     "checked_actions",
     "env_options",
-    "env_settings",
+    "checked_edition",
 ]
 
 # Every episode must end: without a limit, bots that never complete a journey would play forever.
@@ -46,33 +47,44 @@ class Rewards:
         return self.win if state.winner == seat else self.loss
 
 
-def env_options(
-    players: int, days: int, swap: bool, open_hands: bool, turn_limit: int | None
-) -> Options:
-    """The rule options of an environment; ``turn_limit`` None means 100 turns per player."""
-    limit = DEFAULT_TURNS_PER_PLAYER * players if turn_limit is None else turn_limit
-    return Options(players=players, days=days, swap=swap, open_hands=open_hands, turn_limit=limit)
+class RuleSettings(TypedDict, total=False):
+    """The rule keywords an environment takes in place of an :class:`Options` (each as in
+    :class:`Options`; ``turn_limit`` None means 100 turns per player)."""
+
+    players: int
+    days: int
+    swap: bool
+    open_hands: bool
+    turn_limit: int | None
 
 
-def env_settings(
+def env_options(options: Options | None = None, **settings: Unpack[RuleSettings]) -> Options:
+    """The rule options of an environment: ``options``, or those the rule keywords name (the
+    rest as :class:`Options` has them), never both (``ValueError``). A turn limit of None becomes
+    100 turns per player: every episode must end."""
+    if options is not None and settings:
+        named = ", ".join(sorted(settings))
+        raise ValueError(f"give rule options or the rule keywords ({named}), not both")
+    chosen = Options(**settings) if options is None else options
+    if chosen.turn_limit is None:
+        chosen = replace(chosen, turn_limit=DEFAULT_TURNS_PER_PLAYER * chosen.players)
+    return chosen
+
+
+def checked_edition(
     edition: str,
-    players: int,
-    days: int,
-    swap: bool,
-    open_hands: bool,
-    turn_limit: int | None,
+    options: Options,
     render_mode: str | None,
     render_modes: Sequence[str],
-) -> tuple[Edition, Options]:
-    """The edition and rule options of an environment, checked: ``render_mode`` one of
+) -> Edition:
+    """The edition of an environment, checked with its rule options: ``render_mode`` one of
     ``render_modes`` (or None), a known edition, and options it allows. Raises ``ValueError`` (a
     ``KeyError`` for an unknown edition), saying why."""
     if render_mode is not None and render_mode not in render_modes:
         raise ValueError(f"render_mode must be one of {list(render_modes)}, not {render_mode!r}")
     loaded = load_edition(edition)
-    options = env_options(players, days, swap, open_hands, turn_limit)
     options.validate(loaded)
-    return loaded, options
+    return loaded
 
 
 def action_mask(codec: ActionCodec, moves: Iterable[Move]) -> np.ndarray:

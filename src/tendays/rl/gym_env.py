@@ -10,16 +10,23 @@ MaskablePPO calls).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from tendays.bots import Bot, make_bot
-from tendays.engine import ActionCodec, Game, IllegalMoveError, State, play_bots, view
+from tendays.engine import ActionCodec, Game, IllegalMoveError, Options, State, play_bots, view
 
-from .common import Rewards, action_mask, checked_action, env_settings
+from .common import (
+    Rewards,
+    RuleSettings,
+    action_mask,
+    checked_action,
+    checked_edition,
+    env_options,
+)
 from .observation import ObservationEncoder
 from .progress import RackProgress
 from .render import render_view
@@ -36,7 +43,10 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
     first ``reset()`` that is not given a seed. The reward is given when the game ends
     (:class:`Rewards`), plus, with ``shaping`` > 0, ``shaping`` times the change of the agent's rack
     progress (satisfied journey conditions / (days + 1)) at each step. An illegal action ends the
-    episode with ``rewards.illegal`` and ``info["illegal_move"]`` naming the broken rule.
+    episode with ``rewards.illegal`` and ``info["illegal_move"]`` naming the broken rule. The rules
+    are ``options`` (an :class:`~tendays.engine.Options`) or the rule keywords
+    (:class:`RuleSettings`: ``players``, ``days``, ``swap``, ``open_hands``, ``turn_limit``), not
+    both; a turn limit of None means 100 turns per player.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
@@ -44,27 +54,20 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
     def __init__(
         self,
         edition: str = "usa",
-        players: int = 2,
+        *,
+        options: Options | None = None,
         opponents: str | Sequence[str] = "random",
-        days: int = 10,
         seed: int | None = None,
-        swap: bool = False,
-        open_hands: bool = False,
-        turn_limit: int | None = None,
         rewards: Rewards | None = None,
         shaping: float = 0.0,
         render_mode: str | None = None,
+        **settings: Unpack[RuleSettings],
     ) -> None:
-        self.edition, self.options = env_settings(
-            edition,
-            players,
-            days,
-            swap,
-            open_hands,
-            turn_limit,
-            render_mode,
-            self.metadata["render_modes"],
+        self.options = env_options(options, **settings)
+        self.edition = checked_edition(
+            edition, self.options, render_mode, self.metadata["render_modes"]
         )
+        players = self.options.players
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise ValueError(
@@ -77,7 +80,7 @@ class TenDaysEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.rewards = rewards or Rewards()
         self.shaping = shaping
         self.render_mode = render_mode
-        self.codec = ActionCodec(days)
+        self.codec = ActionCodec(self.options.days)
         self.encoder = ObservationEncoder(self.edition, self.options)
         self.progress = RackProgress(self.edition)
         self.observation_space = spaces.Box(-1.0, 1.0, shape=(self.encoder.size,), dtype=np.float32)

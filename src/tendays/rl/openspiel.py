@@ -52,8 +52,8 @@ from tendays.engine import (
     tile_name,
     view,
 )
+from tendays.engine.chance import first_seat
 from tendays.engine.state import MAX_PLAYERS
-from tendays.engine.state import _rng as engine_rng
 
 from .common import env_options
 from .observation import ObservationEncoder
@@ -93,7 +93,9 @@ class _Rules:
         self.edition = load_edition(edition)
         if turns < 1:
             raise ValueError(f"turns must be at least 1, not {turns}")
-        self.options = env_options(players, days, swap, False, turns * players)
+        self.options = env_options(
+            players=players, days=days, swap=swap, turn_limit=turns * players
+        )
         self.options.validate(self.edition)
         self.codec = ActionCodec(days)
         self.encoder = ObservationEncoder(self.edition, self.options)
@@ -230,10 +232,10 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
         self._state = _Shared(value)
 
     def visible(self) -> State:
-        """The engine's state with the held tile hidden while chance has yet to pick it."""
-        if _HAND in self._pending:
-            return dataclasses.replace(self.state, in_hand=None)
-        return self.state
+        """The engine's state with the held tile hidden while chance has yet to pick it, and the
+        game's options (during the draft the state's name the first seat chance picked)."""
+        hidden = self.state.in_hand if _HAND not in self._pending else None
+        return dataclasses.replace(self.state, in_hand=hidden, options=self._game.options)
 
     # -- chance --------------------------------------------------------------------------------
 
@@ -257,12 +259,10 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
         kind = self._pending.pop(0)
         state = self.state
         if kind == _SEAT:
-            seed = next(
-                s
-                for s in range(1 << 20)
-                if engine_rng(s, "first").randrange(state.options.players) == outcome
-            )
-            self.state = dataclasses.replace(state, seed=seed)
+            # the engine takes the first seat from the options when they name one; the draft's end
+            # gives the state the game's options back
+            options = dataclasses.replace(state.options, first_seat=outcome)
+            self.state = dataclasses.replace(state, options=options)
             self.history_text = self.history_text.add("first seat chosen")
             return
         heap = self._heap()
@@ -289,8 +289,11 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
             raise ValueError("follow a deal at a chance node, not at a player's turn")
         kind = self._pending[0]
         if kind == _SEAT:
-            self.apply_action(engine_rng(truth.seed, "first").randrange(truth.options.players))
-            self.state = dataclasses.replace(self.state, seed=truth.seed)
+            self.apply_action(first_seat(truth.seed, truth.options.players))
+            # the truth's seed deals the same first seat, from the game's options
+            self.state = dataclasses.replace(
+                self.state, seed=truth.seed, options=self._game.options
+            )
             return
         if kind == _HAND:
             tile = truth.in_hand
@@ -335,6 +338,7 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
                     self._pending += [_TOP] * 3
             else:
                 self._fixed = 0
+                self.state = dataclasses.replace(self.state, options=self._game.options)
                 tops = " ".join(
                     tile_name(self.state.edition, pile[-1]) for pile in self.state.piles
                 )
@@ -388,6 +392,9 @@ class TenDaysState(pyspiel.State):  # type: ignore[misc]
         sample: TenDaysState = self.clone()
         sample.state = dataclasses.replace(
             self.state,
+            # the game's options leave the first seat to the fresh seed: nobody knows it before the
+            # draft ends, and afterwards the engine never reads it again
+            options=self._game.options,
             seed=dealt.seed,
             racks=dealt.racks,
             draw_pile=dealt.draw_pile,

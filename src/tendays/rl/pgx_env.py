@@ -26,7 +26,7 @@ Needs the ``pgx`` extra.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Unpack
 
 import jax
 import jax.numpy as jnp
@@ -35,11 +35,11 @@ import pgx.core as core
 from pgx._src.struct import dataclass
 
 from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, forms, rules
-from tendays.batch.env import _chunk
+from tendays.batch.env import chance_chunk
 from tendays.batch.transpose import batch_first
-from tendays.engine import Edition
+from tendays.engine import Edition, Options
 
-from .common import checked_action, checked_actions, env_options
+from .common import RuleSettings, checked_action, checked_actions, env_options
 
 __all__ = ["ENV_ID", "TenDaysPgxEnv", "TenDaysPgxState", "make_pgx_env"]
 
@@ -166,16 +166,14 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
     def __init__(
         self,
         edition: Edition | str = "usa",
-        players: int = 2,
-        days: int = 10,
-        swap: bool = False,
-        open_hands: bool = False,
-        turn_limit: int | None = None,
+        *,
+        options: Options | None = None,
         observation: str = "compact",
+        **settings: Unpack[RuleSettings],
     ) -> None:
         super().__init__()
         forms.check(observation)
-        self.game = BatchEnv(edition, env_options(players, days, swap, open_hands, turn_limit))
+        self.game = BatchEnv(edition, env_options(options, **settings))
         self.config = self.game.config
         self.observation = observation
         config = self.config
@@ -187,7 +185,7 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
             from one turn of the state to the batched rules' layout and back (each turn moves
             the whole state: XLA's CPU backend transposes slowly). Games that ``init`` started
             are dealt first, from their own keys; then ``keys``, if given, replace the games'."""
-            chunk = _chunk(actions.shape[0])
+            chunk = chance_chunk(actions.shape[0])
             games = chance.deal_pending(config, _last(games), max(1, chunk // 2))
             games = games if keys is None else games.replace(key=keys)
             after, shuffle = rules.apply_actions(config, games, actions.astype(jnp.int32))
@@ -316,8 +314,9 @@ class TenDaysPgxEnv(core.Env):  # type: ignore[misc]
         return (forms.size(self.config, self.observation),)
 
 
-def make_pgx_env(edition: Edition | str = "usa", players: int = 2, **options: Any) -> TenDaysPgxEnv:
-    """A pgx environment of 10 Days; ``options``: ``days``, ``swap``, ``open_hands``, ``turn_limit``
+def make_pgx_env(edition: Edition | str = "usa", **options: Any) -> TenDaysPgxEnv:
+    """A pgx environment of 10 Days; ``options``: ``options`` (an :class:`~tendays.engine.Options`)
+    or the rule keywords ``players``, ``days``, ``swap``, ``open_hands``, ``turn_limit``
     (None: 100 turns per player), ``observation`` (``"compact"``, ``"float32"`` or
     ``"indices"``)."""
-    return TenDaysPgxEnv(edition, players, **options)
+    return TenDaysPgxEnv(edition, **options)

@@ -26,7 +26,7 @@ moves. Needs the ``batch`` and ``rl`` extras.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import gymnasium
 import jax
@@ -38,9 +38,9 @@ from gymnasium.vector.utils import batch_space
 
 from tendays.batch import OVER_PHASE, BatchEnv, BatchState, chance, choose_actions, forms, rules
 from tendays.batch.memory import keep_freed_memory
-from tendays.engine import Edition
+from tendays.engine import Edition, Options
 
-from .common import checked_actions, env_options
+from .common import RuleSettings, checked_actions, env_options
 
 __all__ = ["TenDaysVectorEnv"]
 
@@ -49,7 +49,9 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
     """``num_envs`` games of 10 Days for one learner, stepped together by compiled JAX functions.
 
     ``rewards`` is ``(win, loss, draw)``; ``illegal`` the reward of an illegal action.
-    ``turn_limit`` None means 100 turns per player, as in the scalar environments.
+    The rules are ``options`` (an :class:`~tendays.engine.Options`) or the rule keywords
+    ``players``, ``days``, ``swap``, ``open_hands`` and ``turn_limit``, not both; a turn limit of
+    None means 100 turns per player, as in the scalar environments.
     ``keep_memory`` has the C library keep freed memory for the next step's observations
     (:func:`tendays.batch.memory.keep_freed_memory`, process-wide; about twice the
     steps per second at batch 4,096). ``observation="compact"`` gives the observations as uint8
@@ -67,24 +69,24 @@ class TenDaysVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self,
         num_envs: int,
         edition: Edition | str = "usa",
-        players: int = 2,
-        days: int = 10,
-        swap: bool = False,
-        open_hands: bool = False,
-        turn_limit: int | None = None,
+        *,
+        options: Options | None = None,
         opponents: str = "random",
         agent_seat: int = 0,
         rewards: tuple[float, float, float] = (1.0, -1.0, 0.0),
         keep_memory: bool = True,
         observation: str = "float32",
         illegal: float = -1.0,
+        **settings: Unpack[RuleSettings],
     ) -> None:
+        rule_options = env_options(options, **settings)
+        players = rule_options.players
         forms.check(observation)
         if opponents not in ("random", "self"):
             raise ValueError(f"opponents must be 'random' or 'self', not {opponents!r}")
         if not 0 <= agent_seat < players:
             raise ValueError(f"there is no seat {agent_seat} in a game of {players} players")
-        self.game = BatchEnv(edition, env_options(players, days, swap, open_hands, turn_limit))
+        self.game = BatchEnv(edition, rule_options)
         self.num_envs = num_envs
         self.opponents = opponents
         self.agent_seat = agent_seat

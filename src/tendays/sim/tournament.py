@@ -33,6 +33,7 @@ from tendays.engine import (
     load_edition,
     play_bots,
 )
+from tendays.engine.chance import Purpose, stream
 
 from .stats import Rating, rate_games, wilson
 
@@ -95,7 +96,7 @@ class Tournament:
         return index // len(self.players) if self.duplicate else index
 
     def game_seed(self, index: int) -> int:
-        return random.Random(f"tendays-sim/{self.seed}/{self.deal(index)}").getrandbits(32)
+        return stream(Purpose.SIMULATION, self.seed, self.deal(index)).getrandbits(32)
 
     def seating(self, index: int) -> tuple[int, ...]:
         """Which player sits in each seat in game ``index`` (seats rotate from game to game)."""

@@ -23,6 +23,7 @@ from tendays.engine.i18n import gettext as _
 
 from ..matches.notices import N_
 from ..people.strength import estimate, shannon_bits
+from ..vocabulary import EndReason, MatchStatus
 from .guard import LimitBook, Limits
 from .routing import lobby_of
 
@@ -115,9 +116,8 @@ def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> AP
         )
         for row in rows:
             match = lobby.matches.get(row["id"])
-            row["status"] = (
-                match.status if match is not None else ("over" if row["finished"] else "not loaded")
-            )
+            stored = MatchStatus.OVER if row["finished"] else "not loaded"
+            row["status"] = match.status if match is not None else stored
             row["watchers"] = match.watchers if match is not None else 0
             row["seats"] = (
                 [
@@ -154,9 +154,9 @@ def admin_router(admin_token: str | None, limits: Limits, book: LimitBook) -> AP
         if match is None:
             raise HTTPException(404, f"there is no game {game_id!r}")
         try:
-            if match.status == "over":
+            if match.status == MatchStatus.OVER:
                 raise HTTPException(409, f"game {game_id} is already over")
-            await match.end("closed", N_("the server's operator closed the game"))
+            await match.end(EndReason.CLOSED, N_("the server's operator closed the game"))
             return match.summary()
         finally:
             lobby.release(match)

@@ -26,6 +26,7 @@ from ..matches.seats import Rejected
 from ..people.accounts import Account
 from ..people.api_tokens import TokenScope
 from ..people.bot_events import wake_accounts
+from ..vocabulary import MatchStatus, RejectionCode
 from .bearer import Bearer, bearer
 from .models import ErrorAnswer
 from .routing import GameId, lobby_of
@@ -131,8 +132,8 @@ async def _act(
             elif kind == "chat":
                 await match.say(seat, body.text)
             else:
-                if match.status == "over" or match.seats[seat].left:
-                    raise Rejected("forbidden", _("this game is over for you already"))
+                if match.status == MatchStatus.OVER or match.seats[seat].left:
+                    raise Rejected(RejectionCode.FORBIDDEN, _("this game is over for you already"))
                 await match.leave(seat)
                 journal = lobby.journal
                 await journal.run(wake_accounts, journal.store.engine, [account.id])

@@ -48,6 +48,7 @@ from ..people.bot_events import (
     read_account_events,
 )
 from ..people.notifications import listen
+from ..vocabulary import MatchStatus
 from .bearer import Bearer, bearer, token_alive
 from .bot_game_api import PlayedBy, no_seat, player_of, seat_at
 from .models import ErrorAnswer
@@ -253,7 +254,7 @@ def _translated(text: str, first: bool, seat: int) -> tuple[dict[str, Any] | Non
     kind = message.get("type")
     if kind == "state":
         game = message["game"]
-        over = game.get("status") == "over" or bool(game["seats"][seat].get("left"))
+        over = game.get("status") == MatchStatus.OVER or bool(game["seats"][seat].get("left"))
         return {
             "type": "gameFull" if first else "gameState",
             "version": message.get("version"),
@@ -295,7 +296,7 @@ async def _game_lines(
         seat = seat_at(match, held.account.id)
         if seat is None:
             return
-        if match.seats[seat].away and match.status == "playing":
+        if match.seats[seat].away and match.status == MatchStatus.PLAYING:
             await match.come_back(seat)
         hidden = await lobby.journal.run(blocked_by, lobby.journal.store.engine, held.account.id)
         subscriber = match.subscribe(seat, held.account.id, hidden)

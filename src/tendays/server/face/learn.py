@@ -25,6 +25,7 @@ from tendays.learn import Step, Tutor, available_lessons, load_lesson
 from tendays.learn.sentences import bot_name
 
 from ..matches.wire import SeatInfo, TableEncoder
+from ..vocabulary import MatchStatus, SeatKind
 from .routing import page
 
 __all__ = ["learn_router"]
@@ -71,13 +72,13 @@ def step_json(tutor: Tutor, step: Step) -> dict[str, Any]:
     lesson = tutor.lesson
     edition = step.view.edition
     seats = [
-        SeatInfo(s, "human", None, None, True)
+        SeatInfo(s, SeatKind.HUMAN, None, None, True)
         if s == lesson.seat
-        else SeatInfo(s, "bot", bot_name(s), lesson.bot, True)
+        else SeatInfo(s, SeatKind.BOT, bot_name(s), lesson.bot, True)
         for s in range(lesson.options.players)
     ]
     encoder = TableEncoder(f"learn-{edition.id}", edition)
-    status = "over" if step.done else "playing"
+    status = MatchStatus.OVER if step.done else MatchStatus.PLAYING
     shared = encoder.shared(step.view, step.number, status, seats)
     message = json.loads(encoder.table(shared, step.view, step.number, status, 0, 0, {}).text)
     game = message["game"]

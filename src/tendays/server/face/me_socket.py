@@ -36,6 +36,7 @@ from ..matches.lobby import Lobby
 from ..people.notifications import Notification, listen, unread_count, unread_newest
 from ..people.presence import TOUCH_SECONDS, touch
 from ..people.session_ends import Ending, HeldTable, SessionEnds, close_once
+from ..vocabulary import RejectionCode
 from .table import SESSION_ENDED_CLOSE
 
 __all__ = ["FOLLOWED", "InboxSockets", "serve_me"]
@@ -244,5 +245,7 @@ async def _until_gone(websocket: WebSocket) -> None:
 async def _close(websocket: WebSocket, words: str) -> None:
     """Say why in words, then close with 4401: the page stops reconnecting."""
     with contextlib.suppress(Exception):
-        await websocket.send_json({"type": "error", "code": "signed_out", "message": words})
+        await websocket.send_json(
+            {"type": "error", "code": RejectionCode.SIGNED_OUT, "message": words}
+        )
         await websocket.close(SESSION_ENDED_CLOSE, "signed out")

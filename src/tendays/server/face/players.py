@@ -17,6 +17,7 @@ from tendays.engine.i18n import gettext as _
 
 from ..matches.wire import listed_name
 from ..people.profiles import leaderboard, profile
+from ..vocabulary import SeatKind
 from .models import ERRORS, ErrorAnswer
 from .players_models import Leaderboard, Profile
 from .routing import lobby_of, page
@@ -52,7 +53,7 @@ def players_router() -> APIRouter:
         for game in found["games"]:
             for other in game["others"]:
                 if other["bot"] is None:
-                    other["name"] = listed_name(0, "human", other["name"], None)
+                    other["name"] = listed_name(0, SeatKind.HUMAN, other["name"], None)
         return found
 
     @router.get(

@@ -9,7 +9,6 @@ knows no rule.
 from __future__ import annotations
 
 import datetime
-import random
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -18,6 +17,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from tendays.engine import available_editions
+from tendays.engine.chance import Purpose, stream
 from tendays.engine.i18n import gettext as _
 from tendays.puzzles import (
     Answer,
@@ -97,7 +97,7 @@ def puzzles_router() -> APIRouter:
     ) -> dict[str, Any]:
         pool = [p for p in shipped(_edition(edition)) if kind is None or p.kind is kind]
         near = [p for p in pool if abs(p.rating - rating) <= NEAR] or pool
-        return _public(random.Random(f"tendays-next/{edition}/{seed}").choice(near))
+        return _public(stream(Purpose.NEXT_PUZZLE, edition, seed).choice(near))
 
     @router.get("/api/puzzles/{edition}/{puzzle_id}", summary="One puzzle, without its solution")
     async def one_puzzle(edition: str, puzzle_id: PuzzleId) -> dict[str, Any]:

@@ -9,12 +9,12 @@ process (:meth:`tendays.server.matches.thinking.Thinker.compute`); each worker k
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from tendays.bots import LEVELS, Bot, make_bot
 from tendays.bots.distance import journey_distance
 from tendays.engine import GameRecord, State, apply, view
+from tendays.engine.chance import Purpose, stream
 
 __all__ = ["ANALYST", "analyse_move"]
 
@@ -39,9 +39,7 @@ def analyse_move(record_json: dict[str, Any], number: int, level: str = ANALYST)
     bot = _BOTS.get(spec)
     if bot is None:
         bot = _BOTS[spec] = make_bot(spec)
-    choice = bot.choose(
-        view(before, seat), random.Random(f"tendays-analysis/{record.seed}/{number}")
-    )
+    choice = bot.choose(view(before, seat), stream(Purpose.ANALYSIS, record.seed, number))
     distance_before, distance_after = _distance(before, seat), _distance(after, seat)
     bot_after = distance_after if choice == move else _distance(apply(before, choice), seat)
     return {

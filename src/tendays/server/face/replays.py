@@ -31,8 +31,6 @@ from tendays.engine import (
     GameRecord,
     Move,
     RecordError,
-    State,
-    apply,
     checker_for,
     describe_event,
     view,
@@ -45,6 +43,7 @@ from ..matches.lobby import Lobby
 from ..matches.notices import render_notice
 from ..matches.wire import seat_name
 from ..storage.rows import StoredGame
+from ..vocabulary import SeatKind
 from .models import ERRORS, ErrorAnswer
 from .replay_analysis import ANALYST, analyse_move
 from .routing import GameId, lobby_of, page
@@ -70,22 +69,6 @@ PLAYED_OUT_ONLY: dict[int | str, dict[str, Any]] = {
 }
 
 
-def replay_states(record: GameRecord) -> list[State]:
-    """The position before the first move and after each move; ``RecordError`` naming a move that
-    does not replay (in the current language)."""
-    states = [record.replay(0)]
-    for number, move in enumerate(record.moves, 1):
-        try:
-            states.append(apply(states[-1], move))
-        except ValueError as error:
-            raise RecordError(
-                _("move {number} ({move}) does not replay: {error}").format(
-                    number=number, move=move, error=error
-                )
-            ) from error
-    return states
-
-
 def replay_json(
     record: GameRecord,
     seats: Sequence[dict[str, Any]],
@@ -102,7 +85,7 @@ def replay_json(
     nobody shows a rack when a game is abandoned, so its racks stay hidden (``racks_hidden``) unless
     it was played with open hands.
     """
-    states = replay_states(record)
+    states = record.states()
     final = states[-1]
     edition = final.edition
     lang = current_language()
@@ -410,7 +393,7 @@ def replays_router() -> APIRouter:
             seats = [
                 {
                     "seat": i,
-                    "kind": "human",
+                    "kind": SeatKind.HUMAN,
                     "name": record.names[i] if record.names else None,
                     "bot": None,
                 }

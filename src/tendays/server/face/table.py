@@ -13,6 +13,9 @@ A connection signed in to a session, or at an account's seat opened with its sea
 that session or link: it is closed (code 4401, the reason in words) when the session ends or the
 link is revoked (:mod:`~tendays.server.people.session_ends`), told at once in this process or
 through the cluster, and checked before each message it acts on.
+
+This module is the connection's life (hello, the rate limit, the held session, goodbye); what each
+message after the hello does is :mod:`.table_requests`.
 """
 
 from __future__ import annotations
@@ -21,23 +24,23 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import match_language, ngettext, use_language
-from tendays.engine.json_text import loads as json_loads
 
 from ..matches.lobby import Lobby
 from ..matches.master import Match
 from ..matches.seats import LobbyError, Rejected, Subscriber, hash_token
-from ..matches.wire import Outgoing
-from ..people.blocks import blocked_by, table_refusal
+from ..people.blocks import blocked_by
 from ..people.bot_accounts import bot_only_refusal
 from ..people.session_ends import Ending, HeldTable, SessionEnds, close_once
+from ..vocabulary import ClientKind, RejectionCode
 from .guard import Limits
+from .table_requests import HELLO, answer, asked_language, parse_request
 
 __all__ = ["SESSION_ENDED_CLOSE", "RateLimiter", "SignedIn", "serve_table"]
 
@@ -107,7 +110,7 @@ async def _serve(
     if "token" in websocket.query_params:
         await _refuse(
             websocket,
-            "malformed",
+            RejectionCode.MALFORMED,
             _("the seat token goes in the first message ({hello}), never in the address").format(
                 hello=HELLO
             ),
@@ -117,11 +120,14 @@ async def _serve(
     try:
         match = await lobby.get(game_id) if len(game_id) <= 32 else None
     except LobbyError as error:
-        await _refuse(websocket, "unavailable", error.message, 4409)
+        await _refuse(websocket, RejectionCode.UNAVAILABLE, error.message, 4409)
         return
     if match is None:
         await _refuse(
-            websocket, "not_found", _("there is no game '{game}'").format(game=game_id[:32]), 4404
+            websocket,
+            RejectionCode.NOT_FOUND,
+            _("there is no game '{game}'").format(game=game_id[:32]),
+            4404,
         )
         return
     try:
@@ -130,16 +136,18 @@ async def _serve(
         )
         if seat is not None and match.seats[seat].bot_account:  # its program plays the seat
             with use_language(lang):
-                raise Rejected("forbidden", bot_only_refusal().message)
+                raise Rejected(RejectionCode.FORBIDDEN, bot_only_refusal().message)
         held = _holding(match, seat, signed_in, link)
         why = None if ends is None or held is None else await ends.check(held)
         with use_language(lang):
             if why is Ending.LINK_REVOKED:
                 # revoked where this process did not hear of it (the operator's reset): follow it
                 lobby.changed(match.id, "seat")
-                raise Rejected("forbidden", _("this seat link is not valid for this game"))
+                raise Rejected(
+                    RejectionCode.FORBIDDEN, _("this seat link is not valid for this game")
+                )
             if why is Ending.SIGNED_OUT:
-                raise Rejected(why.value, _ending_words(why))
+                raise Rejected(RejectionCode(why.value), _ending_words(why))
     except Rejected as refusal:
         close_code = _CLOSE_CODES.get(refusal.code, 4400)
         await _refuse(websocket, refusal.code, refusal.message, close_code)
@@ -185,19 +193,7 @@ async def _hidden(lobby: Lobby, reader: int | None) -> frozenset[int]:
 
 
 # the close code of a refused hello, by the refusal's code (4400 for any other)
-_CLOSE_CODES = {"forbidden": 4403, Ending.SIGNED_OUT.value: SESSION_ENDED_CLOSE}
-
-
-async def _refuse_if_blocked(lobby: Lobby, match: Match, seat: int) -> None:
-    """:class:`Rejected` in words if the seat's account and another at the table block each
-    other."""
-    account = match.seats[seat].account_id
-    if account is None:
-        return
-    journal = lobby.journal
-    refusal = await journal.run(table_refusal, journal.store.engine, match.id, account)
-    if refusal is not None:
-        raise Rejected("forbidden", refusal)
+_CLOSE_CODES = {RejectionCode.FORBIDDEN: 4403, RejectionCode.SIGNED_OUT: SESSION_ENDED_CLOSE}
 
 
 async def _not_closable(why: Ending) -> None:
@@ -237,7 +233,7 @@ async def _play(
         sender.cancel()
         with use_language(subscriber.lang):
             words = _ending_words(why)
-        await _refuse(websocket, why.value, words, SESSION_ENDED_CLOSE)
+        await _refuse(websocket, RejectionCode(why.value), words, SESSION_ENDED_CLOSE)
 
     if held is not None and ends is not None:
         held.close = close
@@ -255,7 +251,7 @@ async def _play(
                 with use_language(subscriber.lang):
                     subscriber.put(
                         Rejected(
-                            "rate_limited",
+                            RejectionCode.RATE_LIMITED,
                             ngettext(
                                 "more than {n} message a second; slow down",
                                 "more than {n} messages a second; slow down",
@@ -272,7 +268,7 @@ async def _play(
                     await close_once(held, why)
                     break
             with use_language(subscriber.lang):  # a ``language`` message changes it
-                replies = await _answer(lobby, match, subscriber, message, limits)
+                replies = await answer(lobby, match, subscriber, message, limits)
             for reply in replies:
                 subscriber.put(reply)
     except WebSocketDisconnect:
@@ -285,9 +281,6 @@ async def _play(
         lobby.release(match)
 
 
-HELLO = '{"type": "hello", "token": ..., "lang": "en"}'
-
-
 async def _hello(
     websocket: WebSocket, match: Match, limits: Limits, account_id: int | None
 ) -> tuple[int | None, str | None, str | None]:
@@ -298,25 +291,27 @@ async def _hello(
     try:
         message = await asyncio.wait_for(websocket.receive(), limits.hello_seconds)
     except TimeoutError:
-        raise Rejected("malformed", _("say hello first: {hello}").format(hello=HELLO)) from None
+        raise Rejected(
+            RejectionCode.MALFORMED, _("say hello first: {hello}").format(hello=HELLO)
+        ) from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
-    request = _parse(message, limits)
+    request = parse_request(message, limits)
     if isinstance(request, Rejected):
         raise request
-    if request.get("type") != "hello":
+    if request.get("type") != ClientKind.HELLO:
         raise Rejected(
-            "malformed",
+            RejectionCode.MALFORMED,
             _("the first message says hello: {hello} (no token to watch)").format(hello=HELLO),
         )
-    lang = _language(request)
+    lang = asked_language(request)
     token = request.get("token")
     if token is None and request.get("account") is True:
         seat = match.seat_of_account(account_id) if account_id is not None else None
         if seat is None:
             with use_language(lang):
                 raise Rejected(
-                    "forbidden",
+                    RejectionCode.FORBIDDEN,
                     _("you have no seat at this game in the account you are signed in to"),
                 )
         return seat, lang, None
@@ -324,66 +319,16 @@ async def _hello(
         return None, lang, None
     with use_language(lang):
         if not isinstance(token, str) or not 0 < len(token) <= 128:
-            raise Rejected("forbidden", _("this seat link is not valid for this game"))
+            raise Rejected(RejectionCode.FORBIDDEN, _("this seat link is not valid for this game"))
         seat = match.seat_for(token)
         if seat is None:
-            raise Rejected("forbidden", _("this seat link is not valid for this game"))
+            raise Rejected(RejectionCode.FORBIDDEN, _("this seat link is not valid for this game"))
     if match.seats[seat].left:
         return None, lang, None
     return seat, lang, hash_token(token)
 
 
-def _language(request: Mapping[str, Any]) -> str | None:
-    """The language a message asks for (``"lang": "de"``, or tags in order:
-    ``["de-AT", "en"]``), or None."""
-    asked = request.get("lang")
-    if isinstance(asked, str) and 0 < len(asked) <= 200:
-        return match_language(asked)
-    if (
-        isinstance(asked, list)
-        and 0 < len(asked) <= 20
-        and all(isinstance(tag, str) for tag in asked)
-    ):
-        return match_language(tag[:35] for tag in asked)
-    return None
-
-
-def _parse(message: Mapping[str, Any], limits: Limits) -> dict[str, Any] | Rejected:
-    text = message.get("text")
-    if text is None:
-        data = message.get("bytes") or b""
-        if len(data) > limits.max_message_bytes:
-            return _too_large(limits)
-        return Rejected("malformed", _("messages are JSON text, not binary"))
-    if (
-        len(text) > limits.max_message_bytes
-        or len(text.encode("utf-8", "replace")) > limits.max_message_bytes
-    ):
-        return _too_large(limits)
-    try:
-        request = json_loads(text, parse_constant=_no_constant)
-    except ValueError:
-        request = None
-    if not isinstance(request, dict):
-        return Rejected("malformed", _("a message must be a JSON object"))
-    return request
-
-
-def _too_large(limits: Limits) -> Rejected:
-    most = limits.max_message_bytes
-    return Rejected(
-        "too_large",
-        ngettext(
-            "messages are limited to {n} byte", "messages are limited to {n} bytes", most
-        ).format(n=most),
-    )
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+async def _refuse(websocket: WebSocket, code: RejectionCode, message: str, close_code: int) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(Rejected(code, message).to_message().text)
         # A close reason is at most 123 bytes of UTF-8 (a German sentence
@@ -395,80 +340,3 @@ async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:
     with contextlib.suppress(Exception):  # the connection went away; the receiving side cleans up
         while True:
             await websocket.send_text(await subscriber.get())
-
-
-KINDS = "'move', 'hint', 'chat', 'leave', 'back', 'end', 'rematch', 'sync', 'language' or 'ping'"
-
-
-async def _answer(
-    lobby: Lobby, match: Match, subscriber: Subscriber, message: Mapping[str, Any], limits: Limits
-) -> list[Outgoing]:
-    """Handle one client message; the replies for this connection only (the
-    new table goes to everyone)."""
-    request = _parse(message, limits)
-    if isinstance(request, Rejected):
-        return [request.to_message()]
-    kind, seat = request.get("type"), subscriber.seat
-    try:
-        if kind == "move":
-            await match.submit(seat, request.get("move"), request.get("version"))
-            return []
-        if kind == "ping":
-            return [Outgoing.of({"type": "pong"})]
-        if kind == "hint":
-            return [await match.hint(seat)]
-        if kind == "chat":
-            await match.say(seat, request.get("text"))
-            return []
-        if kind == "sync":
-            subscriber.resync()
-            return [match.state_message(subscriber)]
-        if kind == "language":
-            lang = _language(request)
-            if lang is None:
-                raise Rejected(
-                    "malformed",
-                    _("say which language: {example}").format(
-                        example='{"type": "language", "lang": "de"}'
-                    ),
-                )
-            subscriber.lang = lang
-            subscriber.resync()  # the log and the notices again, in the new language
-            with use_language(lang):
-                return [match.state_message(subscriber)]
-        if seat is None:
-            raise Rejected(
-                "forbidden", _("spectators cannot do that; join the game or open your seat link")
-            )
-        if kind == "leave":
-            await match.leave(seat)
-            return []
-        if kind == "back":
-            await match.come_back(seat)
-            return []
-        if kind == "end":
-            await match.vote_end(seat)
-            return []
-        if kind == "rematch":  # an invitation to the same people: none where one blocks another
-            await _refuse_if_blocked(lobby, match, seat)
-            again, token = await lobby.rematch(match, seat)
-            seat_again = again.seat_for(token)
-            return [
-                Outgoing.of(
-                    {
-                        "type": "seat",
-                        "id": again.id,
-                        "seat": seat_again,
-                        "token": token,
-                        "url": f"/play/{again.id}#token={token}",
-                    }
-                )
-            ]
-        raise Rejected("malformed", _("unknown message type; send {kinds}").format(kinds=KINDS))
-    except Rejected as rejected:
-        if rejected.code == "stale":
-            # The current table follows, so a client that missed it can choose again at once.
-            return [rejected.to_message(), match.state_message(subscriber)]
-        return [rejected.to_message()]
-    except LobbyError as error:
-        return [Rejected("unavailable", error.message).to_message()]

@@ -32,6 +32,7 @@ from tendays.engine import State
 from tendays.engine.i18n import gettext as _
 
 from ..settings import MasterSettings
+from ..vocabulary import EndReason, MatchStatus, RejectionCode, SeatKind
 from .chat import Chat
 from .notices import N_
 from .notices import mark_plural as ngettext  # a notice is translated for each reader
@@ -66,7 +67,7 @@ class AbsentTable(Protocol):
     def connected(self, seat: int) -> bool: ...
     def publish(self) -> None: ...
     def wake_bots(self) -> None: ...
-    async def end(self, ended: str, reason: str, **args: str | int) -> None: ...
+    async def end(self, ended: EndReason, reason: str, **args: str | int) -> None: ...
 
 
 class Absence:
@@ -88,7 +89,7 @@ class Absence:
         one away whose table is open."""
         table = self._table
         return any(
-            s.present or (s.kind == "human" and s.away and table.connected(s.index))
+            s.present or (s.kind == SeatKind.HUMAN and s.away and table.connected(s.index))
             for s in table.seats
         )
 
@@ -104,7 +105,7 @@ class Absence:
             or not table.driving
             or c is None
             or c.deadline is None
-            or table.status != "playing"
+            or table.status != MatchStatus.PLAYING
         ):
             return
         loop = asyncio.get_running_loop()
@@ -130,7 +131,12 @@ class Absence:
         timeout the new owner never decided; it looks again in a second."""
         table = self._table
         c = table.clock
-        if not table.driving or c is None or c.deadline is None or table.status != "playing":
+        if (
+            not table.driving
+            or c is None
+            or c.deadline is None
+            or table.status != MatchStatus.PLAYING
+        ):
             return
         if time.monotonic() > table.lease_until:
             self._timer = asyncio.get_running_loop().call_later(1.0, self._on_deadline)
@@ -221,9 +227,9 @@ class Absence:
         table = self._table
         place = table.seats[seat]
         if place.left:
-            raise Rejected("forbidden", _("you have already left this game"))
-        if table.status == "over":
-            raise Rejected("illegal", _("the game is over; there is nothing to leave"))
+            raise Rejected(RejectionCode.FORBIDDEN, _("you have already left this game"))
+        if table.status == MatchStatus.OVER:
+            raise Rejected(RejectionCode.ILLEGAL, _("the game is over; there is nothing to leave"))
         place.left, place.away = True, False
         table.end_votes.discard(seat)
         await self._journal.run(
@@ -241,7 +247,7 @@ class Absence:
         link): the bot stops standing in."""
         table = self._table
         place = table.seats[seat]
-        if not place.away or table.status == "over":
+        if not place.away or table.status == MatchStatus.OVER:
             return
         place.away, place.timeouts = False, 0
         await self._journal.run(
@@ -256,11 +262,11 @@ class Absence:
         """A person asks to end the game after someone left; it ends once
         every person left has asked."""
         table = self._table
-        if table.status != "playing":
-            raise Rejected("illegal", _("only a game being played can be ended"))
-        if not any(s.kind == "human" and (s.left or s.away) for s in table.seats):
+        if table.status != MatchStatus.PLAYING:
+            raise Rejected(RejectionCode.ILLEGAL, _("only a game being played can be ended"))
+        if not any(s.kind == SeatKind.HUMAN and (s.left or s.away) for s in table.seats):
             raise Rejected(
-                "illegal",
+                RejectionCode.ILLEGAL,
                 _(
                     "a game can be ended only after a player has left it; otherwise play on "
                     "or leave the game yourself"
@@ -269,7 +275,7 @@ class Absence:
         table.end_votes.add(seat)
         present = {s.index for s in table.seats if s.present}
         if present <= table.end_votes:
-            await table.end("abandoned", N_("the players chose to end the game"))
+            await table.end(EndReason.ABANDONED, N_("the players chose to end the game"))
         else:
             await self._chat.notice(
                 N_("{name} would like to end the game"), name=table.seats[seat].display_name
@@ -280,21 +286,21 @@ class Absence:
         """End a rated game at once when only one person is left in it (the others left, or were
         away until a bot took their seats): that person wins it."""
         table = self._table
-        staying = [s for s in table.seats if s.kind == "human" and not s.left]
-        if not table.rated or table.status != "playing" or len(staying) != 1:
+        staying = [s for s in table.seats if s.kind == SeatKind.HUMAN and not s.left]
+        if not table.rated or table.status != MatchStatus.PLAYING or len(staying) != 1:
             return False
         await table.end(
-            "forfeit",
+            EndReason.FORFEIT,
             N_("{name} is the only player left at this rated game, and wins it"),
             name=staying[0].display_name,
         )
         return True
 
     async def end_if_nobody_left(self) -> bool:
-        if self.someone_there() or self._table.status == "over":
+        if self.someone_there() or self._table.status == MatchStatus.OVER:
             return False
         await self._table.end(
-            "abandoned", N_("nobody is left at the table: the game ends as abandoned")
+            EndReason.ABANDONED, N_("nobody is left at the table: the game ends as abandoned")
         )
         return True
 

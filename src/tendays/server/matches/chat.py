@@ -22,10 +22,12 @@ from tendays.engine.i18n import ngettext
 
 from ..settings import MasterSettings
 from ..storage.rows import ChatRow, MoveConflict
+from ..vocabulary import RejectionCode
+from .messages import Outgoing
 from .notices import Plural, encode_notice
 from .seats import Rejected, Seat, Subscriber, hidden_seats
 from .text import clean_chat
-from .wire import Outgoing, TableEncoder
+from .wire import TableEncoder
 
 if TYPE_CHECKING:
     from ..storage.journal import Journal
@@ -116,12 +118,13 @@ class Chat:
         a bad line or too many lines."""
         if seat is None:
             raise Rejected(
-                "forbidden", _("spectators read the table's chat but cannot write in it")
+                RejectionCode.FORBIDDEN,
+                _("spectators read the table's chat but cannot write in it"),
             )
         try:
             line = clean_chat(text, self._settings.chat_length)
         except ValueError as error:
-            raise Rejected("malformed", str(error)) from None
+            raise Rejected(RejectionCode.MALFORMED, str(error)) from None
         window, most = self._settings.chat_window, self._settings.chat_lines
         recent = self._recent.setdefault(seat, deque())
         now = time.monotonic()
@@ -130,7 +133,7 @@ class Chat:
         if len(recent) >= most:
             wait = max(1, round(window - (now - recent[0])))
             raise Rejected(
-                "rate_limited",
+                RejectionCode.RATE_LIMITED,
                 ngettext(
                     "at most {most} chat message in {window} seconds; wait {wait} s before the "
                     "next one",
@@ -145,7 +148,8 @@ class Chat:
         except Exception:
             recent.pop()
             raise Rejected(
-                "unavailable", _("the message could not be saved, so nobody saw it; try again")
+                RejectionCode.UNAVAILABLE,
+                _("the message could not be saved, so nobody saw it; try again"),
             ) from None
         self._send()
 

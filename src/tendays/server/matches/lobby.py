@@ -1,9 +1,16 @@
-"""The lobby: every match the server holds. It creates, joins, finds and restores them from the
-store, lists the games a newcomer can join a page at a time, offers rematches, and expires idle
-games and deletes old ended ones (:meth:`Lobby.sweep`). On PostgreSQL it shares the database with
-other server processes (:mod:`tendays.server.storage.cluster`): it drives the games it holds the
-lease of, follows the others' changes to the games its connections watch, and
-lists every process's games."""
+"""The lobby: every match the server holds, and the roles around them wired in one place.
+
+The lobby holds the matches: it creates them (a :class:`~.new_games.NewGame` checked and stored),
+joins, finds and restores them from the store, and lists the games a newcomer can join a page at a
+time. Its roles are rooms of their own (as lila splits a round):
+
+- :class:`~.rematcher.Rematcher` offers and takes rematches;
+- :class:`~.finisher.Finisher` tells the layers above of games that end and turns that pass;
+- :class:`~.sweeper.Sweeper` expires idle games and deletes old ended ones;
+- :class:`~.other_processes.OtherProcesses` follows other server processes on PostgreSQL
+  (:mod:`tendays.server.storage.cluster`): it drives the games this process holds the lease of and
+  follows the others' changes to the games its connections watch.
+"""
 
 from __future__ import annotations
 
@@ -14,27 +21,31 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
-from tendays import bots
-from tendays.engine import Options, load_edition
 from tendays.engine.i18n import gettext as _
 
 from ..settings import MasterSettings, Pace
 from ..storage.cluster import Cluster
 from ..storage.journal import Journal
-from ..storage.rows import SeatRefused, StoredGame, StoredSeat
+from ..storage.rows import SeatRefused, StoredGame
+from ..vocabulary import MatchStatus
+from .finisher import Finisher
 from .master import Match
-from .notices import N_
-from .seating import check_seat, refused, seat_skeleton
-from .seats import LobbyError, Rejected, Seat, hash_token, new_token
+from .new_games import NewGame, seat_holders
+from .other_processes import OtherProcesses
+from .rematcher import Rematcher
+from .seating import check_seat, refused
+from .seats import LobbyError, hash_token, new_token
+from .sweeper import Sweeper
 from .thinking import Thinker
-from .wire import stored_bot_name
 
 __all__ = ["Lobby"]
 
 log = logging.getLogger("tendays.server")
+
+Finished = Callable[[Match], Coroutine[Any, Any, None]]
+TurnPassed = Callable[[Match, int, int | None], Coroutine[Any, Any, None]]
 
 
 class Lobby:
@@ -45,36 +56,45 @@ class Lobby:
         self.settings = settings or MasterSettings()
         self.thinker = Thinker(processes=self.settings.bot_processes)
         self.matches: dict[str, Match] = {}
-        self._sweeper: asyncio.Task[None] | None = None
-        # Other server processes may share the database: then games are driven under leases.
-        self.cluster = Cluster(journal, self.settings, self) if journal.store.shared else None
-        self._refreshing: dict[str, asyncio.Task[None]] = {}
-        # what other processes said changed, per game, not yet followed
-        self._notices: dict[str, list[str]] = {}
-        # games being read from the database: their notices are kept
-        self._loading: Counter[str] = Counter()
         self._holds: Counter[str] = Counter()  # games handed out by get() and not yet released
-        # leased games this server cannot replay (it keeps them, unplayed)
-        self._unplayable: set[str] = set()
-        # Told of every game that ends here (the face installs it: places and ratings, which live
-        # above the matches); it may be told twice of one game, by this process
-        # or another, and must not mind.
-        self.on_finished: Callable[[Match], Coroutine[Any, Any, None]] | None = None
-        self._finishing: set[asyncio.Task[None]] = set()
-        # Told when the turn of a game passes to a seat here (match, seat, the mover or None when
-        # the game starts): "your move" notifications, which live above the matches.
-        self.on_turn: Callable[[Match, int, int | None], Coroutine[Any, Any, None]] | None = None
+        self.finisher = Finisher()
+        self.sweeper = Sweeper(journal, self.settings, self.matches)
+        self.rematcher = Rematcher(self)
+        self.processes = OtherProcesses(self, journal, self.settings)
+        # Other server processes may share the database: then games are driven under leases.
+        self.cluster = (
+            Cluster(journal, self.settings, self.processes) if journal.store.shared else None
+        )
+
+    # Told of every game that ends here, and of every turn that passes (the face installs them:
+    # places, ratings and "your move" notifications live above the matches).
+
+    @property
+    def on_finished(self) -> Finished | None:
+        return self.finisher.on_finished
+
+    @on_finished.setter
+    def on_finished(self, told: Finished | None) -> None:
+        self.finisher.on_finished = told
+
+    @property
+    def on_turn(self) -> TurnPassed | None:
+        return self.finisher.on_turn
+
+    @on_turn.setter
+    def on_turn(self, told: TurnPassed | None) -> None:
+        self.finisher.on_turn = told
 
     def _match(self, stored: StoredGame) -> Match:
         """The match of a stored game; alone on the database this process drives
         it, else only under a lease."""
         match = Match(stored, self.journal, self.settings, self.thinker)
         match.on_over = self._over
-        match.on_turn = self._turn
+        match.on_turn = self.finisher.turn
         match.driving = self.cluster is None
         return match
 
-    def _rebuild(self, stored: StoredGame) -> Match:
+    def rebuild(self, stored: StoredGame) -> Match:
         """The match of a stored game; :class:`LobbyError` (409) if this server cannot play it."""
         try:
             return self._match(stored)
@@ -99,7 +119,7 @@ class Lobby:
         are taken (their leases ran out or were given back); the rest follow as their leases run
         out.
         """
-        self._expire_and_purge()
+        self.sweeper.expire_and_purge()
         store = self.journal.store
         leases: dict[str, int] = {}
         if self.cluster is not None:
@@ -108,9 +128,9 @@ class Lobby:
             store.load_games(list(leases)) if self.cluster is not None else store.load_unfinished()
         ):
             try:
-                match = self.matches[stored.id] = self._rebuild(stored)
+                match = self.matches[stored.id] = self.rebuild(stored)
             except LobbyError:
-                self._unplayable.add(stored.id)
+                self.processes.unplayable.add(stored.id)
                 continue
             if self.cluster is not None:
                 match.driving, match.epoch = True, leases[stored.id]
@@ -123,134 +143,28 @@ class Lobby:
         for match in self.matches.values():
             match.wake_bots()
             match.arm_clock()
-        self._sweeper = asyncio.create_task(self._sweep_forever(), name="expiry of idle games")
+        self.sweeper.start()
         if self.cluster is not None:
             self.cluster.start()
 
     async def close(self) -> None:
-        await asyncio.gather(*self._finishing, return_exceptions=True)
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            await asyncio.gather(self._sweeper, return_exceptions=True)
+        await self.finisher.written()
+        await self.sweeper.stop()
         if self.cluster is not None:
             await self.cluster.close()
-        for task in self._refreshing.values():
-            task.cancel()
-        await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
+        await self.processes.close()
         await asyncio.gather(*(m.close() for m in self.matches.values()))
         if self.cluster is not None:
             await self.cluster.release()  # after the bots stopped: no move of ours can follow
         self.thinker.close()
 
-    # -- other server processes (the Cluster's Driver) --------------------------------------
-
     def changed(self, game_id: str, notice: str = "") -> None:
-        """Another process changed a game: if held here, follow it (notices of one game in their
-        order). The notices of a game being loaded are kept, and followed once it is
-        (:meth:`_load`)."""
-        if game_id not in self.matches and not self._loading[game_id]:
-            return
-        self._notices.setdefault(game_id, []).append(notice)
-        if game_id in self.matches:
-            self._follow(game_id)
-
-    def _follow(self, game_id: str) -> asyncio.Task[None] | None:
-        """Follow the notices of a held game not followed yet; the task that
-        does it (None: nothing new)."""
-        if game_id in self._notices and game_id not in self._refreshing:
-            self._refreshing[game_id] = asyncio.create_task(
-                self._refresh(game_id), name=f"refresh of {game_id}"
-            )
-        return self._refreshing.get(game_id)
-
-    async def _load(self, game_id: str) -> Match | None:
-        """The held match of ``game_id``, read from the database if it is not held yet; None if
-        there is no such game. Its notices are heard from before the read starts, and whatever they
-        say was stored after the read (a move by number, anything else by reading again) is applied
-        before the match is handed out: a match is never older than the database at the moment it
-        was asked for. :class:`LobbyError` (409) for a game this server cannot play."""
-        self._loading[game_id] += 1
-        try:
-            stored = await self.journal.run(self.journal.store.load_game, game_id)
-        finally:
-            self._loading[game_id] -= 1
-            if not self._loading[game_id]:
-                del self._loading[game_id]
-        match = self.matches.get(game_id)
-        try:
-            if match is None and stored is not None:
-                match = self.matches[game_id] = self._rebuild(stored)
-        finally:
-            if match is None and not self._loading[game_id]:
-                self._notices.pop(game_id, None)  # nobody follows this game here
-        if match is not None and (following := self._follow(game_id)) is not None:
-            await asyncio.shield(following)
-        return match
-
-    def changed_all(self) -> None:
-        for game_id in list(self.matches):
-            self.changed(game_id)
-
-    async def _refresh(self, game_id: str) -> None:
-        try:
-            while notices := self._notices.pop(game_id, None):
-                match = self.matches.get(game_id)
-                if match is None:
-                    return
-                try:
-                    await match.refresh(notices)
-                except Exception:
-                    log.exception(
-                        "game %s: following the changes of another server process failed", game_id
-                    )
-        finally:
-            self._refreshing.pop(game_id, None)
-
-    async def held(self, leases: dict[str, int], since: float) -> None:
-        until = since + self.settings.lease_ttl
-        driven = {m.id for m in self.matches.values() if m.driving}
-        stray = [
-            game_id
-            for game_id in leases
-            if game_id not in driven and game_id not in self._unplayable
-        ]
-        # taken but not driven (reading it failed, or it ended here): let any process take it again
-        if stray:
-            await self.journal.run(self.journal.store.leases.release, stray)
-        for match in list(self.matches.values()):
-            if not match.driving or match.epoch is None or match.status == "over":
-                continue
-            if leases.get(match.id) == match.epoch:
-                match.lease_until = until
-            else:
-                log.warning(
-                    "game %s is driven by another server process now (its lease was taken over)",
-                    match.id,
-                )
-                match.drive(None)
-                self._forget_if_unused(match)
-
-    async def took(self, leases: dict[str, int], since: float) -> None:
-        for game_id, epoch in leases.items():
-            match = self.matches.get(game_id)
-            try:
-                if match is not None:
-                    await match.refresh()
-                else:
-                    match = await self._load(game_id)
-                    if match is None:
-                        continue
-            except LobbyError:
-                self._unplayable.add(game_id)
-                continue
-            except Exception:  # given back at the next renewal, to be taken again
-                log.exception("game %s could not be taken over", game_id)
-                continue
-            match.lease_until = since + self.settings.lease_ttl
-            match.drive(epoch)
+        """Another process changed a game: if held here, follow it
+        (:meth:`~.other_processes.OtherProcesses.changed`)."""
+        self.processes.changed(game_id, notice)
 
     def active(self) -> list[Match]:
-        return [m for m in self.matches.values() if m.status != "over"]
+        return [m for m in self.matches.values() if m.status != MatchStatus.OVER]
 
     async def page(self, show: str, page: int, per_page: int) -> tuple[list[Match], int]:
         """One page of the games a newcomer may join (``show="joinable"``) or watch ("playing"),
@@ -272,7 +186,7 @@ class Lobby:
         wanted = [
             m
             for m in self.matches.values()
-            if (m.joinable if show == "joinable" else m.status == "playing")
+            if (m.joinable if show == "joinable" else m.status == MatchStatus.PLAYING)
         ]
         # the dict keeps the order of creation (restored games first, oldest first)
         wanted.reverse()
@@ -302,84 +216,29 @@ class Lobby:
         the caller checks), and the result moves their ratings. ``game_id``: the id planned for it
         (a tournament's table is written before its game; the database refuses a second game of one
         id). ``bot_account``: ``account_id`` is a bot account's. Returns (match, token)."""
+        request = NewGame(
+            edition, seats, options, name, pace, seat, reserved, names, rated, account_id,
+            bot_account,
+        )  # fmt: skip
+        return await self.create_game(request, game_id)
+
+    async def create_game(self, request: NewGame, game_id: str | None = None) -> tuple[Match, str]:
+        """The game ``request`` asks for (:meth:`create` says how), under ``game_id`` if given."""
         if len(self.active()) >= self.settings.max_games:
             raise LobbyError(503, _("the server holds as many games as it may; try again later"))
-        try:
-            loaded = load_edition(edition)
-        except ValueError as error:
-            raise LobbyError(422, str(error)) from None
-        if not seats or seats[seat][0] != "human":
-            raise LobbyError(422, _("seat 1 is yours, so it must be a human seat"))
-        if rated and account_id is None:
-            raise LobbyError(
-                401, _("sign in first: only signed-in players may create or join a rated game")
-            )
-        if rated and (len(seats) < 2 or any(kind != "human" for kind, _level in seats)):
-            raise LobbyError(
-                422, _("a rated game is for two to four people: every seat must be a human seat")
-            )
-        # Only the registry's plain names: external engines (``cmd:...``) and budgets run programs
-        # or spend the server's time, so only the operator may configure them, never a web request.
-        for number, (kind, level) in enumerate(seats, 1):
-            if kind == "bot" and level not in bots.bot_names():
-                raise LobbyError(
-                    422,
-                    _("seat {number}: unknown bot level '{level}'; choose one of {levels}").format(
-                        number=number, level=level, levels=", ".join(bots.bot_names())
-                    ),
-                )
-        try:
-            game_options = Options.from_json({**options, "players": len(seats)})
-            game_options.validate(loaded)
-            if pace is not None:
-                self.settings.paces.check(pace)
-        except (TypeError, ValueError) as error:
-            raise LobbyError(422, str(error)) from None
-        for number, (kind, level) in enumerate(seats, 1):
-            reason = bots.refusal(level, edition, game_options) if kind == "bot" and level else None
-            if reason is not None:  # a bot made for some games only (the learned bot)
-                raise LobbyError(
-                    422, _("seat {number}: {reason}").format(number=number, reason=reason)
-                )
+        loaded, game_options = request.checked(self.settings.paces)
         token = new_token()
         now = time.time()
-
-        def seat_name(i: int, kind: str, level: str | None) -> str | None:
-            if i == seat:
-                return name
-            if kind == "bot":
-                return stored_bot_name(level)
-            return names[i] if i < len(names) and i in reserved else None
-
-        stored = StoredGame(
-            id=game_id or self._new_id(),
-            edition=loaded.id,
-            options=game_options,
-            seed=self.settings.seed_source(),
-            created=datetime.now(UTC),
-            last_move_at=now,
-            pace=pace,
-            rated=rated,
-            seats=[
-                StoredSeat(
-                    i,
-                    kind,
-                    level if kind == "bot" else None,
-                    seat_name(i, kind, level),
-                    hash_token(token) if i == seat else None,
-                    reserved=i in reserved and i != seat,
-                    account_id=account_id if i == seat else None,
-                    name_skeleton=seat_skeleton(kind, seat_name(i, kind, level)),
-                    bot_account=bot_account and i == seat,
-                )
-                for i, (kind, level) in enumerate(seats)
-            ],
+        stored = request.stored(
+            game_id or self._new_id(),
+            loaded,
+            game_options,
+            self.settings.seed_source(),
+            hash_token(token),
+            now,
         )
-        holders = [
-            Seat(s.seat, s.kind, s.bot, s.name, account_id=s.account_id, bot_account=s.bot_account)
-            for s in stored.seats
-        ]
-        check_seat(holders, name, account_id, seat)
+        holders = seat_holders(stored)
+        check_seat(holders, request.name, request.account_id, request.seat)
         match = self._match(stored)
         if match.all_taken and match.clock is not None:
             match.clock.start(match.state.current, now)
@@ -387,8 +246,8 @@ class Lobby:
         try:
             await asyncio.shield(self._register(match, stored))
         except SeatRefused as error:  # the creator's name looks like a registered account's
-            raise refused(error, holders, name, account_id, seat) from None
-        log.info("game %s created: %s, %d seats", match.id, loaded.id, len(seats))
+            raise refused(error, holders, request.name, request.account_id, request.seat) from None
+        log.info("game %s created: %s, %d seats", match.id, loaded.id, len(request.seats))
         match.arm_clock()
         match.wake_bots()
         return match, token
@@ -429,56 +288,14 @@ class Lobby:
         return match, seat, token
 
     async def rematch(self, match: Match, seat: int) -> tuple[Match, str]:
-        """The same seats and options again, for the player at ``seat`` of a finished game: the
-        first to ask creates the game, and every other person's seat is kept for them. Returns
-        (match, token)."""
-        if match.status != "over":
-            raise Rejected("illegal", _("a rematch can be offered once the game is over"))
-        if match.seats[seat].left:
-            raise Rejected(
-                "forbidden", _("you left this game, so you cannot offer a rematch of it")
-            )
-        name = match.seats[seat].display_name
-        if match.rematch is not None:
-            again = await self.get(match.rematch)
-            if again is None:
-                raise Rejected("illegal", _("the rematch has already started or ended without you"))
-            try:
-                if again.status != "waiting" or again.seats[seat].taken:
-                    raise Rejected(
-                        "illegal", _("the rematch has already started or ended without you")
-                    )
-                taken, token = await again.join(
-                    name, seat, match.seats[seat].account_id, match.seats[seat].bot_account
-                )
-            finally:
-                self.release(again)
-            return again, token
-        kinds = [("bot", s.bot) if s.kind == "bot" else ("human", None) for s in match.seats]
-        kept = [
-            s.index for s in match.seats if s.kind == "human" and not s.left and s.index != seat
-        ]
-        options = {
-            k: v for k, v in match.options.to_json().items() if k not in ("players", "rules")
-        }
-        pace = match.clock.pace if match.clock is not None else None
-        try:
-            again, token = await self.create(
-                match.edition.id,
-                kinds,
-                options,
-                name,
-                pace,
-                seat,
-                kept,
-                [s.name for s in match.seats],
-                account_id=match.seats[seat].account_id,
-                bot_account=match.seats[seat].bot_account,
-            )
-        except LobbyError as error:
-            raise Rejected("unavailable", error.message) from None
-        await match.offer_rematch(again.id, name)
-        return again, token
+        """The same seats and options again (:meth:`~.rematcher.Rematcher.rematch`)."""
+        return await self.rematcher.rematch(match, seat)
+
+    async def sweep(self) -> tuple[int, int]:
+        """Close idle games and delete old ended ones now (:meth:`~.sweeper.Sweeper.sweep`)."""
+        return await self.sweeper.sweep()
+
+    # -- holding -----------------------------------------------------------------------------
 
     async def get(self, game_id: str) -> Match | None:
         """The match, or None if there is no such game; a finished game is loaded from the store.
@@ -488,7 +305,7 @@ class Lobby:
         """
         match = self.matches.get(game_id)
         if match is None:
-            match = await self._load(game_id)
+            match = await self.processes.load(game_id)
         if match is not None:
             self._holds[game_id] += 1
         return match
@@ -500,34 +317,22 @@ class Lobby:
             self._holds[match.id] -= 1
         if not self._holds[match.id]:
             del self._holds[match.id]
-        self._forget_if_unused(match)
+        self.forget_if_unused(match)
 
     async def results_written(self) -> None:
         """Wait until the games that ended so far have had their results (places, ratings)
         written, and the turns that passed so far their :attr:`on_turn`."""
-        await asyncio.gather(*self._finishing, return_exceptions=True)
+        await self.finisher.written()
 
     def _over(self, match: Match) -> None:
-        """A game ended (here, or another process told of it): tell
-        :attr:`on_finished`, and let it go."""
-        if self.on_finished is not None:
-            task = asyncio.create_task(self.on_finished(match), name=f"results of game {match.id}")
-            self._finishing.add(task)
-            task.add_done_callback(self._finishing.discard)
-        self._forget_if_unused(match)
+        """A game ended (here, or another process told of it): tell the finisher, and let it go."""
+        self.finisher.finished(match)
+        self.forget_if_unused(match)
 
-    def _turn(self, match: Match, seat: int, mover: int | None) -> None:
-        """The turn of a game passed here: tell :attr:`on_turn`."""
-        if self.on_turn is not None:
-            task = asyncio.create_task(
-                self.on_turn(match, seat, mover), name=f"turn of game {match.id}"
-            )
-            self._finishing.add(task)
-            task.add_done_callback(self._finishing.discard)
-
-    def _forget_if_unused(self, match: Match) -> None:
+    def forget_if_unused(self, match: Match) -> None:
+        """Let go of a match that is over or driven elsewhere, watched and held by nobody here."""
         if (
-            (match.status == "over" or not match.driving)
+            (match.status == MatchStatus.OVER or not match.driving)
             and not match.watchers
             and not self._holds[match.id]
             and self.matches.get(match.id) is match
@@ -545,46 +350,3 @@ class Lobby:
                 for subscriber in match.subscribers:
                     subscriber.resync()  # the log's names changed
                 match.publish()
-
-    # -- expiry ------------------------------------------------------------------------------
-
-    def _expire_and_purge(self) -> tuple[list[str], list[str]]:
-        """(ids closed as abandoned, ids deleted) in the store, now (the
-        database thread, or at start-up)."""
-        now, store = time.time(), self.journal.store
-        expired = store.expire_idle(now - self.settings.idle_expiry, now)
-        retention = self.settings.retention
-        deleted = store.purge_finished(now - retention) if retention is not None else []
-        if expired or deleted:
-            log.info(
-                "%d idle game(s) closed as abandoned, %d ended game(s) deleted",
-                len(expired),
-                len(deleted),
-            )
-        return expired, deleted
-
-    async def sweep(self) -> tuple[int, int]:
-        """Close idle games as abandoned and delete ended ones past their
-        retention; (closed, deleted)."""
-        expired, deleted = await self.journal.run(self._expire_and_purge)
-        for game_id in expired:
-            match = self.matches.get(game_id)
-            if match is not None:
-                await match.end(
-                    "abandoned", N_("nobody moved for too long: the game was closed as abandoned")
-                )
-        for game_id in deleted:
-            match = self.matches.pop(game_id, None)
-            if match is not None:
-                await match.close()
-        return len(expired), len(deleted)
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.sweep_every)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception(
-                    "expiring idle games failed; trying again in %g s", self.settings.sweep_every
-                )

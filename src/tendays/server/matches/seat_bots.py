@@ -22,6 +22,7 @@ from tendays import bots
 from tendays.engine import Decision, Game, Move, Phase, State, next_decision
 
 from ..settings import MasterSettings
+from ..vocabulary import MatchStatus, SeatKind
 from .seats import Rejected, Seat
 from .thinking import Thinker
 
@@ -67,7 +68,7 @@ class SeatBots:
         """Whether a bot is to move here: a bot plays the seat whose turn it
         is, and this process drives."""
         table = self._table
-        if not table.driving or table.status != "playing":
+        if not table.driving or table.status != MatchStatus.PLAYING:
             return False
         current = table.state.current
         return table.seats[current].played_by_bot or table.stand_in_turn == current
@@ -125,7 +126,7 @@ class SeatBots:
                 except Rejected as rejected:
                     if rejected.code == "stale":
                         continue
-                    if table.status == "over":
+                    if table.status == MatchStatus.OVER:
                         # the game ended (closed, abandoned) while the bot thought: nothing to play
                         return
                     log.error(
@@ -144,7 +145,7 @@ class SeatBots:
     def _bot_of(self, seat: int) -> tuple[str, bots.Bot]:
         """The bot that plays ``seat``: its own for a bot seat, the stand-in for a person's seat."""
         place = self._table.seats[seat]
-        spec = (place.bot or "normal") if place.kind == "bot" else self._settings.stand_in
+        spec = (place.bot or "normal") if place.kind == SeatKind.BOT else self._settings.stand_in
         bot = self._bots.get((seat, spec))
         if bot is None:
             bot = self._bots[seat, spec] = bots.make_bot(spec)

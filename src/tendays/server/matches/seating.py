@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from tendays.engine.i18n import gettext as _
 
 from ..storage.rows import SeatRefused, SeatRule
+from ..vocabulary import SeatKind
 from .lookalikes import name_skeleton
 from .seats import LobbyError, Seat
 from .wire import DELETED_PLAYER, seat_name
@@ -29,7 +30,7 @@ __all__ = ["check_seat", "refusal", "refused", "seat_skeleton"]
 def seat_skeleton(kind: str, name: str | None) -> str | None:
     """The look-alike key the database keeps for a seat: a person's name's; None for a free seat, a
     bot and a deleted account's seat."""
-    if kind != "human" or name is None or name == DELETED_PLAYER:
+    if kind != SeatKind.HUMAN or name is None or name == DELETED_PLAYER:
         return None
     return name_skeleton(name)
 

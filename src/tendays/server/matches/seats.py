@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from tendays.engine.i18n import current_language
 
-from .wire import Outgoing, seat_name
+from ..vocabulary import RejectionCode, SeatKind
+from .messages import Outgoing, error_message
+from .wire import seat_name
 
 __all__ = [
     "LobbyError",
@@ -35,15 +37,16 @@ def new_token() -> str:
 
 
 class Rejected(Exception):
-    """A message that changed nothing; ``code`` is one of the protocol's error codes."""
+    """A message that changed nothing: ``code`` says which rule it broke, ``message`` why, in
+    words."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: RejectionCode, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
 
     def to_message(self) -> Outgoing:
-        return Outgoing.of({"type": "error", "code": self.code, "message": self.message})
+        return error_message(self.code, self.message)
 
 
 class LobbyError(Exception):
@@ -62,7 +65,7 @@ class Seat:
     link) or after they ``left``."""
 
     index: int
-    kind: str  # "human" or "bot"
+    kind: str  # a SeatKind
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
@@ -79,16 +82,20 @@ class Seat:
 
     @property
     def taken(self) -> bool:
-        return self.kind == "bot" or self.token_hash is not None
+        return self.kind == SeatKind.BOT or self.token_hash is not None
 
     @property
     def played_by_bot(self) -> bool:
-        return self.kind == "bot" or self.away or self.left
+        return self.kind == SeatKind.BOT or self.away or self.left
 
     @property
     def present(self) -> bool:
         """A person who still plays this seat."""
-        return self.kind == "human" and self.token_hash is not None and not (self.away or self.left)
+        return (
+            self.kind == SeatKind.HUMAN
+            and self.token_hash is not None
+            and not (self.away or self.left)
+        )
 
     @property
     def display_name(self) -> str:

@@ -28,14 +28,14 @@ from tendays.engine.i18n import current_language, use_language
 from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import event_to_json, view_to_json
 
+from ..vocabulary import MatchStatus, SeatKind
+from .messages import Outgoing, chat_message, state_message
 from .notices import N_, render_notice
 
 __all__ = [
     "DELETED_PLAYER",
-    "Outgoing",
     "SeatInfo",
     "TableEncoder",
-    "dumps",
     "listed_name",
     "seat_name",
     "stored_bot_name",
@@ -43,11 +43,6 @@ __all__ = [
 
 Rack = Sequence[int | None]
 Json = dict[str, Any]
-
-
-def dumps(message: Any) -> str:
-    """Compact JSON, as sent on the wire."""
-    return orjson.dumps(message).decode()
 
 
 # every move's JSON (Move.to_json), encoded once: there are few moves
@@ -59,20 +54,6 @@ def _move_json(move: Move) -> orjson.Fragment:
     if encoded is None:
         encoded = _MOVES[move] = orjson.Fragment(orjson.dumps(move.to_json()))
     return encoded
-
-
-@dataclass(frozen=True, slots=True)
-class Outgoing:
-    """An encoded message for one connection. A newer table replaces an unsent older one."""
-
-    text: str
-    is_table: bool = False
-    log_end: int = 0  # a table: the log entries and chat lines its receiver has once it is sent
-    chat_end: int = 0
-
-    @classmethod
-    def of(cls, message: Json) -> Outgoing:
-        return cls(dumps(message))
 
 
 # The name stored for the seats of a deleted account: the same in every
@@ -91,7 +72,7 @@ def seat_name(seat: int, kind: str, name: str | None, bot: str | None) -> str:
     bot's from its level ("Easy bot", "Bot (leicht)"; a bot named directly by its bot's name:
     "Greedy bot"), a free seat's number ("Player 2"). A bot's stored name is data, not words (games
     stored before kept "Easy bot" too); a bot seat stored with another name keeps it."""
-    if kind == "bot" and (name is None or name == stored_bot_name(bot)):
+    if kind == SeatKind.BOT and (name is None or name == stored_bot_name(bot)):
         # a level is said in the reader's language; a bot's name as it is
         level = LEVELS.get(bot or "normal")
         words = _("{level} bot").format(level=bot if level is None else level.said)
@@ -104,7 +85,9 @@ def seat_name(seat: int, kind: str, name: str | None, bot: str | None) -> str:
 def listed_name(seat: int, kind: str, name: str | None, bot: str | None) -> str | None:
     """A seat's name as lists and tables give it: a bot's and a deleted account's in the reader's
     language, a person's as they gave it, None for a seat nobody took yet."""
-    return seat_name(seat, kind, name, bot) if kind == "bot" or name == DELETED_PLAYER else name
+    return (
+        seat_name(seat, kind, name, bot) if kind == SeatKind.BOT or name == DELETED_PLAYER else name
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +95,7 @@ class SeatInfo:
     """The public facts about a seat."""
 
     seat: int
-    kind: str  # "human" or "bot"
+    kind: str  # a SeatKind
     name: str | None
     bot: str | None
     connected: bool
@@ -232,10 +215,7 @@ class TableEncoder:
         lang = lang or current_language()
         end = len(self._chat_in(lang))
         lines = self._chat_for(lang, chat_from, end, hidden)
-        return Outgoing(
-            dumps({"type": "chat", "chat_from": chat_from, "chat": lines}),
-            chat_end=end,
-        )
+        return chat_message(chat_from, lines, end)
 
     def shared(
         self, seen: PlayerView, version: int, status: str, seats: Sequence[SeatInfo]
@@ -307,13 +287,15 @@ class TableEncoder:
         # left or is away): an ended game, or a seat handed over, offers nothing
         # whatever the rules would allow.
         mine = None if seen.player is None else shared["seats"][seen.player]
-        offered = status == "playing" and not (mine is not None and (mine["left"] or mine["away"]))
+        offered = status == MatchStatus.PLAYING and not (
+            mine is not None and (mine["left"] or mine["away"])
+        )
         moves = seen.legal_moves() if offered else ()
         game = view_to_json(replace(seen, legal=()), events=False)
         del game["events"]  # the log, with its sentences, stands in for it
         game["legal_moves"] = [_move_json(m) for m in moves]
         game["you"] = game.pop("player")
-        if status == "waiting":
+        if status == MatchStatus.WAITING:
             # Before every seat is taken nobody holds anything, whatever the dealt state says.
             game["in_hand"] = None
         game["journey"] = None if seen.rack is None else self.journey(seen.rack, lang)
@@ -329,9 +311,4 @@ class TableEncoder:
         game["log_from"], game["log"] = log_from, log[log_from:log_end]
         game["chat_from"] = chat_from
         game["chat"] = self._chat_for(lang, chat_from, chat_end, hidden)
-        return Outgoing(
-            dumps({"type": "state", "version": version, "game": game}),
-            is_table=True,
-            log_end=log_end,
-            chat_end=chat_end,
-        )
+        return state_message(version, game, log_end, chat_end)

@@ -23,17 +23,20 @@ Refusals are :class:`AccountError` with the HTTP status and the reason in the as
 Deleting an account keeps its games: its seats are then "deleted player"
 (:data:`~tendays.server.matches.wire.DELETED_PLAYER`); its ratings, their history, its seeks and
 sessions go.
+
+The values and the rules of names are in :mod:`~tendays.server.people.account_types`, the sessions'
+rows in :mod:`~tendays.server.people.account_sessions`, a deletion's rows in
+:mod:`~tendays.server.people.account_deletion` and the operator's reset of a password in
+:mod:`~tendays.server.people.password_reset`; this module's :class:`Accounts` runs them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import secrets
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, insert, select, update
@@ -44,16 +47,26 @@ from tendays.engine.i18n import gettext as _
 
 from ..matches.lobby import Lobby
 from ..matches.lookalikes import name_skeleton
-from ..matches.text import clean_name, name_key
+from ..matches.text import name_key
 from ..matches.wire import DELETED_PLAYER
 from ..storage.schema import (
     AccountTable,
-    GameTable,
-    RatingHistoryTable,
-    RatingTable,
-    SeatTable,
-    SeekTable,
     SessionTable,
+)
+from .account_deletion import forget_account, rated_games_playing
+from .account_sessions import live_session, new_session
+from .account_types import (
+    SESSION_SECONDS,
+    Account,
+    AccountError,
+    Session,
+    Ticket,
+    account_name,
+    lookup_key,
+    name_taken_refusal,
+    refuse_unless_active,
+    refuse_while_limited,
+    session_hash,
 )
 from .devices import known_device, remember_device
 from .export import account_data
@@ -72,9 +85,9 @@ from .limits import (
     refund,
     sign_up_key,
 )
-from .moderation_types import AccountStatus
+from .password_reset import reset_password
 from .passwords import dummy_hash, hash_password, needs_rehash, password_problem, verify
-from .session_ends import OUTSIDE_SERVER, Revoked, SessionEnds, revoke_seat_links
+from .session_ends import Revoked, SessionEnds, revoke_seat_links
 
 __all__ = [
     "SESSION_SECONDS",
@@ -84,82 +97,10 @@ __all__ = [
     "Session",
     "Ticket",
     "reset_password",
+    "session_hash",
 ]
 
-SESSION_SECONDS = 30 * 24 * 3600.0  # a session ends 30 days after its sign-in
-
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Account:
-    """A person with an account: its id in the database, its name as typed, and whether it is a
-    bot account (it plays only through the Bot API)."""
-
-    id: int
-    name: str
-    bot: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Session:
-    """A signed-in browser: whose it is, the CSRF token its changing
-    requests carry, and when it ends."""
-
-    account: Account
-    csrf: str
-    expires: float
-
-
-@dataclass(frozen=True, slots=True)
-class Ticket:
-    """A new session: ``id`` is the cookie's secret (the database keeps only its hash); ``device``
-    the browser's new device cookie (:mod:`~tendays.server.people.devices`), if it gets one."""
-
-    id: str
-    session: Session
-    device: str | None = None
-
-
-class AccountError(Exception):
-    """A request about an account that cannot be granted: the HTTP status, the reason in words, and
-    for a sign-in limit the seconds to wait."""
-
-    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
-
-
-def session_hash(session_id: str) -> str:
-    """What the database keeps of a session id: its SHA-256, hex."""
-    return hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()
-
-
-def lookup_key(name: str) -> str:
-    """The key a sign-in looks its name up by, and counts its limit by: "ALICE", " alice " and
-    "Alice" are one name, to the lookup and to the limit alike."""
-    try:
-        return name_key(clean_name(name))
-    except ValueError:
-        return name_key(name)
-
-
-def account_name(name: str) -> str:
-    """An account's name, cleaned like a seat's; :class:`AccountError` (422)
-    in words if it cannot be one."""
-    try:
-        cleaned = clean_name(name)
-    except ValueError as error:
-        raise AccountError(422, str(error)) from None
-    deleted = (name_skeleton(DELETED_PLAYER), name_skeleton(_(DELETED_PLAYER)))
-    if name_skeleton(cleaned) in deleted:
-        raise AccountError(422, _("this name is kept for deleted accounts; choose another"))
-    # browsers read /players/.. as the folder above: no link could reach the profile
-    if cleaned in (".", ".."):
-        raise AccountError(422, _("a name of one or two dots cannot be; choose another"))
-    return cleaned
 
 
 class Accounts:
@@ -271,36 +212,16 @@ class Accounts:
                     ).inserted_primary_key[0]  # type: ignore[index]
             except IntegrityError:
                 return None
-            ticket = self._new_session(db, Account(int(account_id), name), replacing, now)
+            ticket = new_session(
+                db, Account(int(account_id), name), replacing, now, self.session_seconds
+            )
             device = remember_device(db, int(account_id), None, now)
             return dataclasses.replace(ticket, device=device)
 
         ticket = await self._db(create)
         if ticket is None:
-            raise await self._name_taken(name)
+            raise await self._db(lambda db: name_taken_refusal(db, name))
         return ticket
-
-    async def _name_taken(self, name: str) -> AccountError:
-        """409 for a name another account has, or one that looks like it ("Аlice" with a Cyrillic
-        А beside "Alice"), naming that account."""
-        other = await self._db(
-            lambda db: db.scalar(
-                select(AccountTable.name).where(
-                    (AccountTable.name_key == name_key(name))
-                    | (AccountTable.name_skeleton == name_skeleton(name))
-                )
-            )
-        )
-        if other is None or name_key(other) == name_key(name):
-            return AccountError(
-                409, _("the name {name} is taken; choose another").format(name=name)
-            )
-        return AccountError(
-            409,
-            _("the name {name} looks like {other}, a registered player's; choose another").format(
-                name=name, other=other
-            ),
-        )
 
     async def sign_in(
         self,
@@ -345,7 +266,7 @@ class Accounts:
         # work. One with a cookie is placed once the database has said whether it is known.
         with self._place(stranger) if device is None else contextlib.nullcontext():
             row, known, keys, wait = await self._count(knock)
-            self._refuse_while_limited(wait)
+            refuse_while_limited(wait)
             asker = Asker(Lane.KNOWN, keys[0]) if known else stranger
             stored = row.password_hash if row else dummy_hash()
             try:
@@ -358,7 +279,7 @@ class Accounts:
                 raise
         if row is None or not good:
             raise AccountError(401, _("wrong name or password"))
-        _refuse_unless_active(row.status)  # told only to one who knows the password
+        refuse_unless_active(row.status)  # told only to one who knows the password
         account = Account(row.id, row.name, bool(row.bot))
         rehashed = None
         if needs_rehash(row.password_hash, good):
@@ -368,7 +289,7 @@ class Accounts:
 
         def enter(db: Connection) -> Ticket:
             # locked, so an operator's suspension lands before this session or ends it
-            _refuse_unless_active(
+            refuse_unless_active(
                 db.scalar(
                     select(AccountTable.status)
                     .where(AccountTable.id == account.id)
@@ -387,29 +308,10 @@ class Accounts:
                 )
             db.execute(delete(SessionTable).where(SessionTable.expires <= now))
             forget_old(db, now)
-            ticket = self._new_session(db, account, replacing, now)
+            ticket = new_session(db, account, replacing, now, self.session_seconds)
             return dataclasses.replace(ticket, device=remember_device(db, account.id, known, now))
 
         return await self._db(enter)
-
-    def _new_session(
-        self, db: Connection, account: Account, replacing: str | None, now: float
-    ) -> Ticket:
-        # the browser's old session ends: a sign-in never keeps a session id it did not make
-        if replacing:
-            db.execute(delete(SessionTable).where(SessionTable.id_hash == session_hash(replacing)))
-        session_id, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
-        expires = now + self.session_seconds
-        db.execute(
-            insert(SessionTable).values(
-                id_hash=session_hash(session_id),
-                account_id=account.id,
-                csrf=csrf,
-                created=now,
-                expires=expires,
-            )
-        )
-        return Ticket(session_id, Session(account, csrf, expires))
 
     # -- sessions -----------------------------------------------------------------------------
 
@@ -418,22 +320,7 @@ class Accounts:
         if not 0 < len(session_id) <= 128:
             return None
         now = self.clock()
-        row = await self._db(
-            lambda db: db.execute(
-                select(
-                    AccountTable.id,
-                    AccountTable.name,
-                    AccountTable.bot,
-                    SessionTable.csrf,
-                    SessionTable.expires,
-                )
-                .join(AccountTable, AccountTable.id == SessionTable.account_id)
-                .where(SessionTable.id_hash == session_hash(session_id), SessionTable.expires > now)
-            ).first()
-        )
-        if row is None:
-            return None
-        return Session(Account(row.id, row.name, bool(row.bot)), row.csrf, row.expires)
+        return await self._db(lambda db: live_session(db, session_id, now))
 
     async def sign_out(self, session_id: str) -> None:
         """The session ends, and with it its account's seat links and the table connections that
@@ -471,18 +358,6 @@ class Accounts:
 
     # -- the account's own changes ------------------------------------------------------------
 
-    @staticmethod
-    def _refuse_while_limited(wait: float) -> None:
-        """429 when the attempt was over a limit (``wait``: the seconds until it may be made)."""
-        if wait > 0:
-            raise AccountError(
-                429,
-                _("too many failed sign-ins; try again in {minutes} min").format(
-                    minutes=max(1, round(wait / 60))
-                ),
-                retry_after=wait,
-            )
-
     async def _check_password(self, account: Account, password: str, address: str) -> None:
         """401 unless ``password`` is the account's. Counted like a sign-in, per account and per
         address, so a session cannot guess it; but apart from the sign-ins by name, so strangers
@@ -502,7 +377,7 @@ class Accounts:
             return stored, wait
 
         stored, wait = await self._count(knock)
-        self._refuse_while_limited(wait)
+        refuse_while_limited(wait)
         asker = Asker(Lane.KNOWN, keys[0])
         try:
             good = stored is not None and bool(
@@ -547,18 +422,9 @@ class Accounts:
         await self._check_password(account, password, address)
         await self._leave_rated_games(account)
         store = self.lobby.journal.store
-
-        def forget(db: Connection) -> Revoked:
-            # first, while the seats still name the account: their links end with it
-            revoked = revoke_seat_links(db, account.id, self.ends.sender)
-            store.forget_account_seats(db, account.id, DELETED_PLAYER)
-            for table in (RatingHistoryTable, RatingTable, SeekTable, SessionTable):
-                db.execute(delete(table).where(table.account_id == account.id))
-            clear_count(db, name_key_of(name_key(account.name)))
-            db.execute(delete(AccountTable).where(AccountTable.id == account.id))
-            return revoked
-
-        revoked = await self._db(forget)
+        revoked = await self._db(
+            lambda db: forget_account(db, store, account.id, account.name, self.ends.sender)
+        )
         self.lobby.forget_account(account.id, DELETED_PLAYER)
         await self.ends.ended(account.id, revoked)
 
@@ -566,56 +432,10 @@ class Accounts:
         """Deleting an account leaves its rated games being played, as leaving does: a loss, and
         with two people the game ends at once in the other's favour (its rating moves; the deleted
         one's is gone)."""
-
-        def playing(db: Connection) -> list[str]:
-            return list(
-                db.scalars(
-                    select(SeatTable.game_id)
-                    .join(GameTable, GameTable.id == SeatTable.game_id)
-                    .where(
-                        SeatTable.account_id == account.id,
-                        GameTable.rated.is_(True),
-                        GameTable.finished.is_(False),
-                    )
-                    .distinct()
-                )
-            )
-
-        await leave_games(self.lobby, account.id, await self._db(playing))
+        playing = await self._db(lambda db: rated_games_playing(db, account.id))
+        await leave_games(self.lobby, account.id, playing)
 
     async def export(self, account: Account) -> dict[str, Any]:
         """Everything the server keeps about the account, as JSON (no
         password hash, no session ids)."""
         return await self._db(lambda db: account_data(db, account.id))
-
-
-def _refuse_unless_active(status: str | None) -> None:
-    """403 in words for an account the operator suspended or closed (or deleted meanwhile)."""
-    refusal = AccountStatus(status or AccountStatus.CLOSED).sign_in_refusal()
-    if refusal is not None:
-        raise AccountError(403, refusal)
-
-
-def reset_password(engine: Engine, name: str, password: str) -> None:
-    """The operator's reset of a forgotten password: every session of the account ends (with its
-    seat links; the servers close its table connections, told by a notice on PostgreSQL, else when
-    each connection next checks), its sign-in limit is cleared. :class:`AccountError` (404) for an
-    unknown name, (422) for a password that cannot be."""
-    key = name_key(name)
-    with engine.connect() as db:
-        row = db.execute(
-            select(AccountTable.id, AccountTable.name).where(AccountTable.name_key == key)
-        ).first()
-    if row is None:
-        raise AccountError(404, _("there is no account called {name}").format(name=name))
-    problem = password_problem(password, row.name)
-    if problem is not None:
-        raise AccountError(422, problem)
-    new_hash = hash_password(password)
-    with engine.begin() as db:
-        db.execute(
-            update(AccountTable).where(AccountTable.id == row.id).values(password_hash=new_hash)
-        )
-        db.execute(delete(SessionTable).where(SessionTable.account_id == row.id))
-        revoke_seat_links(db, row.id, OUTSIDE_SERVER)
-        clear_count(db, name_key_of(key))

@@ -39,6 +39,7 @@ from sqlalchemy.orm import aliased
 from ..matches.lobby import Lobby
 from ..matches.master import Match
 from ..storage.schema import GameTable, SeatTable
+from ..vocabulary import SeatKind
 from .challenge_types import Challenge, ChallengeStatus
 from .challenges import ChallengeBook
 from .notifications import announce_inbox
@@ -119,7 +120,7 @@ def _started_games(db: Connection, account_id: int) -> list[GameSeat]:
         .select_from(others)
         .where(
             others.game_id == GameTable.id,
-            others.kind == "human",
+            others.kind == SeatKind.HUMAN,
             others.token_hash.is_(None),
         )
         .scalar_subquery()

@@ -18,6 +18,7 @@ from tendays.engine.i18n import gettext as _
 from ..matches.lobby import Lobby
 from ..matches.seats import LobbyError
 from ..settings import Pace
+from ..vocabulary import SeatKind
 from .accounts import Account, AccountError
 from .challenge_types import Challenge, DeclineReason
 from .challenges import ChallengeBook
@@ -92,7 +93,7 @@ class ChallengeDesk:
         try:
             match, _token = await self.lobby.create(
                 claimed.edition,
-                [("human", None)] * PLAYERS,
+                [(SeatKind.HUMAN, None)] * PLAYERS,
                 claimed.options,
                 claimed.challenger,
                 claimed.pace,

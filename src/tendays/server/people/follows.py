@@ -26,6 +26,7 @@ from sqlalchemy.orm import aliased
 from tendays.engine.i18n import gettext as _
 
 from ..storage.schema import AccountTable, FollowTable, GameTable, RatingTable, SeatTable
+from ..vocabulary import SeatKind
 from .accounts import Account, AccountError
 from .blocks import blocked_between, named_account
 from .moderation_types import AccountStatus
@@ -137,7 +138,7 @@ def playing_now(db: Connection, account_ids: Collection[int]) -> dict[int, str]:
         return {}
     other = aliased(SeatTable)
     free_seat = exists().where(
-        other.game_id == GameTable.id, other.kind == "human", other.token_hash.is_(None)
+        other.game_id == GameTable.id, other.kind == SeatKind.HUMAN, other.token_hash.is_(None)
     )
     rows = db.execute(
         select(SeatTable.account_id, GameTable.id)

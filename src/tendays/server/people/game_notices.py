@@ -31,6 +31,7 @@ from sqlalchemy.orm import aliased
 from ..matches.master import Match
 from ..storage.journal import Journal
 from ..storage.schema import GameTable, SeatTable
+from ..vocabulary import SeatKind
 from .notifications import NotificationKind, notify, read_your_move
 
 __all__ = [
@@ -166,7 +167,7 @@ def games_to_play(db: Connection, account_id: int) -> list[YourMoveGame]:
         .select_from(others)
         .where(
             others.game_id == GameTable.id,
-            others.kind == "human",
+            others.kind == SeatKind.HUMAN,
             others.token_hash.is_(None),
         )
         .scalar_subquery()

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from ..matches.lobby import Lobby
 from ..matches.seats import Rejected
+from ..vocabulary import MatchStatus
 
 __all__ = ["leave_games"]
 
@@ -24,7 +25,7 @@ async def leave_games(lobby: Lobby, account_id: int, game_ids: Iterable[str]) ->
             continue
         try:
             seat = match.seat_of_account(account_id)
-            if seat is not None and match.status == "playing":
+            if seat is not None and match.status == MatchStatus.PLAYING:
                 await match.leave(seat)
                 left.append(game_id)
         except Rejected:  # it ended meanwhile: nothing to leave

@@ -14,6 +14,7 @@ from tendays.engine.i18n import gettext as _
 from ..matches.lobby import Lobby
 from ..matches.seats import LobbyError
 from ..settings import Pace
+from ..vocabulary import SeatKind
 from .ratings import SEEK_LIMITS, START, scale_words
 from .seeks import Pairing, Seek, SeekBook, SeekStatus
 
@@ -147,7 +148,7 @@ class Matchmaker:
         names = await self.journal.run(self.book.names, [first.account_id, second.account_id])
         match, token = await self.lobby.create(
             first.edition,
-            [("human", None), ("human", None)],
+            [(SeatKind.HUMAN, None), (SeatKind.HUMAN, None)],
             {},
             names[first.account_id],
             first.pace,

@@ -39,6 +39,7 @@ from ..storage.schema import (
     RatingTable,
     SeatTable,
 )
+from ..vocabulary import SeatKind
 from .rated_rules import RatedOutcome
 from .ratings import START, is_provisional
 
@@ -274,9 +275,9 @@ def _games(
                     {
                         # a bot's name in the reader's language, from its level ("Bot (normal)")
                         "name": seat_name(s.seat, s.kind, s.name, s.bot)
-                        if s.kind == "bot"
+                        if s.kind == SeatKind.BOT
                         else s.name,
-                        "bot": s.bot if s.kind == "bot" else None,
+                        "bot": s.bot if s.kind == SeatKind.BOT else None,
                         "place": s.place,
                         "bot_account": s.bot_account,
                         "profile": _profile_link(s),

@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 
 from ..storage.schema import AccountTable, GameTable, RatingHistoryTable
+from ..vocabulary import SeatKind
 
 __all__ = [
     "REPEAT_CAP",
@@ -83,7 +84,7 @@ def judge(
     last :data:`REPEAT_WINDOW`; else counted. The accounts' rows stay locked until the transaction
     ends, so the games rated meanwhile for the same people wait for this one's history rows.
     """
-    if ended_early and any(s.kind == "human" and not s.moved_after_draft for s in seats):
+    if ended_early and any(s.kind == SeatKind.HUMAN and not s.moved_after_draft for s in seats):
         return RatedOutcome.ABORTED
     accounts = sorted({s.account_id for s in seats if s.account_id is not None})
     # In account order, as every rating does: two games locking the same people cannot deadlock.

@@ -31,6 +31,7 @@ from tendays.engine.i18n import gettext as _
 
 from ..matches.master import Match
 from ..storage.schema import SETTLED_SIGMA, GameTable, RatingHistoryTable, RatingTable, SeatTable
+from ..vocabulary import EndReason, SeatKind
 from .game_notices import game_ended
 from .rated_rules import RatedOutcome, judge
 
@@ -114,9 +115,9 @@ def places(match: Match) -> list[int] | None:
     nobody gone (it expired waiting for a move) was lost by the person whose turn it was.
     """
     state = match.state
-    gone = {s.index for s in match.seats if s.kind == "human" and (s.left or s.away)}
+    gone = {s.index for s in match.seats if s.kind == SeatKind.HUMAN and (s.left or s.away)}
     if not state.is_over:
-        if not match.rated or match.ended == "closed":
+        if not match.rated or match.ended == EndReason.CLOSED:
             return None
         if not gone:
             gone = {state.current}

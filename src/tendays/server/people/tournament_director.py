@@ -20,6 +20,7 @@ import time
 from ..matches.lobby import Lobby
 from ..matches.master import Match
 from ..matches.seats import LobbyError
+from ..vocabulary import SeatKind
 from .tournament_running import (
     LostLease,
     TableToMake,
@@ -145,7 +146,10 @@ class Director:
             try:
                 await self.lobby.create(
                     spec.edition,
-                    [("human", None) if e.bot is None else ("bot", e.bot) for e in entrants],
+                    [
+                        (SeatKind.HUMAN, None) if e.bot is None else (SeatKind.BOT, e.bot)
+                        for e in entrants
+                    ],
                     spec.options,
                     entrants[first].name,
                     spec.clock,

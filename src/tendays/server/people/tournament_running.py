@@ -6,13 +6,13 @@ until the transaction ends, so nothing else moves the event meanwhile. It reads 
 only what changed since its last step when the director kept that step's state
 (:func:`~.tournament_state.read_state`), then the games of the tables being played (their places,
 as people/results.py writes them), closes those that ended, settles those whose game can never be
-made because a person at them can no longer play (a forfeit: :func:`_settled`), moves the event on
-(the five-minute reminder, the start, the end) and writes the next pairings: each table with the id
-its game will have, before the game exists, its seats under the unique indexes that make a second
-pairing of an entrant in a round (Swiss) or a second unfinished table (arena) impossible. It
-answers the tables whose game is missing or not seated yet, which the director then makes: a
-process killed between the pairing and the game loses no pairing, and the next owner makes the
-game, never a second pairing.
+made because a person at them can no longer play (a forfeit; both in :mod:`~.tournament_closing`),
+moves the event on (the five-minute reminder, the start, the end) and writes the next pairings:
+each table with the id its game will have, before the game exists, its seats under the unique
+indexes that make a second pairing of an entrant in a round (Swiss) or a second unfinished table
+(arena) impossible. It answers the tables whose game is missing or not seated yet, which the
+director then makes: a process killed between the pairing and the game loses no pairing, and the
+next owner makes the game, never a second pairing.
 
 Synchronous: run it on the journal's database thread.
 """
@@ -22,31 +22,23 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from ..storage.schema import (
-    AccountTable,
     BlockTable,
-    GameTable,
     SeatTable,
     TournamentByeTable,
-    TournamentEntrantTable,
     TournamentSeatTable,
     TournamentTable,
     TournamentTableTable,
 )
-from .moderation_types import AccountStatus
-from .tournament_rules import (
-    ArenaCandidate,
-    SwissCandidate,
-    TournamentKind,
-    pair_arena,
-    pair_swiss,
-)
+from .tournament_closing import RESULT_GRACE, cannot_play, close_ended
+from .tournament_leases import LostLease, claim, fence, release, renew
+from .tournament_rules import ArenaCandidate, SwissCandidate, TournamentKind, pair_arena, pair_swiss
 from .tournament_spec import EventSpec, TournamentStatus
 from .tournament_state import ODD_BYE, EntrantRow, EventState, TableRow, read_state
 
@@ -66,14 +58,6 @@ __all__ = [
 log = logging.getLogger("tendays.server")
 
 REMINDER = 300.0  # seconds before the start when every entrant is told it starts soon
-# A game that ended with no places written this long ago had no result (closed by the operator,
-# or an unrated game that ended before it was played out): its table counts nothing.
-RESULT_GRACE = 30.0
-_ACTIVE = [TournamentStatus.UPCOMING.value, TournamentStatus.RUNNING.value]
-
-
-class LostLease(Exception):
-    """Another process runs the tournament now: this one writes nothing."""
 
 
 @dataclass(frozen=True)
@@ -99,67 +83,6 @@ class Step:
     state: EventState
 
 
-# -- leases ------------------------------------------------------------------------------------
-
-
-def _now(db: Connection, now: float) -> Any:
-    """The clock leases are measured by: the database's on PostgreSQL (every process agrees)."""
-    if db.dialect.name == "postgresql":
-        return func.extract("epoch", func.clock_timestamp())
-    return now
-
-
-def renew(engine: Engine, owner: str, ttl: float, now: float) -> dict[int, int]:
-    """Extend this process's leases of tournaments not over: {id: epoch} of those it holds."""
-    with engine.begin() as db:
-        rows = db.execute(
-            update(TournamentTable)
-            .where(TournamentTable.lease_owner == owner, TournamentTable.status.in_(_ACTIVE))
-            .values(lease_expires=_now(db, now) + ttl)
-            .returning(TournamentTable.id, TournamentTable.lease_epoch)
-        ).all()
-    return {int(row[0]): int(row[1]) for row in rows}
-
-
-def claim(engine: Engine, owner: str, ttl: float, now: float, limit: int = 100) -> dict[int, int]:
-    """Take tournaments not over whose lease ran out or was given back: {id: new epoch}. Rows
-    another transaction holds are skipped, not waited for."""
-    with engine.begin() as db:
-        clock = _now(db, now)
-        free = (
-            select(TournamentTable.id)
-            .where(
-                TournamentTable.status.in_(_ACTIVE),
-                or_(TournamentTable.lease_owner.is_(None), TournamentTable.lease_expires < clock),
-            )
-            .order_by(TournamentTable.starts_at)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
-        )
-        rows = db.execute(
-            update(TournamentTable)
-            .where(TournamentTable.id.in_(free.scalar_subquery()))
-            .values(
-                lease_owner=owner,
-                lease_epoch=TournamentTable.lease_epoch + 1,
-                lease_expires=clock + ttl,
-            )
-            .returning(TournamentTable.id, TournamentTable.lease_epoch)
-        ).all()
-    return {int(row[0]): int(row[1]) for row in rows}
-
-
-def release(engine: Engine, owner: str) -> int:
-    """Give back every lease of this process (a clean stop): the others take them at once."""
-    with engine.begin() as db:
-        done = db.execute(
-            update(TournamentTable)
-            .where(TournamentTable.lease_owner == owner)
-            .values(lease_owner=None, lease_expires=None)
-        ).rowcount
-    return int(done or 0)
-
-
 def not_due(engine: Engine, ids: list[int], now: float) -> set[int]:
     """Those of ``ids`` with nothing to do yet: upcoming, and more than five minutes from their
     start (a step would only renew the fence)."""
@@ -175,20 +98,6 @@ def not_due(engine: Engine, ids: list[int], now: float) -> set[int]:
                 )
             )
         )
-
-
-def _fence(db: Connection, tournament_id: int, owner: str, epoch: int) -> None:
-    held = db.execute(
-        update(TournamentTable)
-        .where(
-            TournamentTable.id == tournament_id,
-            TournamentTable.lease_owner == owner,
-            TournamentTable.lease_epoch == epoch,
-        )
-        .values(lease_epoch=epoch)
-    ).rowcount
-    if held != 1:
-        raise LostLease(tournament_id)
 
 
 # -- one step ----------------------------------------------------------------------------------
@@ -207,10 +116,10 @@ def advance(
     step of the event at this ``epoch`` (then only what changed since is read: see
     :func:`~.tournament_state.read_state`); None reads it all (a new owner, or after a failure)."""
     with engine.begin() as db:
-        _fence(db, tournament_id, owner, epoch)
+        fence(db, tournament_id, owner, epoch)
         state = read_state(db, tournament_id, kept)
         assert state is not None  # a leased tournament is never deleted
-        _close_ended(db, state, now)
+        close_ended(db, state, now)
         status = TournamentStatus(state.event.status)
         paired = 0
         if status is TournamentStatus.UPCOMING:
@@ -227,119 +136,6 @@ def advance(
                 .values(lease_owner=None, lease_expires=None)
             )
         return Step(EventSpec.of_row(state.event), status, _to_make(db, state), paired, state)
-
-
-def _close_ended(db: Connection, state: EventState, now: float) -> bool:
-    """Close the tables whose game ended, with their places (in the database and in ``state``),
-    and settle those whose game can never be made (:func:`_settled`); whether any closed."""
-    playing = {t.game_id: t for t in state.open}
-    if not playing:
-        return False
-    games = {
-        row.id: row
-        for row in db.execute(
-            select(
-                GameTable.id,
-                GameTable.finished,
-                GameTable.finished_at,
-                GameTable.ended,
-                GameTable.rated,
-            ).where(GameTable.id.in_(list(playing)))
-        )
-    }
-    seats: dict[str, dict[int, Any]] = {}
-    for row in db.execute(
-        select(SeatTable.game_id, SeatTable.seat, SeatTable.place, SeatTable.left).where(
-            SeatTable.game_id.in_([g for g, row in games.items() if row.finished])
-        )
-    ):
-        seats.setdefault(row.game_id, {})[row.seat] = row
-    closed: dict[int, TableRow] = {}
-    missing = [t for g, t in playing.items() if g not in games]
-    cannot_play = _cannot_play(db, state) if missing else set()
-    for game_id, table in playing.items():
-        game = games.get(game_id)
-        if game is None:
-            places, ended_at = _settled(table, cannot_play), now
-            if places is _WAIT:
-                continue
-        elif not game.finished:
-            continue
-        else:
-            ended_at = game.finished_at if game.finished_at is not None else now
-            places = _places(game, seats.get(game_id, {}), len(table.entrants), ended_at, now)
-            if places is _WAIT:
-                continue
-        for seat, entrant in enumerate(table.entrants):
-            db.execute(
-                update(TournamentSeatTable)
-                .where(
-                    TournamentSeatTable.table_id == table.id,
-                    TournamentSeatTable.entrant_id == entrant,
-                )
-                .values(playing=False, place=None if places is None else places[seat])
-            )
-        db.execute(
-            update(TournamentTableTable)
-            .where(TournamentTableTable.id == table.id)
-            .values(playing=False, finished_at=ended_at)
-        )
-        db.execute(
-            update(TournamentEntrantTable)
-            .where(TournamentEntrantTable.id.in_(table.entrants))
-            .values(free_since=now)
-        )
-        closed[table.id] = _closed_here(state, table, places, ended_at, now)
-    state.close(closed)
-    return bool(closed)
-
-
-def _closed_here(
-    state: EventState, table: TableRow, places: list[int] | None, ended_at: float, now: float
-) -> TableRow:
-    """``table`` as the database has it once closed (its places), and its entrants free in
-    ``state``."""
-    for entrant in table.entrants:
-        if entrant in state.entrants:
-            state.entrants[entrant] = replace(state.entrants[entrant], free_since=now)
-    seats = tuple(None for _ in table.entrants) if places is None else tuple(places)
-    return replace(table, playing=False, finished_at=ended_at, places=seats)
-
-
-_WAIT: list[int] = []  # the places are not written yet
-
-
-def _places(
-    game: Any, seats: dict[int, Any], size: int, ended_at: float, now: float
-) -> list[int] | None:
-    """The places a tournament counts for an ended game: those the game stored (people/results.py);
-    for a game that ended early and stored none (an unrated game left by its people, whose bots
-    would have played on), the people who left share the last place and the others the first;
-    None when nobody left (closed by the operator): no result. :data:`_WAIT` while the places of a
-    game that will have them are still being written."""
-    stored = [seats[s].place if s in seats else None for s in range(size)]
-    if all(p is not None for p in stored):
-        return [int(p) for p in stored if p is not None]
-    if (game.ended is None or game.rated) and ended_at > now - RESULT_GRACE:
-        return _WAIT
-    left = [bool(seats[s].left) if s in seats else False for s in range(size)]
-    if not any(left):
-        return None
-    return [2 if gone else 1 for gone in left]
-
-
-def _settled(table: TableRow, cannot_play: set[int]) -> list[int] | None:
-    """The places of a table whose game is not made yet and never can be, because a person at it
-    can no longer play (their account was deleted, suspended or closed since the pairing): as if
-    they forfeited, those who cannot play share the last place and the others the first (a win
-    at a table of two); None (no result) if nobody at it can play. :data:`_WAIT` while all can:
-    the game will be made."""
-    gone = [entrant in cannot_play for entrant in table.entrants]
-    if not any(gone):
-        return _WAIT
-    if all(gone):
-        return None
-    return [2 if out else 1 for out in gone]
 
 
 def _set_status(db: Connection, state: EventState, status: TournamentStatus, **more: Any) -> None:
@@ -404,24 +200,7 @@ def _blocked(db: Connection, state: EventState) -> set[frozenset[int]]:
 
 def _unpairable(db: Connection, state: EventState) -> set[int]:
     """Entrants never paired: those who withdrew, and those who cannot play."""
-    return {e.id for e in state.entrants.values() if e.withdrawn} | _cannot_play(db, state)
-
-
-def _cannot_play(db: Connection, state: EventState) -> set[int]:
-    """People whose account was deleted, suspended or closed since they joined."""
-    people = {e.account_id: e.id for e in state.entrants.values() if e.account_id is not None}
-    gone = {e.id for e in state.entrants.values() if e.account_id is None and e.bot is None}
-    if people:
-        gone |= {
-            people[account]
-            for account in db.scalars(
-                select(AccountTable.id).where(
-                    AccountTable.id.in_(list(people)),
-                    AccountTable.status != AccountStatus.ACTIVE.value,
-                )
-            )
-        }
-    return gone
+    return {e.id for e in state.entrants.values() if e.withdrawn} | cannot_play(db, state)
 
 
 def _write_tables(

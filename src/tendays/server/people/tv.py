@@ -25,6 +25,7 @@ from tendays.bots import LEVELS, ladder_ratings
 
 from ..matches.wire import listed_name
 from ..storage.schema import AccountTable, GameTable, RatingTable, SeatTable
+from ..vocabulary import SeatKind
 from .ratings import START
 
 __all__ = ["TvGame", "TvSeat", "best_game", "bot_rating"]
@@ -71,7 +72,7 @@ def _seat_rating() -> ColumnElement[Any]:
     bots = _bot_ratings()
     return case(
         (SeatTable.account_id.is_not(None), func.coalesce(RatingTable.mu, START.mu)),
-        (SeatTable.kind == "bot", case(bots, value=func.coalesce(SeatTable.bot, "normal"))),
+        (SeatTable.kind == SeatKind.BOT, case(bots, value=func.coalesce(SeatTable.bot, "normal"))),
         else_=None,
     )
 
@@ -80,7 +81,7 @@ def best_game(engine: Engine) -> TvGame | None:
     """The best-rated game being played now, or None when no game is."""
     other = aliased(SeatTable)
     free_seat = exists().where(
-        other.game_id == GameTable.id, other.kind == "human", other.token_hash.is_(None)
+        other.game_id == GameTable.id, other.kind == SeatKind.HUMAN, other.token_hash.is_(None)
     )
     by_rating = and_(
         RatingTable.account_id == SeatTable.account_id, RatingTable.edition == GameTable.edition

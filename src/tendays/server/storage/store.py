@@ -5,7 +5,9 @@ seats (names, kinds, bot levels, the SHA-256 hashes of their secret tokens, what
 bank, whether the person left), the pace and the turn's deadline, the table's chat, and when the
 game last moved or ended. The options carry the rules version the game is played under; rows written
 before rules versions existed are read as rules 1, the rules they were played under. The tables and
-their upgrade are in :mod:`tendays.server.storage.schema`; every write goes through the
+their upgrade are in :mod:`tendays.server.storage.schema`, the reading of games in
+:mod:`~tendays.server.storage.game_reads` and the storing of moves in
+:mod:`~tendays.server.storage.move_writes`; every write goes through the
 :class:`~tendays.server.storage.journal.Journal`.
 
 On PostgreSQL several server processes share the database (:mod:`tendays.server.storage.cluster`):
@@ -17,20 +19,15 @@ key of its row) is taken only once, whoever writes it.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import secrets
 import socket
-from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, exists, func, insert, select, text, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from tendays.engine import Options
-
-from ..settings import Pace
 from .cluster import CHANNEL, announcement
 from .database import (
     DatabaseBusy,
@@ -40,7 +37,9 @@ from .database import (
     make_engine,
     redact_url,
 )
+from .game_reads import load_stored_games, open_game_page, operator_game_page
 from .leases import LeaseStore
+from .move_writes import write_moves
 from .rows import (
     ChatRow,
     MoveConflict,
@@ -49,10 +48,8 @@ from .rows import (
     SeatRule,
     SeatTaken,
     StoredGame,
-    StoredSeat,
-    read_options,
 )
-from .schema import AccountTable, ChatTable, GameTable, MoveTable, SeatTable, upgrade
+from .schema import AccountTable, ChatLineTable, GameTable, MoveTable, SeatTable, upgrade
 
 __all__ = [
     "DatabaseBusy",
@@ -62,46 +59,6 @@ __all__ = [
     "database_url",
     "redact_url",
 ]
-
-log = logging.getLogger("tendays.server")
-
-
-# Built once: a move is stored with the same statements every time (executemany over a batch).
-_INSERT_MOVE = insert(MoveTable)
-_AFTER_MOVE = (
-    update(GameTable)
-    .where(GameTable.id == bindparam("b_id"))
-    .values(
-        last_move_at=bindparam("b_at"),
-        deadline=bindparam("b_deadline"),
-        turn_started=bindparam("b_started"),
-        to_move=bindparam("b_to_move"),
-    )
-)
-_FINISHED = (
-    update(GameTable)
-    .where(GameTable.id == bindparam("b_id"))
-    .values(finished=True, finished_at=bindparam("b_at"), deadline=None, turn_started=None)
-)
-_SEAT_CLOCK = (
-    update(SeatTable)
-    .where(SeatTable.game_id == bindparam("b_id"), SeatTable.seat == bindparam("b_seat"))
-    .values(bank=bindparam("b_bank"), timeouts=bindparam("b_timeouts"))
-)
-
-
-_MOVED_AFTER_DRAFT = (
-    update(SeatTable)
-    .where(SeatTable.game_id == bindparam("b_id"), SeatTable.seat == bindparam("b_seat"))
-    .values(moved_after_draft=True)
-)
-
-
-_FENCE = (
-    update(GameTable)
-    .where(GameTable.id == bindparam("b_id"), GameTable.lease_epoch == bindparam("b_epoch"))
-    .values(lease_epoch=GameTable.lease_epoch)
-)
 
 
 class Store:
@@ -272,53 +229,9 @@ class Store:
         or wholly after these moves."""
         try:
             with self.engine.begin() as db:
-                self._append(db, rows)
+                write_moves(db, rows, self._announce)
         except IntegrityError as error:
             raise MoveConflict(f"a move of this number is already stored: {error.orig}") from None
-
-    def _append(self, db: Connection, rows: list[MoveRow]) -> None:
-        for game_id, epoch in {(r.game_id, r.epoch) for r in rows if r.epoch is not None}:
-            if db.execute(_FENCE, {"b_id": game_id, "b_epoch": epoch}).rowcount != 1:
-                raise MoveConflict(
-                    f"game {game_id} is driven by another server process now (its lease "
-                    f"epoch is no longer {epoch})",
-                    lease_lost=True,
-                )
-        db.execute(
-            _INSERT_MOVE,
-            [
-                {"game_id": r.game_id, "number": r.number, "seat": r.seat, "move": r.move}
-                for r in rows
-            ],
-        )
-        touched = [
-            {
-                "b_id": r.game_id,
-                "b_at": r.at,
-                "b_deadline": r.deadline,
-                "b_started": r.turn_started,
-                "b_to_move": r.to_move,
-            }
-            for r in rows
-            if r.touch
-        ]
-        if touched:
-            db.execute(_AFTER_MOVE, touched)
-        finished = [{"b_id": r.game_id, "b_at": r.at} for r in rows if r.finished]
-        if finished:
-            db.execute(_FINISHED, finished)
-        seats = [
-            {"b_id": r.game_id, "b_seat": r.seat, "b_bank": r.bank, "b_timeouts": r.timeouts}
-            for r in rows
-            if r.timeouts is not None
-        ]
-        if seats:
-            db.execute(_SEAT_CLOCK, seats)
-        firsts = [{"b_id": r.game_id, "b_seat": r.seat} for r in rows if r.first_after_draft]
-        if firsts:
-            db.execute(_MOVED_AFTER_DRAFT, firsts)
-        for row in rows:
-            self._announce(db, row.game_id, row.notice())
 
     def update_seat(self, game_id: str, seat: int, **values: Any) -> None:
         """Change a seat's kind, bot, timeouts, ``away``, ``left`` or ``end_vote``."""
@@ -353,7 +266,7 @@ class Store:
         try:
             with self.engine.begin() as db:
                 db.execute(
-                    insert(ChatTable).values(
+                    insert(ChatLineTable).values(
                         game_id=game_id,
                         number=row.number,
                         seat=row.seat,
@@ -426,7 +339,7 @@ class Store:
                 )
             )
             if ids:
-                for table in (ChatTable, MoveTable, SeatTable):
+                for table in (ChatLineTable, MoveTable, SeatTable):
                     db.execute(delete(table).where(table.game_id.in_(ids)))
                 db.execute(delete(GameTable).where(GameTable.id.in_(ids)))
         return ids
@@ -456,161 +369,14 @@ class Store:
         return games[0] if games else None
 
     def page_ids(self, show: str, offset: int, limit: int) -> tuple[list[str], int]:
-        """Unfinished games a newcomer may join (``show="joinable"``) or watch ("playing"), newest
-        first: one page of ids, and how many there are in all."""
-        # EXISTS, not IN: "NOT IN" cannot become an anti-join (NULL's rules), so PostgreSQL read
-        # every seat of every game ever played for each page of the games being played.
-        free = exists().where(
-            SeatTable.game_id == GameTable.id,
-            SeatTable.kind == "human",
-            SeatTable.token_hash.is_(None),
-        )
-        seats = (
-            free.where(func.coalesce(SeatTable.reserved, False).is_(False))
-            if show == "joinable"
-            else ~free
-        )
-        where = GameTable.finished.is_(False) & seats
-        with self.engine.connect() as db:  # the page and the count in one round trip
-            rows = db.execute(
-                select(GameTable.id, func.count().over())
-                .where(where)
-                .order_by(GameTable.created.desc())
-                .offset(offset)
-                .limit(limit)
-            ).all()
-            total = (
-                rows[0][1]
-                if rows
-                else db.scalar(select(func.count()).select_from(GameTable).where(where))
-            )
-        return [row[0] for row in rows], int(total or 0)
+        """One page of open games' ids and their count (:func:`~.game_reads.open_game_page`)."""
+        return open_game_page(self.engine, show, offset, limit)
 
     def list_games(
         self, finished: bool | None, offset: int, limit: int
     ) -> tuple[list[dict[str, Any]], int]:
-        """Games for the operator, newest first: (id, edition, created, finished,
-        ended, moves, names), total."""
-        where = [] if finished is None else [GameTable.finished.is_(finished)]
-        moves = (
-            select(MoveTable.game_id, func.count().label("moves"))
-            .group_by(MoveTable.game_id)
-            .subquery()
-        )
-        with self.engine.connect() as db:
-            total = db.scalar(select(func.count()).select_from(GameTable).where(*where)) or 0
-            rows = db.execute(
-                select(
-                    GameTable.id,
-                    GameTable.edition,
-                    GameTable.created,
-                    GameTable.finished,
-                    GameTable.ended,
-                    GameTable.last_move_at,
-                    func.coalesce(moves.c.moves, 0),
-                )
-                .outerjoin(moves, moves.c.game_id == GameTable.id)
-                .where(*where)
-                .order_by(GameTable.created.desc())
-                .offset(offset)
-                .limit(limit)
-            ).all()
-        return [
-            {
-                "id": r[0],
-                "edition": r[1],
-                "created": _utc(r[2]).isoformat(),
-                "finished": bool(r[3]),
-                "ended": r[4],
-                "last_move_at": r[5],
-                "moves": int(r[6]),
-            }
-            for r in rows
-        ], int(total)
+        """The operator's page of games (:func:`~.game_reads.operator_game_page`)."""
+        return operator_game_page(self.engine, finished, offset, limit)
 
     def _load(self, where: Any, moves_known: int = 0, chat_known: int = 0) -> list[StoredGame]:
-        with self.engine.connect() as db:
-            games: dict[str, StoredGame] = {}
-            for row in db.execute(select(GameTable).where(where).order_by(GameTable.created)):
-                try:
-                    options = read_options(row.options)
-                    pace = Pace.from_json(json.loads(row.clock)) if row.clock else None
-                # one unreadable row must not stop the others
-                except (ValueError, KeyError, TypeError) as error:
-                    log.error(
-                        "game %s cannot be read, so it is not served: its options: %s",
-                        row.id,
-                        error,
-                    )
-                    continue
-                games[row.id] = _stored_game(row, options, pace)
-            if not games:
-                return []
-            ids = list(games)
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                for seat in db.execute(
-                    select(SeatTable, AccountTable.bot.label("bot_account"))
-                    .outerjoin(AccountTable, AccountTable.id == SeatTable.account_id)
-                    .where(SeatTable.game_id.in_(chunk))
-                    .order_by(SeatTable.game_id, SeatTable.seat)
-                ):
-                    games[seat.game_id].seats.append(
-                        StoredSeat(
-                            seat.seat,
-                            seat.kind,
-                            seat.bot,
-                            seat.name,
-                            seat.token_hash,
-                            seat.bank,
-                            seat.timeouts or 0,
-                            bool(seat.away),
-                            bool(seat.left),
-                            bool(seat.reserved),
-                            bool(seat.end_vote),
-                            seat.account_id,
-                            moved_after_draft=bool(seat.moved_after_draft),
-                            bot_account=bool(seat.bot_account),
-                        )
-                    )
-                for move in db.execute(
-                    select(MoveTable.game_id, MoveTable.move)
-                    .where(MoveTable.game_id.in_(chunk), MoveTable.number > moves_known)
-                    .order_by(MoveTable.game_id, MoveTable.number)
-                ):
-                    games[move.game_id].moves.append(move.move)
-                for line in db.execute(
-                    select(ChatTable)
-                    .where(ChatTable.game_id.in_(chunk), ChatTable.number > chat_known)
-                    .order_by(ChatTable.game_id, ChatTable.number)
-                ):
-                    games[line.game_id].chat.append(
-                        ChatRow(line.number, line.seat, line.kind, line.text, line.at)
-                    )
-        return list(games.values())
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _stored_game(row: Row[Any], options: Options, pace: Pace | None) -> StoredGame:
-    return StoredGame(
-        row.id,
-        row.edition,
-        options,
-        row.seed,
-        _utc(row.created),
-        [],
-        [],
-        bool(row.finished),
-        pace=pace,
-        deadline=row.deadline,
-        turn_started=row.turn_started,
-        last_move_at=row.last_move_at,
-        finished_at=row.finished_at,
-        ended=row.ended,
-        rematch=row.rematch,
-        rated=bool(row.rated),
-        rated_outcome=row.rated_outcome,
-    )
+        return load_stored_games(self.engine, where, moves_known, chat_known)

@@ -2,7 +2,7 @@
 // background, and only once the person turned them on here: permission is asked when the toggle is clicked,
 // never on load. The choice is remembered on this device.
 
-import { t } from "../i18n.js";
+import { t } from "../shared/i18n.js";
 
 const KEY = "tendays.notify";
 

@@ -1,8 +1,10 @@
 // One notification as a list item (the panel's and the inbox page's): its sentence as a link to what it is
 // about, when it came, and whether it is read. Following the link marks it read first.
 
-import { api, el, timeAgo } from "../common.js";
-import { t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { timeAgo } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
+import { api } from "../shared/rest.js";
 import { notificationText, notificationUrl } from "./words.js";
 
 /** Mark notifications read: `ids`, or every one when null. The new unread count, or null if that failed. */

@@ -2,7 +2,7 @@
 // tells each new notification and each change of the count. A lost line is opened again, waiting longer each
 // time; a line closed because the session ended (4401) stays closed.
 
-import { currentLanguage } from "../i18n.js";
+import { currentLanguage } from "../shared/i18n.js";
 
 const SIGNED_OUT = 4401;
 const FIRST_WAIT_MS = 1000;

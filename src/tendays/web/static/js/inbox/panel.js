@@ -2,8 +2,9 @@
 // the newest notifications, each a link that marks it read; "Mark all read"; a link to the whole inbox; and the
 // toggle for the browser's own notifications. Escape or a click elsewhere closes the panel.
 
-import { api, el, svg } from "../common.js";
-import { t, tn } from "../i18n.js";
+import { el, svg } from "../shared/dom.js";
+import { t, tn } from "../shared/i18n.js";
+import { api } from "../shared/rest.js";
 import { choose, supported, turnedOn } from "./browser_notices.js";
 import { markRead, notificationItem } from "./items.js";
 

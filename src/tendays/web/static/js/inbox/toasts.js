@@ -1,8 +1,8 @@
 // Short notes at the corner of the page for a notification that arrives while it is open: the sentence, a link
 // to open it, and a button to close the note. A note goes by itself after a while, unless it has the focus.
 
-import { el } from "../common.js";
-import { t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
 
 const SHOWN_MS = 10000;
 let shelf = null;

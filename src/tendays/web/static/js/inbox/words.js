@@ -1,6 +1,6 @@
 // A notification in the reader's words: one sentence for each kind, from the data the server stored with it.
 
-import { list, t } from "../i18n.js";
+import { list, t } from "../shared/i18n.js";
 
 /** The sentence that says what `notification` ({kind, data}) tells. */
 export function notificationText({ kind, data = {} }) {

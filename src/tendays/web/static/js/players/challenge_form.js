@@ -3,8 +3,10 @@
 // profile the same button makes an open challenge link, which the first signed-in taker accepts. Nothing shows to
 // an anonymous visitor.
 
-import { ApiError, api, el, sentence } from "../common.js";
-import { currentLanguage, t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { sentence } from "../shared/format.js";
+import { currentLanguage, t } from "../shared/i18n.js";
+import { api, ApiError } from "../shared/rest.js";
 import { editionName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);

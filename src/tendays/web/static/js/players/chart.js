@@ -2,8 +2,8 @@
 // the rating after each rated game, the deviation as a band either side, and the bots' published ratings as
 // dashed lines, so "you play like the normal bot" can be read off it.
 
-import { svg } from "../common.js";
-import { levelWord, t } from "../i18n.js";
+import { svg } from "../shared/dom.js";
+import { levelWord, t } from "../shared/i18n.js";
 
 const WIDTH = 640;
 const HEIGHT = 260;

@@ -1,8 +1,9 @@
 // A signed-in visitor's Follow / Unfollow button on a profile: the people one follows are listed, with who is
 // online and who is playing, on /following. Nothing shows to an anonymous visitor, nor on one's own profile.
 
-import { ApiError, api, sentence } from "../common.js";
-import { t } from "../i18n.js";
+import { sentence } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
+import { api, ApiError } from "../shared/rest.js";
 
 const $ = (id) => document.getElementById(id);
 

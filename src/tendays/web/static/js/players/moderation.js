@@ -2,8 +2,10 @@
 // their recent games, a few words, in a dialog) and block or unblock them. Nothing shows to an anonymous
 // visitor, nor on one's own profile.
 
-import { ApiError, api, el, sentence } from "../common.js";
-import { dateText, t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { sentence } from "../shared/format.js";
+import { dateText, t } from "../shared/i18n.js";
+import { api, ApiError } from "../shared/rest.js";
 import { editionName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);

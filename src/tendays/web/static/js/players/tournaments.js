@@ -1,8 +1,9 @@
 // The tournaments part of a profile: the latest events the player entered (GET /api/tournaments?player=),
 // each linked to its page; a finished one with their final place and score, the others with their status.
 
-import { api, el } from "../common.js";
-import { t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
+import { api } from "../shared/rest.js";
 import { kindText, localTime, scoreText } from "../tournament/words.js";
 
 const $ = (id) => document.getElementById(id);

@@ -1,7 +1,7 @@
 // How the players' pages write ratings and editions: one decimal, as the reader writes it ("18,1" in German),
 // a "?" on a provisional rating.
 
-import { decimal, t } from "../i18n.js";
+import { decimal, t } from "../shared/i18n.js";
 
 /** "28.3" ("28,3") or, while the deviation is still large, "28.3?". */
 export function ratingText(rating, provisional = false) {

@@ -3,8 +3,9 @@
 // until it is ready, and shows the analysis of the move on screen, with buttons to the moves that lengthened a
 // journey.
 
-import { api, el } from "../common.js";
-import { t, tn } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { t, tn } from "../shared/i18n.js";
+import { api } from "../shared/rest.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;

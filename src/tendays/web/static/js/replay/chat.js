@@ -1,7 +1,7 @@
 // The table's talk of the replayed game, as it was written (a notice in the reader's language).
 
-import { el } from "../common.js";
-import { t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
 
 export function showChat(lines) {
   const node = document.getElementById("chat");

@@ -1,6 +1,8 @@
 // A replay's positions as the table's `game` objects, so the table's own panels draw them. The server sends each
 // position once, without what every position shares (seats, options, the whole log, the verdicts).
 
+import { MatchStatus } from "../shared/protocol.js";
+
 /** The table's `game` at position `n` (after n moves): a spectator's view with every rack shown (for a game
  * ended early, only what its watchers saw: `racks` null). */
 export function frameGame(replay, n) {
@@ -10,7 +12,7 @@ export function frameGame(replay, n) {
     id: replay.id,
     edition: replay.edition,
     options: replay.options,
-    status: "over", // a replay offers no moves; every rack is shown
+    status: MatchStatus.OVER, // a replay offers no moves; every rack is shown
     you: null,
     seats: replay.seats.map((seat, i) => ({ ...seat, connected: true, away: false, left: false,
       tiles: frame.rack_counts[i] })),

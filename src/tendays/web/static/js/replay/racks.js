@@ -1,8 +1,8 @@
 // Every rack at the position shown, with its verdict; the mover's rack marked, and a button that puts a rack's
 // journey on the map.
 
-import { el } from "../common.js";
-import { t, tn } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { t, tn } from "../shared/i18n.js";
 import { panel } from "../table/panel.js";
 import { miniRack, people } from "../table/tiles.js";
 

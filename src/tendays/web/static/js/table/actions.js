@@ -1,7 +1,8 @@
 // What the player can do at the table, as changes to the store and messages to the server.
 
-import { remembered } from "../common.js";
-import { t } from "../i18n.js";
+import { t } from "../shared/i18n.js";
+import { ClientKind } from "../shared/protocol.js";
+import { remembered } from "../shared/storage.js";
 
 const ERROR_SHOWN_MS = 12000;
 
@@ -30,7 +31,7 @@ export function createActions(store, send, gameId = "") {
     move(text, { selectAfter = null } = {}) {
       const { game, busy, version } = store.state;
       if (!game || busy) return;
-      if (!send({ type: "move", move: text, version })) {
+      if (!send({ type: ClientKind.MOVE, move: text, version })) {
         actions.showError(t("error.move_not_sent"));
         return;
       }
@@ -38,7 +39,7 @@ export function createActions(store, send, gameId = "") {
     },
 
     askHint() {
-      if (!send({ type: "hint" })) actions.showError(t("error.not_connected"));
+      if (!send({ type: ClientKind.HINT })) actions.showError(t("error.not_connected"));
     },
 
     /** Choose a day (to replace, or to swap), or none. */
@@ -48,7 +49,7 @@ export function createActions(store, send, gameId = "") {
 
     /** Write a line in the table's chat; false when it could not be sent. */
     say(text) {
-      if (send({ type: "chat", text })) return true;
+      if (send({ type: ClientKind.CHAT, text })) return true;
       actions.showError(t("error.chat_not_sent"));
       return false;
     },

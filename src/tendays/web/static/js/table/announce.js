@@ -1,7 +1,8 @@
 // What a screen reader hears without looking: a polite live region that says whose turn it is when the
 // turn changes, and what the other players did (the log's sentences), as it happens.
 
-import { t } from "../i18n.js";
+import { t } from "../shared/i18n.js";
+import { MatchStatus } from "../shared/protocol.js";
 import { isOver } from "./state.js";
 import { people } from "./tiles.js";
 
@@ -21,7 +22,7 @@ export function announcerPanel() {
       parts.push(...others.slice(-MOST).map((entry) => entry.text));
     }
     heard = log.length;
-    const playing = game.status === "playing" && !isOver(game);
+    const playing = game.status === MatchStatus.PLAYING && !isOver(game);
     const turn = playing ? `${game.current}:${game.phase}` : game.status;
     if (turn !== turnHeard && playing && game.phase !== "draft") {
       parts.push(names.isMe(game.current) ? t("banner.your_turn") : t("banner.turn_of", { name: names.name(game.current) }));

@@ -1,9 +1,11 @@
 // The top of the table: the title, the connection, the error banner and the turn banner.
 
-import { el, playPath, sentence } from "../common.js";
-import { t, tn } from "../i18n.js";
-import { handedOver, isOver, isSpectator, movesOf } from "./state.js";
+import { el } from "../shared/dom.js";
+import { playPath, sentence } from "../shared/format.js";
+import { t, tn } from "../shared/i18n.js";
+import { EndReason, MatchStatus, SeatKind } from "../shared/protocol.js";
 import { panel } from "./panel.js";
+import { handedOver, isOver, isSpectator, movesOf } from "./state.js";
 import { people } from "./tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,12 +39,12 @@ export function headerPanel() {
     status: state.game.status,
     phase: state.game.phase,
     turn: state.game.turn,
-    mine: state.game.status === "playing" && (state.game.legal_moves || []).length > 0,
+    mine: state.game.status === MatchStatus.PLAYING && (state.game.legal_moves || []).length > 0,
     rated: Boolean(state.game.rated),
   }), ({ title, you, options, status, phase, turn, mine, rated }) => {
     const who = you === null || you === undefined ? t("header.watching") : t("header.seat", { n: you + 1 });
     const limit = options.turn_limit;
-    const turnText = status === "playing" && phase !== "draft"
+    const turnText = status === MatchStatus.PLAYING && phase !== "draft"
       ? ` · ${limit ? t("header.turn_of", { n: turn + 1, limit }) : t("header.turn", { n: turn + 1 })}` : "";
     const ratedText = rated ? ` · ${t("header.rated")}` : ""; // leaving a rated game loses it: say so up front
     $("game-title").textContent = `${title}${ratedText} · ${tn("lobby.days", options.days)} · ${who}${turnText}`;
@@ -103,8 +105,8 @@ export function turnPanel(gameId) {
     const banner = $("turn");
     const names = people(turn.seats, turn.you);
     banner.className = "turn-banner";
-    if (turn.status === "waiting") {
-      const free = turn.seats.filter((s) => s.kind === "human" && !s.name).length;
+    if (turn.status === MatchStatus.WAITING) {
+      const free = turn.seats.filter((s) => s.kind === SeatKind.HUMAN && !s.name).length;
       const link = `${location.origin}${playPath(turn.id)}`;
       banner.classList.add("waiting");
       banner.replaceChildren(
@@ -118,7 +120,7 @@ export function turnPanel(gameId) {
       banner.replaceChildren(el("strong", {}, t("banner.aborted")), ` ${t("banner.aborted_why")}`);
     } else if (turn.over && turn.ended) {
       banner.classList.add("over");
-      const forfeit = turn.ended === "forfeit"; // a rated game left to one person, who won it
+      const forfeit = turn.ended === EndReason.FORFEIT; // a rated game left to one person, who won it
       banner.replaceChildren(el("strong", {}, forfeit ? t("banner.forfeit")
         : turn.ended === "closed" ? t("banner.closed") : t("banner.abandoned")),
       ` ${forfeit ? t("banner.forfeit_why") : t("banner.nobody_won_why")}`, cappedText(turn));

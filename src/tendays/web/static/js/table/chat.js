@@ -2,8 +2,10 @@
 // player leaving), a box to write in, quick phrases for phones, and a mute button per player. Every line
 // is shown as text, never as HTML. Spectators read only.
 
-import { api, el } from "../common.js";
-import { t, tn } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { t, tn } from "../shared/i18n.js";
+import { SeatKind } from "../shared/protocol.js";
+import { api } from "../shared/rest.js";
 import { panel } from "./panel.js";
 import { isSpectator } from "./state.js";
 import { people } from "./tiles.js";
@@ -45,12 +47,12 @@ export function chatPanel(actions) {
     $("chat-form").hidden = spectator;
     $("chat-phrases").hidden = spectator; // a spectator may not write, so no phrase to tap either
     $("chat-spectator").hidden = !spectator;
-    const others = seats.filter((seat) => seat.kind === "human" && seat.name && !names.isMe(seat.seat));
+    const others = seats.filter((seat) => seat.kind === SeatKind.HUMAN && seat.name && !names.isMe(seat.seat));
     $("chat-mutes").replaceChildren(...others.map((seat) => {
-        const on = muted.includes(seat.seat);
-        return el("button", { type: "button", class: "quiet small", "aria-pressed": String(on), "data-mute": seat.seat,
-          onclick: () => actions.toggleMute(seat.seat) }, t(on ? "chat.unmute" : "chat.mute", { name: names.name(seat.seat) }));
-      }));
+      const on = muted.includes(seat.seat);
+      return el("button", { type: "button", class: "quiet small", "aria-pressed": String(on), "data-mute": seat.seat,
+        onclick: () => actions.toggleMute(seat.seat) }, t(on ? "chat.unmute" : "chat.mute", { name: names.name(seat.seat) }));
+    }));
   });
 }
 

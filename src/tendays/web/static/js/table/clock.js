@@ -2,8 +2,10 @@
 // seat's bank, which counts down too once the seat to move has used its time for the move. The deadline
 // comes from the server (a moment, not a count), so reloading changes nothing.
 
-import { clockText, el, paceText } from "../common.js";
-import { t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { clockText, paceText } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
+import { MatchStatus } from "../shared/protocol.js";
 import { panel } from "./panel.js";
 import { people } from "./tiles.js";
 
@@ -41,7 +43,7 @@ export function clockPanel() {
     shown = null;
     if (!clock) return;
     holder.title = t("clock.title", { pace: paceText(clock) });
-    if (status !== "playing" || !clock.deadline) {
+    if (status !== MatchStatus.PLAYING || !clock.deadline) {
       holder.replaceChildren(t("clock.pace", { pace: paceText(clock) }));
       return;
     }

@@ -1,8 +1,12 @@
 // Joining a game from its link: the player's name for a free seat, or watching without playing.
 
-import { signedIn } from "../account_session.js";
-import { api, el, fillIfEmpty, playPath, remembered } from "../common.js";
-import { levelWord, t } from "../i18n.js";
+import { signedIn } from "../shared/account_session.js";
+import { el, fillIfEmpty } from "../shared/dom.js";
+import { playPath } from "../shared/format.js";
+import { levelWord, t } from "../shared/i18n.js";
+import { MatchStatus, SeatKind } from "../shared/protocol.js";
+import { api } from "../shared/rest.js";
+import { remembered } from "../shared/storage.js";
 import { linkTournament } from "./tournament_link.js";
 
 const $ = (id) => document.getElementById(id);
@@ -35,16 +39,16 @@ export async function offerJoin(gameId) {
   try {
     const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
     linkTournament(game);
-    const free = game.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved).length;
-    const players = game.seats.map((s) => (s.kind === "bot" ? t("join.a_bot", { level: levelWord(s.bot) }) : s.taken ? s.name
+    const free = game.seats.filter((s) => s.kind === SeatKind.HUMAN && !s.taken && !s.reserved).length;
+    const players = game.seats.map((s) => (s.kind === SeatKind.BOT ? t("join.a_bot", { level: levelWord(s.bot) }) : s.taken ? s.name
       : s.reserved ? t("join.kept", { name: s.name || t("join.last_player") }) : t("join.free")));
     const editions = await api("/api/editions").catch(() => []);
     const edition = editions.find((e) => e.id === game.edition);
     summary.textContent = `${edition ? edition.name : game.edition}: ${players.join(", ")}.`;
-    if (!free || game.status !== "waiting") { // nothing to join: said as it is, with watching the way on
-      const over = game.status === "over";
+    if (!free || game.status !== MatchStatus.WAITING) { // nothing to join: said as it is, with watching the way on
+      const over = game.status === MatchStatus.OVER;
       heading(over ? "join.title_over" : "join.title_watch");
-      $("join-note").textContent = over ? t("join.over") : game.status === "waiting" ? t("join.reserved") : t("join.full");
+      $("join-note").textContent = over ? t("join.over") : game.status === MatchStatus.WAITING ? t("join.reserved") : t("join.full");
       $("join-name-field").hidden = true;
       joinButton.hidden = true;
       $("spectate-button").classList.add("primary"); // the one way on

@@ -1,8 +1,8 @@
 // The map with a journey drawn on it, and the end of the game: every rack revealed with its verdict.
 
-import { el } from "../common.js";
-import { t, tn } from "../i18n.js";
-import { MapView } from "../map.js";
+import { el } from "../shared/dom.js";
+import { t, tn } from "../shared/i18n.js";
+import { MapView } from "../shared/map.js";
 import { panel } from "./panel.js";
 import { isOver, mapSeatOf } from "./state.js";
 import { miniRack, people, problemText } from "./tiles.js";

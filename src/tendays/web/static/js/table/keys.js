@@ -4,7 +4,7 @@
 //   1-9, 0   the rack's day 1-9 and 10 (draft onto it, choose it to replace or to swap)
 //   d        draw from the draw pile
 //   q w e    discard pile 1, 2, 3: take its tile, or discard onto it
-//   h        hint          c   write in the chat          Escape   cancel the chosen day (table.js)
+//   h        hint          c   write in the chat          Escape   cancel the chosen day (pages/table.js)
 
 const PILES = "qwe";
 

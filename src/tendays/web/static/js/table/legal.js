@@ -4,7 +4,7 @@
 
 const indexed = new WeakMap();
 
-/** The keys of discard piles 1, 2 and 3 (table.js). */
+/** The keys of discard piles 1, 2 and 3 (pages/table.js). */
 export const PILE_KEYS = ["q", "w", "e"];
 
 function pair(a, b) {

@@ -1,7 +1,7 @@
 // The game log: the server's words for every event, newest last. New entries are appended; the list is
 // drawn anew only when earlier entries changed (a player's name became known) or the viewer did.
 
-import { el } from "../common.js";
+import { el } from "../shared/dom.js";
 import { panel, sameData } from "./panel.js";
 import { people } from "./tiles.js";
 

@@ -1,7 +1,7 @@
 // The tile in hand, the draw pile and the three discard piles, with the moves they offer.
 
-import { el } from "../common.js";
-import { t, tn } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { t, tn } from "../shared/i18n.js";
 import { PILE_KEYS, legalOf, replaceMove } from "./legal.js";
 import { panel } from "./panel.js";
 import { isSpectator, movesOf } from "./state.js";

@@ -1,10 +1,11 @@
 // The players: who is online, whose turn it is, their last actions, and (with open hands) their racks.
 
-import { el } from "../common.js";
-import { levelWord, t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { levelWord, t } from "../shared/i18n.js";
+import { MatchStatus, SeatKind } from "../shared/protocol.js";
+import { bankNode } from "./clock.js";
 import { panel } from "./panel.js";
 import { isOver } from "./state.js";
-import { bankNode } from "./clock.js";
 import { miniRack, people } from "./tiles.js";
 
 const RECENT = ["take", "discard", "replace", "swap", "draw"];
@@ -27,7 +28,7 @@ export function playersPanel() {
       edition: state.edition,
       seats: game.seats,
       you: game.you,
-      current: game.status === "playing" && game.phase !== "over" ? game.current : null,
+      current: game.status === MatchStatus.PLAYING && game.phase !== "over" ? game.current : null,
       winner: game.winner,
       days: game.options.days,
       clock: game.clock ? { kind: game.clock.kind, banks: game.clock.banks, bank: game.clock.bank,
@@ -41,17 +42,17 @@ export function playersPanel() {
     document.getElementById("players").replaceChildren(...seats.map((seat) => {
       const me = names.isMe(seat.seat);
       const bits = [];
-      if (seat.kind === "bot") bits.push(t("players.bot", { level: levelWord(seat.bot) }));
+      if (seat.kind === SeatKind.BOT) bits.push(t("players.bot", { level: levelWord(seat.bot) }));
       else if (!seat.name) bits.push(t("lobby.free_seat"));
       else if (seat.left) bits.push(t("players.left"));
       else if (seat.away) bits.push(t("players.away"));
       else bits.push(seat.connected ? t("players.online") : t("players.offline"));
-      const bank = seat.kind === "human" ? bankNode(clock, seat.seat, current) : null; // counts down (clock.js)
+      const bank = seat.kind === SeatKind.HUMAN ? bankNode(clock, seat.seat, current) : null; // counts down (clock.js)
       const rack = racks && !me ? racks[seat.seat] : null;
       const classes = `player${current === seat.seat ? " current" : ""}${me ? " me" : ""}`;
       return el("li", { class: classes, "data-seat": seat.seat },
         el("div", { class: "player-head" },
-          el("span", { class: `presence ${seat.kind === "bot" ? "bot" : seat.connected ? "on" : "off"}`,
+          el("span", { class: `presence ${seat.kind === SeatKind.BOT ? "bot" : seat.connected ? "on" : "off"}`,
             "aria-hidden": "true" }),
           el("strong", {}, names.name(seat.seat)), names.mark(seat.seat),
           me ? el("span", { class: "you" }, t("players.you")) : null,

@@ -1,8 +1,9 @@
 // The seat's own controls: leave the game, take the seat back from the bot, end a game someone left,
 // and offer or accept a rematch once it is over.
 
-import { el } from "../common.js";
-import { list, t, tn } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { list, t, tn } from "../shared/i18n.js";
+import { ClientKind, MatchStatus, SeatKind } from "../shared/protocol.js";
 import { panel } from "./panel.js";
 import { isOver, isSpectator } from "./state.js";
 import { people } from "./tiles.js";
@@ -22,23 +23,23 @@ export function presencePanel(actions) {
     if (mine && !mine.left && over) {
       const offered = Boolean(rematch);
       parts.push(el("span", {}, offered ? `${t("seat.rematch_offered")} ` : ""),
-        el("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => actions.seat("rematch") },
+        el("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => actions.seat(ClientKind.REMATCH) },
           offered ? t("seat.join_rematch") : t("seat.rematch")));
-    } else if (mine && mine.away && status === "playing") {
+    } else if (mine && mine.away && status === MatchStatus.PLAYING) {
       parts.push(el("span", {}, `${t("seat.away")} `),
-        el("button", { type: "button", class: "primary", id: "back-button", onclick: () => actions.seat("back") },
+        el("button", { type: "button", class: "primary", id: "back-button", onclick: () => actions.seat(ClientKind.BACK) },
           t("seat.back")));
-    } else if (mine && !mine.left && status !== "over") {
+    } else if (mine && !mine.left && status !== MatchStatus.OVER) {
       if (canEnd) {
-        const gone = seats.filter((s) => s.kind === "human" && (s.left || s.away)).map((s) => names.name(s.seat));
+        const gone = seats.filter((s) => s.kind === SeatKind.HUMAN && (s.left || s.away)).map((s) => names.name(s.seat));
         const asked = votes.includes(you);
         parts.push(el("span", {}, `${tn("seat.gone", gone.length, { names: list(gone) })} `),
-        el("button", { type: "button", id: "end-button", disabled: asked, onclick: () => actions.seat("end") },
+          el("button", { type: "button", id: "end-button", disabled: asked, onclick: () => actions.seat(ClientKind.END) },
           asked ? t("seat.asked_end") : t("seat.end")), " ");
       }
       parts.push(el("button", { type: "button", class: "quiet", id: "leave-button", onclick: () => {
         if (window.confirm(rated ? t("seat.leave_confirm_rated") : t("seat.leave_confirm"))) {
-          actions.seat("leave");
+          actions.seat(ClientKind.LEAVE);
         }
       } }, t("seat.leave")));
     }

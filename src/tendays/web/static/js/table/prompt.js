@@ -1,7 +1,8 @@
 // "Your move": what the player may do now, in words, and the hint.
 
-import { sentence } from "../common.js";
-import { list, t } from "../i18n.js";
+import { sentence } from "../shared/format.js";
+import { list, t } from "../shared/i18n.js";
+import { MatchStatus } from "../shared/protocol.js";
 import { discardKeys, legalOf } from "./legal.js";
 import { panel } from "./panel.js";
 import { handedOver, isOver, isSpectator, movesOf } from "./state.js";
@@ -16,7 +17,7 @@ export function promptText(edition, p) {
   const legal = legalOf(p.moves);
   const hand = p.inHand;
   let text;
-  if (p.status === "waiting") text = t("prompt.not_started");
+  if (p.status === MatchStatus.WAITING) text = t("prompt.not_started");
   else if (p.over) text = t("prompt.over");
   else if (p.handedOver === "left") text = t("prompt.left");
   else if (p.handedOver === "away") text = t("prompt.away", { button: t("seat.back") });
@@ -62,7 +63,7 @@ export function promptPanel() {
   }, ({ edition, ...p }) => {
     $("hand-title").textContent = p.spectator ? t("hand.table") : t("hand.yours");
     // A hint says which days stand between the rack and a complete journey; it needs a full rack.
-    $("hint-button").hidden = p.spectator || p.status !== "playing" || p.phase === "draft";
+    $("hint-button").hidden = p.spectator || p.status !== MatchStatus.PLAYING || p.phase === "draft";
     const hintText = $("hint-text");
     hintText.hidden = !p.hint;
     if (p.hint) hintText.textContent = sentence(p.hint.message) || t("prompt.hint_days", { days: list(p.hint.days) });

@@ -1,7 +1,9 @@
 // The player's rack, day by day, with the verdict on each step and the journey's problems.
 
-import { el, sentence } from "../common.js";
-import { t, tn } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { sentence } from "../shared/format.js";
+import { t, tn } from "../shared/i18n.js";
+import { MatchStatus } from "../shared/protocol.js";
 import { legalOf, swapMove } from "./legal.js";
 import { panel } from "./panel.js";
 import { isOver, isSpectator, movesOf } from "./state.js";
@@ -43,7 +45,7 @@ function summarize(rack, journey, status) {
   const list = (journey ? journey.problems || [] : [])
     .filter((p) => !(p.to_day === null || p.to_day === undefined) || rack[p.day - 1] !== null);
   const placed = rack.filter((t) => t !== null).length;
-  if (status === "waiting" || placed < rack.length) {
+  if (status === MatchStatus.WAITING || placed < rack.length) {
     summary.className = "small muted";
     summary.textContent = t("players.filled", { n: placed, days: rack.length });
   } else if (journey && journey.valid) {

@@ -3,11 +3,14 @@
 // `log_from` and `chat_from` on), and a chat message only new chat lines; they are appended to the ones
 // the store holds.
 
-import { api, playPath, remembered } from "../common.js";
-import { TableConnection } from "../connection.js";
-import { loadEdition } from "../edition.js";
-import { t } from "../i18n.js";
-import { colourBlindPalette } from "../preferences.js";
+import { TableConnection } from "../shared/connection.js";
+import { loadEdition } from "../shared/edition.js";
+import { playPath } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
+import { colourBlindPalette } from "../shared/preferences.js";
+import { ClientKind, RejectionCode, ServerKind } from "../shared/protocol.js";
+import { api } from "../shared/rest.js";
+import { remembered } from "../shared/storage.js";
 import { sameData } from "./panel.js";
 import { isSpectator } from "./state.js";
 
@@ -52,7 +55,7 @@ export function createSession(gameId, store, actions, { onRefused }) {
     const game = store.state.game;
     if (!game) return;
     const chat = merged(game.chat, message.chat_from || 0, message.chat);
-    if (chat === null) connection.send({ type: "sync" });
+    if (chat === null) connection.send({ type: ClientKind.SYNC });
     else store.update({ game: { ...game, chat } });
   }
 
@@ -62,7 +65,7 @@ export function createSession(gameId, store, actions, { onRefused }) {
     const log = merged(held && held.log, message.game.log_from || 0, message.game.log);
     const chat = merged(held && held.chat, message.game.chat_from || 0, message.game.chat);
     if (log === null || chat === null) {
-      connection.send({ type: "sync" }); // this copy went wrong somewhere: ask for the whole table again
+      connection.send({ type: ClientKind.SYNC }); // this copy went wrong somewhere: ask for the whole table again
       return;
     }
     const game = { ...message.game, log, chat };
@@ -81,15 +84,15 @@ export function createSession(gameId, store, actions, { onRefused }) {
   }
 
   function onMessage(message) {
-    if (message.type === "state") onState(message);
-    else if (message.type === "chat") onChat(message);
-    else if (message.type === "error") {
-      if (message.code === "signed_out" || message.code === "link_revoked") endedWords = message.message;
+    if (message.type === ServerKind.STATE) onState(message);
+    else if (message.type === ServerKind.CHAT) onChat(message);
+    else if (message.type === ServerKind.ERROR) {
+      if (message.code === RejectionCode.SIGNED_OUT || message.code === RejectionCode.LINK_REVOKED) endedWords = message.message;
       store.update({ busy: false, selectAfterTake: null });
       actions.showError(message.message || t("error.refused", { code: message.code }));
-    } else if (message.type === "hint") {
+    } else if (message.type === ServerKind.HINT) {
       store.update({ hint: { days: message.days || [], message: message.message || "" } });
-    } else if (message.type === "seat") {
+    } else if (message.type === ServerKind.SEAT) {
       // A seat in another game (a rematch): remember it on this device and go there.
       remembered.setSeat(message.id, message.token, { seat: message.seat, edition: store.state.game.edition });
       location.assign(message.url || `${playPath(message.id)}#token=${encodeURIComponent(message.token)}`);

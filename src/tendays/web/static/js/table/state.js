@@ -1,6 +1,8 @@
 // The table's state: one store holding everything the page shows. It changes only through update(),
 // which makes a new frozen state and tells every listener; nothing else keeps state of its own.
 
+import { MatchStatus } from "../shared/protocol.js";
+
 /** Moves offered while none may be made (a move is on its way, or it is not this player's turn). */
 const NO_MOVES = Object.freeze([]);
 
@@ -28,7 +30,7 @@ export function movesOf(state) {
 }
 
 export function isOver(game) {
-  return game.phase === "over" || game.status === "over";
+  return game.phase === "over" || game.status === MatchStatus.OVER;
 }
 
 export function isSpectator(game) {

@@ -1,8 +1,8 @@
 // Small pieces shared by the panels: players' names, tiles as cards, and a verdict's words.
 
-import { accountMark, botMark } from "../account_mark.js";
-import { el } from "../common.js";
-import { t } from "../i18n.js";
+import { accountMark, botMark } from "../shared/account_mark.js";
+import { el } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
 
 /** Names of the seats as the table says them, from the game's `seats` and `you`, and their account marks. */
 export function people(seats, you) {

@@ -2,8 +2,8 @@
 // (standings, the next pairing), as the game's public summary says. The join panel reads that summary anyway
 // and hands it over (linkTournament), so the page asks for it once.
 
-import { api } from "../common.js";
-import { t } from "../i18n.js";
+import { t } from "../shared/i18n.js";
+import { api } from "../shared/rest.js";
 
 let known = false; // the summary was read: the link shows, or there is none to show
 

@@ -2,8 +2,9 @@
 // is given until they come back) and resume. A visitor who is not signed in is offered the sign-in page.
 // The server decides what is allowed; its refusal is shown in words.
 
-import { ApiError, api, sentence } from "../common.js";
-import { t } from "../i18n.js";
+import { sentence } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
+import { api, ApiError } from "../shared/rest.js";
 
 const $ = (id) => document.getElementById(id);
 

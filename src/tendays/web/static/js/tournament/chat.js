@@ -2,8 +2,10 @@
 // HTML; the list is redrawn only when a line came or went, and the writing box never is, so a person
 // typing loses nothing when the page refreshes.
 
-import { ApiError, api, el, sentence } from "../common.js";
-import { t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { sentence } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
+import { api, ApiError } from "../shared/rest.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -3,9 +3,11 @@
 // ratings that may join and the ladder's bots that play too. The server decides what is allowed: its
 // refusal is shown in words beside the button, and the new event's page opens once it is made.
 
-import { signedIn } from "../account_session.js";
-import { ApiError, api, el, sentence } from "../common.js";
-import { levelWord, t } from "../i18n.js";
+import { signedIn } from "../shared/account_session.js";
+import { el } from "../shared/dom.js";
+import { sentence } from "../shared/format.js";
+import { levelWord, t } from "../shared/i18n.js";
+import { api, ApiError } from "../shared/rest.js";
 
 const $ = (id) => document.getElementById(id);
 const START_AFTER_MS = 10 * 60 * 1000;

@@ -1,8 +1,10 @@
 // A tournament's games: those being played, each with a link to watch it as a spectator (or, for the
 // reader's own, to play it), and those that ended, with their places and a link to the replay.
 
-import { el, playPath } from "../common.js";
-import { t } from "../i18n.js";
+import { el } from "../shared/dom.js";
+import { playPath } from "../shared/format.js";
+import { t } from "../shared/i18n.js";
+import { MatchStatus } from "../shared/protocol.js";
 import { botNames } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +21,7 @@ function roundText(game, kind) {
 }
 
 function item(game, kind, me, bots) {
-  const playing = game.status === "playing";
+  const playing = game.status === MatchStatus.PLAYING;
   const mine = Boolean(me) && game.seats.includes(me);
   const link = playing
     ? el("a", { href: mine ? playPath(game.id) : `${playPath(game.id)}#spectate`, class: "button small-button" },
@@ -34,8 +36,8 @@ function item(game, kind, me, bots) {
 export function showGames(event, me) {
   const games = event.games || [];
   const bots = botNames(event);
-  const playing = games.filter((game) => game.status === "playing");
-  const ended = games.filter((game) => game.status !== "playing");
+  const playing = games.filter((game) => game.status === MatchStatus.PLAYING);
+  const ended = games.filter((game) => game.status !== MatchStatus.PLAYING);
   $("playing").replaceChildren(...(playing.length ? playing.map((game) => item(game, event.kind, me, bots))
     : [el("li", { class: "muted" }, t("tournaments.none_playing"))]));
   $("ended").replaceChildren(...(ended.length ? ended.map((game) => item(game, event.kind, me, bots))

@@ -2,9 +2,9 @@
 // the reader's local time), who may join, and where it stands (a countdown to the start, the time left of
 // an arena, the round of a Swiss), counted down each second between the server's answers.
 
-import { el } from "../common.js";
-import { t } from "../i18n.js";
 import { editionName } from "../players/words.js";
+import { el } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
 import { clockWords, entryRules, kindText, lengthText, localTime, standingText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);

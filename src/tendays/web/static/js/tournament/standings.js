@@ -2,9 +2,9 @@
 // level), score, games played and the tie-break columns, each heading explained in its title; in an arena
 // the fire mark of a player on a streak (the next win scores double), shown as a sign and said in words.
 
-import { accountMark, botMark } from "../account_mark.js";
-import { el, svg } from "../common.js";
-import { levelWord, t } from "../i18n.js";
+import { accountMark, botMark } from "../shared/account_mark.js";
+import { el, svg } from "../shared/dom.js";
+import { levelWord, t } from "../shared/i18n.js";
 import { botName, scoreText, tiebreakWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);

@@ -1,8 +1,8 @@
 // How the tournament pages write an event's facts: its kind, length, times (in the reader's local time),
 // the tie-break columns, and what a row of the standings says besides its numbers.
 
-import { clockText, paceText } from "../common.js";
-import { currentLanguage, levelWord, list, t, tn } from "../i18n.js";
+import { clockText, paceText } from "../shared/format.js";
+import { currentLanguage, levelWord, list, t, tn } from "../shared/i18n.js";
 
 /** A bot entrant's name in the reader's words ("Normal bot", "Bot (normal)"), as a profile names it: the server
  * gives the name stored, the same in every language. */

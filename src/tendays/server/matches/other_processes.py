@@ -1,0 +1,173 @@
+"""Following other server processes: the lobby's side of
+:class:`~tendays.server.storage.cluster.Cluster` (its ``Driver``).
+
+On PostgreSQL several server processes share the database. :class:`OtherProcesses` follows what
+the others change in the games held here (their notices, in order, per game), reads a game not held
+yet so that it is never older than the database at the moment it was asked for, stops driving a
+game whose lease another process took over, and drives the games this process took over. Each
+match follows its own changes (:class:`~tendays.server.matches.following.Follower`); this is the
+part that knows every held game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Protocol
+
+from ..settings import MasterSettings
+from ..storage.journal import Journal
+from ..storage.rows import StoredGame
+from ..vocabulary import MatchStatus
+from .seats import LobbyError
+
+if TYPE_CHECKING:
+    from .master import Match
+
+__all__ = ["OtherProcesses"]
+
+log = logging.getLogger("tendays.server")
+
+
+class HeldGames(Protocol):
+    """What :class:`OtherProcesses` reads of the lobby, and what it asks the lobby to do."""
+
+    @property
+    def matches(self) -> MutableMapping[str, Match]: ...
+
+    def rebuild(self, stored: StoredGame) -> Match:
+        """The match of a stored game; :class:`LobbyError` (409) if this server cannot play it."""
+
+    def forget_if_unused(self, match: Match) -> None:
+        """Let go of a match nobody here needs any more."""
+
+
+class OtherProcesses:
+    """Follows the other processes' changes to the held games, and drives the leased ones."""
+
+    def __init__(self, held: HeldGames, journal: Journal, settings: MasterSettings) -> None:
+        self._held = held
+        self._journal = journal
+        self._settings = settings
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        # what other processes said changed, per game, not yet followed
+        self._notices: dict[str, list[str]] = {}
+        # games being read from the database: their notices are kept
+        self._loading: Counter[str] = Counter()
+        # leased games this server cannot replay (it keeps them, unplayed)
+        self.unplayable: set[str] = set()
+
+    def changed(self, game_id: str, notice: str = "") -> None:
+        """Another process changed a game: if held here, follow it (notices of one game in their
+        order). The notices of a game being loaded are kept, and followed once it is
+        (:meth:`load`)."""
+        matches = self._held.matches
+        if game_id not in matches and not self._loading[game_id]:
+            return
+        self._notices.setdefault(game_id, []).append(notice)
+        if game_id in matches:
+            self._follow(game_id)
+
+    def changed_all(self) -> None:
+        for game_id in list(self._held.matches):
+            self.changed(game_id)
+
+    def _follow(self, game_id: str) -> asyncio.Task[None] | None:
+        """Follow the notices of a held game not followed yet; the task that
+        does it (None: nothing new)."""
+        if game_id in self._notices and game_id not in self._refreshing:
+            self._refreshing[game_id] = asyncio.create_task(
+                self._refresh(game_id), name=f"refresh of {game_id}"
+            )
+        return self._refreshing.get(game_id)
+
+    async def load(self, game_id: str) -> Match | None:
+        """The held match of ``game_id``, read from the database if it is not held yet; None if
+        there is no such game. Its notices are heard from before the read starts, and whatever they
+        say was stored after the read (a move by number, anything else by reading again) is applied
+        before the match is handed out: a match is never older than the database at the moment it
+        was asked for. :class:`LobbyError` (409) for a game this server cannot play."""
+        self._loading[game_id] += 1
+        try:
+            stored = await self._journal.run(self._journal.store.load_game, game_id)
+        finally:
+            self._loading[game_id] -= 1
+            if not self._loading[game_id]:
+                del self._loading[game_id]
+        matches = self._held.matches
+        match = matches.get(game_id)
+        try:
+            if match is None and stored is not None:
+                match = matches[game_id] = self._held.rebuild(stored)
+        finally:
+            if match is None and not self._loading[game_id]:
+                self._notices.pop(game_id, None)  # nobody follows this game here
+        if match is not None and (following := self._follow(game_id)) is not None:
+            await asyncio.shield(following)
+        return match
+
+    async def _refresh(self, game_id: str) -> None:
+        try:
+            while notices := self._notices.pop(game_id, None):
+                match = self._held.matches.get(game_id)
+                if match is None:
+                    return
+                try:
+                    await match.refresh(notices)
+                except Exception:
+                    log.exception(
+                        "game %s: following the changes of another server process failed", game_id
+                    )
+        finally:
+            self._refreshing.pop(game_id, None)
+
+    async def held(self, leases: dict[str, int], since: float) -> None:
+        until = since + self._settings.lease_ttl
+        matches = self._held.matches
+        driven = {m.id for m in matches.values() if m.driving}
+        stray = [
+            game_id
+            for game_id in leases
+            if game_id not in driven and game_id not in self.unplayable
+        ]
+        # taken but not driven (reading it failed, or it ended here): let any process take it again
+        if stray:
+            await self._journal.run(self._journal.store.leases.release, stray)
+        for match in list(matches.values()):
+            if not match.driving or match.epoch is None or match.status == MatchStatus.OVER:
+                continue
+            if leases.get(match.id) == match.epoch:
+                match.lease_until = until
+            else:
+                log.warning(
+                    "game %s is driven by another server process now (its lease was taken over)",
+                    match.id,
+                )
+                match.drive(None)
+                self._held.forget_if_unused(match)
+
+    async def took(self, leases: dict[str, int], since: float) -> None:
+        for game_id, epoch in leases.items():
+            match = self._held.matches.get(game_id)
+            try:
+                if match is not None:
+                    await match.refresh()
+                else:
+                    match = await self.load(game_id)
+                    if match is None:
+                        continue
+            except LobbyError:
+                self.unplayable.add(game_id)
+                continue
+            except Exception:  # given back at the next renewal, to be taken again
+                log.exception("game %s could not be taken over", game_id)
+                continue
+            match.lease_until = since + self._settings.lease_ttl
+            match.drive(epoch)
+
+    async def close(self) -> None:
+        for task in self._refreshing.values():
+            task.cancel()
+        await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
