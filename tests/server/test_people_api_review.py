@@ -103,4 +103,5 @@ def test_a_deleted_opponent_on_a_profile_is_said_in_the_readers_language(client:
     for language, said in (("en", "deleted player"), ("de", "gelöschter Spieler")):
         profile = client.get("/api/players/Erna", headers={"Accept-Language": language}).json()
         # deleted during the rated game: it left it, and lost (second)
-        assert profile["games"][0]["others"] == [{"name": said, "bot": None, "place": 2, "profile": None}]
+        gone = {"name": said, "bot": None, "place": 2, "bot_account": False, "profile": None}
+        assert profile["games"][0]["others"] == [gone]
