@@ -21,10 +21,9 @@ from tendays.bridge.backoff import Backoff
 from tendays.bridge.logs import close_log, open_log
 from tendays.bridge.site import token_label
 from tendays.bridge.table_game import LogGap
-from tendays.cli.engine_cmd import VIEW_FIELDS
 from tendays.cli.main import main
 from tendays.engine import Game, Options, view
-from tendays.engine.wire import view_to_json
+from tendays.engine.wire import VIEW_FIELDS, view_to_json
 from tendays.server.matches.wire import SeatInfo, TableEncoder
 
 ENGINE = str(Path(__file__).parent / "engines" / "first_move_engine.py")

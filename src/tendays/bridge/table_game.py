@@ -15,36 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from tendays.engine import PlayerView
-from tendays.engine.wire import view_from_json
+from tendays.engine.wire import EVENT_FIELDS, VIEW_FIELDS, view_from_json
 
 __all__ = ["LogGap", "TableGame"]
 
 Json = dict[str, Any]
 
-# The fields of a view on the engine protocol (docs/engine-protocol.md, "The view"), in its order;
-# the table carries each under the same name but these two.
-_VIEW_FIELDS = (
-    "edition",
-    "options",
-    "player",
-    "phase",
-    "current",
-    "turn",
-    "rack",
-    "in_hand",
-    "taken_from",
-    "forced_pile",
-    "piles",
-    "draw_pile",
-    "rack_counts",
-    "racks",
-    "winner",
-    "events",
-    "legal_moves",
-)
+# The table carries each field of the engine protocol's view (engine/wire.py VIEW_FIELDS) under the
+# same name but these two; its log entries are events with their sentences ("text") added.
 _TABLE_NAMES = {"player": "you"}  # "events" is made from the log
-# The keys of an event in the log (the log adds "text", its sentence).
-_EVENT_FIELDS = ("kind", "player", "day", "day2", "pile", "tile", "count")
 
 
 class LogGap(ValueError):
@@ -106,10 +85,10 @@ class TableGame:
 
     def engine_view(self) -> Json:
         """The view the engine protocol sends for this seat and position."""
-        events = [{key: entry[key] for key in _EVENT_FIELDS} for entry in self.log]
+        events = [{key: entry[key] for key in EVENT_FIELDS} for entry in self.log]
         return {
             field: events if field == "events" else self.table[_TABLE_NAMES.get(field, field)]
-            for field in _VIEW_FIELDS
+            for field in VIEW_FIELDS
         }
 
     def player_view(self) -> PlayerView:

@@ -18,27 +18,6 @@ from tendays.engine.i18n import gettext as _
 
 from .command_error import CommandError
 
-# The fields of a view on the wire (docs/engine-protocol.md, "The view").
-VIEW_FIELDS = (
-    "edition",
-    "options",
-    "player",
-    "current",
-    "phase",
-    "turn",
-    "rack",
-    "in_hand",
-    "taken_from",
-    "forced_pile",
-    "piles",
-    "draw_pile",
-    "rack_counts",
-    "racks",
-    "winner",
-    "events",
-    "legal_moves",
-)
-
 
 def servable_bots() -> list[str]:
     """The bots ``--bot`` can serve: every name and level of the registry, with
@@ -118,7 +97,7 @@ def newgame_problem(text: str) -> str:
 
 def read_view(text: str) -> tuple[Any, str]:
     """The view of a ``go`` line, or None and the protocol error naming what is wrong with it."""
-    from tendays.engine.wire import view_from_json
+    from tendays.engine.wire import VIEW_FIELDS, view_from_json
 
     data, problem = _json_object("go", text, "the view")
     if data is None:

@@ -36,6 +36,30 @@ Rack = tuple[int | None, ...]
 _EVENT_KINDS = frozenset(kind.value for kind in EventKind)
 
 
+# The fields of a view and of one of its events on the wire, in view_to_json's order
+# (docs/engine-protocol.md, "The view"): what a view made elsewhere, from a table, must carry.
+VIEW_FIELDS = (
+    "edition",
+    "options",
+    "player",
+    "phase",
+    "current",
+    "turn",
+    "rack",
+    "in_hand",
+    "taken_from",
+    "forced_pile",
+    "piles",
+    "draw_pile",
+    "rack_counts",
+    "racks",
+    "winner",
+    "events",
+    "legal_moves",
+)
+EVENT_FIELDS = ("kind", "player", "day", "day2", "pile", "tile", "count")
+
+
 def _tile_id(edition: Edition, tile: int | None) -> str | None:
     return None if tile is None else edition.tiles[tile].id
 
