@@ -39,9 +39,9 @@ from sqlalchemy.orm import aliased
 from ..matches.lobby import Lobby
 from ..matches.master import Match
 from ..storage.schema import GameTable, SeatTable
-from ..vocabulary import SeatKind
 from .challenge_types import Challenge, ChallengeStatus
 from .challenges import ChallengeBook
+from .game_notices import free_person_seats
 from .notifications import announce_inbox
 
 __all__ = [
@@ -114,17 +114,7 @@ def read_account_events(engine: Engine, account_id: int, since: float, now: floa
 def _started_games(db: Connection, account_id: int) -> list[GameSeat]:
     """The unfinished games the account sits at and has not left, every person's seat taken."""
     mine = aliased(SeatTable)
-    others = aliased(SeatTable)
-    free = (
-        select(func.count())
-        .select_from(others)
-        .where(
-            others.game_id == GameTable.id,
-            others.kind == SeatKind.HUMAN,
-            others.token_hash.is_(None),
-        )
-        .scalar_subquery()
-    )
+    free = free_person_seats()
     rows = db.execute(
         select(GameTable.id, GameTable.edition, mine.seat)
         .join(mine, and_(mine.game_id == GameTable.id, mine.account_id == account_id))

@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
+from sqlalchemy.sql.selectable import ScalarSelect
 
 from ..matches.master import Match
 from ..storage.journal import Journal
@@ -157,12 +158,11 @@ class YourMoveGame:
         }
 
 
-def games_to_play(db: Connection, account_id: int) -> list[YourMoveGame]:
-    """The account's unfinished correspondence games that have started and wait for its move,
-    the nearest deadline first."""
-    mine = aliased(SeatTable)
+def free_person_seats() -> ScalarSelect[int]:
+    """The number of a game's person seats nobody has taken yet, as a subquery correlated to
+    ``GameTable``: 0 once the game has started."""
     others = aliased(SeatTable)
-    free = (
+    return (
         select(func.count())
         .select_from(others)
         .where(
@@ -172,6 +172,13 @@ def games_to_play(db: Connection, account_id: int) -> list[YourMoveGame]:
         )
         .scalar_subquery()
     )
+
+
+def games_to_play(db: Connection, account_id: int) -> list[YourMoveGame]:
+    """The account's unfinished correspondence games that have started and wait for its move,
+    the nearest deadline first."""
+    mine = aliased(SeatTable)
+    free = free_person_seats()
     rows = db.execute(
         select(GameTable.id, GameTable.edition, GameTable.clock, GameTable.deadline, mine.seat)
         .join(mine, and_(mine.game_id == GameTable.id, mine.account_id == account_id))
