@@ -7,6 +7,7 @@
     python benchmarks/server_load.py --processes 3 --json  # three servers on one PostgreSQL
     python benchmarks/server_load.py --processes 3 --kills 6 --lease 3  # and kill -9 one every few
                                                                         # seconds
+    python benchmarks/server_load.py --idle-connections 10000 --json  # and 10,000 idle sockets
 
 Starts ``tendays serve`` as a subprocess (bots without pacing, a fresh SQLite file: every move is
 committed before it is acknowledged, as in production), creates N games at once, each with two human
@@ -22,10 +23,17 @@ the same address.
 
 With ``--processes N`` (or ``--db postgresql://...``) N ``tendays serve`` processes share one
 PostgreSQL database: a throwaway cluster of Debian's PostgreSQL, durable (every commit flushed),
-unless ``--db`` names one. Game i is created on process i mod N, its first seat plays through that
-process and its second through the next, so every move also travels between processes
-(LISTEN/NOTIFY). ``--kills K`` kills a process with SIGKILL every ``--kill-every`` seconds (round
-the processes) and starts it again; its clients reconnect to another process, as the browser does.
+unless ``--db`` names one. Game i is created on process i mod N; its join and both seats'
+connections go to one process chosen by a hash of the game's id, as the shipped nginx sends them
+(``--route game``, benchmarks/load_cluster.py), and that process takes the game over. With ``--route
+spread`` its first seat plays through the creating process and its second through the next, as
+behind a proxy that spreads connections, so every move also travels between processes
+(LISTEN/NOTIFY). ``--compare-one`` runs the same load on one process on PostgreSQL as well and gives
+the ratios (``cpu_ratio_vs_one_process``, ``p99_ratio_vs_one_process``); ``--idle-window S``
+measures the processes' idle CPU first and gives the CPU per move less it
+(``cpu_ms_per_move_net``). ``--kills K`` kills a process with SIGKILL every ``--kill-every``
+seconds (round the processes) and starts it again; its clients reconnect to another process, as the
+browser does (with ``--route game``, all of a game's to the same one, which takes the game over).
 The failover time is from the kill to the next bot move of each game the killed process drove (only
 the driving process moves bots), read from the database every 20 ms. With kills, a game that ends is
 followed by a new one in its place until the last kill's failover is timed, so every kill finds
@@ -56,6 +64,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from load_cluster import ROUTE_HEADERS, compare_one, game_home, idle_cpu
+from load_sockets import IdleSockets, open_idle, raise_open_files, rss_kb
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -86,6 +96,8 @@ class Tally:
     reconnects: int = 0
     # seconds from a kill to an orphaned game's next bot move
     failovers: list[float] = field(default_factory=list)
+    idle: dict[str, Any] = field(default_factory=dict)  # --idle-connections: their figures
+    cpu_mark: float | None = None  # the servers' CPU once the idle connections are open
 
 
 async def play_seat(
@@ -114,7 +126,13 @@ async def _play_connected(
     base: str, ticket: dict[str, Any], rng: random.Random, args: argparse.Namespace, tally: Tally
 ) -> int:
     think = args.think
-    async with connect(f"{base}/ws/games/{ticket['id']}", max_size=2**22, open_timeout=5) as ws:
+    routed = ROUTE_HEADERS if args.route == "game" else None
+    async with connect(
+        f"{base}/ws/games/{ticket['id']}",
+        max_size=2**22,
+        open_timeout=5,
+        additional_headers=routed,
+    ) as ws:
         await ws.send(json.dumps({"type": "hello", "token": ticket["token"]}))
         acted = -1
         sent_at = 0.0
@@ -199,13 +217,25 @@ async def play_game(
         request["pace"] = {"kind": kind, "per_move": int(per_move), "bank": int(bank)}
     home = number % len(ports)
     alice = await post_to_live(http, home, "/api/games", request)
+    # --route game: the game's requests and connections go to one process, as nginx sends them
+    routed = game_home(alice["id"], len(ports)) if args.route == "game" else None
     joined = await post_to_live(
-        http, home + 1, f"/api/games/{alice['id']}/join", {"name": f"B{number}"}
+        http,
+        home + 1 if routed is None else routed,
+        f"/api/games/{alice['id']}/join",
+        {"name": f"B{number}"},
     )
     rng = random.Random(number)
     versions = await asyncio.gather(
         *(
-            play_seat(ports, t, random.Random(rng.random()), args, tally, home + seat)
+            play_seat(
+                ports,
+                t,
+                random.Random(rng.random()),
+                args,
+                tally,
+                home + seat if routed is None else routed,
+            )
             for seat, t in enumerate((alice, joined))
         )
     )
@@ -259,7 +289,13 @@ async def run_load(
         httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits)
         for port in ports
     ]
+    idle: IdleSockets | None = None
     try:
+        if args.idle_connections:
+            idle, tally.idle = await open_idle(
+                ports[0], servers[0].process.pid, args.idle_connections, args.idle_tables
+            )
+            tally.cpu_mark = sum(s.cpu() for s in servers)  # the games' CPU counts from here
         start = time.perf_counter()
         killing = asyncio.Event() if args.kills and db is not None else None
         if killing is not None:
@@ -273,6 +309,11 @@ async def run_load(
             await play
         return tally, time.perf_counter() - start
     finally:
+        if idle is not None:
+            tally.idle["idle_held_at_end"] = idle.held()
+            tally.idle["idle_messages"] = idle.received
+            tally.idle["rss_mb_end"] = round(rss_kb(servers[0].process.pid) / 1024, 1)
+            await idle.close()
         for client in clients:
             await client.aclose()
 
@@ -346,6 +387,7 @@ class Server:
                 "joins-per-minute",
                 "connections-per-minute",
                 "connections-at-once",
+                "open-connections",
             )
         ]
         with self.log.open("a") as log_file:
@@ -566,6 +608,41 @@ def main() -> int:
         metavar="SECONDS",
         help="the servers' game lease (default 10, as tendays serve)",
     )
+    parser.add_argument(
+        "--route",
+        choices=("game", "spread"),
+        default="game",
+        help="with several processes: every connection of a game to one process, as the shipped "
+        "nginx sends them (game, the default), or a game's two seats on two processes (spread)",
+    )
+    parser.add_argument(
+        "--idle-window",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="measure the servers' and the database's idle CPU this long before the load, and "
+        "give the CPU per move less it (cpu_ms_per_move_net; default 0: not measured)",
+    )
+    parser.add_argument(
+        "--compare-one",
+        action="store_true",
+        help="run the same load on one process on PostgreSQL too, and give the ratios to it",
+    )
+    parser.add_argument(
+        "--idle-connections",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N spectators held open on waiting tables of the first server beside the games; "
+        "reports the server's memory per connection (default 0)",
+    )
+    parser.add_argument(
+        "--idle-tables",
+        type=int,
+        default=100,
+        metavar="T",
+        help="the waiting tables the idle connections watch (default 100)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--in-process",
@@ -587,6 +664,8 @@ def main() -> int:
         )
         return 0
     cluster = None
+    if args.idle_connections:
+        raise_open_files()  # a connection is a file at both ends; the servers inherit the limit
     shared = args.postgres or args.db is not None or args.processes > 1 or args.kills > 0
     with tempfile.TemporaryDirectory() as folder:
         if shared and args.db is None:
@@ -600,10 +679,14 @@ def main() -> int:
             (lambda: children_cpu(cluster.postmaster())) if cluster is not None else (lambda: 0.0)
         )
         try:
+            # what the servers and the database spend doing nothing, a second (--idle-window)
+            idle_per_s = idle_cpu(servers, database_cpu, args.idle_window)
             cpu_before = sum(s.cpu() for s in servers)
             db_before, client_before = database_cpu(), time.process_time()
             tally, wall = asyncio.run(run_load(args, servers, db if shared else None))
-            server_cpu = sum(s.cpu() for s in servers) - cpu_before
+            server_cpu = sum(s.cpu() for s in servers) - (
+                cpu_before if tally.cpu_mark is None else tally.cpu_mark
+            )
             db_cpu = database_cpu() - db_before
             client_cpu = time.process_time() - client_before
         finally:
@@ -650,8 +733,13 @@ def main() -> int:
     }
     # The short names: p50/p99 of a person's move, CPU of the servers and the database per move.
     result["p50_ms"], result["p99_ms"] = result["latency_p50_ms"], result["latency_p99_ms"]
+    result.update(tally.idle)
     counted = server_cpu + (db_cpu if not args.kills else 0.0)
     result["cpu_ms_per_move"] = round(1000 * counted / tally.moves, 3) if tally.moves else None
+    if args.idle_window and tally.moves and not args.kills:
+        result["idle_cpu_ms_per_s"] = round(1000 * idle_per_s, 2)
+        net = counted - idle_per_s * wall  # less what the processes spend idle over the run
+        result["cpu_ms_per_move_net"] = round(1000 * net / tally.moves, 3)
     if args.kills:
         result["kills"] = args.kills
         result["failovers_timed"] = len(failovers)
@@ -659,6 +747,8 @@ def main() -> int:
             round(1000 * statistics.median(failovers)) if failovers else None
         )
         result["failover_ms_p99"] = round(1000 * percentile(failovers, 99)) if failovers else None
+    if args.compare_one:
+        result.update(compare_one(sys.argv[1:], result))
     if args.json:
         print(json.dumps(result))
     else:
@@ -690,10 +780,23 @@ def main() -> int:
                 f"{result['failover_ms_p50']} ms, p99 {result['failover_ms_p99']} ms; "
                 f"reconnections {tally.reconnects}"
             )
+        if tally.idle:
+            print(
+                f"{result['idle_connections']} idle connections on {args.idle_tables} waiting "
+                f"tables ({result['idle_failed']} failed, {result['idle_held_at_end']} open at "
+                f"the end): server memory {result['rss_mb_before_idle']} -> {result['rss_mb']} "
+                f"MiB, {result['rss_kb_per_connection']} KiB a connection; "
+                f"{result['rss_mb_end']} MiB at the end"
+            )
         print(
             f"CPU: server {result['server_cpu_s']} s, clients {result['client_cpu_s']} s; rejected "
             f"messages: {result['errors']}; {result['cpus']} CPUs shared by server and clients"
         )
+        if args.compare_one:
+            print(
+                f"against one process on PostgreSQL: CPU per move x"
+                f"{result['cpu_ratio_vs_one_process']}, p99 x{result['p99_ratio_vs_one_process']}"
+            )
         for error in tally.errors[:5]:
             print("  ", error)
         if server_log.strip():

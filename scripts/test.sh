@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything the test suite needs and run it: form, lint, types, architecture, tests.
 # The cheap checks and the fast lane come first, so that a plain failure shows in a minute; the
-# slow lane (browser, server processes, PostgreSQL, terminal: tests/lanes.py) runs last.
+# slow lane (browser, server processes, PostgreSQL, terminal: marked slow beside the tests) runs last.
 # Usage: bash scripts/test.sh [extra pytest arguments, given to both lanes]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 """Shared test settings, and the two lanes: the whole suite, and the fast lane ``pytest -m "not
-slow"`` (tests/lanes.py says which tests are slow and guards the rule)."""
+slow"`` (slow tests are marked beside their code; tests/lanes.py checks and guards the rule)."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +20,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    lanes.mark(items)
+    lanes.check(items)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -1,13 +1,13 @@
 """The fast lane (``pytest -m "not slow"``) holds no test that starts a browser, a server process, a
-database, a proxy or a terminal: tests/lanes.py marks those, and its guard fails a test that starts
-one unmarked; the tests that took over a second of CPU unmarked are named after the run."""
+database, a proxy or a terminal: such tests are marked slow beside their code, tests/lanes.py stops
+a run where one that uses a slow fixture is not, and its guard fails a test that starts one
+unmarked; the tests that took over a second of CPU unmarked are named after the run."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -53,14 +53,13 @@ def test_quick_programs_do_not(argv: list[str]) -> None:
     assert lanes.started(argv) is None
 
 
-def test_a_module_that_imports_a_starting_helper_is_slow() -> None:
-    terminal = type("Terminal", (), {"__module__": "test_tmux"})
-    quick = type("Quick", (), {"__module__": "test_tmux"})
-    assert lanes._helper_in(types.SimpleNamespace(Terminal=terminal, Quick=quick)) == (
-        "test_tmux",
-        "Terminal",
+def test_a_module_marks_itself_slow_as_a_whole() -> None:
+    assert lanes.marked_whole("import pytest\n\npytestmark = pytest.mark.slow  # starts tmux\n")
+    assert lanes.marked_whole(
+        "pytestmark = [\n    pytest.mark.slow,\n    pytest.mark.skipif(True),\n]\n"
     )
-    assert lanes._helper_in(types.SimpleNamespace(Quick=quick, path=Path)) is None
+    assert not lanes.marked_whole("pytestmark = pytest.mark.skipif(True)\n")
+    assert not lanes.marked_whole("@pytest.mark.slow\ndef test_one() -> None:\n    pass\n")
 
 
 def test_every_collected_test_with_a_slow_fixture_is_marked(request: pytest.FixtureRequest) -> None:
@@ -69,18 +68,9 @@ def test_every_collected_test_with_a_slow_fixture_is_marked(request: pytest.Fixt
     unmarked = [
         item.nodeid
         for item in request.session.items
-        if lanes.slow_reason(item) is not None and item.get_closest_marker(lanes.MARK) is None
+        if lanes.needs_mark(item) is not None and item.get_closest_marker(lanes.MARK) is None
     ]
     assert unmarked == []
-
-
-def test_the_slow_tests_named_by_hand_exist() -> None:
-    for entry in lanes.SLOW_TESTS:
-        path, _, name = entry.partition("::")
-        module = TESTS.parent / path
-        assert module.is_dir() if path.endswith("/") else module.is_file(), entry
-        test = name.split("::")[-1].split("[")[0]  # a parametrisation names its test's function
-        assert not name or f"def {test}(" in module.read_text(), entry
 
 
 GUARDED = """

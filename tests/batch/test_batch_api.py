@@ -24,6 +24,8 @@ from tendays.batch import (  # noqa: E402
 from tendays.batch.rules import decode  # noqa: E402
 from tendays.engine import Options, Phase, apply, checker_for, legal_moves, load_edition, new_game  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 USA = load_edition("usa")
 GERMANY = load_edition("germany")
 

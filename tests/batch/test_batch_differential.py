@@ -17,6 +17,8 @@ from differential import Coverage, Mismatch, few_tiles_left, play_both  # noqa: 
 from tendays.batch import chance, rules  # noqa: E402
 from tendays.engine import Edition, Options, State, load_edition  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 USA = load_edition("usa")
 GERMANY = load_edition("germany")
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 pytest.importorskip("jax")
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "batch_speed.py"

@@ -17,6 +17,8 @@ from tendays.bots import GreedyBot  # noqa: E402
 from tendays.bots.learned import PolicySpec, encode, load_policy  # noqa: E402
 from tendays.engine import ActionCodec, Game, load_edition, next_decision  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
 
 

@@ -11,6 +11,8 @@ jax = pytest.importorskip("jax")
 from tendays.batch import BatchEnv, indices, observe, random_actions  # noqa: E402
 from tendays.engine import MAX_PLAYERS, Options  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 
 def _one_hot(values: np.ndarray, width: int, none: int) -> np.ndarray:
     """[B, K * width] one-hot rows of ``values`` ([B, K]); ``none`` gives a row of zeros."""

@@ -12,6 +12,8 @@ jnp = jax.numpy
 from tendays.batch import BatchState, Config, chance  # noqa: E402
 from tendays.engine import Options  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 
 def _fields(state: BatchState) -> list[jax.Array]:
     leaves = jax.tree.leaves(state)

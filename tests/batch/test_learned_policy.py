@@ -27,6 +27,8 @@ from tendays.bots.learned import (
 from tendays.engine import Game, Options, Phase, load_edition, next_decision, view  # noqa: E402
 from tendays.training.ppo import PPO, Settings, journey_progress  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 CASES = [
     ("usa", Options(players=2, days=10, turn_limit=300)),
     ("usa", Options(players=3, days=6, swap=True)),

@@ -11,6 +11,8 @@ jax = pytest.importorskip("jax")
 from tendays.batch import BatchEnv, random_actions, rules  # noqa: E402
 from tendays.engine import Options  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 
 def test_the_handed_out_mask_is_the_rules_mask() -> None:
     options = Options(players=2, days=20, swap=True, turn_limit=40)  # 28 facts: the most there are

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 pytest.importorskip("jax")
 
 # Minor page faults per call of a function whose 45 MB result is freed before the

@@ -10,6 +10,8 @@ jax = pytest.importorskip("jax")
 
 from observe_cases import CASES, DIGESTS, digest  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 
 @pytest.mark.skipif(
     jax.default_backend() != "cpu", reason="the digests were recorded with XLA's CPU backend"

@@ -9,6 +9,8 @@ jax = pytest.importorskip("jax")
 
 from tendays.batch.transpose import batch_first  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 
 @pytest.mark.parametrize("rows", [1, 4, 7, 173])
 @pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.bool_])

@@ -18,6 +18,8 @@ from tendays.server.people.passwords import hash_password, verify  # noqa: E402
 from tendays.server.storage.schema import AccountTable, SessionTable  # noqa: E402
 from tendays.server.storage.store import Store  # noqa: E402
 
+pytestmark = pytest.mark.slow  # Argon2id hashing: every sign-up and sign-in
+
 
 @pytest.fixture
 def database(tmp_path: Path) -> str:

@@ -27,6 +27,8 @@ from tendays.server.people.ratings import rate_game  # noqa: E402
 from tendays.server.storage.schema import AccountTable, GameTable, MoveTable, ReportTable, SeatTable  # noqa: E402
 from tendays.server.storage.store import Store  # noqa: E402
 
+pytestmark = pytest.mark.slow  # starts tendays serve, and a tendays admin process per command
+
 ADMIN = "cl1-m0d-Tq4Lx8Vw2Rz6Yb0Nc5Kd9Hs3Pf7Gj1Me"
 FINGERPRINT = hashlib.sha256(ADMIN.encode()).hexdigest()[:12]
 

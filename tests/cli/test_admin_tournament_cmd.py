@@ -13,6 +13,8 @@ import pytest
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
 from test_admin_moderation_cmd import admin, base  # noqa: E402, F401
 
+pytestmark = pytest.mark.slow  # starts tendays serve, and a tendays admin process per command
+
 
 def test_site_tournaments_and_series_from_the_command_line(base: str) -> None:  # noqa: F811
     later = str(time.time() + 3600)

@@ -15,6 +15,8 @@ from tendays.cli.tui.seats import parse_seats
 from tendays.cli.tui.table import Table
 from tendays.engine import Options
 
+pytestmark = pytest.mark.slow  # runs tendays in a process of its own per test
+
 
 def tendays(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

@@ -58,6 +58,7 @@ async def look(pilot: object, app: App[None], *keys: str) -> str:
     return text
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_help_rules_verdict_prompts_and_notices_speak_german_at_80x24() -> None:
     app = make_app(
         "me,greedy", seed=5, edition="germany", days=5, language="de", skip_to_first_turn=True
@@ -94,6 +95,7 @@ async def test_help_rules_verdict_prompts_and_notices_speak_german_at_80x24() ->
     assert english_in(rules) == [] and "Alaska und Hawaii" in rules, rules
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_setup_screen_and_the_hot_seat_screen_speak_german() -> None:
     from tendays.cli.tui.play_app import PlayApp
     from tendays.cli.tui.table import PlayConfig
@@ -128,6 +130,7 @@ def german_record() -> object:
     return game.record
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_replay_speaks_german_and_shows_each_colours_shape() -> None:
     record = german_record()
     app = ReplayApp(record, language="de")  # type: ignore[arg-type]
@@ -149,6 +152,7 @@ def rack_rows(app: App[None]) -> list[str]:
     return [line for line in screen_lines(app) if re.match(r"^ [ ▸↻] ?\s?\d+ ", line)]
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 @pytest.mark.parametrize(
     ("edition", "lang"), [("usa", "en"), ("usa", "de"), ("germany", "de"), ("germany", "en")]
 )
@@ -195,6 +199,7 @@ def swatch_colours(screen: GameScreen) -> set[str]:
     return colours
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_colour_blind_palette_is_a_key_away_and_kept_in_the_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -233,6 +238,7 @@ LEFT_IN_ENGLISH = re.compile(
 )
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_german_screens_say_moves_turns_and_keys_in_german_words() -> None:
     app = make_app(
         "me,greedy,normal", seed=5, edition="germany", language="de", skip_to_first_turn=True

@@ -17,6 +17,8 @@ from test_bad_files import one_line_refusal, saved_game
 
 from tendays.cli.record_file import MAX_RECORD_BYTES
 
+pytestmark = pytest.mark.slow  # runs tendays in a process of its own per test
+
 TITLE = "\x1b]2;pwned\x07"  # retitles the terminal
 MEMORY = 1 << 30  # bytes of address space a refusal may use: a regression fails, not the machine
 LIMIT_WORDS = f"tendays reads game records from files of at most 1 MiB ({MAX_RECORD_BYTES} bytes)"

@@ -93,6 +93,7 @@ async def played(pilot: Pilot[None], screen: GameScreen, *keys: str) -> tuple[Mo
     return moves
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_every_day_key_drafts_onto_its_day_and_the_footer_offers_no_draw() -> None:
     app = make_app("me,random", seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -107,6 +108,7 @@ async def test_every_day_key_drafts_onto_its_day_and_the_footer_offers_no_draw()
         )
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_every_key_of_the_game_screen(tmp_path: Path) -> None:
     app = make_app(
         "me,random", seed=9, swap=True, save_path=tmp_path / "s.json", skip_to_first_turn=True
@@ -171,6 +173,7 @@ async def test_every_key_of_the_game_screen(tmp_path: Path) -> None:
         assert not app.is_running
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_log_never_takes_the_focus_so_the_arrows_stay_with_the_rack() -> None:
     app = make_app("me,random", seed=2, skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -187,6 +190,7 @@ async def test_the_log_never_takes_the_focus_so_the_arrows_stay_with_the_rack() 
         assert screen.input.cursor == 3 and log.scroll_y == log.max_scroll_y
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
 async def test_a_whole_game_with_the_arrow_keys_and_enter_alone(size: tuple[int, int]) -> None:
     app = make_app("me,random", seed=8)
@@ -207,6 +211,7 @@ async def test_a_whole_game_with_the_arrow_keys_and_enter_alone(size: tuple[int,
         assert isinstance(app.screen, EndScreen)
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_every_key_of_the_replay() -> None:
     game = Game("usa", Options(players=2, days=5), 3, ("Ann", "Bob"))
     play_bots(game, [GreedyBot(), GreedyBot()])
@@ -249,6 +254,7 @@ async def test_every_key_of_the_replay() -> None:
         assert not app.is_running
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_every_key_of_the_end_screen_the_help_and_the_verdict(tmp_path: Path) -> None:
     app = make_app(
         "me,greedy",
@@ -290,6 +296,7 @@ async def test_every_key_of_the_end_screen_the_help_and_the_verdict(tmp_path: Pa
         assert new_screen is not screen and not new_screen.table.is_over
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_privacy_screen_asks_before_quitting_an_unsaved_game() -> None:
     app = make_app("Ann,Bob", seed=3, days=3)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -311,6 +318,7 @@ def test_the_docs_show_the_bots_ratings_of_today() -> None:
             assert f"rated {level.rating:.1f}" in " ".join(docs.split()), level.name
 
 
+@pytest.mark.slow  # runs tendays play in subprocesses
 def test_the_refusals_in_the_docs_are_what_the_command_says(tmp_path: Path) -> None:
     docs = DOCS.read_text()
     block = docs[docs.index('```console\n$ tendays play --players "me,hrad"') :]

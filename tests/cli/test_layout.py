@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from tui_driver import (
@@ -36,6 +37,7 @@ async def press(pilot: Pilot[None], *keys: str) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_every_days_link_is_explained_in_full_under_the_rack_at_80x24() -> None:
     app = make_app("me,greedy,random,normal", seed=7, edition="germany", skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -51,6 +53,7 @@ async def test_every_days_link_is_explained_in_full_under_the_rack_at_80x24() ->
             await press(pilot, "down")
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_verdict_scrolls_and_always_shows_how_to_close_it() -> None:
     app = make_app("me,greedy,random,normal", seed=7, edition="germany", skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -92,6 +95,7 @@ def test_wrapped_explanations_keep_their_indent() -> None:
             assert following.startswith("    "), following
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_resizing_rewraps_the_log_without_a_sideways_scrollbar_and_keeps_its_end() -> None:
     app = make_app("me,greedy,random,normal", seed=3, skip_to_first_turn=True)
     async with app.run_test(size=(120, 30)) as pilot:
@@ -107,6 +111,7 @@ async def test_resizing_rewraps_the_log_without_a_sideways_scrollbar_and_keeps_i
             assert " ".join(log.lines[-1].split()) in shown_in(app, "#log")
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_terminal_too_small_says_so_and_the_game_comes_back() -> None:
     app = make_app("me,greedy", seed=12)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -125,6 +130,7 @@ async def test_a_terminal_too_small_says_so_and_the_game_comes_back() -> None:
         assert not app.is_running
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_wide_terminal_shows_every_link_in_words_beside_the_rack() -> None:
     app = make_app("me,greedy", seed=12, skip_to_first_turn=True)
     async with app.run_test(size=(120, 30)) as pilot:
@@ -148,6 +154,7 @@ async def test_the_prompt_names_the_day_keys_plainly() -> None:
         assert "1-0" not in shown(app)
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_setup_screen_takes_typing_at_once_and_refuses_a_misspelt_level() -> None:
     app = PlayApp(PlayConfig(bot_delay=0, players=""), setup=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -165,6 +172,7 @@ async def test_the_setup_screen_takes_typing_at_once_and_refuses_a_misspelt_leve
         assert isinstance(screen, GameScreen) and screen.table.names == ("Player 1", "Hrad")
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_finished_game_not_saved_asks_before_quitting(tmp_path: Path) -> None:
     save = tmp_path / "end.json"
     app = make_app(
@@ -187,6 +195,7 @@ async def test_a_finished_game_not_saved_asks_before_quitting(tmp_path: Path) ->
         assert save.exists() and not app.is_running
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_every_screen_fits_80x24_without_cutting_the_footer() -> None:
     app = make_app("me,greedy,random,normal", seed=7, edition="germany", skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -207,6 +216,7 @@ def test_the_screens_in_the_docs_are_80x24_captures() -> None:
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), lines[0]
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_pop_up_in_a_terminal_too_small_says_so_too() -> None:
     app = make_app("me,greedy", seed=12)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -222,6 +232,7 @@ async def test_a_pop_up_in_a_terminal_too_small_says_so_too() -> None:
         assert "too small" not in shown(app)
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_setup_screen_at_80x24_shows_every_field_and_mends_its_refusals() -> None:
     app = PlayApp(PlayConfig(bot_delay=0), setup=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -246,6 +257,7 @@ async def test_the_setup_screen_at_80x24_shows_every_field_and_mends_its_refusal
         assert "is not a bot" not in shown(app)  # the field is mended: the old refusal is gone
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_long_paste_in_the_move_box_is_refused_without_covering_the_board() -> None:
     app = make_app("me,greedy", seed=7, skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:

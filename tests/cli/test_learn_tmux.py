@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 from test_tmux import Terminal
 
+# slow: starts tmux
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
     pytest.mark.slow,
 ]

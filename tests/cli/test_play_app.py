@@ -84,6 +84,7 @@ async def click_move(pilot: Pilot[None], move: Move) -> None:
         raise AssertionError(f"no clicks for {move}")
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_person_plays_a_whole_game_against_a_bot_with_keys_and_mouse() -> None:
     app = make_app("me,greedy", seed=11)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -110,6 +111,7 @@ async def test_a_person_plays_a_whole_game_against_a_bot_with_keys_and_mouse() -
         assert table.record.replay().racks == final.racks
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_germany_five_days_to_the_end_at_a_large_size() -> None:
     app = make_app("me,greedy", seed=5, edition="germany", days=5)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -120,6 +122,7 @@ async def test_germany_five_days_to_the_end_at_a_large_size() -> None:
         assert "10 Tage durch Deutschland, 5 days" in screen_text(app)
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_hot_seat_shows_a_privacy_screen_and_never_another_rack() -> None:
     app = make_app("Ann,Bob,random", seed=3, days=3)
     people = {0: Person(1), 1: Person(2)}
@@ -151,6 +154,7 @@ async def test_hot_seat_shows_a_privacy_screen_and_never_another_rack() -> None:
         assert privacy_screens >= 6  # at least the whole draft
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_save_and_resume_continue_the_same_game(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     app = make_app("me,greedy,random", seed=21, days=5, save_path=save)
@@ -198,6 +202,7 @@ async def test_play_command_resumes_from_a_file(
     assert app.config.save_path == save  # saving again goes back into the same file
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_bad_input_is_explained_never_ignored() -> None:
     app = make_app("me,random", seed=8, days=5)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -258,6 +263,7 @@ async def test_bad_input_is_explained_never_ignored() -> None:
         assert not app.is_running
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_keys_during_a_bots_turn_say_to_wait() -> None:
     # the bot waits, so its turn lasts
     config = PlayConfig(players="me,random", seed=2, bot_delay=30)
@@ -275,6 +281,7 @@ async def test_keys_during_a_bots_turn_say_to_wait() -> None:
         await pilot.press("q")
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_swap_variant_by_keys() -> None:
     app = make_app("me,random", seed=6, days=5, swap=True, skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -290,6 +297,7 @@ async def test_swap_variant_by_keys() -> None:
         assert swapped is not None and (swapped[1], swapped[3]) == (rack[3], rack[1])
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_help_verdict_and_hint() -> None:
     app = make_app("me,random", seed=9, edition="usa", skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -320,6 +328,7 @@ def test_help_speaks_the_german_editions_words() -> None:
     assert "airplane" not in rules and "swap" not in rules.split("## Keys")[0]
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_resizing_never_crashes() -> None:
     app = make_app("me,greedy", seed=12)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -330,6 +339,7 @@ async def test_resizing_never_crashes() -> None:
         assert "Your journey" in screen_text(app)
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_setup_screen_starts_a_game_and_explains_bad_seats() -> None:
     app = PlayApp(PlayConfig(bot_delay=0), setup=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -349,6 +359,7 @@ async def test_setup_screen_starts_a_game_and_explains_bad_seats() -> None:
         assert screen.table.record.seed == 77 and screen.table.names == ("You", "Bot 2")
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_play_again_with_the_same_options() -> None:
     app = make_app("me,greedy", seed=11, days=5, turn_limit=2, skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -373,6 +384,7 @@ class BrokenBot:
         raise RuntimeError("the engine program exited")
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_failing_bot_is_reported_and_the_game_can_still_be_saved(tmp_path: Path) -> None:
     from tendays.cli.tui.seats import TerminalSeat
 
@@ -394,6 +406,7 @@ async def test_a_failing_bot_is_reported_and_the_game_can_still_be_saved(tmp_pat
         assert load_save(save)[0].moves == screen.table.record.moves
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_game_against_an_engine_program_to_the_end() -> None:
     import sys
 

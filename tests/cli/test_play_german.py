@@ -25,6 +25,7 @@ from tendays.cli.tui.game_screen import GameScreen
 from tendays.engine import use_language
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_a_whole_german_game_at_80x24_speaks_german_and_fits() -> None:
     app = make_app("me,greedy", seed=5, edition="germany", days=5, language="de")
     with use_language("de"):  # what PlayApp.run does for `tendays play --lang de`

@@ -128,6 +128,7 @@ def test_longer_journeys_than_ten_days_can_be_played(monkeypatch: pytest.MonkeyP
     assert app.first_table is not None and app.first_table.options.days == 14
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_setup_screen_offers_who_begins_and_shows_the_engines_refusal() -> None:
     app = PlayApp(PlayConfig(bot_delay=0), setup=True)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -199,6 +200,7 @@ def write_old_save(path: Path) -> Game:
     return game
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_an_old_save_file_resumes_under_the_rules_it_was_played_by(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -223,6 +225,7 @@ async def test_an_old_save_file_resumes_under_the_rules_it_was_played_by(
         assert screen.table.record.replay().winner == screen.table.view_for(None).winner
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_bots_move_as_the_engines_turn_loop_would() -> None:
     app = make_app("greedy,random,greedy", seed=17, days=5)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -21,6 +21,7 @@ def finished_record(seed: int = 3, days: int = 5) -> GameRecord:
     return game.record
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_arrow_keys_step_through_a_finished_game_showing_every_rack() -> None:
     record = finished_record()
     app = ReplayApp(record)
@@ -56,6 +57,7 @@ async def test_arrow_keys_step_through_a_finished_game_showing_every_rack() -> N
         await pilot.pause()
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_space_plays_the_game_back_to_its_end() -> None:
     record = finished_record()
     app = ReplayApp(record, step_seconds=0.01)
@@ -72,6 +74,7 @@ async def test_space_plays_the_game_back_to_its_end() -> None:
         assert "game over" in screen_text(app)
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_an_unfinished_game_keeps_its_racks_hidden_unless_revealed() -> None:
     full = finished_record()
     unfinished = GameRecord(full.edition, full.options, full.seed, full.moves[:12], full.names)
@@ -186,6 +189,7 @@ def test_replay_text_counts_problems_in_words(
     assert " problem\n" in out or " problems\n" in out
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_the_person_called_you_holds_a_tile_in_the_replay() -> None:
     game = Game("usa", Options(players=2, days=5, first_seat=0), 3, ("You", "Bot 2"))
     play_bots(game, [GreedyBot(), GreedyBot()])

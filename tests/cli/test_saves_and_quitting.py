@@ -17,6 +17,7 @@ from tendays.cli.tui.seats import parse_seats
 from tendays.cli.tui.table import PlayConfig, Table
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_saving_beside_another_games_save_keeps_it_and_says_where(tmp_path: Path) -> None:
     earlier = tmp_path / "tendays-save.json"
     Table("usa", PlayConfig(players="me,random").options(), 4, parse_seats("me,random")).save(
@@ -57,6 +58,7 @@ def test_a_resumed_game_saves_back_into_its_own_file(
     assert table is not None and table.save_target(save) == save
 
 
+@pytest.mark.slow  # plays the terminal game's screens through whole games
 async def test_ctrl_q_and_the_palettes_quit_ask_first_with_moves_not_saved(tmp_path: Path) -> None:
     app = make_app("me,greedy", seed=21, save_path=tmp_path / "game.json", skip_to_first_turn=True)
     async with app.run_test(size=(80, 24)) as pilot:

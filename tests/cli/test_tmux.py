@@ -26,7 +26,9 @@ from tendays.cli.tui.captions import status_text, turn_prompt
 from tendays.cli.tui.input_model import InputModel
 from tendays.engine import Game, MoveKind, Options, Phase, next_decision, view
 
+# slow: starts tmux
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
     pytest.mark.slow,
 ]

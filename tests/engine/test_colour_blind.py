@@ -32,6 +32,8 @@ with warnings.catch_warnings():
 
 from tendays.engine import available_editions, load_edition
 
+pytestmark = pytest.mark.slow  # colour-science takes over a second to import
+
 VISIONS = {
     "normal vision": None,
     "protanopia": "Protanomaly",

@@ -1,8 +1,11 @@
-"""Records keep their meaning: games recorded under earlier rules replay as they were played.
+"""Records keep their meaning: every game stored under tests/data replays as it was played.
 
 ``tests/data/records/rules1.json`` holds games recorded before rules versions existed (their options
 name no rules version), played by random players long enough to reshuffle the draw pile several
-times, with the table as that version of tendays left it at the end.
+times, with the table as that version of tendays left it at the end. ``tests/data/golden/`` holds
+seeded games as text: their stored moves, replayed, must give every event and every table the file
+says, to the end of the game (the tests of tests/engine/test_record.py make the same files again
+from seeded random players; here they are read as records).
 """
 
 from __future__ import annotations
@@ -11,10 +14,13 @@ import json
 from pathlib import Path
 
 import pytest
+from test_record import playthrough
 
 from tendays.engine import (
+    Game,
     GameRecord,
     IllegalMoveError,
+    Options,
     RecordError,
     State,
     apply,
@@ -22,9 +28,10 @@ from tendays.engine import (
     new_game,
 )
 
-RECORDS = json.loads(
-    (Path(__file__).parent.parent / "data" / "records" / "rules1.json").read_text("utf-8")
-)
+DATA = Path(__file__).parent.parent / "data"
+RECORDS = json.loads((DATA / "records" / "rules1.json").read_text("utf-8"))
+GOLDEN = sorted((DATA / "golden").glob("*.txt"))
+NAMES = ("Ann", "Ben", "Cy", "Di")  # the players' names in the golden files
 
 
 def table(state: State) -> dict[str, object]:
@@ -94,3 +101,24 @@ def test_rules_1_games_keep_the_option_limits_they_were_created_under() -> None:
         RECORDS[0], options={"players": 3, "days": 17}, edition="germany", moves=["draft 1"]
     )
     assert GameRecord.from_json(data).replay().racks[0][0] is not None
+
+
+def test_every_stored_record_is_replayed_here() -> None:
+    stored = {path.relative_to(DATA).as_posix() for path in DATA.glob("records/*")}
+    stored |= {path.relative_to(DATA).as_posix() for path in DATA.glob("golden/*")}
+    assert stored == {"records/rules1.json"} | {f"golden/{path.name}" for path in GOLDEN}
+    assert len(GOLDEN) >= 4
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda path: path.stem)
+def test_a_golden_game_replays_from_its_stored_moves(path: Path) -> None:
+    header, *body = path.read_text("utf-8").splitlines()
+    described, seed = header.rsplit(" seed ", 1)  # "usa {options} seed 11"
+    edition, options = described.split(" ", 1)
+    moves = [line[5:] for line in body if not line.startswith("       ")]  # "   7 take 2"
+    played = Options.from_json(json.loads(options))
+    game = Game(edition, played, int(seed), names=NAMES[: played.players])
+    for move in moves:
+        game.play(move)
+    assert game.state.is_over  # the file holds the whole game
+    assert playthrough(game) == path.read_text("utf-8")

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def place_of_every_tile(state: State) -> Counter:
     return tiles
 
 
+@pytest.mark.slow  # Hypothesis over whole games
 @given(games)
 def test_every_tile_is_in_exactly_one_place(params: dict) -> None:
     states, _ = play(params)
@@ -86,6 +88,7 @@ def test_three_discard_piles_after_every_turn(params: dict) -> None:
             assert len(state.piles) == 3 and all(state.piles)
 
 
+@pytest.mark.slow  # Hypothesis over whole games
 @given(games)
 def test_the_draw_pile_is_never_empty_while_buried_tiles_could_refill_it(params: dict) -> None:
     # Printed rule: the reshuffle happens the moment the last tile is drawn (rules version 2).
@@ -116,6 +119,7 @@ def test_the_forced_pile_is_the_only_pile_legal_moves_use(params: dict) -> None:
             assert forced == 0
 
 
+@pytest.mark.slow  # Hypothesis over whole games
 @given(games)
 def test_a_record_replays_identically(params: dict) -> None:
     states, moves = play(params)
@@ -168,6 +172,7 @@ def hide_differently(state: State, player: int, rng: random.Random) -> State:
     )
 
 
+@pytest.mark.slow  # Hypothesis over whole games
 @given(games, st.integers(0, 3), st.integers(0, 2**32))
 def test_a_view_never_shows_other_racks_or_the_draw_order(
     params: dict, seat: int, shuffle_seed: int

@@ -50,6 +50,7 @@ def load_tool() -> ModuleType:
 tool = load_tool()
 
 
+@pytest.mark.slow  # extracts every sentence of the source
 def test_the_template_holds_every_sentence_of_the_source() -> None:
     source, template = tool.summary(tool.extract()), tool.summary(tool.read(tool.TEMPLATE))
     new = sorted(map(str, set(source) - set(template)))
@@ -148,6 +149,7 @@ def test_the_compiled_catalogue_is_the_compilation_of_its_source(lang: str) -> N
     )
 
 
+@pytest.mark.slow  # extracts every sentence of the source
 def test_the_checking_command_finds_nothing() -> None:
     assert tool.problems() == []
 

@@ -12,8 +12,8 @@ from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from tendays.learn import Tutor, load_lesson  # noqa: E402
-from tendays.server.face.guard import RequestLanguage  # noqa: E402
-from tendays.server.face.learn import learn_router  # noqa: E402
+from tendays.server.face.door.guard import RequestLanguage  # noqa: E402
+from tendays.server.face.routers.learn import learn_router  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -86,7 +86,7 @@ def test_the_daily_puzzle_without_a_date_is_the_one_of_the_shared_daily_date(
 ) -> None:
     import datetime
 
-    from tendays.server.face import puzzles
+    from tendays.server.face.routers import puzzles
 
     # one home for "which day is today": the terminal's --daily asks the same function
     monkeypatch.setattr(puzzles, "daily_date", lambda: datetime.date(2027, 2, 3))

@@ -15,6 +15,8 @@ import jax.numpy as jnp  # noqa: E402
 
 from tendays.rl.vector import TenDaysVectorEnv  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 RANGE = "action space 0-36"  # 5 days
 
 

@@ -22,6 +22,8 @@ from tendays.bots.batched_view import batched_observation
 from tendays.engine import ActionCodec, Game, Options, load_edition, new_game, next_decision, view
 from tendays.engine.wire import view_to_json
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 ROOT = Path(__file__).resolve().parents[2]
 PPO = ROOT / "examples" / "pgx_ppo"
 ENGINE = ROOT / "examples" / "batched_policy_engine.py"

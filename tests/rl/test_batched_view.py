@@ -19,6 +19,8 @@ from tendays.bots import GreedyBot, RandomBot  # noqa: E402
 from tendays.bots.batched_view import FORMS, batched_observation  # noqa: E402
 from tendays.engine import Game, Options, Phase, load_edition, next_decision, view  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 CASES = [
     ("usa", Options(players=2, days=10, turn_limit=300)),
     ("germany", Options(players=2, days=10, turn_limit=60)),

@@ -5,9 +5,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "env_speed.py"
 
 
+@pytest.mark.slow  # runs the environment speed script
 def test_env_speed_json() -> None:
     out = subprocess.run(
         [sys.executable, str(SCRIPT), "--seconds", "0.05", "--json", "--days", "5"],

@@ -19,6 +19,7 @@ OPTIONS = [
 ]
 
 
+@pytest.mark.slow  # over a second of CPU
 @pytest.mark.parametrize("edition_id", ["usa", "germany"])
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o.players}p-{o.days}d")
 def test_fast_encoder_equals_reference(edition_id: str, options: Options) -> None:

@@ -14,6 +14,8 @@ from open_spiel.python.algorithms import generate_playthrough  # noqa: E402
 
 import tendays.rl.openspiel  # noqa: E402, F401
 
+pytestmark = pytest.mark.slow  # imports OpenSpiel and JAX
+
 PLAYTHROUGHS = sorted((Path(__file__).parent.parent / "data" / "openspiel").glob("*.txt"))
 
 

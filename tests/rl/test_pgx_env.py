@@ -18,6 +18,8 @@ from tendays.engine import Options  # noqa: E402
 from tendays.rl import make_pgx_env  # noqa: E402
 from tendays.rl.pgx_env import ENV_ID  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 
 def _act_randomly(rng: jax.Array, mask: jax.Array) -> jax.Array:
     return jax.random.categorical(rng, jnp.log(mask.astype(jnp.float32)), axis=-1)

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # imports JAX and pgx, and runs the example
+
 pytest.importorskip("haiku")
 pytest.importorskip("distrax")
 pytest.importorskip("omegaconf")

@@ -71,6 +71,7 @@ def test_gains_are_score_differences(edition_id: str, days: int, seed: int) -> N
     assert all(-4 <= g <= 4 for g in gains)
 
 
+@pytest.mark.slow  # over a second of CPU
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(available_editions()), st.integers(2, 20), st.integers(0, 2**32))
 def test_gain_table_and_sound_gaps_agree_with_the_gap_by_gap_definitions(

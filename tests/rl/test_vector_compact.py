@@ -12,6 +12,8 @@ pytest.importorskip("gymnasium")
 from tendays.batch import indices  # noqa: E402
 from tendays.rl.vector import TenDaysVectorEnv  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 GAMES = 16
 
 

@@ -15,6 +15,8 @@ from tendays.batch import OVER_PHASE  # noqa: E402
 from tendays.engine import Options  # noqa: E402
 from tendays.rl.vector import TenDaysVectorEnv  # noqa: E402
 
+pytestmark = pytest.mark.slow  # imports JAX and compiles the batched engine
+
 GAMES = 32
 
 

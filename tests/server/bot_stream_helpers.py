@@ -23,7 +23,7 @@ from server_helpers import free_port, settings
 from sqlalchemy import insert
 
 from tendays.server.face.app import Limits, create_app
-from tendays.server.face.bot_streams import StreamEndingServer
+from tendays.server.face.routers.bot_streams import StreamEndingServer
 from tendays.server.matches.text import name_key
 from tendays.server.people.api_tokens import TokenScope, make_token
 from tendays.server.storage.schema import AccountTable

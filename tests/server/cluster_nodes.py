@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from typing import Any
 
 from server_helpers import free_port, post_json, wait_until_serving
@@ -111,3 +113,30 @@ class Player:
         """Close the table connection (the browser tab goes away)."""
         self._stack.close()
         self.conn = None
+
+
+class Person:
+    """A person signed up on one of the processes; their session works on every process."""
+
+    def __init__(self, node: Node, name: str) -> None:
+        self.name = name
+        answer, headers = call(node, "POST", "/api/accounts", {"name": name, "password": "a long enough secret"})
+        self.csrf = answer["csrf"]
+        self.cookie = headers["Set-Cookie"].split(";")[0]
+
+    def ask(self, node: Node, method: str, path: str, body: Any = None) -> dict[str, Any]:
+        return call(node, method, path, body, {"Cookie": self.cookie, "X-CSRF-Token": self.csrf})[0]
+
+
+def call(
+    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[dict[str, Any], Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            return json.load(answer), answer.headers
+    except urllib.error.HTTPError as error:
+        raise AssertionError(f"{method} {path}: {error.code} {error.read().decode()}") from None

@@ -48,7 +48,8 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# the PostgreSQL half of every test that uses db_url starts a database: slow
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The server's database: a SQLite file, and (the same test again) a PostgreSQL database."""
     if request.param == "sqlite":

@@ -49,7 +49,11 @@ from browser_helpers import CHROMIUM, CHROMIUM_ARGS, click_move, is_over, legal_
 from browser_helpers import sign_up as sign_up_on_page  # noqa: E402
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 ENGINE = Path(__file__).resolve().parents[1] / "data" / "engines" / "docs_engine.py"
 PASSWORD = "a bot walks across the map"

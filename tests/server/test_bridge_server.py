@@ -21,6 +21,8 @@ import pytest
 httpx = pytest.importorskip("httpx")
 from server_helpers import PASSWORD, free_port, wait_until_serving  # noqa: E402
 
+pytestmark = pytest.mark.slow  # starts tendays serve
+
 WAIT = 120.0  # seconds before the test gives up on what it waits for
 
 

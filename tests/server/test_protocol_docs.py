@@ -1,15 +1,22 @@
 """docs/protocol.md's WebSocket section names exactly the table's vocabulary: the message kinds a
-client sends and the server sends, the error codes and the end reasons, as
-:mod:`tendays.server.vocabulary` declares them; and the table socket handles every kind a client may
-send after its hello. Docs and code cannot drift apart."""
+client sends and the server sends, the error codes, the end reasons and the kinds of chat line, and
+its REST section the kinds of pace, as :mod:`tendays.server.vocabulary` declares them; and the table
+socket handles every kind a client may send after its hello. Docs and code cannot drift apart."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from tendays.server.face.table_requests import handled_kinds
-from tendays.server.vocabulary import ClientKind, EndReason, RejectionCode, ServerKind
+from tendays.server.face.sockets.table_requests import handled_kinds
+from tendays.server.vocabulary import (
+    ChatKind,
+    ClientKind,
+    EndReason,
+    PaceKind,
+    RejectionCode,
+    ServerKind,
+)
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -75,6 +82,22 @@ def test_the_docs_name_every_end_reason_and_no_other() -> None:
     ended = re.search(r'"ended": null((?: \| "\w+")+)', _websocket())
     assert ended is not None
     assert re.findall(r'"(\w+)"', ended.group(1)) == [reason.value for reason in EndReason]
+
+
+def test_the_docs_name_every_chat_kind_and_no_other() -> None:
+    chat = re.search(r'"chat": \[\{[^]]*?"kind": ((?:"\w+"(?: \| )?)+)', _websocket())
+    assert chat is not None
+    assert re.findall(r'"(\w+)"', chat.group(1)) == [kind.value for kind in ChatKind]
+
+
+def test_the_docs_name_every_pace_kind_and_no_other() -> None:
+    rest = _section(
+        PROTOCOL.read_text(encoding="utf-8"),
+        "## REST (OpenAPI at `/docs` and `/openapi.json`)",
+        "## Accounts and sessions",
+    )
+    pace = next(item for item in _bullets(rest) if item.startswith("`pace`:"))
+    assert re.findall(r'\{"kind": "(\w+)"', pace) == [kind.value for kind in PaceKind]
 
 
 def test_the_table_handles_every_kind_after_the_hello() -> None:

@@ -22,6 +22,8 @@ pytest.importorskip("websockets")
 from server_helpers import free_port, post_json, wait_until_serving  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
+pytestmark = pytest.mark.slow  # starts tendays serve
+
 Message = dict[str, Any]
 ADMIN = "adm1n-Tq4Lx8Vw2Rz6Yb0Nc5Kd9Hs3Pf7Gj1Me"  # as strong as the server asks
 

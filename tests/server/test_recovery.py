@@ -23,6 +23,8 @@ pytest.importorskip("websockets")
 from server_helpers import free_port, post_json, wait_until_serving  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
+pytestmark = pytest.mark.slow  # starts tendays serve
+
 Message = dict[str, Any]
 
 

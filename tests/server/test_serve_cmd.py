@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from tendays.cli.main import main
-from tendays.server.face.logs import RedactSecrets
+from tendays.server.face.door.logs import RedactSecrets
 
 
 def test_a_database_that_cannot_be_opened_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,8 +17,8 @@ import pytest
 
 from tendays.cli import serve_cmd
 from tendays.cli.serve_settings import SERVE_SETTINGS, Kind, Setting, SettingGroup, setting
-from tendays.server.face.connections import ConnectionLimits
-from tendays.server.face.guard import Limits
+from tendays.server.face.door.connections import ConnectionLimits
+from tendays.server.face.door.limits import Limits
 from tendays.server.settings import MasterSettings, PaceLimits
 
 ROOT = Path(__file__).resolve().parents[2]

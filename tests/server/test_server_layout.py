@@ -54,6 +54,7 @@ def test_each_room_is_a_package_that_says_what_it_holds(room: str) -> None:
     assert len(modules(room)) > 2
 
 
+@pytest.mark.slow  # over a second of CPU
 @pytest.mark.parametrize("room", ROOMS)
 def test_each_room_imports_only_the_rooms_below_it(room: str) -> None:
     allowed = {*ROOMS[ROOMS.index(room) + 1 :], "settings", "vocabulary"}

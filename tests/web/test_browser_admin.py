@@ -11,7 +11,11 @@ from browser_helpers import CHROMIUM, Server, held_request, new_page, post
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 ADMIN = "br0wser-admin-Kq2Vx8Lm4Zt6Yb1Nc9Rd3Hs7Pf5Gj0"
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from tendays.web.pages import page_html
+
 STATIC = Path(__file__).resolve().parents[2] / "src" / "tendays" / "web" / "static"
 I18N = STATIC / "i18n"
 PLURAL_FORMS = {"zero", "one", "two", "few", "many", "other"}  # Intl.PluralRules categories
@@ -59,7 +61,7 @@ def used_keys() -> set[str]:
     for path in STATIC.glob("js/**/*.js"):
         keys |= set(re.findall(r"\bt[n]?\(\"([\w.]+)\"", path.read_text(encoding="utf-8")))
     for path in STATIC.glob("*.html"):
-        text = path.read_text(encoding="utf-8")
+        text = page_html(path)  # with its top bar
         keys |= set(re.findall(r"data-i18n=\"([\w.]+)\"", text))
         for attrs in re.findall(r"data-i18n-attr=\"([^\"]+)\"", text):
             keys |= {pair.split(":")[1].strip() for pair in attrs.split(";") if ":" in pair}

@@ -11,7 +11,11 @@ from browser_helpers import CHROMIUM, Server, new_page, post
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -23,9 +23,15 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_accessibility import audit
 from test_profiles_browser import SMALL_TARGETS
 
+from tendays.web.pages import page_html
+
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("tendays.server.face.app", reason="the server (tendays serve) is not available")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 PEOPLE = ("Ada", "Bob", "Cyd", "Dee")
 PASSWORD = "a tournament of ten days"
@@ -485,5 +491,5 @@ def test_every_page_but_the_game_screens_links_to_the_tournaments() -> None:
     pages = sorted(page for page in static.glob("*.html") if page.name not in GAME_SCREENS)
     assert len(pages) >= 10
     for page in pages:
-        header = page.read_text(encoding="utf-8").split("</header>")[0]
+        header = page_html(page).split("</header>")[0]
         assert 'href="/tournaments"' in header, page.name

@@ -20,7 +20,11 @@ from tendays.server.storage.schema import BlockTable
 from tendays.server.storage.store import Store
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 CHALLENGE_URL = re.compile(r"/challenge/([A-Za-z0-9_-]+)$")
 GAME_URL = re.compile(r"/play/([A-Za-z0-9_-]+)")

@@ -14,7 +14,11 @@ from test_accessibility import audit
 from test_report_block_browser import Person, opened
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 CORRESPONDENCE = {"kind": "correspondence", "per_move": 86400}
 

@@ -10,7 +10,11 @@ import pytest
 from browser_helpers import CHROMIUM, Page, Server, new_page, post, wait_for_turn_or_end
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 
 def against_a_bot(server: Server) -> dict[str, Any]:

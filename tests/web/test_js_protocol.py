@@ -1,6 +1,7 @@
-"""The browser's names for the table protocol (web/static/js/shared/protocol.js) are the server's:
-every StrEnum of tendays.server.vocabulary is one frozen object there, with the same members in the
-same order and the same words, and the file holds nothing else."""
+"""The browser's names for the server's closed sets (web/static/js/shared/protocol.js) are the
+server's: every StrEnum of tendays.server.vocabulary a browser reads, a tournament's kind and status
+and a challenge's status, is one frozen object there, with the same members in the same order and
+the same words, and the file holds nothing else."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from enum import StrEnum
 from pathlib import Path
 
 from tendays.server import vocabulary
+from tendays.server.people.challenge_types import ChallengeStatus
+from tendays.server.people.tournament_rules import TournamentKind
+from tendays.server.people.tournament_spec import TournamentStatus
 
 STATIC_JS = Path(__file__).resolve().parents[2] / "src" / "tendays" / "web" / "static" / "js"
 PROTOCOL_JS = STATIC_JS / "shared" / "protocol.js"
@@ -16,6 +20,9 @@ PROTOCOL_JS = STATIC_JS / "shared" / "protocol.js"
 OBJECT = re.compile(r"^export const (\w+) = Object\.freeze\(\{\n(.*?)\n\}\);$", re.S | re.M)
 MEMBER = re.compile(r'^  ([A-Z][A-Z_]*): "([a-z_]+)",$')
 EXPORT = re.compile(r"^export\b", re.M)
+
+# said only between server processes: no browser reads it
+SERVER_ONLY = {vocabulary.ChangeKind.__name__}
 
 
 def js_vocabularies(source: str) -> dict[str, list[tuple[str, str]]]:
@@ -34,12 +41,13 @@ def js_vocabularies(source: str) -> dict[str, list[tuple[str, str]]]:
 
 
 def python_vocabularies() -> dict[str, list[tuple[str, str]]]:
-    """Each StrEnum the server's vocabulary exports as its (name, value) pairs, in order."""
+    """Each StrEnum the browser reads as its (name, value) pairs, in order."""
     enums = [getattr(vocabulary, name) for name in vocabulary.__all__]
+    enums += [TournamentKind, TournamentStatus, ChallengeStatus]
     return {
         enum.__name__: [(member.name, member.value) for member in enum]
         for enum in enums
-        if isinstance(enum, type) and issubclass(enum, StrEnum)
+        if isinstance(enum, type) and issubclass(enum, StrEnum) and enum.__name__ not in SERVER_ONLY
     }
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browser_helpers import Server, new_page, open_lobby
+
+pytestmark = pytest.mark.slow  # starts tendays serve (and Chromium)
 
 
 def test_the_new_game_form_fits_a_phone(browser: Any, server: Server) -> None:

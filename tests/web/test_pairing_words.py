@@ -9,7 +9,11 @@ import pytest
 from browser_helpers import CHROMIUM, Server, new_page, open_lobby, sign_up
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 PASSWORD = "walking across the map"
 WORDS = {

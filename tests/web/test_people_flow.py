@@ -21,7 +21,11 @@ from tendays.cli.tui.save_file import load_save
 from tendays.engine.wire import view_from_json
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 PASSWORD = "walking across the map"
 BOT_OFFER = 2.0  # seconds of waiting before the lobby offers a bot

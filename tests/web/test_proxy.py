@@ -26,7 +26,9 @@ from browser_helpers import CHROMIUM, click_move, free_port, is_over, legal_butt
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+# slow: starts Chromium
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
     pytest.mark.skipif(NGINX is None, reason="nginx is not installed (scripts/test.sh installs Debian's)"),
     pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is missing"),

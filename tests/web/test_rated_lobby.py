@@ -15,7 +15,11 @@ from browser_helpers import CHROMIUM, Page, Server, new_page, open_lobby, post, 
 from test_accessibility import audit
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 PASSWORD = "walking across the map"
 

@@ -11,7 +11,11 @@ from browser_helpers import CHROMIUM, Server
 from test_rated_lobby import create_rated, signed_up, summary
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 
 def test_a_rated_game_left_at_move_0_reads_as_aborted_in_english_and_german(browser: Any, server: Server) -> None:

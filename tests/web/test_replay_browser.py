@@ -17,7 +17,11 @@ from test_accessibility import audit
 from tendays.cli.tui.save_file import load_save
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing")
+# slow: starts tendays serve (and Chromium)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
+]
 
 
 def frame(page: Page) -> int:
@@ -180,3 +184,12 @@ def test_a_game_ended_early_shows_what_its_watchers_saw(browser: Any, server: Se
         assert watcher.locator("#replay-racks [data-tile], #replay-racks .mini-rack").count() == 0
         assert audit(watcher) == [], locale
         assert watcher.js_errors == []
+
+
+def test_an_unknown_replay_is_said_as_a_sentence(browser: Any, server: Server) -> None:
+    page = new_page(browser, locale="en-US")
+    page.goto(f"{server.url}/replay/nothing-here")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    page.wait_for_selector("#replay-wait:not(:empty)")
+    assert page.inner_text("#replay-wait") == "There is no game 'nothing-here'."
+    assert page.locator("#replay-wait a").count() == 0 and page.js_errors == []

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tendays.web.pages import page_html
+
 STATIC = Path(__file__).resolve().parents[2] / "src" / "tendays" / "web" / "static"
 EDITIONS = STATIC.parents[1] / "editions"
 PAGES = sorted(page.name for page in STATIC.glob("*.html"))
@@ -53,7 +55,7 @@ def test_a_page_loads_its_scripts_from_pages_and_no_module_imports_one() -> None
 
 
 def test_the_lobby_links_to_the_puzzles_and_the_guided_game() -> None:
-    lobby = (STATIC / "index.html").read_text(encoding="utf-8")
+    lobby = page_html(STATIC / "index.html")
     links = set(re.findall(r'<a\b[^>]*\bhref="(/[a-z]+)"', lobby))
     assert {"/puzzles", "/learn"} <= links
 

@@ -8,6 +8,7 @@ secrets such as a database password never show in the process list; the admin to
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 
@@ -15,6 +16,11 @@ from tendays.engine.i18n import gettext as _
 
 from .command_error import CommandError
 from .serve_settings import SERVE_SETTINGS, SettingGroup, setting
+
+# The collector's thresholds (Python's are 700, 10, 10): a move makes thousands of short-lived
+# objects, freed by reference counting; a young generation ten times larger is walked a tenth as
+# often.
+_GC_THRESHOLDS = (7000, 10, 10)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,12 +46,13 @@ def _admin_token(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
+        from uvicorn.config import WS_PROTOCOLS
 
-        from tendays.server.face.admin import weak_token
         from tendays.server.face.app import Limits, create_app
-        from tendays.server.face.bot_streams import StreamEndingServer
-        from tendays.server.face.connections import ConnectionLimits, guarded_http
-        from tendays.server.face.logs import RedactSecrets
+        from tendays.server.face.door.connections import ConnectionLimits, guarded_http
+        from tendays.server.face.door.logs import RedactSecrets
+        from tendays.server.face.routers.admin import weak_token
+        from tendays.server.face.routers.bot_streams import StreamEndingServer
         from tendays.server.settings import MasterSettings, PaceLimits
         from tendays.server.storage.store import (
             DatabaseBusy,
@@ -138,6 +145,9 @@ def run(args: argparse.Namespace) -> int:
         # Tables are small JSON deltas; compressing each for every connection would cost more server
         # time than the bandwidth it saves.
         ws_per_message_deflate=False,
+        # websockets' sans-I/O protocol: the least CPU a message of the three uvicorn offers
+        # (docs/server.md, "Load"); uvloop is uvicorn's own choice wherever it exists.
+        ws="websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto",
         # Forwarded headers are read by the server's own guard, from --trusted-proxies only.
         proxy_headers=False,
         server_header=False,
@@ -174,5 +184,15 @@ def run(args: argparse.Namespace) -> int:
     server_log.propagate = False
     for name in ("uvicorn.access", "uvicorn.error", "websockets"):
         logging.getLogger(name).addFilter(redacting)  # no secret in any line, at any level
+    _quiet_collector()
     server.run()
     return 0
+
+
+def _quiet_collector() -> None:
+    """Spare each move the cyclic garbage collector's walks over what lives as long as the server
+    (its modules, routes and settings: about 100,000 objects, built by now): under load they took
+    a sixth of the server's CPU (docs/server.md, "Load")."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*_GC_THRESHOLDS)

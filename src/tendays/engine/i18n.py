@@ -77,8 +77,11 @@ def match_language(preferred: str | Iterable[str] | None) -> str:
     """
     if preferred is None:
         return DEFAULT_LANGUAGE
-    tags = _ranked(preferred) if isinstance(preferred, str) else list(preferred)
     known = available_languages()
+    # The server asks this for every sentence it words, mostly with a code it matched before.
+    if isinstance(preferred, str) and preferred in known:
+        return preferred
+    tags = _ranked(preferred) if isinstance(preferred, str) else list(preferred)
     for tag in tags:
         primary = re.split(r"[-_.@]", tag.strip(), maxsplit=1)[0].lower()
         if primary in known:

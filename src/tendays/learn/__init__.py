@@ -6,7 +6,7 @@ seed of a game the engine deals, every move of it (the newcomer's and the gentle
 moments at which a rule first matters (:mod:`tendays.learn.script`). :class:`Tutor` walks a newcomer
 through it: what to do now, where on the screen, why, and what is wrong with any other move
 (:mod:`tendays.learn.tutor`). The terminal (``tendays learn``) and the browser (``/learn``, served
-by ``tendays.server.face.learn``) both read it.
+by ``tendays.server.face.routers.learn``) both read it.
 """
 
 from .script import Lesson, LessonError, Topic, available_lessons, find_moments, load_lesson

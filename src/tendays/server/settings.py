@@ -12,13 +12,15 @@ from typing import Any
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
+from .vocabulary import PaceKind
+
 __all__ = ["MasterSettings", "Pace", "PaceLimits"]
 
 
 @dataclass(frozen=True, slots=True)
 class Pace:
-    """How fast a game is played: ``kind`` is "live" or "correspondence";
-    seconds per move and of bank."""
+    """How fast a game is played: ``kind`` is a :class:`~tendays.server.vocabulary.PaceKind` (or
+    a word :meth:`PaceLimits.check` refuses); seconds per move and of bank."""
 
     kind: str
     per_move: float
@@ -32,7 +34,7 @@ class Pace:
         return cls(str(data["kind"]), float(data["per_move"]), float(data.get("bank") or 0.0))
 
     def describe(self) -> str:
-        if self.kind == "live":
+        if self.kind == PaceKind.LIVE:
             bank = f" and a bank of {_duration(self.bank)}" if self.bank else ""
             return f"live: {_duration(self.per_move)} a move{bank}"
         return f"correspondence: {_duration(self.per_move)} a move"
@@ -50,7 +52,7 @@ class PaceLimits:
 
     def check(self, pace: Pace) -> None:
         """Raise ``ValueError`` (in words) for a pace outside the operator's limits."""
-        if pace.kind == "live":
+        if pace.kind == PaceKind.LIVE:
             low, high = self.live_min, self.live_max
             if not 0 <= pace.bank <= self.bank_max:
                 raise ValueError(
@@ -58,7 +60,7 @@ class PaceLimits:
                         most=_duration(self.bank_max), given=_duration(pace.bank)
                     )
                 )
-        elif pace.kind == "correspondence":
+        elif pace.kind == PaceKind.CORRESPONDENCE:
             low, high = self.correspondence_min, self.correspondence_max
             if pace.bank:
                 raise ValueError(
@@ -71,7 +73,7 @@ class PaceLimits:
         if not low <= pace.per_move <= high:
             words = (
                 _("a live game gives each move {least} to {most}, not {given}")
-                if pace.kind == "live"
+                if pace.kind == PaceKind.LIVE
                 else _("a correspondence game gives each move {least} to {most}, not {given}")
             )
             raise ValueError(
@@ -135,8 +137,8 @@ class MasterSettings:
     # Bot accounts (people/bot_accounts.py): unfinished games one bot account may play at once;
     # accepting a challenge beyond it is refused (a tournament's pairing counts but never refuses).
     bot_games: int = 8
-    # The Bot API's streams (face/bot_streams.py) send an empty line after this many idle seconds,
-    # and end then if their token was revoked.
+    # The Bot API's streams (face/routers/bot_streams.py) send an empty line after this many idle
+    # seconds, and end then if their token was revoked.
     stream_keepalive: float = 7.0
     # Challenges one account may make a minute (besides the hourly limit); 0: no such limit.
     challenges_per_minute: int = 5

@@ -1,6 +1,7 @@
-"""The server's closed sets of words, each named once: a game's status, a seat's kind, why a game
-ended early, the codes a table refuses with, and the kinds of message the table socket takes and
-sends (docs/protocol.md names every member; a test holds them together).
+"""The server's closed sets of words, each named once: a game's status, a seat's kind, a game's
+pace, why a game ended early, the codes a table refuses with, the kinds of message the table socket
+takes and sends, the kinds of chat line (docs/protocol.md names every member; a test holds them
+together), how far a game's analysis is, and what one server process tells the others it changed.
 
 Every member is a ``StrEnum`` whose value is the word records, the database and the wire have
 always used: a member equals its string and encodes as it, so nothing stored or sent changes. This
@@ -12,9 +13,13 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "AnalysisStatus",
+    "ChangeKind",
+    "ChatKind",
     "ClientKind",
     "EndReason",
     "MatchStatus",
+    "PaceKind",
     "RejectionCode",
     "SeatKind",
     "ServerKind",
@@ -35,6 +40,14 @@ class SeatKind(StrEnum):
 
     HUMAN = "human"
     BOT = "bot"
+
+
+class PaceKind(StrEnum):
+    """How a game with a clock is played: the ``kind`` of a game's ``pace`` (a challenge's and a
+    tournament's ``clock``)."""
+
+    LIVE = "live"  # seconds a move, and a bank
+    CORRESPONDENCE = "correspondence"  # hours or days a move; turns are told by notification
 
 
 class EndReason(StrEnum):
@@ -88,3 +101,34 @@ class ServerKind(StrEnum):
     SEAT = "seat"  # the seat of the rematch the connection asked for
     ERROR = "error"  # a refused message: a RejectionCode and the reason in words
     PONG = "pong"  # the answer to a ping
+
+
+class ChatKind(StrEnum):
+    """The ``kind`` of a chat line: what a seat wrote, or the table's own notice (stored as data,
+    read in each reader's language)."""
+
+    CHAT = "chat"
+    NOTICE = "notice"
+
+
+class AnalysisStatus(StrEnum):
+    """The ``status`` of a finished game's analysis, asked for again until it is not running."""
+
+    RUNNING = "running"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class ChangeKind(StrEnum):
+    """What a server process tells the others it changed: the first word of a notice's WHAT
+    (:func:`~tendays.server.storage.cluster.announcement`). Never sent to a browser."""
+
+    MOVE = "move"  # a stored move, with the clock after it
+    SEAT = "seat"
+    CHAT = "chat"
+    ENDED = "ended"
+    REMATCH = "rematch"
+    RELEASED = "released"  # game "*": the process gave its leases back
+    TAKEN = "taken"  # "taken EPOCH": the sender took the game's lease; its holder stops driving
+    SESSIONS = "sessions"  # game "*": sessions of an account ended
+    INBOX = "inbox"  # game "*": an account's inbox changed

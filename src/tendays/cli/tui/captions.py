@@ -14,7 +14,7 @@ from tendays.engine import Phase, PlayerView
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
-from .input_model import Pending
+from .input_model import Pending, PendingKind
 from .render import YOU, last_actions, person, tile_text
 from .seats import TerminalSeat
 
@@ -162,7 +162,7 @@ def turn_prompt(pv: PlayerView, pending: Pending | None) -> Text:
             keys=keys,
         )
     if pv.phase is Phase.DRAW:
-        if pending is not None and pending.kind == "swap":
+        if pending is not None and pending.kind == PendingKind.SWAP:
             if pending.day:
                 return Text(
                     _(

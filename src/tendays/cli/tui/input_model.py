@@ -13,6 +13,7 @@ keeping the chosen day when only the pile was wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from tendays.engine import PILES, InvalidMoveError, Move, MoveKind, Phase, PlayerView
 from tendays.engine.i18n import gettext as _
@@ -23,6 +24,7 @@ __all__ = [
     "TYPED_LIMIT",
     "InputModel",
     "Pending",
+    "PendingKind",
     "Reply",
     "key_usable",
     "move_verbs",
@@ -90,12 +92,19 @@ def typed_form(kind: MoveKind) -> str:
     return " ".join([move_verbs()[kind.value], *numbers])
 
 
+class PendingKind(StrEnum):
+    """What a half-made choice is for."""
+
+    PLACE = "place"
+    SWAP = "swap"
+
+
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A choice half made: ``kind`` "place" (``day`` 0: discard the held tile) or
-    "swap" (``day`` 0: no day yet)."""
+    """A choice half made: where to place the held tile (``day`` 0: discard it) or which days to
+    swap (``day`` 0: no day yet)."""
 
-    kind: str
+    kind: PendingKind
     day: int = 0
 
 
@@ -129,7 +138,7 @@ class InputModel:
 
     @property
     def swapping(self) -> bool:
-        return self.pending is not None and self.pending.kind == "swap"
+        return self.pending is not None and self.pending.kind == PendingKind.SWAP
 
     def reset(self, pv: PlayerView | None = None) -> None:
         """Forget a half-made choice (after a move was played) and, given the view of the person
@@ -193,9 +202,9 @@ class InputModel:
         if pv.phase is Phase.DRAFT:
             return Reply(Move.draft(day))
         if pv.phase is Phase.DRAW:
-            if self.pending is not None and self.pending.kind == "swap":
+            if self.pending is not None and self.pending.kind == PendingKind.SWAP:
                 if not self.pending.day:
-                    self.pending = Pending("swap", day)
+                    self.pending = Pending(PendingKind.SWAP, day)
                     return Reply()
                 return Reply(Move.swap(self.pending.day, day))
             self.on_piles = True
@@ -210,7 +219,7 @@ class InputModel:
                     "pile."
                 )
             )
-        self.pending = Pending("place", day)
+        self.pending = Pending(PendingKind.PLACE, day)
         self._to_discard_piles(pv)
         return Reply()
 
@@ -260,7 +269,7 @@ class InputModel:
                 if pv.phase is Phase.DRAW
                 else _("While drafting, every tile goes onto an empty day.")
             )
-        self.pending = Pending("place", 0)
+        self.pending = Pending(PendingKind.PLACE, 0)
         self._to_discard_piles(pv)
         return Reply()
 
@@ -277,7 +286,7 @@ class InputModel:
             return _refuse(
                 _("A swap replaces drawing: it is only possible at the start of your turn.")
             )
-        self.pending = Pending("swap")
+        self.pending = Pending(PendingKind.SWAP)
         self.on_piles = False
         return Reply()
 
@@ -298,7 +307,7 @@ class InputModel:
         """Esc: drop the half-made choice, the cursor back on its day; None when there was none."""
         if self.pending is None:
             return None
-        if self.pending.kind == "place":
+        if self.pending.kind == PendingKind.PLACE:
             self.on_piles = False
         self.pending = None
         return Reply(message=_("Cancelled."))

@@ -1,2 +1,3 @@
-"""The HTTP and WebSocket face: the app and its routers, the pages, the front door's limits, the
-lobby's requests and answers, and what is said at a table over its WebSocket."""
+"""The HTTP and WebSocket face, in rooms: the app that wires everything (``app``), what every router
+shares (``routing``), the front door and who is asking (``door``), the HTTP routers with their
+requests and answers (``routers``), and the WebSocket rooms (``sockets``)."""

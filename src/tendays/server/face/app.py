@@ -2,11 +2,11 @@
 the operator's admin calls and an API page that works offline.
 
 ``create_app`` builds a FastAPI app around a :class:`~tendays.server.matches.lobby.Lobby` and
-includes the routers, one per face: the REST lobby (:mod:`~tendays.server.face.lobby_api`), the
-tables' WebSocket (:mod:`~tendays.server.face.sockets`), the pages, replays, puzzles, the guided
-game, the admin calls and ``/docs``. What they share (the lobby of a request, a page, the error
-answers) is in :mod:`~tendays.server.face.routing`. The protocol is described in docs/protocol.md;
-the REST part also at ``/docs`` (OpenAPI).
+includes the routers, one per face: the REST lobby (:mod:`~tendays.server.face.routers.lobby`), the
+tables' WebSocket (:mod:`~tendays.server.face.sockets.table_route`), the pages, replays, puzzles,
+the guided game, the admin calls and ``/docs``. What they share (the lobby of a request, a page,
+the error answers) is in :mod:`~tendays.server.face.routing`. The protocol is described in
+docs/protocol.md; the REST part also at ``/docs`` (OpenAPI).
 """
 
 from __future__ import annotations
@@ -31,33 +31,34 @@ from ..people.tournament_director import Director
 from ..settings import MasterSettings
 from ..storage.journal import Journal
 from ..storage.store import DatabaseLock, Store
-from .accounts_api import accounts_router
-from .admin import admin_router
-from .admin_moderation import admin_moderation_router
-from .admin_tournaments import admin_tournaments_router
-from .bot_account_api import bot_account_router
-from .bot_game_api import bot_game_router
-from .bot_streams import OpenStreams, bot_streams_router
-from .challenges_api import challenges_router
-from .docs import docs_router
-from .follows_api import follows_router
-from .guard import LimitBook, Limits, RequestGuard, RequestLanguage
-from .headers import SecurityHeaders
-from .learn import learn_router
-from .lobby_api import lobby_router
-from .me_socket import InboxSockets
-from .moderation_api import moderation_router
-from .notifications_api import notifications_router
-from .pages import pages_router
-from .players import players_router
-from .puzzles import puzzles_router
-from .replays import replays_router
+from .door.guard import RequestGuard, RequestLanguage
+from .door.headers import SecurityHeaders
+from .door.limits import LimitBook, Limits
+from .routers.accounts import accounts_router
+from .routers.admin import admin_router
+from .routers.admin_moderation import admin_moderation_router
+from .routers.admin_tournaments import admin_tournaments_router
+from .routers.bot_account import bot_account_router
+from .routers.bot_game import bot_game_router
+from .routers.bot_streams import OpenStreams, bot_streams_router
+from .routers.challenges import challenges_router
+from .routers.docs import docs_router
+from .routers.follows import follows_router
+from .routers.learn import learn_router
+from .routers.lobby import lobby_router
+from .routers.moderation import moderation_router
+from .routers.notifications import notifications_router
+from .routers.pages import pages_router
+from .routers.players import players_router
+from .routers.puzzles import puzzles_router
+from .routers.replays import replays_router
+from .routers.seeks import seeks_router
+from .routers.tokens import tokens_router
+from .routers.tournaments import tournaments_router
+from .routers.tv import tv_router
 from .routing import ERROR_HANDLERS, static_dir
-from .seeks_api import seeks_router
-from .sockets import table_router
-from .tokens_api import tokens_router
-from .tournaments_api import tournaments_router
-from .tv import tv_router
+from .sockets.me import InboxSockets
+from .sockets.table_route import table_router
 
 __all__ = ["Limits", "MasterSettings", "create_app", "static_dir"]
 
@@ -98,7 +99,7 @@ def create_app(
             app.state.inbox_sockets = inbox_sockets = InboxSockets(lobby, accounts.ends)
             inbox_sockets.start()
             app.state.attempts = Attempts(journal)
-            app.state.limits = limits  # the per-token limit (face/bearer.py)
+            app.state.limits = limits  # the per-token limit (face/door/bearer.py)
             app.state.matchmaker = matchmaker = Matchmaker(lobby)
             matchmaker.start()
             # tournaments: paired here while this process holds their leases

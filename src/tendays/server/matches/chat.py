@@ -22,7 +22,7 @@ from tendays.engine.i18n import ngettext
 
 from ..settings import MasterSettings
 from ..storage.rows import ChatRow, MoveConflict
-from ..vocabulary import RejectionCode
+from ..vocabulary import ChatKind, RejectionCode
 from .messages import Outgoing
 from .notices import Plural, encode_notice
 from .seats import Rejected, Seat, Subscriber, hidden_seats
@@ -96,7 +96,7 @@ class Chat:
             "at": row.at,
         }
 
-    async def _add(self, seat: int | None, kind: str, text: str) -> None:
+    async def _add(self, seat: int | None, kind: ChatKind, text: str) -> None:
         try:
             await self._store(seat, kind, text)
         # another process wrote a line of this number first: read its lines, write after
@@ -108,7 +108,7 @@ class Chat:
             self.take(stored.chat if stored is not None else ())
             await self._store(seat, kind, text)
 
-    async def _store(self, seat: int | None, kind: str, text: str) -> None:
+    async def _store(self, seat: int | None, kind: ChatKind, text: str) -> None:
         row = ChatRow(self.known + 1, seat, kind, text, round(time.time(), 3))
         await self._journal.run(self._journal.store.add_chat, self._table.id, row)
         self.take((row,))
@@ -144,7 +144,7 @@ class Chat:
             )
         recent.append(now)
         try:
-            await self._add(seat, "chat", line)
+            await self._add(seat, ChatKind.CHAT, line)
         except Exception:
             recent.pop()
             raise Rejected(
@@ -172,4 +172,4 @@ class Chat:
         msgid marked with :func:`~tendays.server.matches.notices.N_` (or a
         :class:`~tendays.server.matches.notices.Plural`), formatted with
         ``args`` in each reader's language."""
-        await self._add(None, "notice", encode_notice(message, sentence=sentence, **args))
+        await self._add(None, ChatKind.NOTICE, encode_notice(message, sentence=sentence, **args))

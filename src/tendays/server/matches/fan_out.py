@@ -11,29 +11,20 @@ message serves every subscriber that would be sent the same. It reads its match 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from typing import Any, Protocol
 
-from tendays.engine import PlayerView, State, view
+from tendays.engine import PlayerView, view
 
 from .messages import Outgoing
-from .seats import Seat, Subscriber, hidden_seats
+from .seats import SeatedTable, Subscriber, hidden_seats
 from .wire import SeatInfo, TableEncoder
 
 __all__ = ["FanOut", "ShownTable"]
 
 
-class ShownTable(Protocol):
+class ShownTable(SeatedTable, Protocol):
     """What the fan-out reads of its match: the table told of, and the facts beside the view."""
 
-    @property
-    def seats(self) -> Sequence[Seat]: ...
-    @property
-    def state(self) -> State: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def status(self) -> str: ...
     def connected(self, seat: int) -> bool: ...
     def table_facts(self, now: float) -> dict[str, Any]: ...
 

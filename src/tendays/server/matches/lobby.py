@@ -65,6 +65,7 @@ class Lobby:
         self.cluster = (
             Cluster(journal, self.settings, self.processes) if journal.store.shared else None
         )
+        self.processes.cluster = self.cluster
 
     # Told of every game that ends here, and of every turn that passes (the face installs them:
     # places, ratings and "your move" notifications live above the matches).
@@ -254,6 +255,8 @@ class Lobby:
 
     async def _register(self, match: Match, stored: StoredGame) -> None:
         lease = self.settings.lease_ttl if self.cluster is not None else None
+        if self.cluster is not None:
+            await self.cluster.watch(match.id)  # heard from before anyone else can change it
         await self.journal.run(self.journal.store.create_game, stored, lease)
         if lease is not None:
             match.driving, match.epoch, match.lease_until = True, 1, time.monotonic() + lease
@@ -309,6 +312,11 @@ class Lobby:
         if match is not None:
             self._holds[game_id] += 1
         return match
+
+    async def serve_here(self, match: Match) -> None:
+        """A table connection of ``match`` came here: hold the game here
+        (:meth:`~.other_processes.OtherProcesses.serve_here`)."""
+        await self.processes.serve_here(match)
 
     def release(self, match: Match) -> None:
         """The match :meth:`get` handed out is no longer needed: forget it if it is finished and

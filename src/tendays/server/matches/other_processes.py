@@ -3,18 +3,21 @@
 
 On PostgreSQL several server processes share the database. :class:`OtherProcesses` follows what
 the others change in the games held here (their notices, in order, per game), reads a game not held
-yet so that it is never older than the database at the moment it was asked for, stops driving a
-game whose lease another process took over, and drives the games this process took over. Each
-match follows its own changes (:class:`~tendays.server.matches.following.Follower`); this is the
-part that knows every held game.
+yet so that it is never older than the database at the moment it was asked for, takes the lease of
+a game whose connections come here (:meth:`OtherProcesses.serve_here`: the proxy routes a game's
+connections to one process, so that one stores, views and sends its moves), stops driving a game
+whose lease another process took, and drives the games this process took over. Each match follows
+its own changes (:class:`~tendays.server.matches.following.Follower`); this is the part that knows
+every held game.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import TYPE_CHECKING, Protocol
 
 from ..settings import MasterSettings
@@ -44,6 +47,16 @@ class HeldGames(Protocol):
         """Let go of a match nobody here needs any more."""
 
 
+class Listening(Protocol):
+    """What :class:`OtherProcesses` asks of the :class:`~tendays.server.storage.cluster.Cluster`."""
+
+    async def watch(self, game_id: str) -> None:
+        """Return once this process hears the game's notices."""
+
+    async def take(self, game_id: str) -> int | None:
+        """Take the game's lease from whoever holds it: its new epoch (None: the game is over)."""
+
+
 class OtherProcesses:
     """Follows the other processes' changes to the held games, and drives the leased ones."""
 
@@ -58,6 +71,10 @@ class OtherProcesses:
         self._loading: Counter[str] = Counter()
         # leased games this server cannot replay (it keeps them, unplayed)
         self.unplayable: set[str] = set()
+        # the cluster, on PostgreSQL (the lobby sets it)
+        self.cluster: Listening | None = None
+        # games whose lease is being taken here: not given back as stray meanwhile
+        self._taking: set[str] = set()
 
     def changed(self, game_id: str, notice: str = "") -> None:
         """Another process changed a game: if held here, follow it (notices of one game in their
@@ -73,6 +90,46 @@ class OtherProcesses:
     def changed_all(self) -> None:
         for game_id in list(self._held.matches):
             self.changed(game_id)
+
+    def watched(self) -> Iterable[str]:
+        return [*self._held.matches, *self._loading]
+
+    def taken(self, game_id: str, epoch: int) -> None:
+        match = self._held.matches.get(game_id)
+        if match is None or not match.driving or match.epoch is None or match.epoch >= epoch:
+            return
+        log.info(
+            "game %s is held by another server process now (its connections went there)", game_id
+        )
+        match.drive(None)
+        self._held.forget_if_unused(match)
+
+    async def serve_here(self, match: Match) -> None:
+        """A table connection of ``match`` came to this process: take the game's lease unless it
+        is held here already, so that one process stores, views and sends its moves. The process
+        that held it stops driving it; its moves, fenced by the lease epoch, are refused from now
+        on, and those it stored before are read here first."""
+        if (
+            self.cluster is None
+            or match.driving
+            or match.status == MatchStatus.OVER
+            or match.id in self.unplayable
+            or match.id in self._taking
+        ):
+            return
+        self._taking.add(match.id)
+        try:
+            since = time.monotonic()
+            epoch = await self.cluster.take(match.id)
+            if epoch is None:
+                return
+            await match.refresh()
+            match.lease_until = since + self._settings.lease_ttl
+            match.drive(epoch)
+        except Exception:  # the connection is served all the same, the game held where it was
+            log.exception("game %s: taking its lease for a connection here failed", match.id)
+        finally:
+            self._taking.discard(match.id)
 
     def _follow(self, game_id: str) -> asyncio.Task[None] | None:
         """Follow the notices of a held game not followed yet; the task that
@@ -91,6 +148,8 @@ class OtherProcesses:
         was asked for. :class:`LobbyError` (409) for a game this server cannot play."""
         self._loading[game_id] += 1
         try:
+            if self.cluster is not None:
+                await self.cluster.watch(game_id)
             stored = await self._journal.run(self._journal.store.load_game, game_id)
         finally:
             self._loading[game_id] -= 1
@@ -130,7 +189,9 @@ class OtherProcesses:
         stray = [
             game_id
             for game_id in leases
-            if game_id not in driven and game_id not in self.unplayable
+            if game_id not in driven
+            and game_id not in self.unplayable
+            and game_id not in self._taking
         ]
         # taken but not driven (reading it failed, or it ended here): let any process take it again
         if stray:

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from typing import Protocol
 
 from tendays import bots
-from tendays.engine import Decision, Game, Move, Phase, State, next_decision
+from tendays.engine import Decision, Game, Move, Phase, next_decision
 
 from ..settings import MasterSettings
-from ..vocabulary import MatchStatus, SeatKind
-from .seats import Rejected, Seat
+from ..vocabulary import MatchStatus, RejectionCode, SeatKind
+from .seats import Rejected, SeatedTable
 from .thinking import Thinker
 
 __all__ = ["BotTable", "SeatBots"]
@@ -31,7 +30,7 @@ __all__ = ["BotTable", "SeatBots"]
 log = logging.getLogger("tendays.server")
 
 
-class BotTable(Protocol):
+class BotTable(SeatedTable, Protocol):
     """What the bots read of their match, and how they move in it."""
 
     id: str
@@ -40,14 +39,6 @@ class BotTable(Protocol):
     driving: bool
     stand_in_turn: int | None
 
-    @property
-    def seats(self) -> Sequence[Seat]: ...
-    @property
-    def state(self) -> State: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def status(self) -> str: ...
     async def play_in_turn(
         self, seat: int, move: Move, version: int, by_person: bool = False
     ) -> None: ...
@@ -135,7 +126,7 @@ class SeatBots:
                         decision.seat + 1,
                         rejected.message,
                     )
-                    if rejected.code == "unavailable":
+                    if rejected.code == RejectionCode.UNAVAILABLE:
                         await asyncio.sleep(1.0)  # the database is down: retry gently
                         continue
                     return

@@ -8,7 +8,9 @@ import secrets
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
+from tendays.engine import State
 from tendays.engine.i18n import current_language
 
 from ..vocabulary import RejectionCode, SeatKind
@@ -19,6 +21,7 @@ __all__ = [
     "LobbyError",
     "Rejected",
     "Seat",
+    "SeatedTable",
     "Subscriber",
     "hash_token",
     "hidden_seats",
@@ -178,3 +181,17 @@ def hidden_seats(seats: Sequence[Seat], subscriber: Subscriber) -> frozenset[int
     if not subscriber.hidden:
         return frozenset()
     return frozenset(s.index for s in seats if s.account_id in subscriber.hidden)
+
+
+class SeatedTable(Protocol):
+    """What most of a match's helpers read of it: its seats, the game's state, and the table's
+    version and status."""
+
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def status(self) -> str: ...

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tendays.engine import (
@@ -22,7 +22,6 @@ from tendays.engine import (
     Move,
     OutOfTurnError,
     Phase,
-    State,
 )
 from tendays.engine.i18n import gettext as _
 
@@ -30,7 +29,7 @@ from ..storage.rows import MoveConflict, MoveRow
 from ..vocabulary import MatchStatus, RejectionCode
 from .absence import Absence
 from .following import Follower
-from .seats import Rejected, Seat
+from .seats import Rejected, SeatedTable
 from .timing import ClockReading, TurnClock
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ def stale() -> Rejected:
     )
 
 
-class TurnTable(Protocol):
+class TurnTable(SeatedTable, Protocol):
     """What :class:`Turns` reads of its match, and what it asks the match to do."""
 
     id: str
@@ -69,14 +68,6 @@ class TurnTable(Protocol):
     stored_at: float
     on_turn: Callable[[Any, int, int | None], None] | None
 
-    @property
-    def seats(self) -> Sequence[Seat]: ...
-    @property
-    def state(self) -> State: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def status(self) -> str: ...
     def show_game(self) -> None: ...
     def publish(self) -> None: ...
     def over(self) -> None: ...

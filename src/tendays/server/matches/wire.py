@@ -28,7 +28,7 @@ from tendays.engine.i18n import current_language, use_language
 from tendays.engine.i18n import gettext as _
 from tendays.engine.wire import event_to_json, view_to_json
 
-from ..vocabulary import MatchStatus, SeatKind
+from ..vocabulary import ChatKind, MatchStatus, SeatKind
 from .messages import Outgoing, chat_message, state_message
 from .notices import N_, render_notice
 
@@ -180,7 +180,7 @@ class TableEncoder:
         if len(lines) < len(self._chat_lines):
             with use_language(lang):
                 for line in self._chat_lines[len(lines) :]:
-                    if line.get("kind") == "notice":
+                    if line.get("kind") == ChatKind.NOTICE:
                         line = {**line, "text": render_notice(line["text"])}
                     lines.append(orjson.Fragment(orjson.dumps(line)))
         return lines
@@ -196,7 +196,7 @@ class TableEncoder:
         shown = []
         for index, fragment in enumerate(lines, start):
             line = self._chat_lines[index]
-            if line.get("kind") == "chat" and line.get("seat") in hidden:
+            if line.get("kind") == ChatKind.CHAT and line.get("seat") in hidden:
                 fragment = self._hidden_chat.get((lang, index)) or self._hide(lang, index, line)
             shown.append(fragment)
         return shown

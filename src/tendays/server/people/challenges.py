@@ -21,7 +21,9 @@ number of server processes, cannot break one:
 
 The challenged person hears of a new challenge, and the challenger of the answer, through
 :func:`~tendays.server.people.notifications.notify`, in the transaction that makes the change. The
-statements are synchronous: run them on the journal's database thread.
+statements are synchronous: run them on the journal's database thread. The rules said in words
+live in :mod:`~tendays.server.people.challenge_refusals`, the reading of rows in
+:mod:`~tendays.server.people.challenge_rows`.
 """
 
 from __future__ import annotations
@@ -30,24 +32,24 @@ import json
 import secrets
 from typing import Any
 
-from sqlalchemy import and_, exists, func, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import aliased
-from sqlalchemy.sql.elements import ColumnElement
 
 from tendays.engine.i18n import gettext as _
 from tendays.engine.i18n import ngettext
 
 from ..settings import MasterSettings, Pace
-from ..storage.schema import AccountTable, BlockTable, ChallengeTable
+from ..storage.schema import ChallengeTable
+from ..vocabulary import PaceKind
 from .accounts import Account, AccountError
-from .blocks import blocked_between, named_account
+from .blocks import blocked_between
 from .bot_accounts import refuse_when_busy
+from .challenge_refusals import active, challengeable, refusal
+from .challenge_rows import read_challenge, read_challenges
 from .challenge_types import Challenge, ChallengeStatus, DeclineReason
 from .limits import count
-from .moderation_types import AccountStatus
 from .notifications import NotificationKind, announce_inbox, notify
 from .seeks import pace_text
 
@@ -79,26 +81,19 @@ RECENT = 10 * 60.0
 #: An accepted challenge with no game this long after its acceptance lost its game to a process that
 #: died making it (games are made within a second): it may be accepted again.
 CLAIM_GRACE = 30.0
-LISTED = 50  # challenges per list, newest first
 
 
 def expiry_of(pace: Pace | None) -> float:
     """Seconds a challenge of this clock stays open."""
-    return LIVE_EXPIRY if pace is not None and pace.kind == "live" else LONG_EXPIRY
+    return LIVE_EXPIRY if pace is not None and pace.kind == PaceKind.LIVE else LONG_EXPIRY
 
 
-_CHALLENGER = aliased(AccountTable)
-_CHALLENGED = aliased(AccountTable)
 _OPEN = ChallengeTable.status == ChallengeStatus.OPEN
 
 
 def _upsert(db: Connection) -> Any:
     """The dialect's INSERT, which knows ON CONFLICT."""
     return postgresql.insert if db.dialect.name == "postgresql" else sqlite.insert
-
-
-def _active(account: Any) -> ColumnElement[bool]:
-    return exists().where(AccountTable.id == account, AccountTable.status == AccountStatus.ACTIVE)
 
 
 class ChallengeBook:
@@ -127,7 +122,7 @@ class ChallengeBook:
         limit) or :data:`HOURLY` an hour. A refused challenge counts for neither: the transaction
         that counted it rolls back."""
         with self.engine.begin() as db:
-            target = None if to is None else self._challengeable(db, me, to)
+            target = None if to is None else challengeable(db, me, to)
             wait = (
                 count(db, [(f"challenge-minute:{me.id}", per_minute)], MINUTE_WINDOW, now)
                 if per_minute
@@ -194,7 +189,7 @@ class ChallengeBook:
                         "or cancel one"
                     ).format(most=OPEN_TO_ONE, name=target.name),
                 )
-            challenge = self._read(db, challenge_id)
+            challenge = read_challenge(db, challenge_id)
             assert challenge is not None
             if target is not None:
                 notify(
@@ -214,20 +209,20 @@ class ChallengeBook:
 
     def get(self, challenge_id: str) -> Challenge | None:
         with self.engine.connect() as db:
-            return self._read(db, challenge_id)
+            return read_challenge(db, challenge_id)
 
     def listing(self, account_id: int, now: float) -> tuple[list[Challenge], list[Challenge]]:
         """The account's challenges: (incoming, outgoing). Incoming: the open ones to it. Outgoing:
         its open ones, and those answered or lapsed within :data:`RECENT` (not those it cancelled),
         newest first."""
         with self.engine.connect() as db:
-            incoming = self._many(
+            incoming = read_challenges(
                 db,
                 ChallengeTable.challenged_id == account_id,
                 _OPEN,
                 ChallengeTable.expires_at > now,
             )
-            outgoing = self._many(
+            outgoing = read_challenges(
                 db,
                 ChallengeTable.challenger_id == account_id,
                 ChallengeTable.status != ChallengeStatus.CANCELLED,
@@ -275,14 +270,14 @@ class ChallengeBook:
                         ),
                     ),
                     ~blocked_between(ChallengeTable.challenger_id, me.id),
-                    _active(ChallengeTable.challenger_id),
+                    active(ChallengeTable.challenger_id),
                 )
                 .values(status=ChallengeStatus.ACCEPTED, accepter_id=me.id, answered_at=now)
                 .returning(ChallengeTable.id)
             ).first()
-            challenge = self._read(db, challenge_id)
+            challenge = read_challenge(db, challenge_id)
         if claimed is None or challenge is None:
-            raise self._refusal(challenge, me, now, accepting=True)
+            raise refusal(self.engine, challenge, me, now, accepting=True)
         return challenge
 
     def settle(self, challenge: Challenge, game_id: str, accepter: Account) -> bool:
@@ -355,7 +350,7 @@ class ChallengeBook:
                 .values(status=ChallengeStatus.DECLINED, reason=reason, answered_at=now)
                 .returning(ChallengeTable.challenger_id)
             ).first()
-            challenge = self._read(db, challenge_id)
+            challenge = read_challenge(db, challenge_id)
             if declined is not None and challenge is not None:
                 notify(
                     db,
@@ -370,7 +365,7 @@ class ChallengeBook:
                     },
                 )
         if declined is None or challenge is None:
-            raise self._refusal(challenge, me, now, accepting=False)
+            raise refusal(self.engine, challenge, me, now, accepting=False)
         return challenge
 
     def cancel(self, challenge_id: str, me: Account, now: float) -> Challenge:
@@ -388,148 +383,11 @@ class ChallengeBook:
                 .values(status=ChallengeStatus.CANCELLED, answered_at=now)
                 .returning(ChallengeTable.id)
             ).first()
-            challenge = self._read(db, challenge_id)
+            challenge = read_challenge(db, challenge_id)
             if cancelled is not None and challenge is not None and challenge.challenged_id:
                 # its event streams tell the challenged account (nothing goes in the inbox)
                 announce_inbox(db, challenge.challenged_id)
         if cancelled is None or challenge is None:
             mine = challenge is not None and challenge.challenger_id == me.id
-            raise self._refusal(challenge if mine else None, me, now, accepting=False)
+            raise refusal(self.engine, challenge if mine else None, me, now, accepting=False)
         return challenge
-
-    # -- the rules in words -------------------------------------------------------------------
-
-    @staticmethod
-    def _challengeable(db: Connection, me: Account, to: str) -> Account:
-        target = named_account(db, to)
-        if target is None:
-            raise AccountError(404, _("there is no player called '{name}'").format(name=to[:64]))
-        if target.id == me.id:
-            raise AccountError(409, _("you cannot challenge yourself"))
-        status = AccountStatus(
-            db.scalar(select(AccountTable.status).where(AccountTable.id == target.id))
-            or AccountStatus.ACTIVE
-        )
-        if status is AccountStatus.SUSPENDED:
-            raise AccountError(
-                409,
-                _("{name}'s account is suspended: they cannot be challenged").format(
-                    name=target.name
-                ),
-            )
-        if status is AccountStatus.CLOSED:
-            raise AccountError(
-                409,
-                _("{name}'s account is closed: they cannot be challenged").format(name=target.name),
-            )
-        blocker = db.scalar(
-            select(BlockTable.blocker_id).where(
-                or_(
-                    and_(BlockTable.blocker_id == me.id, BlockTable.blocked_id == target.id),
-                    and_(BlockTable.blocker_id == target.id, BlockTable.blocked_id == me.id),
-                )
-            )
-        )
-        if blocker is not None:
-            raise _block_refusal(blocker == me.id, target.name)
-        return target
-
-    def _refusal(
-        self, challenge: Challenge | None, me: Account, now: float, accepting: bool
-    ) -> AccountError:
-        """Why ``me`` could not accept (or decline, or cancel) the challenge, read after the
-        statement that decided it changed nothing."""
-        if challenge is None or not challenge.shown_to(me.id):
-            return AccountError(404, _("there is no challenge here for you"))
-        status = challenge.status_at(now)
-        if status is ChallengeStatus.ACCEPTED:
-            return AccountError(409, _("this challenge was accepted already"))
-        if status is ChallengeStatus.DECLINED:
-            return AccountError(409, _("this challenge was declined already"))
-        if status is ChallengeStatus.CANCELLED:
-            return AccountError(409, _("this challenge was cancelled by its challenger"))
-        if status is ChallengeStatus.EXPIRED:
-            return AccountError(409, _("this challenge has expired: ask for a new one"))
-        if accepting and challenge.challenger_id == me.id:
-            return AccountError(409, _("you cannot accept your own challenge"))
-        if not accepting:  # a decline of an open link, which only its challenger may cancel
-            return AccountError(404, _("there is no challenge here for you"))
-        with self.engine.connect() as db:
-            blocker = db.scalar(
-                select(BlockTable.blocker_id).where(
-                    blocked_between(challenge.challenger_id, me.id),
-                    or_(
-                        BlockTable.blocker_id == me.id,
-                        BlockTable.blocker_id == challenge.challenger_id,
-                    ),
-                )
-            )
-            active = db.scalar(select(_active(challenge.challenger_id)))
-        if blocker is not None:
-            return _block_refusal(blocker == me.id, challenge.challenger)
-        if not active:
-            return AccountError(
-                409,
-                _("{name}'s account is no longer active: the challenge cannot be accepted").format(
-                    name=challenge.challenger
-                ),
-            )
-        return AccountError(409, _("this challenge was just taken by someone else"))
-
-    # -- reading rows -------------------------------------------------------------------------
-
-    def _read(self, db: Connection, challenge_id: str) -> Challenge | None:
-        found = self._many(db, ChallengeTable.id == challenge_id)
-        return found[0] if found else None
-
-    @staticmethod
-    def _many(db: Connection, *where: ColumnElement[bool]) -> list[Challenge]:
-        rows = db.execute(
-            select(
-                ChallengeTable,
-                _CHALLENGER.name.label("challenger_name"),
-                _CHALLENGER.bot.label("challenger_bot"),
-                _CHALLENGED.name.label("challenged_name"),
-            )
-            .join(_CHALLENGER, _CHALLENGER.id == ChallengeTable.challenger_id)
-            .outerjoin(_CHALLENGED, _CHALLENGED.id == ChallengeTable.challenged_id)
-            .where(*where)
-            .order_by(ChallengeTable.created.desc(), ChallengeTable.id)
-            .limit(LISTED)
-        )
-        return [_challenge(row) for row in rows.all()]
-
-
-def _challenge(stored: Any) -> Challenge:
-    """A row of :meth:`ChallengeBook._many` as a challenge."""
-    return Challenge(
-        id=stored.id,
-        challenger_id=int(stored.challenger_id),
-        challenger=str(stored.challenger_name),
-        challenged_id=None if stored.challenged_id is None else int(stored.challenged_id),
-        challenged=None if stored.challenged_name is None else str(stored.challenged_name),
-        edition=stored.edition,
-        options=json.loads(stored.options),
-        pace=Pace.from_json(json.loads(stored.clock)) if stored.clock else None,
-        rated=bool(stored.rated),
-        status=ChallengeStatus(stored.status),
-        reason=None if stored.reason is None else DeclineReason(stored.reason),
-        created=float(stored.created),
-        expires_at=float(stored.expires_at),
-        answered_at=None if stored.answered_at is None else float(stored.answered_at),
-        accepter_id=None if stored.accepter_id is None else int(stored.accepter_id),
-        game_id=stored.game_id,
-        challenger_bot=bool(stored.challenger_bot),
-    )
-
-
-def _block_refusal(by_me: bool, name: str) -> AccountError:
-    if by_me:
-        return AccountError(
-            409,
-            _("you blocked {name}: unblock them on their profile to play with them").format(
-                name=name
-            ),
-        )
-    # the other's block is theirs to keep private: not said as such
-    return AccountError(409, _("{name} does not take challenges from you").format(name=name))

@@ -32,11 +32,10 @@ from sqlalchemy.sql.selectable import ScalarSelect
 from ..matches.master import Match
 from ..storage.journal import Journal
 from ..storage.schema import GameTable, SeatTable
-from ..vocabulary import SeatKind
+from ..vocabulary import PaceKind, SeatKind
 from .notifications import NotificationKind, notify, read_your_move
 
 __all__ = [
-    "CORRESPONDENCE",
     "YourMoveGame",
     "game_ended",
     "game_url",
@@ -46,8 +45,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("tendays.server")
-
-CORRESPONDENCE = "correspondence"  # the pace kind whose turns are told by notification
 
 
 def game_url(game_id: str) -> str:
@@ -113,7 +110,7 @@ def turn_hook(journal: Journal) -> Callable[[Match, int, int | None], Coroutine[
     game just started)."""
 
     async def told(match: Match, seat: int, mover: int | None) -> None:
-        if match.clock is None or match.clock.pace.kind != CORRESPONDENCE:
+        if match.clock is None or match.clock.pace.kind != PaceKind.CORRESPONDENCE:
             return
         seats = match.seats
         to_account = seats[seat].account_id if not seats[seat].played_by_bot else None
@@ -189,7 +186,7 @@ def games_to_play(db: Connection, account_id: int) -> list[YourMoveGame]:
             free == 0,
         )
     ).all()
-    games = [row for row in rows if _pace_kind(row.clock) == CORRESPONDENCE]
+    games = [row for row in rows if _pace_kind(row.clock) == PaceKind.CORRESPONDENCE]
     if not games:
         return []
     names: dict[str, list[tuple[int, str]]] = {}

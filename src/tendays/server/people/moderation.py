@@ -138,8 +138,8 @@ def change_status(
     """Suspend, close or reinstate the account (``action``, one of :data:`STATUS_CHANGES`), in
     ``db``'s transaction with its audit row. Suspending or closing also ends its sessions in the
     database and cancels its open seeks; the caller then ends its connections and gives its seats
-    to bots (:mod:`~tendays.server.face.admin_moderation`). 409 in words when the account is not
-    in a state the action may change."""
+    to bots (:mod:`~tendays.server.face.routers.admin_moderation`). 409 in words when the account
+    is not in a state the action may change."""
     at = time.time() if now is None else now
     target, sources = STATUS_CHANGES[action]
     account = _account(db, name)

@@ -2,7 +2,7 @@
 read, and delivered live to every open page of the account once that transaction commits.
 
 :func:`notify` inserts a row inside the caller's transaction, so an action that is rolled back
-notifies nobody. How the open pages hear of it (:mod:`~tendays.server.face.me_socket`):
+notifies nobody. How the open pages hear of it (:mod:`~tendays.server.face.sockets.me`):
 
 - on PostgreSQL the same transaction sends an ``inbox ACCOUNT`` notice
   (:func:`~tendays.server.storage.cluster.inbox_changed`), delivered by the database when it

@@ -1,5 +1,5 @@
 """Who is online: an account with a page of the site open, that is a ``/ws/me`` socket
-(:mod:`~tendays.server.face.me_socket`) seen within :data:`ONLINE_SECONDS`.
+(:mod:`~tendays.server.face.sockets.me`) seen within :data:`ONLINE_SECONDS`.
 
 Each socket touches its account's row when it opens and every :data:`TOUCH_SECONDS` while it stays
 open, one upsert each time, whichever server process holds it; so an account is online as long as

@@ -38,6 +38,7 @@ from ..matches.lobby import Lobby
 from ..matches.seats import hash_token, new_token
 from ..storage.cluster import notify, sessions_ended
 from ..storage.schema import GameTable, SeatTable, SessionTable
+from ..vocabulary import ChangeKind
 
 __all__ = [
     "OUTSIDE_SERVER",
@@ -161,7 +162,7 @@ def revoke_seat_links(db: Connection, account_id: int, sender: str) -> Revoked:
         )
         revoked.setdefault(game_id, {})[seat] = token_hash
     for game_id in revoked:
-        notify(db, sender, game_id, "seat")
+        notify(db, sender, game_id, ChangeKind.SEAT)
     notify(db, sender, "*", sessions_ended(account_id))
     return revoked
 

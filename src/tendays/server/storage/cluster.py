@@ -1,29 +1,36 @@
 """Several server processes, on one machine or many, sharing one PostgreSQL database.
 
-Each unfinished game is *driven* (its bots move and its clock runs) by one process at a time: the
-one holding the game's lease, a row in the database naming the owner, until when (by the database's
-clock), and an epoch that every takeover raises. The owner renews its leases every third of their
-length; a process that dies (kill -9, a machine gone) stops renewing, and once its leases run out
-the others take its games over, each takeover raising the epoch. A process that stops cleanly gives
-its leases back at once, so a rolling restart hands every game on without waiting.
+Each unfinished game is *held* (its moves stored, its tables viewed and sent, its bots moved and
+its clock run) by one process at a time: the one holding the game's lease, a row in the database
+naming the owner, until when (by the database's clock), and an epoch that every takeover raises.
+The proxy sends every connection of a game to one process (deploy/nginx/tendays.conf hashes the
+game id); a process that is sent a connection of a game held elsewhere takes the game's lease at
+once (:meth:`~tendays.server.storage.leases.LeaseStore.take`), so games move to where their
+connections go. The owner renews its leases every third of their length; a process that dies
+(kill -9, a machine gone) stops renewing, and once its leases run out the others take its games
+over, each takeover raising the epoch. A process that stops cleanly gives its leases back at once,
+so a rolling restart hands every game on without waiting.
 
-Any process may hold a game's table connections and store a person's move: a move is row (game,
-number) of the moves table, so of two processes that try to store move 31 one succeeds and the other
-is told the table changed, exactly as two connections of one process would be. The moves of the
-driving process (bots, the clock) also carry its lease epoch, checked in the same transaction by
-updating the game's row: a paused owner that wakes after its games were taken over finds its epoch
-gone and its moves refused.
+Any process may still hold a game's table connections and store a person's move: a move is row
+(game, number) of the moves table, so of two processes that try to store move 31 one succeeds and
+the other is told the table changed, exactly as two connections of one process would be. The moves
+of the holding process (bots, the clock) also carry its lease epoch, checked in the same transaction
+by updating the game's row: a paused owner that wakes after its games were taken over finds its
+epoch gone and its moves refused.
 
-Every write also notifies the others (``pg_notify`` on the ``tendays`` channel, delivered when the
-transaction commits), which read what changed and tell their connections: a move made on one process
-reaches the tables held by the others within milliseconds.
+Every write also notifies the others (``pg_notify``, delivered when the transaction commits). A
+game's notices go to one of :data:`SHARDS` channels (:func:`channel`: ``tendays_g_N``), and a
+process listens only to the shards of the games it has in memory, so its work grows with its own
+games, not the site's. Notices about no game go to the site channel ``tendays``, which every
+process hears.
 
 A notice reads ``SENDER GAME WHAT`` (:func:`announcement`); a stored move's WHAT carries the move
-and the clock after it (:class:`MoveNotice`), so the others follow it without reading the database.
-Notices about no game name the game ``*``: "released" (a process gave its leases back) and
-``sessions ACCOUNT`` (:func:`sessions_ended`: sessions of an account ended, its table connections
-are checked by whoever holds them) and ``inbox ACCOUNT`` (:func:`inbox_changed`: the account's
-inbox changed, its open pages read it again).
+and the clock after it (:class:`MoveNotice`), so the others follow it without reading the database;
+``taken EPOCH`` (:func:`taken`) says a process took the game's lease, so the one that held it stops
+driving at once. Notices about no game name the game ``*``: "released" (a process gave its leases
+back) and ``sessions ACCOUNT`` (:func:`sessions_ended`: sessions of an account ended, its table
+connections are checked by whoever holds them) and ``inbox ACCOUNT`` (:func:`inbox_changed`: the
+account's inbox changed, its open pages read it again).
 """
 
 from __future__ import annotations
@@ -32,15 +39,17 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, make_url
 
 from ..settings import MasterSettings
+from ..vocabulary import ChangeKind
 from .database import database_url
-from .leases import LeaseStore
+from .leases import LeaseStore, taken
 
 __all__ = [
     "CHANNEL",
@@ -49,23 +58,36 @@ __all__ = [
     "Driver",
     "MoveNotice",
     "announcement",
+    "channel",
     "inbox_changed",
     "notify",
     "read_announcement",
     "sessions_ended",
+    "taken",
 ]
 
 T = TypeVar("T")
 
-CHANNEL = "tendays"  # the LISTEN/NOTIFY channel
+CHANNEL = "tendays"  # the site's LISTEN/NOTIFY channel: notices about no game
+SHARDS = 256  # the channels of games' notices
+_WATCH_WAIT = 5.0  # seconds a game's reader waits to hear its notices, at most
+
+
+def channel(game_id: str) -> str:
+    """The channel of a game's notices (:data:`CHANNEL` for ``*``, no game). Every process computes
+    the same one: a hash of the id."""
+    if game_id == "*":
+        return CHANNEL
+    return f"{CHANNEL}_g_{zlib.crc32(game_id.encode()) % SHARDS}"
+
 
 log = logging.getLogger("tendays.server")
 
 
 def announcement(sender: str, game_id: str, what: str) -> str:
-    """A notice: ``sender`` (a process, :attr:`Store.owner`) changed ``game_id``; ``what``: how
-    ("seat", "chat", "ended", "rematch", a :class:`MoveNotice`), or "released" with game "*": it
-    gave its leases back."""
+    """A notice: ``sender`` (a process, :attr:`Store.owner`) changed ``game_id``; ``what``: how,
+    opening with a :class:`~tendays.server.vocabulary.ChangeKind` (a seat, the chat, the ending, a
+    rematch, a :class:`MoveNotice`), or ``released`` with game "*": it gave its leases back."""
     return f"{sender} {game_id} {what}"
 
 
@@ -75,24 +97,18 @@ def notify(db: Connection, sender: str, game_id: str, what: str) -> None:
     if db.dialect.name == "postgresql":
         db.execute(
             text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": announcement(sender, game_id, what)},
+            {"channel": channel(game_id), "payload": announcement(sender, game_id, what)},
         )
-
-
-_SESSIONS_ENDED = "sessions"
 
 
 def sessions_ended(account_id: int) -> str:
     """The WHAT of a notice (game ``*``): sessions of the account ended."""
-    return f"{_SESSIONS_ENDED} {account_id}"
-
-
-_INBOX = "inbox"
+    return f"{ChangeKind.SESSIONS} {account_id}"
 
 
 def inbox_changed(account_id: int) -> str:
     """The WHAT of a notice (game ``*``): the account's inbox changed."""
-    return f"{_INBOX} {account_id}"
+    return f"{ChangeKind.INBOX} {account_id}"
 
 
 def read_announcement(payload: str) -> tuple[str, str, str]:
@@ -119,7 +135,7 @@ class MoveNotice(NamedTuple):
             return "-" if value is None else repr(value)
 
         return (
-            f"move {self.number} {self.seat} {self.at!r} {part(self.deadline)} "
+            f"{ChangeKind.MOVE} {self.number} {self.seat} {self.at!r} {part(self.deadline)} "
             f"{part(self.turn_started)} {part(self.bank)} {part(self.timeouts)} {self.move}"
         )
 
@@ -127,7 +143,7 @@ class MoveNotice(NamedTuple):
     def read(text: str) -> MoveNotice:
         """The move of a notice's :meth:`text`; ``ValueError`` if it is not one."""
         kind, number, seat, at, deadline, started, bank, timeouts, move = text.split(" ", 8)
-        if kind != "move":
+        if kind != ChangeKind.MOVE:
             raise ValueError(f"not a move: {text[:40]!r}")
 
         def value(part: str) -> float | None:
@@ -179,6 +195,12 @@ class Driver(Protocol):
         """Notices may have been missed (the listening connection was
         lost): read every held game again."""
 
+    def watched(self) -> Iterable[str]:
+        """The games whose notices this process needs: those it has in memory or is reading."""
+
+    def taken(self, game_id: str, epoch: int) -> None:
+        """Another process took ``game_id``'s lease at ``epoch``: stop driving it if held here."""
+
     async def held(self, leases: dict[str, int], since: float) -> None:
         """The leases this process still holds ({game id: epoch}), renewed at ``since`` (monotonic,
         taken before asking); stop driving any other game."""
@@ -204,6 +226,13 @@ class Cluster:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
+        # the game channels listened to, and those asked for: each waits until it is listened to
+        self._channels: set[str] = set()
+        self._asked: dict[str, asyncio.Future[None]] = {}
+        self._rewatch = asyncio.Event()  # the channels asked for changed
+        self._prune = False  # let go of the channels of games no longer in memory
+        # channels watched since the last pruning: kept, their game may not be in memory yet
+        self._recent: set[str] = set()
 
     def start(self) -> None:
         self._tasks = [
@@ -220,6 +249,31 @@ class Cluster:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        for waiting in self._asked.values():
+            waiting.cancel()
+
+    async def watch(self, game_id: str) -> None:
+        """Return once this process hears ``game_id``'s notices: call it before reading the game,
+        so that nothing stored after the read goes unheard."""
+        name = channel(game_id)
+        self._recent.add(name)
+        if name in self._channels:
+            return
+        waiting = self._asked.get(name)
+        if waiting is None:
+            waiting = self._asked[name] = asyncio.get_running_loop().create_future()
+            self._rewatch.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(waiting), _WATCH_WAIT)
+        except TimeoutError:  # not listening now: every held game is read again once it is
+            log.warning("game %s: its notices are not heard yet (listening again)", game_id)
+
+    async def take(self, game_id: str) -> int | None:
+        """Take ``game_id``'s lease from whoever holds it (its connections come here): the new
+        epoch, or None if the game is over. The process that held it hears of it at once."""
+        await self.watch(game_id)
+        leases = self.journal.store.leases
+        return await self.journal.run(leases.take, game_id, self.settings.lease_ttl)
 
     async def release(self) -> None:
         """Give back every lease, so the other processes take these games
@@ -237,6 +291,8 @@ class Cluster:
             try:
                 since = time.monotonic()
                 await self.driver.held(await self.journal.run(leases.renew, ttl), since)
+                self._prune = True  # games left memory since the last renewal
+                self._rewatch.set()
                 since = time.monotonic()
                 claimed = await self.journal.run(leases.claim, ttl, self.settings.lease_batch)
                 if claimed:
@@ -259,38 +315,87 @@ class Cluster:
 
         conninfo = make_url(database_url(self.journal.store.url)).set(drivername="postgresql")
         address = conninfo.render_as_string(hide_password=False)
-        lost = False
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(address, autocommit=True) as db:
                     await db.execute(f"LISTEN {CHANNEL}")
+                    await self._subscribe(db, everything=True)
                     self.listening.set()
-                    if lost:
-                        self.driver.changed_all()
-                        lost = False
-                    async for notice in db.notifies():
-                        self._heard(notice.payload)
+                    # notices may have been missed: before this connection, or while it was lost
+                    self.driver.changed_all()
+                    await self._hear(db)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                lost = True
                 self.listening.clear()
+                self._channels = set()
                 log.warning("listening for other server processes failed (%s); again in 1 s", error)
                 await asyncio.sleep(1.0)
+
+    async def _hear(self, db: Any) -> None:
+        """Hear notices on ``db`` until the connection fails; in between, listen to the channels
+        asked for and let go of those no longer needed."""
+        while True:
+            self._rewatch.clear()
+            if self._asked or self._prune:  # asked for while the last ones were listened to
+                await self._subscribe(db)
+                continue
+            reading = asyncio.create_task(self._read(db))
+            asked = asyncio.create_task(self._rewatch.wait())
+            try:
+                await asyncio.wait({reading, asked}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (reading, asked):
+                    task.cancel()
+                await asyncio.gather(reading, asked, return_exceptions=True)
+            failed = None if reading.cancelled() else reading.exception()
+            if failed is not None:
+                raise failed
+
+    async def _read(self, db: Any) -> None:
+        # Cancelled only while it waits for the socket: notices already received are all heard
+        # first (none is lost; psycopg keeps those that come during a LISTEN for the next read).
+        async for notice in db.notifies():
+            self._heard(notice.payload)
+
+    async def _subscribe(self, db: Any, everything: bool = False) -> None:
+        """LISTEN to the channels asked for (``everything``: and those of every game in memory);
+        after a renewal, UNLISTEN those of games no longer in memory."""
+        wanted = set(self._asked)
+        if everything or self._prune:
+            wanted |= {channel(game_id) for game_id in self.driver.watched()}
+        if self._prune:
+            self._prune = False
+            wanted |= self._recent
+            self._recent = set()
+            for name in sorted(self._channels - wanted):
+                if name in self._recent:  # watched meanwhile
+                    continue
+                self._channels.discard(name)  # first: a watch from now on asks for it again
+                await db.execute(f"UNLISTEN {name}")
+        for name in sorted(wanted - self._channels):
+            await db.execute(f"LISTEN {name}")
+            self._channels.add(name)
+        for name in wanted:
+            waiting = self._asked.pop(name, None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(None)
 
     def _heard(self, payload: str) -> None:
         sender, game_id, what = read_announcement(payload)
         if sender == self.owner:
             return
-        if what == "released":
+        kind, _, rest = what.partition(" ")
+        if kind == ChangeKind.RELEASED:
             self._wake.set()  # take the games of a process that stopped, now
-        elif game_id == "*" and what.startswith(_SESSIONS_ENDED + " "):
-            account = what.removeprefix(_SESSIONS_ENDED + " ")
-            if self.on_sessions_ended is not None and account.isdigit():
-                self.on_sessions_ended(int(account))
-        elif game_id == "*" and what.startswith(_INBOX + " "):
-            account = what.removeprefix(_INBOX + " ")
-            if self.on_inbox is not None and account.isdigit():
-                self.on_inbox(int(account))
+        elif game_id == "*" and kind == ChangeKind.SESSIONS:
+            if self.on_sessions_ended is not None and rest.isdigit():
+                self.on_sessions_ended(int(rest))
+        elif game_id == "*" and kind == ChangeKind.INBOX:
+            if self.on_inbox is not None and rest.isdigit():
+                self.on_inbox(int(rest))
+        elif kind == ChangeKind.TAKEN:
+            if rest.isdigit():
+                self.driver.taken(game_id, int(rest))
         else:
             self.driver.changed(game_id, what)

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from tendays.engine import Options
 
 from ..settings import Pace
+from ..vocabulary import ChatKind, SeatKind
 from .rows import ChatRow, StoredGame, StoredSeat, read_options
 from .tables.accounts import AccountTable
 from .tables.games import ChatLineTable, GameTable, MoveTable, SeatTable
@@ -29,7 +30,7 @@ def open_game_page(engine: Engine, show: str, offset: int, limit: int) -> tuple[
     # every seat of every game ever played for each page of the games being played.
     free = exists().where(
         SeatTable.game_id == GameTable.id,
-        SeatTable.kind == "human",
+        SeatTable.kind == SeatKind.HUMAN,
         SeatTable.token_hash.is_(None),
     )
     seats = (
@@ -159,7 +160,7 @@ def load_stored_games(
                 .order_by(ChatLineTable.game_id, ChatLineTable.number)
             ):
                 games[line.game_id].chat.append(
-                    ChatRow(line.number, line.seat, line.kind, line.text, line.at)
+                    ChatRow(line.number, line.seat, ChatKind(line.kind), line.text, line.at)
                 )
     return list(games.values())
 

@@ -10,12 +10,18 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
+from ..vocabulary import ChangeKind
 from .schema import GameTable
 
-__all__ = ["Announce", "LeaseStore"]
+__all__ = ["Announce", "LeaseStore", "taken"]
 
 # (transaction, game id, what changed): tell the others
 Announce = Callable[[Connection, str, str], None]
+
+
+def taken(epoch: int) -> str:
+    """The WHAT of a notice: the sender took the game's lease, at ``epoch``."""
+    return f"{ChangeKind.TAKEN} {epoch}"
 
 
 class LeaseStore:
@@ -74,6 +80,25 @@ class LeaseStore:
             ).all()
         return {row[0]: int(row[1]) for row in rows}
 
+    def take(self, game_id: str, seconds: float) -> int | None:
+        """Take the lease of an unfinished game from whoever holds it, for ``seconds``: its new
+        epoch, or None if the game is over (or gone). The holder's fenced moves are refused from
+        now on; it hears of it (a ``taken`` notice) and stops driving the game."""
+        with self.engine.begin() as db:
+            epoch = db.scalar(
+                update(GameTable)
+                .where(GameTable.id == game_id, GameTable.finished.is_(False))
+                .values(
+                    lease_owner=self.owner,
+                    lease_epoch=GameTable.lease_epoch + 1,
+                    lease_expires=self.now() + seconds,
+                )
+                .returning(GameTable.lease_epoch)
+            )
+            if epoch is not None:
+                self._announce(db, game_id, taken(int(epoch)))
+        return None if epoch is None else int(epoch)
+
     def release(self, ids: list[str] | None = None) -> int:
         """Give back this process's leases (of ``ids``, or all when it stops):
         the others take them at once."""
@@ -84,5 +109,5 @@ class LeaseStore:
             released = db.execute(
                 update(GameTable).where(*where).values(lease_owner=None, lease_expires=None)
             ).rowcount
-            self._announce(db, "*", "released")
+            self._announce(db, "*", ChangeKind.RELEASED)
         return int(released or 0)

@@ -12,6 +12,7 @@ from enum import Enum
 from tendays.engine import Options
 
 from ..settings import Pace
+from ..vocabulary import ChatKind
 from .cluster import MoveNotice
 
 __all__ = [
@@ -54,11 +55,11 @@ class StoredSeat:
 @dataclass(frozen=True, slots=True)
 class ChatRow:
     """One line of the table's talk (``seat``) or one of its notices
-    (``seat`` None, kind "notice")."""
+    (``seat`` None, kind :attr:`~tendays.server.vocabulary.ChatKind.NOTICE`)."""
 
     number: int
     seat: int | None
-    kind: str
+    kind: ChatKind
     text: str
     at: float
 

@@ -6,8 +6,8 @@ for the queries; the revisions in
 ``tendays/server/storage/migrations/versions`` make them. The first revision also upgrades a
 database an older tendays made without Alembic, so every database, new or old, SQLite or PostgreSQL,
 reaches the newest revision the same way. A new column comes with a new revision (written by hand
-beside the others: each names the one it follows), and ``tests/server/test_migrations.py`` checks
-that the revisions make exactly these tables.
+beside the others: each names the one it follows), and
+``tests/server/storage/test_migrations.py`` checks that the revisions make exactly these tables.
 """
 
 from __future__ import annotations

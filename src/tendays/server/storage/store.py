@@ -28,7 +28,8 @@ from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from .cluster import CHANNEL, announcement
+from ..vocabulary import ChangeKind
+from .cluster import announcement, channel
 from .database import (
     DatabaseBusy,
     DatabaseLock,
@@ -81,7 +82,7 @@ class Store:
         if self.shared:
             db.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": CHANNEL, "payload": announcement(self.owner, game_id, what)},
+                {"channel": channel(game_id), "payload": announcement(self.owner, game_id, what)},
             )
 
     def close(self) -> None:
@@ -194,7 +195,7 @@ class Store:
                 if deadline is not None:
                     values.update(deadline=deadline, turn_started=at)
                 db.execute(update(GameTable).where(GameTable.id == game_id).values(**values))
-                self._announce(db, game_id, "seat")
+                self._announce(db, game_id, ChangeKind.SEAT)
         except IntegrityError:  # one of the seats' unique indexes: which rule, read once it failed
             raise SeatRefused(self._rule_kept(game_id, account_id)) from None
 
@@ -241,7 +242,7 @@ class Store:
                 .where(SeatTable.game_id == game_id, SeatTable.seat == seat)
                 .values(**values)
             )
-            self._announce(db, game_id, "seat")
+            self._announce(db, game_id, ChangeKind.SEAT)
 
     def end_game(self, game_id: str, ended: str, at: float) -> None:
         """The game is over without being played out: ``ended`` says why ("abandoned", "closed")."""
@@ -253,12 +254,12 @@ class Store:
                     finished=True, finished_at=at, ended=ended, deadline=None, turn_started=None
                 )
             )
-            self._announce(db, game_id, "ended")
+            self._announce(db, game_id, ChangeKind.ENDED)
 
     def set_rematch(self, game_id: str, rematch: str) -> None:
         with self.engine.begin() as db:
             db.execute(update(GameTable).where(GameTable.id == game_id).values(rematch=rematch))
-            self._announce(db, game_id, "rematch")
+            self._announce(db, game_id, ChangeKind.REMATCH)
 
     def add_chat(self, game_id: str, row: ChatRow) -> None:
         """Store a line; :class:`MoveConflict` if its number was taken
@@ -275,7 +276,7 @@ class Store:
                         at=row.at,
                     )
                 )
-                self._announce(db, game_id, "chat")
+                self._announce(db, game_id, ChangeKind.CHAT)
         except IntegrityError as error:
             raise MoveConflict(
                 f"chat line {row.number} of game {game_id} is already stored"
@@ -296,7 +297,7 @@ class Store:
             .values(account_id=None, name=name, name_skeleton=None)
         )
         for game_id in games:
-            self._announce(db, game_id, "seat")
+            self._announce(db, game_id, ChangeKind.SEAT)
         return games
 
     # -- expiry ----------------------------------------------------------------------------
@@ -324,7 +325,7 @@ class Store:
                     )
                 )
             for game_id in ids:
-                self._announce(db, game_id, "ended")
+                self._announce(db, game_id, ChangeKind.ENDED)
         return ids
 
     def purge_finished(self, before: float, limit: int = 1000) -> list[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .matching import match_in_groups
-from .ranking import check_results, shared_ranks
+from .ranking import check_results, ranked
 from .values import Entrant, Standing, TableResult, distinct_ids
 
 __all__ = ["ArenaCandidate", "arena_standings", "pair_arena"]
@@ -125,8 +125,6 @@ def arena_standings(entrants: Sequence[Entrant], results: Sequence[TableResult])
     def key(one: int) -> tuple[int, Fraction, float]:
         return score[one], performance[one], people[one].rating
 
-    order = sorted(people, key=lambda one: (*(-part for part in key(one)), one))
-    ranks = shared_ranks([key(one) for one in order])
     return [
         Standing(
             entrant=one,
@@ -137,5 +135,5 @@ def arena_standings(entrants: Sequence[Entrant], results: Sequence[TableResult])
             tiebreaks={"performance": float(performance[one])},
             fire=streak[one] >= FIRE_AFTER,
         )
-        for one, rank in zip(order, ranks, strict=True)
+        for one, rank in ranked(people, key)
     ]

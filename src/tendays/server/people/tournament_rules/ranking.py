@@ -3,12 +3,12 @@ and the Swiss standings share. Points are exact fractions, so that equal scores 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from .values import TableResult
 
-__all__ = ["check_results", "place_points", "shared_ranks"]
+__all__ = ["check_results", "place_points", "ranked", "shared_ranks"]
 
 
 def place_points(places: Mapping[int, int]) -> dict[int, Fraction]:
@@ -37,6 +37,15 @@ def shared_ranks(keys: Sequence[Hashable]) -> list[int]:
     for index, key in enumerate(keys):
         ranks.append(ranks[-1] if index and key == keys[index - 1] else index + 1)
     return ranks
+
+
+def ranked(
+    entrants: Iterable[int], key: Callable[[int], tuple[Fraction | float, ...]]
+) -> list[tuple[int, int]]:
+    """(entrant, rank) best first: the highest ``key`` first, equal keys sharing a rank
+    (:func:`shared_ranks`), the lower number first among them."""
+    order = sorted(entrants, key=lambda one: (*(-part for part in key(one)), one))
+    return list(zip(order, shared_ranks([key(one) for one in order]), strict=True))
 
 
 def check_results(

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .ranking import check_results, place_points, shared_ranks
+from .ranking import check_results, place_points, ranked
 from .values import Bye, Entrant, Standing, TableResult, distinct_ids
 
 __all__ = ["swiss_standings"]
@@ -53,8 +53,6 @@ def swiss_standings(
     def key(one: int) -> tuple[Fraction, Fraction, Fraction, float]:
         return score[one], buchholz[one], berger[one], people[one].rating
 
-    order = sorted(people, key=lambda one: (*(-part for part in key(one)), one))
-    ranks = shared_ranks([key(one) for one in order])
     return [
         Standing(
             entrant=one,
@@ -65,7 +63,7 @@ def swiss_standings(
             tiebreaks={"buchholz": float(buchholz[one]), "sonneborn_berger": float(berger[one])},
             fire=False,
         )
-        for one, rank in zip(order, ranks, strict=True)
+        for one, rank in ranked(people, key)
     ]
 
 

@@ -93,7 +93,7 @@ class SeatTable(Base):
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))  # "human" or "bot"
+    kind: Mapped[str] = mapped_column(String(8))  # a SeatKind
     bot: Mapped[str | None] = mapped_column(String(64))
     name: Mapped[str | None] = mapped_column(String(64))
     token_hash: Mapped[str | None] = mapped_column(String(64))  # SHA-256 of the seat token, hex
@@ -142,6 +142,6 @@ class ChatLineTable(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1 for the first line
     # null: a notice of the table itself
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    kind: Mapped[str] = mapped_column(String(8))  # "chat" or "notice"
+    kind: Mapped[str] = mapped_column(String(8))  # a ChatKind
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)  # Unix seconds

@@ -1,6 +1,7 @@
 // A notification in the reader's words: one sentence for each kind, from the data the server stored with it.
 
 import { list, t } from "../shared/i18n.js";
+import { ChallengeStatus } from "../shared/protocol.js";
 
 /** The sentence that says what `notification` ({kind, data}) tells. */
 export function notificationText({ kind, data = {} }) {
@@ -8,7 +9,7 @@ export function notificationText({ kind, data = {} }) {
     case "challenge":
       return t("inbox.challenge", { name: data.from ?? "?" });
     case "challenge_answered":
-      return data.answer === "accepted"
+      return data.answer === ChallengeStatus.ACCEPTED
         ? t("inbox.challenge_accepted", { name: data.by ?? "?" })
         : t("inbox.challenge_declined", { name: data.by ?? "?" });
     case "your_move":

@@ -8,11 +8,13 @@ import { timeAgo } from "../shared/format.js";
 import { startLanguage, t, tn } from "../shared/i18n.js";
 import { preferences } from "../shared/preferences.js";
 import { ApiError } from "../shared/rest.js";
+import { whoBar } from "../shared/who.js";
 
 await startLanguage();
 document.getElementById("preferences").replaceWith(preferences());
 
 const $ = (id) => document.getElementById(id);
+whoBar().then((bar) => $("who").replaceWith(bar));
 const KEY = "tendays.admin";
 let page = 1;
 

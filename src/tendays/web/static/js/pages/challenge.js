@@ -9,6 +9,7 @@ import { el, markReady } from "../shared/dom.js";
 import { clockText, paceText, playPath, sentence } from "../shared/format.js";
 import { startLanguage, t } from "../shared/i18n.js";
 import { preferences } from "../shared/preferences.js";
+import { ChallengeStatus } from "../shared/protocol.js";
 import { api, ApiError } from "../shared/rest.js";
 import { whoBar } from "../shared/who.js";
 
@@ -46,7 +47,7 @@ function showTerms() {
 function stateText(who) {
   const left = clockText(challenge.expires_at - Date.now() / 1000);
   switch (challenge.status) {
-    case "open":
+    case ChallengeStatus.OPEN:
       if (who === "challenger") {
         const waiting = challenge.to === null ? t("challenge.waiting_link")
           : t("challenge.waiting_for", { name: challenge.to });
@@ -56,11 +57,11 @@ function stateText(who) {
         return `${t("challenge.take_it", { from: challenge.from })} ${t("challenge.expires", { time: left })}`;
       }
       return `${t("challenge.for_you", { from: challenge.from })} ${t("challenge.expires", { time: left })}`;
-    case "accepted":
+    case ChallengeStatus.ACCEPTED:
       return t("challenge.accepted");
-    case "declined":
+    case ChallengeStatus.DECLINED:
       return t("challenge.declined", { name: challenge.to, reason: challenge.reason_said });
-    case "cancelled":
+    case ChallengeStatus.CANCELLED:
       return t("challenge.cancelled");
     default:
       return t("challenge.expired");
@@ -74,7 +75,7 @@ function show() {
     : t("challenge.named", { from: challenge.from, to: challenge.to });
   showTerms();
   $("challenge-state").textContent = stateText(who);
-  const open = challenge.status === "open";
+  const open = challenge.status === ChallengeStatus.OPEN;
   $("challenge-accept").hidden = !(open && who === "taker");
   $("decline-part").hidden = $("challenge-decline").hidden = !(open && who === "taker" && challenge.to !== null);
   $("challenge-cancel").hidden = !(open && who === "challenger");
@@ -99,13 +100,13 @@ async function refresh() {
     return;
   }
   show();
-  if (challenge.status === "accepted" && challenge.game && role() === "challenger") {
+  if (challenge.status === ChallengeStatus.ACCEPTED && challenge.game && role() === "challenger") {
     location.assign(playPath(challenge.game)); // the seat opens signed in
     return;
   }
   clearTimeout(poll);
   // an accepted challenge's game is written a moment after the acceptance: ask until it is there
-  const waiting = challenge.status === "open" || (challenge.status === "accepted" && !challenge.game);
+  const waiting = challenge.status === ChallengeStatus.OPEN || (challenge.status === ChallengeStatus.ACCEPTED && !challenge.game);
   if (waiting) poll = setTimeout(refresh, POLL_MS);
 }
 

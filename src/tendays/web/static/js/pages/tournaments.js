@@ -7,13 +7,14 @@ import { el, markReady } from "../shared/dom.js";
 import { sentence } from "../shared/format.js";
 import { startLanguage, t, tn } from "../shared/i18n.js";
 import { preferences } from "../shared/preferences.js";
+import { TournamentStatus } from "../shared/protocol.js";
 import { api, ApiError } from "../shared/rest.js";
 import { whoBar } from "../shared/who.js";
 import { installForm } from "../tournament/form.js";
 import { clockWords, kindText, lengthText, localTime } from "../tournament/words.js";
 
 const $ = (id) => document.getElementById(id);
-const STATUSES = ["running", "upcoming", "finished"];
+const STATUSES = [TournamentStatus.RUNNING, TournamentStatus.UPCOMING, TournamentStatus.FINISHED];
 const REFRESH_MS = 10_000;
 
 await startLanguage();
@@ -30,8 +31,8 @@ function players(event) {
 
 /** When an upcoming event starts, a running one ends (or started), a finished one ended. */
 function whenText(event) {
-  if (event.status === "finished") return t("tournaments.ended_at", { time: localTime(event.ends_at) });
-  if (event.status === "running" && event.ends_at) {
+  if (event.status === TournamentStatus.FINISHED) return t("tournaments.ended_at", { time: localTime(event.ends_at) });
+  if (event.status === TournamentStatus.RUNNING && event.ends_at) {
     return t("tournaments.ends_at", { time: localTime(event.ends_at) });
   }
   return t("tournaments.starts_at", { time: localTime(event.starts_at) });

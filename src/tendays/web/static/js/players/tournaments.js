@@ -3,6 +3,7 @@
 
 import { el } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { TournamentStatus } from "../shared/protocol.js";
 import { api } from "../shared/rest.js";
 import { kindText, localTime, scoreText } from "../tournament/words.js";
 
@@ -10,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 
 function resultText(event) {
   const line = event.standing;
-  if (event.status !== "finished" || !line) return t(`tournaments.status.${event.status}`);
+  if (event.status !== TournamentStatus.FINISHED || !line) return t(`tournaments.status.${event.status}`);
   const place = t("tournaments.result_line", { rank: line.rank, players: Math.max(event.entrants, line.rank) });
   return `${place} · ${t("tournaments.points", { score: scoreText(line.score) })}`;
 }

@@ -5,6 +5,7 @@
 
 import { el } from "../shared/dom.js";
 import { t, tn } from "../shared/i18n.js";
+import { AnalysisStatus } from "../shared/protocol.js";
 import { api } from "../shared/rest.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,12 +18,12 @@ export function installAnalysis(gameId, { onReady, onError, goTo }) {
     try {
       for (;;) {
         const answer = await api(`/api/games/${encodeURIComponent(gameId)}/analysis`, { method: "POST" });
-        if (answer.status === "ready") {
+        if (answer.status === AnalysisStatus.READY) {
           $("analysis-status").replaceChildren(...marks(answer.moves, goTo));
           onReady(answer);
           return;
         }
-        if (answer.status === "failed") throw new Error(answer.error);
+        if (answer.status === AnalysisStatus.FAILED) throw new Error(answer.error);
         $("analysis-status").textContent = t("replay.analysing", { done: answer.done, total: answer.total });
         await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
       }

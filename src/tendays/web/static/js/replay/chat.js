@@ -2,6 +2,7 @@
 
 import { el } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { ChatKind } from "../shared/protocol.js";
 
 export function showChat(lines) {
   const node = document.getElementById("chat");
@@ -9,7 +10,7 @@ export function showChat(lines) {
     node.replaceChildren(el("li", { class: "muted" }, t("chat.none")));
     return;
   }
-  node.replaceChildren(...lines.map((line) => (line.kind === "notice"
+  node.replaceChildren(...lines.map((line) => (line.kind === ChatKind.NOTICE
     ? el("li", { class: "chat-notice" }, line.text)
     : el("li", {}, el("strong", {}, `${line.name}: `), line.text))));
 }

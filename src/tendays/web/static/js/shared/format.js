@@ -2,6 +2,7 @@
 // seat link path.
 
 import { currentLanguage, t, tn } from "./i18n.js";
+import { PaceKind } from "./protocol.js";
 
 /**
  * A sentence of the server's shown on its own (a refusal, a hint): capitalised, with a full stop. The server
@@ -31,7 +32,7 @@ export function clockText(seconds) {
 export function paceText(pace) {
   if (!pace) return "";
   const each = pace.per_move >= 3600 ? clockText(pace.per_move) : `${pace.per_move} s`;
-  if (pace.kind === "correspondence") return t("pace.correspondence", { each });
+  if (pace.kind === PaceKind.CORRESPONDENCE) return t("pace.correspondence", { each });
   return pace.bank ? t("pace.live_bank", { each, bank: clockText(pace.bank) }) : t("pace.live", { each });
 }
 

@@ -4,7 +4,7 @@
 
 import { el } from "../shared/dom.js";
 import { t, tn } from "../shared/i18n.js";
-import { SeatKind } from "../shared/protocol.js";
+import { ChatKind, SeatKind } from "../shared/protocol.js";
 import { api } from "../shared/rest.js";
 import { panel } from "./panel.js";
 import { isSpectator } from "./state.js";
@@ -31,7 +31,7 @@ export function chatPanel(actions) {
     const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     const hidden = chat.filter((line) => line.seat !== null && muted.includes(line.seat)).length;
     const lines = chat.filter((line) => line.seat === null || !muted.includes(line.seat)).slice(-SHOWN);
-    list.replaceChildren(...lines.map((line) => (line.kind === "notice"
+    list.replaceChildren(...lines.map((line) => (line.kind === ChatKind.NOTICE
       ? el("li", { class: "chat-line chat-notice", "data-n": line.n }, el("span", { class: "muted small" }, timeOf(line)),
         " ", line.text)
       : el("li", { class: `chat-line${names.isMe(line.seat) ? " mine" : ""}`, "data-n": line.n, "data-seat": line.seat },

@@ -5,7 +5,7 @@
 import { el } from "../shared/dom.js";
 import { clockText, paceText } from "../shared/format.js";
 import { t } from "../shared/i18n.js";
-import { MatchStatus } from "../shared/protocol.js";
+import { MatchStatus, PaceKind } from "../shared/protocol.js";
 import { panel } from "./panel.js";
 import { people } from "./tiles.js";
 
@@ -60,7 +60,7 @@ export function clockPanel() {
 
 /** What a seat's clock says in the players' list: its bank (live games). */
 export function bankText(clock, seat) {
-  if (!clock || clock.kind !== "live" || !clock.banks) return "";
+  if (!clock || clock.kind !== PaceKind.LIVE || !clock.banks) return "";
   return t("clock.bank", { time: clockText(clock.banks[seat] ?? clock.bank) });
 }
 

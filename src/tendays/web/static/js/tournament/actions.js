@@ -4,19 +4,20 @@
 
 import { sentence } from "../shared/format.js";
 import { t } from "../shared/i18n.js";
+import { TournamentKind, TournamentStatus } from "../shared/protocol.js";
 import { api, ApiError } from "../shared/rest.js";
 
 const $ = (id) => document.getElementById(id);
 
 /** Show the buttons that fit `event` for `session` (null: nobody signed in). */
 export function showActions(event, session) {
-  const open = event.status !== "finished" && event.status !== "cancelled";
+  const open = event.status !== TournamentStatus.FINISHED && event.status !== TournamentStatus.CANCELLED;
   const me = event.me || { joined: false, paused: false };
   $("sign-in-link").hidden = Boolean(session) || !open;
   $("join-button").hidden = !session || !open || me.joined;
   $("withdraw-button").hidden = !session || !open || !me.joined;
   const pause = $("pause-button");
-  pause.hidden = !session || !open || !me.joined || event.kind !== "arena";
+  pause.hidden = !session || !open || !me.joined || event.kind !== TournamentKind.ARENA;
   pause.setAttribute("aria-pressed", String(Boolean(me.paused)));
   pause.textContent = t(me.paused ? "tournaments.resume" : "tournaments.pause");
 }

@@ -7,6 +7,7 @@ import { signedIn } from "../shared/account_session.js";
 import { el } from "../shared/dom.js";
 import { sentence } from "../shared/format.js";
 import { levelWord, t } from "../shared/i18n.js";
+import { TournamentKind } from "../shared/protocol.js";
 import { api, ApiError } from "../shared/rest.js";
 
 const $ = (id) => document.getElementById(id);
@@ -26,7 +27,7 @@ function numberOf(input) {
 
 /** Show the fields of the chosen kind: minutes for an arena; rounds and table size for a Swiss. */
 function showKind(form) {
-  const swiss = form.elements.kind.value === "swiss";
+  const swiss = form.elements.kind.value === TournamentKind.SWISS;
   $("minutes-field").hidden = swiss;
   $("rounds-field").hidden = !swiss;
   $("table-field").hidden = !swiss;
@@ -49,11 +50,11 @@ function bodyOf(form) {
   const kind = form.elements.kind.value;
   const body = { name, kind, edition: form.elements.edition.value, clock: paceOf(form.elements.pace.value),
     rated: form.elements.rated.checked, options: {} };
-  const length = kind === "arena" ? form.elements.minutes : form.elements.rounds;
+  const length = kind === TournamentKind.ARENA ? form.elements.minutes : form.elements.rounds;
   const count = numberOf(length);
   if (count === null || !Number.isInteger(count)) return { wrong: length, words: t("tournaments.whole_number") };
-  body[kind === "arena" ? "minutes" : "rounds"] = count;
-  if (kind === "swiss") body.table_size = Number(form.elements.table_size.value);
+  body[kind === TournamentKind.ARENA ? "minutes" : "rounds"] = count;
+  if (kind === TournamentKind.SWISS) body.table_size = Number(form.elements.table_size.value);
   const starts = form.elements.starts_at.value;
   if (starts) {
     const ms = new Date(starts).getTime(); // a datetime-local field holds the reader's local time

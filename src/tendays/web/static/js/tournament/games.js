@@ -4,7 +4,7 @@
 import { el } from "../shared/dom.js";
 import { playPath } from "../shared/format.js";
 import { t } from "../shared/i18n.js";
-import { MatchStatus } from "../shared/protocol.js";
+import { MatchStatus, TournamentKind } from "../shared/protocol.js";
 import { botNames } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,7 +17,7 @@ function seatsText(game, bots) {
 }
 
 function roundText(game, kind) {
-  return kind === "swiss" && game.round ? `${t("tournaments.round", { round: game.round })} · ` : "";
+  return kind === TournamentKind.SWISS && game.round ? `${t("tournaments.round", { round: game.round })} · ` : "";
 }
 
 function item(game, kind, me, bots) {

@@ -5,6 +5,7 @@
 import { editionName } from "../players/words.js";
 import { el } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { TournamentStatus } from "../shared/protocol.js";
 import { clockWords, entryRules, kindText, lengthText, localTime, standingText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 export function showHeader(event, editions) {
   document.title = t("tournaments.event_title", { name: event.name });
   $("event-name").textContent = event.name;
-  const ends = event.status === "finished" ? "tournaments.ended_at" : "tournaments.ends_at";
+  const ends = event.status === TournamentStatus.FINISHED ? "tournaments.ended_at" : "tournaments.ends_at";
   $("event-facts").replaceChildren(el("span", {},
     el("strong", {}, kindText(event.kind)), ` · ${lengthText(event)} · ${editionName(editions, event.edition)}`,
     ` · ${clockWords(event)}`,

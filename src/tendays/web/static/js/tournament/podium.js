@@ -2,6 +2,7 @@
 
 import { el } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { TournamentStatus } from "../shared/protocol.js";
 import { entrantName } from "./standings.js";
 import { scoreText } from "./words.js";
 
@@ -9,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 
 /** Show the podium once the event has finished (hidden before). */
 export function showPodium(event, me) {
-  const podium = event.status === "finished" ? event.podium || [] : [];
+  const podium = event.status === TournamentStatus.FINISHED ? event.podium || [] : [];
   $("podium-part").hidden = podium.length === 0;
   $("podium").replaceChildren(...podium.map((row) => el(
     "li", { class: `podium-place place-${row.rank}`, "data-name": row.name },

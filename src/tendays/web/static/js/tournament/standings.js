@@ -5,6 +5,7 @@
 import { accountMark, botMark } from "../shared/account_mark.js";
 import { el, svg } from "../shared/dom.js";
 import { levelWord, t } from "../shared/i18n.js";
+import { TournamentKind } from "../shared/protocol.js";
 import { botName, scoreText, tiebreakWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 function tiebreakKeys(standings, kind) {
   const first = standings.find((row) => row.tiebreaks) || null;
   if (first) return Object.keys(first.tiebreaks);
-  return kind === "swiss" ? ["buchholz", "sonneborn_berger"] : ["performance"];
+  return kind === TournamentKind.SWISS ? ["buchholz", "sonneborn_berger"] : ["performance"];
 }
 
 /** A player's name as the standings show it, with the account's mark, the bot's level or "you". */
@@ -81,6 +82,6 @@ export function showStandings(event, me) {
   // the headings' titles, written out for readers who cannot hover (a phone, a keyboard)
   $("tiebreak-legend").replaceChildren(...keys.flatMap((key) => [el("dt", {}, tiebreakWords(key).short),
     el("dd", {}, tiebreakWords(key).long)]));
-  $("standings-note").textContent = event.kind === "arena" ? t("tournaments.arena_scoring")
+  $("standings-note").textContent = event.kind === TournamentKind.ARENA ? t("tournaments.arena_scoring")
     : t("tournaments.swiss_scoring");
 }

@@ -3,6 +3,7 @@
 
 import { clockText, paceText } from "../shared/format.js";
 import { currentLanguage, levelWord, list, t, tn } from "../shared/i18n.js";
+import { TournamentKind, TournamentStatus } from "../shared/protocol.js";
 
 /** A bot entrant's name in the reader's words ("Normal bot", "Bot (normal)"), as a profile names it: the server
  * gives the name stored, the same in every language. */
@@ -38,7 +39,7 @@ export function kindText(kind) {
 
 /** "60 minutes", or "3 rounds, tables of 4". */
 export function lengthText(event) {
-  if (event.kind === "arena") return tn("tournaments.minutes_n", event.minutes || 0);
+  if (event.kind === TournamentKind.ARENA) return tn("tournaments.minutes_n", event.minutes || 0);
   const rounds = tn("tournaments.rounds_n", event.rounds || 0);
   return event.table_size > 2 ? `${rounds}, ${t("tournaments.tables_of", { n: event.table_size })}` : rounds;
 }
@@ -83,13 +84,13 @@ export function scoreText(score) {
 
 /** "Starts in 4:32", "Ends in 12:05", "Round 2 of 3", "Finished": where the event stands at `now`. */
 export function standingText(event, now) {
-  if (event.status === "upcoming") {
+  if (event.status === TournamentStatus.UPCOMING) {
     const starts = toMs(event.starts_at);
     return starts === null ? t("tournaments.status.upcoming")
       : t("tournaments.starts_in", { time: clockText((starts - now) / 1000) });
   }
-  if (event.status === "running") {
-    if (event.kind === "swiss") {
+  if (event.status === TournamentStatus.RUNNING) {
+    if (event.kind === TournamentKind.SWISS) {
       return t("tournaments.round_of", { round: event.round || 1, rounds: event.rounds });
     }
     const ends = toMs(event.ends_at);
