@@ -19,6 +19,7 @@ from tendays.bots import (
 )
 from tendays.bots.engine_client import EngineBot
 from tendays.bots.fallible import FallibleBot
+from tendays.bots.race import RaceBot
 from tendays.engine import (
     EventKind,
     Game,
@@ -65,7 +66,8 @@ def after_draft(edition_id: str, players: int, seed: int) -> State:
         ("greedy", GreedyBot),
         ("normal", GreedyBot),
         ("expert", ExpertBot),
-        ("hard", ExpertBot),
+        ("hard", RaceBot),
+        ("race", RaceBot),
         ("Expert", ExpertBot),
     ],
 )

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from tendays.bots import ExpertBot, GreedyBot, analyze, make_bot
 from tendays.bots.distance import relaxed_distance
 from tendays.bots.draft import draft_move, finish_draft
@@ -43,6 +45,7 @@ def test_finish_draft_fills_the_empty_days_with_the_tiles_to_come() -> None:
     assert Counter(final) == Counter((start[0], *to_come))
 
 
+@pytest.mark.slow  # bots thinking through whole games
 def test_draft_move_is_legal_deterministic_and_greedy_without_work() -> None:
     edition = load_edition("usa")
     state = new_game(edition, Options(players=2), 17)
@@ -75,6 +78,7 @@ def _placed(rack: tuple[int | None, ...], day: int, tile: int) -> tuple[int | No
     return rack[: day - 1] + (tile,) + rack[day:]
 
 
+@pytest.mark.slow  # bots thinking through whole games
 def test_the_drafting_expert_drafts_legally_and_reproducibly_within_any_budget() -> None:
     edition = load_edition("germany")
     state = new_game(edition, Options(players=2), 5)
@@ -91,7 +95,7 @@ def test_the_drafting_expert_drafts_legally_and_reproducibly_within_any_budget()
 
 def test_the_plain_expert_drafts_like_greedy() -> None:
     state = new_game(load_edition("usa"), Options(players=2), 11)
-    expert, greedy = make_bot("hard"), GreedyBot()
+    expert, greedy = make_bot("expert+learned"), GreedyBot()
     assert isinstance(expert, ExpertBot) and not expert.draft_search
     while state.phase is Phase.DRAFT:
         v = view(state, state.current)

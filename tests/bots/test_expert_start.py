@@ -9,6 +9,7 @@ pytest.importorskip("numpy")
 from tendays.bots import GreedyBot, make_bot  # noqa: E402
 from tendays.bots.expert import ExpertBot  # noqa: E402
 from tendays.bots.learned import LearnedBot  # noqa: E402
+from tendays.bots.race import RaceBot
 from tendays.engine import Game, Options, Phase, PlayerView, load_edition, next_decision  # noqa: E402
 
 
@@ -44,9 +45,11 @@ def test_games_the_learned_bot_does_not_play_start_from_greedys_move(
         assert start.choose(view, random.Random(2)) == plain.choose(view, random.Random(2))
 
 
-def test_the_hard_level_starts_its_search_from_the_learned_bots_move() -> None:
+def test_the_hard_level_plays_the_race_at_a_table_and_searches_alone() -> None:
     hard = make_bot("hard")
-    assert isinstance(hard, ExpertBot) and hard.learned_start and hard.read_rivals
+    assert isinstance(hard, RaceBot)
+    alone = hard.alone
+    assert isinstance(alone, ExpertBot) and alone.learned_start and alone.read_rivals
 
 
 def test_one_bot_plays_a_usa_game_then_a_german_one() -> None:

@@ -8,6 +8,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from tendays.bots import make_bot
 from tendays.engine import Game, Options, Phase, knowledge_of, next_decision, view
 
@@ -64,6 +66,7 @@ def test_worlds_keep_the_share_of_the_other_rack_asked_for() -> None:
     assert changed >= 18
 
 
+@pytest.mark.slow  # bots thinking through whole games
 def test_benchmark_prints_every_row() -> None:
     out = subprocess.run(
         [sys.executable, str(SCRIPT), "--games", "2", "--rollouts", "2", "--workers", "1"],

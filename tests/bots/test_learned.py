@@ -68,6 +68,7 @@ def test_weights_that_do_not_fit_are_refused_with_the_reason(tmp_path: Path) -> 
         load_policy(str(unknown))
 
 
+@pytest.mark.slow  # the learned bot: about 20 ms a move
 def test_it_plays_whole_games_with_legal_moves() -> None:
     edition = load_edition("usa")
     for seed in range(2):
@@ -77,6 +78,7 @@ def test_it_plays_whole_games_with_legal_moves() -> None:
         assert game.state.is_over
 
 
+@pytest.mark.slow  # the learned bot: about 20 ms a move
 def test_it_plays_three_and_four_player_games_too() -> None:
     for players in (3, 4):
         game = Game(load_edition("usa"), Options(players=players, days=10, turn_limit=60), players)
@@ -86,6 +88,7 @@ def test_it_plays_three_and_four_player_games_too() -> None:
         assert game.state.is_over
 
 
+@pytest.mark.slow  # the learned bot: about 20 ms a move
 def test_it_is_deterministic_given_its_seed() -> None:
     moves = []
     for _ in range(2):
@@ -114,6 +117,7 @@ def _hidden_elsewhere(state, player: int):  # type: ignore[no-untyped-def]
     return dataclasses.replace(state, racks=racks, draw_pile=tuple(pool)), hidden_days
 
 
+@pytest.mark.slow  # the learned bot: about 20 ms a move
 def test_it_reads_nothing_a_player_cannot_see() -> None:
     edition = load_edition("usa")
     spec = PolicySpec.of(edition, OPTIONS)

@@ -62,6 +62,7 @@ def test_tile_odds_are_greedys_weights() -> None:
         np.testing.assert_allclose(row, expected, atol=1e-5)
 
 
+@pytest.mark.slow  # the learned bot: about 20 ms a move
 def test_the_first_multiples_choose_as_greedy_does() -> None:
     spec = PolicySpec.of(load_edition("usa"), OPTIONS)
     bot = LearnedBot(init_params(spec, 8, seed=0))

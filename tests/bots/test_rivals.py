@@ -139,6 +139,7 @@ def test_the_distance_table_grows_surer_with_each_replaced_tile() -> None:
     assert set(draws) == {1, 2} and 0.68 < draws[2] / 2000 < 0.82
 
 
+@pytest.mark.slow  # bots thinking through whole games
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_expert_reading_its_rivals_plays_legal_moves_reproducibly(players: int) -> None:
     bot = make_bot("expert+rivals:24")

@@ -104,6 +104,7 @@ def _simulate(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # whole games (subprocesses, workers, Ray)
 def test_the_command_plays_duplicate_and_reports_the_deals() -> None:
     done = _simulate(
         "--players",
@@ -134,6 +135,7 @@ def test_the_command_plays_duplicate_and_reports_the_deals() -> None:
     assert "greedy: of 1 deals won on every seating" in shown
 
 
+@pytest.mark.slow  # whole games (subprocesses, workers, Ray)
 def test_the_command_refuses_games_that_are_not_a_multiple_of_the_players() -> None:
     done = _simulate(
         "--players", "greedy,random", "--games", "5", "--duplicate", "--quiet", "--workers", "1"

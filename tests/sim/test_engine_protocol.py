@@ -100,6 +100,7 @@ def test_an_engine_written_from_the_protocol_page_plays_whole_games() -> None:
         assert result.decisions[1] > 0
 
 
+@pytest.mark.slow  # whole games (subprocesses, workers, Ray)
 def test_a_good_engine_plays_whole_games() -> None:
     tournament = Tournament("germany", (GOOD, "greedy"), games=2, seed=3)
     results = run_local(tournament)
@@ -114,8 +115,11 @@ def test_a_good_engine_plays_whole_games() -> None:
         ("crash", "the engine stopped without answering 'go'"),
         ("garbage", "instead of 'move MOVE'"),
         ("illegal", "played an illegal move 'swap 1 2'"),
-        ("slow", "took longer than 0.5 s to answer 'go'"),
-        ("mute", "took longer than 0.5 s to answer the greeting"),
+        # these two wait on the engine's timeout
+        pytest.param("slow", "took longer than 0.5 s to answer 'go'", marks=pytest.mark.slow),
+        pytest.param(
+            "mute", "took longer than 0.5 s to answer the greeting", marks=pytest.mark.slow
+        ),
         ("bytes", "answered 'go' (turn 1) with bytes that are not UTF-8 text (byte 12 of its"),
     ],
 )

@@ -50,6 +50,7 @@ def test_seats_rotate_and_games_are_reproducible() -> None:
     assert first.winner == 0  # greedy, sitting in seat 1, beats random
 
 
+@pytest.mark.slow  # whole games (subprocesses, workers, Ray)
 def test_workers_do_not_change_the_results() -> None:
     tournament = Tournament(
         "germany", ("greedy", "random", "greedy"), games=6, seed=4, max_turns=60
@@ -60,6 +61,7 @@ def test_workers_do_not_change_the_results() -> None:
     assert [r.index for r in shared] == list(range(6))
 
 
+@pytest.mark.slow  # whole games (subprocesses, workers, Ray)
 @pytest.mark.skipif(
     importlib.util.find_spec("ray") is None, reason="Ray is not installed (the 'distributed' extra)"
 )

@@ -65,7 +65,7 @@ def test_tv_follows_the_best_game_then_the_next_when_it_ends(browser: Any, serve
     page = new_page(browser)
     page.goto(f"{server.url}/tv")
     shown(page, best["id"])  # a hard bot's rating beats two guests without one
-    assert "Now showing: Cyd · Hard bot (28.6)" in page.inner_text("#tv-said")
+    assert "Now showing: Cyd · Hard bot (33.9)" in page.inner_text("#tv-said")
     assert page.locator("#join").is_hidden()
 
     close(server, best["id"])

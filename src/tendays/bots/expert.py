@@ -26,7 +26,12 @@ every pile.
 With ``learned_start`` (the ``expert+learned`` bot, the hard level: ``expert+rivals`` with it) the
 move the search must clearly beat is the learned bot's (:mod:`tendays.bots.learned`), which takes a
 face-up tile or spares a pile top where greedy would not; in games the learned bot does not play,
-or without numpy, it stays greedy's. The draft and the playouts stay greedy's.
+or without numpy, it stays greedy's. The draft and the playouts stay greedy's. Alone (a solo
+game) it starts from the solo race's move instead, in the draft too (:mod:`tendays.bots.solo`).
+
+With ``value_leaf`` (the ``expert+value`` bot) a rollout stops that many turns after the move and
+is worth the learned chance to finish first of the position it reached (:mod:`tendays.bots.value`),
+in the games that value was fitted for; elsewhere it plays to the end.
 
 The budget is a number of rollouts per decision (deterministic given the RNG) or a time in seconds.
 With a budget of zero the expert plays exactly like the greedy bot (with ``learned_start``, like the
@@ -68,6 +73,8 @@ from .greedy import (
 from .opponent_model import OpponentModel
 from .reading import TableFacts, table_facts
 from .rivals import distance_shares, plausible_days, sample_distance
+from .solo import solo_move
+from .value import value_for as position_value
 
 __all__ = ["DEFAULT_ITERATIONS", "READING_ITERATIONS", "ExpertBot"]
 
@@ -94,6 +101,7 @@ class ExpertBot:
         draft_search: bool = False,
         read_rivals: bool = False,
         learned_start: bool = False,
+        value_leaf: int | None = None,
     ) -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"the number of rollouts must not be negative, not {iterations}")
@@ -106,6 +114,7 @@ class ExpertBot:
         self.draft_search = draft_search
         self.read_rivals = read_rivals
         self.learned_start = learned_start
+        self.value_leaf = value_leaf
         self._learned: Bot | None = None
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
@@ -202,8 +211,12 @@ class ExpertBot:
     def _start(
         self, view: PlayerView, moves: Sequence[Move], odds: TileOdds, rng: random.Random
     ) -> Move:
-        """The move the search must clearly beat: the learned bot's after the draft where it was
-        asked for and plays this game, otherwise the greedy bot's."""
+        """The move the search must clearly beat: with ``learned_start``, the solo race's alone
+        and the learned bot's after the draft where it plays this game; otherwise greedy's."""
+        if self.learned_start and view.options.players == 1:
+            # Alone, the solo race's judge (every journey the rack could become) finishes far
+            # sooner than greedy's yardstick or the learned bot's, draft included (solo.py).
+            return solo_move(view, moves)
         # Asked at every decision: one bot may play games of several editions (the server keeps a
         # bot per name in each thinking process).
         if self.learned_start and view.phase is not Phase.DRAFT and _learned_plays(view):
@@ -330,10 +343,18 @@ class ExpertBot:
         state = apply(world, move)
         turns = 0
         limit = _PLAYOUT_TURNS * world.options.players
-        while not state.is_over and turns < limit:
+        judge = position_value(state) if self.value_leaf is not None else None
+        if judge is not None:  # a learned value judges the leaf, a few turns on
+            limit = self.value_leaf or 0
+        # a leaf is a turn's start, where the value was fitted
+        while not state.is_over and (
+            turns < limit or (judge is not None and state.phase is not Phase.DRAW)
+        ):
             before = state.turn
             state = apply(state, playout_move(state, rng))
             turns += state.turn != before
+        if judge is not None:
+            return judge(state, me)
         # nobody finished in time: worth less than an even share of a finished race
         if state.winner is None:
             return 0.5 / world.options.players
