@@ -97,8 +97,16 @@ def play_to_the_end(tables: list[Table]) -> None:
 
 
 def rating_of(page: Page, name: str) -> float:
-    answer: dict[str, Any] = page.evaluate("async (name) => (await fetch(`/api/players/${name}`)).json()", name)
-    return float(answer["ratings"]["usa"]["rating"])
+    """The player's USA rating once the profile shows one (a game is rated just after it ends)."""
+    handle = page.wait_for_function(
+        """async (name) => {
+            const answer = await (await fetch(`/api/players/${name}`)).json();
+            return answer.ratings && answer.ratings.usa ? answer.ratings.usa.rating : null;
+        }""",
+        arg=name,
+        polling=100,
+    )
+    return float(handle.json_value())
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ away and may finish first; a rollout is worth 1 when the expert finishes first. 
 placement gives away now matters, every placement as short as the best one is a candidate, onto
 every pile.
 
-With ``learned_start`` (the ``expert+learned`` bot, the hard level: ``expert+rivals`` with it) the
+With ``learned_start`` (``expert+learned``: ``expert+rivals`` with it; the hard level alone) the
 move the search must clearly beat is the learned bot's (:mod:`tendays.bots.learned`), which takes a
 face-up tile or spares a pile top where greedy would not; in games the learned bot does not play,
 or without numpy, it stays greedy's. The draft and the playouts stay greedy's. Alone (a solo

@@ -1,4 +1,4 @@
-"""The solo race: a rack judged by every journey it could become, for the hard level alone.
+"""The solo race: a rack judged by every journey it could become (the race bot's judgement).
 
 Greedy judges a rack by its shortest completion and that completion's outs. Alone, what counts is
 how soon *some* journey comes together, so this judge sums over every complete journey the map
