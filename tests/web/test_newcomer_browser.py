@@ -26,6 +26,8 @@ pytestmark = [
 def open_step(page: Page, server: Server, edition: str, step: int) -> None:
     """Open the guided game at ``step``, as a browser that reached it before (the step is remembered)."""
     page.goto(server.url + "/learn")
+    # The page remembers the step it shows: let it do so before the step is set under it.
+    page.wait_for_selector("#lesson-do:not(:empty)")
     page.evaluate(
         "([edition, step]) => localStorage.setItem('tendays.learn', "
         "JSON.stringify({edition, steps: {[edition]: step}}))",
