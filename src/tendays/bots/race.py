@@ -12,13 +12,12 @@ as it is now is worth nothing to them; one they passed over or threw away earlie
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
-from tendays.engine import Move, MoveKind, Phase, PlayerView, checker_for, knowledge_of
+from tendays.engine import Move, Phase, PlayerView
 
 from .base import Bot
 from .reading import TableFacts, table_facts
-from .solo import SoftRack, soft_costs, solo_move
+from .solo import solo_move
 
 __all__ = ["RaceBot"]
 
@@ -51,43 +50,14 @@ class RaceBot:
         moves = view.legal_moves()
         if view.options.players == 1 or view.phase is not Phase.PLACE or len(moves) == 1:
             return solo_move(view, moves)
-        return self._place(view, moves)
-
-    def _place(self, view: PlayerView, moves: Sequence[Move]) -> Move:
-        held, rack = view.in_hand, view.rack
-        assert held is not None and rack is not None and view.player is not None
-        costs = soft_costs(knowledge_of(view), rack, held, view.draw_pile_size)
-        soft = SoftRack(view.edition, rack, costs)
-        checker = checker_for(view.edition)
+        assert view.player is not None
         wanted = _Wanted(table_facts(view), (view.player + 1) % view.options.players)
-        # A tile taken face up goes into the rack: throwing it back only loops (as in solo.py).
-        scored = {} if view.taken_from > 0 else {0: soft.distance + self.give * wanted(held)}
-        for day in range(1, len(rack) + 1):
-            new = list(rack)
-            new[day - 1] = held
-            if checker.is_complete(tuple(new)):
-                scored = {day: -1.0}
-                break
-            thrown = rack[day - 1]
-            gift = self.give * wanted(thrown) if thrown is not None else 0.0
-            scored[day] = soft.with_tile(day - 1, held) + gift
-        day = min(scored, key=lambda d: (scored[d], d))
-        chosen = [m for m in moves if (m.day if m.kind is MoveKind.REPLACE else 0) == day]
-        if len(chosen) == 1:
-            return chosen[0]
-        after_rack = list(rack)
-        if day:
-            after_rack[day - 1] = held
-        after = SoftRack(view.edition, after_rack, costs)
-
-        def keep(pile: int) -> float:
-            """What covering the pile costs: its top's help to me, less its help to the next."""
-            top = view.piles[pile - 1]
-            if not top:
-                return -1.0
-            return after.distance - after.best_with(top[-1]) - self.cover * wanted(top[-1])
-
-        return min(chosen, key=lambda m: (keep(m.pile), m.pile))
+        return solo_move(
+            view,
+            moves,
+            given=lambda tile: self.give * wanted(tile),
+            covered=lambda tile: self.cover * wanted(tile),
+        )
 
 
 class _Wanted:

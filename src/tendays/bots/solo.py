@@ -19,7 +19,7 @@ expert starts from this move in solo games (see :mod:`tendays.bots.expert`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -221,8 +221,26 @@ class SoftRack:
         return min(self.with_tile(day, tile) for day in range(len(self.rack)))
 
 
-def solo_move(view: PlayerView, moves: Sequence[Move]) -> Move:
-    """The move that leaves the softest rack (see the module's docstring)."""
+#: A weight on one tile, in soft distance (see :func:`solo_move`).
+TileWeight = Callable[[int], float]
+
+
+def _nothing(tile: int) -> float:
+    return 0.0
+
+
+def solo_move(
+    view: PlayerView,
+    moves: Sequence[Move],
+    given: TileWeight = _nothing,
+    covered: TileWeight = _nothing,
+) -> Move:
+    """The move that leaves the softest rack (see the module's docstring).
+
+    At a table a placement may also weigh the other players: ``given(tile)`` is what throwing
+    ``tile`` onto a pile costs (in soft distance) and ``covered(tile)`` what hiding a pile top
+    ``tile`` under it is worth (the race bot, :mod:`tendays.bots.race`). Alone both are nothing.
+    """
     assert view.rack is not None
     if len(moves) == 1:
         return moves[0]
@@ -236,7 +254,7 @@ def solo_move(view: PlayerView, moves: Sequence[Move]) -> Move:
         return min(moves, key=lambda m: (soft.with_tile(m.day - 1, held), m.day))
     if view.phase is Phase.DRAW:
         return _draw(view, moves, soft, costs)
-    return _place(view, moves, soft, costs)
+    return _place(view, moves, soft, costs, given, covered)
 
 
 def _draw(view: PlayerView, moves: Sequence[Move], soft: SoftRack, costs: list[float]) -> Move:
@@ -255,21 +273,30 @@ def _draw(view: PlayerView, moves: Sequence[Move], soft: SoftRack, costs: list[f
     return take if best < drawn - _DRAW_EDGE else draw
 
 
-def _place(view: PlayerView, moves: Sequence[Move], soft: SoftRack, costs: list[float]) -> Move:
+def _place(
+    view: PlayerView,
+    moves: Sequence[Move],
+    soft: SoftRack,
+    costs: list[float],
+    given: TileWeight,
+    covered: TileWeight,
+) -> Move:
     held = view.in_hand
     assert held is not None and view.rack is not None
     checker = checker_for(view.edition)
     days = len(view.rack)
     # A face-up tile was taken to be placed: throwing it back would only reveal the tile under it
     # again, a loop (what it covered can look worth having until it is covered once more).
-    scored = {} if view.taken_from > 0 else {0: soft.distance}
+    scored = {} if view.taken_from > 0 else {0: soft.distance + given(held)}
     for day in range(1, days + 1):
         rack = list(view.rack)
         rack[day - 1] = held
         if checker.is_complete(tuple(rack)):
             scored = {day: -1.0}
             break
-        scored[day] = soft.with_tile(day - 1, held)
+        thrown = view.rack[day - 1]
+        gift = given(thrown) if thrown is not None else 0.0
+        scored[day] = soft.with_tile(day - 1, held) + gift
     day = min(scored, key=lambda d: (scored[d], d))
     chosen = [m for m in moves if (m.day if m.kind is MoveKind.REPLACE else 0) == day]
     if len(chosen) == 1:
@@ -280,8 +307,11 @@ def _place(view: PlayerView, moves: Sequence[Move], soft: SoftRack, costs: list[
     after = SoftRack(view.edition, rack, costs)
 
     def need(pile: int) -> float:
-        """How much the pile's top tile would help the rack left: cover the least needed."""
+        """How much the pile's top tile would help the rack left, less what hiding it is worth:
+        cover the least needed."""
         top = view.piles[pile - 1]
-        return after.distance - after.best_with(top[-1]) if top else -1.0
+        if not top:
+            return -1.0
+        return after.distance - after.best_with(top[-1]) - covered(top[-1])
 
     return min(chosen, key=lambda m: (need(m.pile), m.pile))
