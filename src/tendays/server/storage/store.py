@@ -24,12 +24,12 @@ import secrets
 import socket
 from typing import Any
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..vocabulary import ChangeKind
-from .cluster import announcement, channel
+from .cluster import notify
 from .database import (
     DatabaseBusy,
     DatabaseLock,
@@ -79,11 +79,7 @@ class Store:
     def _announce(self, db: Connection, game_id: str, what: str) -> None:
         """Tell the other server processes, once this transaction
         commits, that ``game_id`` changed."""
-        if self.shared:
-            db.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": channel(game_id), "payload": announcement(self.owner, game_id, what)},
-            )
+        notify(db, self.owner, game_id, what)
 
     def close(self) -> None:
         self.engine.dispose()
