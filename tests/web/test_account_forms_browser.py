@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, new_page
-from browser_helpers import sign_up as sign_up_on_page
+from browser_helpers import CHROMIUM, Server, new_page
+from browser_people import PASSWORD, ready, sign_up_as
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 # slow: starts tendays serve (and Chromium)
@@ -17,29 +17,8 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
 ]
 
-PASSWORD = "walking across the map"
-
 
 LOCALES = {"en": "en-US", "de": "de-DE"}
-
-
-def ready(page: Page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("body[data-ready]", state="attached")
-
-
-def sign_up(page: Page, server: Server, name: str) -> None:
-    sign_up_on_page(page, server, name, PASSWORD)
-    page.wait_for_selector("body[data-ready]", state="attached")
-
-
-def create(page: Page, **body: Any) -> dict[str, Any]:
-    """A game created through the page's own API helper (it sends the session's CSRF token)."""
-    game: dict[str, Any] = page.evaluate(
-        "async (body) => (await import('/static/js/shared/rest.js')).api('/api/games', {method: 'POST', body})",
-        {"edition": "usa", "name": "x", **body},
-    )
-    return game
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -59,7 +38,7 @@ def test_the_account_forms_name_an_empty_field_before_sending_or_asking(
         == {"en": 'Fill in "Password" first.', "de": "Fülle zuerst „Passwort“ aus."}[lang]
     )
     assert page.evaluate("document.activeElement.id") == "sign-in-password"
-    sign_up(page, server, f"Leer {lang}")
+    sign_up_as(page, server, f"Leer {lang}")
     ready(page, f"{server.url}/account")
     sent.clear()  # the sign-up itself
     assert page.inner_text("label:has(#new-password) span") == {"en": "New password", "de": "Neues Passwort"}[lang]
@@ -82,7 +61,7 @@ def test_the_account_forms_name_an_empty_field_before_sending_or_asking(
 
 def test_a_name_taken_puts_the_cursor_in_the_name(browser: Any, server: Server) -> None:
     first = new_page(browser, locale="en-US")
-    sign_up(first, server, "Twin")
+    sign_up_as(first, server, "Twin")
     page = new_page(browser, locale="en-US")
     ready(page, f"{server.url}/account#sign-up")
     page.fill("#sign-up-name", "twin")
@@ -99,7 +78,7 @@ def test_a_page_opened_before_signing_in_elsewhere_says_to_reload_it(browser: An
     lobby = new_page(browser, locale=LOCALES[lang])
     ready(lobby, f"{server.url}/")
     other_tab = lobby.context.new_page()
-    sign_up(other_tab, server, f"Tabs {lang}")
+    sign_up_as(other_tab, server, f"Tabs {lang}")
     lobby.bring_to_front()
     lobby.fill("#player-name", "Someone")
     lobby.click("#create-form button[type=submit]")
@@ -111,7 +90,7 @@ def test_a_page_opened_before_signing_in_elsewhere_says_to_reload_it(browser: An
 
 def test_sign_out_everywhere_refused_leaves_the_button_usable(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="en-US")
-    sign_up(page, server, "Stale")
+    sign_up_as(page, server, "Stale")
     ready(page, f"{server.url}/account")
     other_tab = page.context.new_page()
     ready(other_tab, f"{server.url}/account")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, new_page
-from browser_helpers import sign_up as sign_up_on_page
+from browser_helpers import CHROMIUM, Server, new_page
+from browser_people import create, ready, sign_up_as
 from test_accessibility import audit
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
@@ -18,32 +18,12 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
 ]
 
-PASSWORD = "walking across the map"
 LOCALES = {"en": "en-US", "de": "de-DE"}
-
-
-def ready(page: Page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("body[data-ready]", state="attached")
-
-
-def sign_up(page: Page, server: Server, name: str) -> None:
-    sign_up_on_page(page, server, name, PASSWORD)
-    page.wait_for_selector("body[data-ready]", state="attached")
-
-
-def create(page: Page, **body: Any) -> dict[str, Any]:
-    """A game created through the page's own API helper (it sends the session's CSRF token)."""
-    game: dict[str, Any] = page.evaluate(
-        "async (body) => (await import('/static/js/shared/rest.js')).api('/api/games', {method: 'POST', body})",
-        {"edition": "usa", "name": "x", **body},
-    )
-    return game
 
 
 def test_the_top_bar_opens_the_profile_of_a_name_with_a_slash(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="en-US")
-    sign_up(page, server, "AC/DC")
+    sign_up_as(page, server, "AC/DC")
     page.click("nav.who >> text=Your profile")
     page.wait_for_selector("#player-since:not(:empty)")
     assert page.inner_text("#player-name") == "AC/DC"
@@ -68,7 +48,7 @@ def test_an_unknown_player_is_said_once_with_no_empty_chart_or_games(browser: An
 
 def test_a_profile_with_games_fits_a_phone_and_offers_its_owner_to_go_on_playing(browser: Any, server: Server) -> None:
     page = new_page(browser, width=390, height=844, locale="de-DE", is_mobile=True, has_touch=True)
-    sign_up(page, server, "Fernweh")
+    sign_up_as(page, server, "Fernweh")
     create(page, seats=[{"kind": "human"}, {"kind": "bot", "bot": "normal"}])
     ready(page, f"{server.url}/players/Fernweh")
     page.wait_for_selector("#games tr")
@@ -87,7 +67,7 @@ def test_a_profile_with_games_fits_a_phone_and_offers_its_owner_to_go_on_playing
 def test_a_long_name_with_no_space_fits_a_phone_everywhere_it_is_shown(browser: Any, server: Server) -> None:
     name = "W" * 32  # the longest name, and the widest letter, with nowhere to break
     page = new_page(browser, width=390, height=844, locale="de-DE", is_mobile=True, has_touch=True)
-    sign_up(page, server, name)
+    sign_up_as(page, server, name)
     game = create(page, seats=[{"kind": "human"}, {"kind": "bot", "bot": "normal"}])
     for path in ("/", "/account", f"/players/{name}"):
         ready(page, f"{server.url}{path}")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, held_request, new_page
-from browser_helpers import sign_up as sign_up_on_page
+from browser_helpers import CHROMIUM, Server, held_request, new_page
+from browser_people import PASSWORD, create, sign_up_as
 from test_accessibility import audit
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
@@ -17,31 +17,10 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
 ]
 
-PASSWORD = "walking across the map"
-
-
-def ready(page: Page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("body[data-ready]", state="attached")
-
-
-def sign_up(page: Page, server: Server, name: str) -> None:
-    sign_up_on_page(page, server, name, PASSWORD)
-    page.wait_for_selector("body[data-ready]", state="attached")
-
-
-def create(page: Page, **body: Any) -> dict[str, Any]:
-    """A game created through the page's own API helper (it sends the session's CSRF token)."""
-    game: dict[str, Any] = page.evaluate(
-        "async (body) => (await import('/static/js/shared/rest.js')).api('/api/games', {method: 'POST', body})",
-        {"edition": "usa", "name": "x", **body},
-    )
-    return game
-
 
 def test_a_rated_game_says_so_at_the_table_and_at_its_link_signed_out(browser: Any, server: Server) -> None:
     host = new_page(browser, locale="en-US")
-    sign_up(host, server, "Rita")
+    sign_up_as(host, server, "Rita")
     game = create(host, name="Rita", rated=True, seats=[{"kind": "human"}, {"kind": "human"}])
     host.goto(f"{server.url}{game['url']}")
     host.wait_for_selector("#turn strong")
@@ -68,7 +47,7 @@ def test_the_join_button_waits_for_the_page_to_know_who_asks(browser: Any, serve
     # The page's script starts after the page has loaded (it first fetches the reader's language): until it
     # has asked who is signed in and whether a seat is free, nothing can be sent.
     host = new_page(browser, locale="en-US")
-    sign_up(host, server, "Hanna")
+    sign_up_as(host, server, "Hanna")
     game = create(host, name="Hanna", seats=[{"kind": "human"}, {"kind": "human"}])
     guest = new_page(browser, locale="en-US")
     held: list[Any] = []

@@ -5,21 +5,16 @@ German."""
 
 from __future__ import annotations
 
-import json
-import secrets
-import time
-import urllib.request
 from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, Page, Server, new_page, wait_for_chat
-from sqlalchemy import insert, select
+from browser_people import Person
+from sqlalchemy import select
 from test_accessibility import audit
 
-from tendays.server.matches.text import name_key
-from tendays.server.people.accounts import session_hash
 from tendays.server.people.moderation_types import ReportReason
-from tendays.server.storage.schema import AccountTable, BlockTable, ReportTable, SessionTable
+from tendays.server.storage.schema import BlockTable, ReportTable
 from tendays.server.storage.store import Store
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
@@ -30,54 +25,6 @@ pytestmark = [
 ]
 
 HIDDEN = "(hidden: you blocked this player)"
-
-
-class Person:
-    """An account with a live session, made in the database (no password to hash)."""
-
-    def __init__(self, server: Server, name: str) -> None:
-        self.server, self.name = server, name
-        self.session, self.csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-        now = time.time()
-        store = Store(server.database)
-        try:
-            with store.engine.begin() as db:
-                self.id = db.execute(
-                    insert(AccountTable)
-                    .values(name=name, name_key=name_key(name), password_hash="-", created=now)
-                    .returning(AccountTable.id)
-                ).scalar_one()
-                db.execute(
-                    insert(SessionTable).values(
-                        id_hash=session_hash(self.session),
-                        account_id=self.id,
-                        csrf=self.csrf,
-                        created=now,
-                        expires=now + 3600,
-                    )
-                )
-        finally:
-            store.close()
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(
-            f"{self.server.url}{path}",
-            data=json.dumps(body).encode(),
-            method="POST",
-            headers={
-                "Content-Type": "application/json",
-                "Cookie": f"tendays_session={self.session}",
-                "X-CSRF-Token": self.csrf,
-            },
-        )
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            result: dict[str, Any] = json.load(answer)
-            return result
-
-    def page(self, browser: Any, locale: str = "en-US", **options: Any) -> Page:
-        page = new_page(browser, locale=locale, **options)
-        page.context.add_cookies([{"name": "tendays_session", "value": self.session, "url": self.server.url}])
-        return page
 
 
 def opened(page: Page, url: str) -> Page:
@@ -99,8 +46,8 @@ def test_a_report_and_a_block_from_a_profile_then_the_chat_of_the_blocked_is_hid
     browser: Any, server: Server
 ) -> None:
     ann, ben = Person(server, "Ann"), Person(server, "Ben")
-    game = ann.post("/api/games", {"edition": "usa", "name": "x", "seats": [{"kind": "human"}] * 2})["id"]
-    ben.post(f"/api/games/{game}/join", {"name": "x"})
+    game = ann.call("POST", "/api/games", {"edition": "usa", "name": "x", "seats": [{"kind": "human"}] * 2})["id"]
+    ben.call("POST", f"/api/games/{game}/join", {"name": "x"})
     page = opened(ann.page(browser), f"{server.url}/players/Ben")
     page.wait_for_selector("#moderation:not([hidden])")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, held_request, new_page
-from browser_helpers import sign_up as sign_up_on_page
+from browser_helpers import CHROMIUM, Server, held_request, new_page
+from browser_people import ready, sign_up_as
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 # slow: starts tendays serve (and Chromium)
@@ -16,18 +16,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
 ]
-
-PASSWORD = "walking across the map"
-
-
-def ready(page: Page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("body[data-ready]", state="attached")
-
-
-def sign_up(page: Page, server: Server, name: str) -> None:
-    sign_up_on_page(page, server, name, PASSWORD)
-    page.wait_for_selector("body[data-ready]", state="attached")
 
 
 SAID = """() => {
@@ -40,7 +28,7 @@ SAID = """() => {
 
 def test_stopping_the_search_by_keyboard_keeps_the_focus_in_the_panel(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="en-US")
-    sign_up(page, server, "Keys")
+    sign_up_as(page, server, "Keys")
     page.wait_for_selector("#pair-form:not([hidden])")
     page.focus("#pair-button")
     page.keyboard.press("Enter")
@@ -55,7 +43,7 @@ def test_stopping_the_search_by_keyboard_keeps_the_focus_in_the_panel(browser: A
 
 def test_a_look_on_its_way_when_the_search_is_stopped_changes_nothing_it_says(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="en-US")
-    sign_up(page, server, "Halt")
+    sign_up_as(page, server, "Halt")
     page.wait_for_selector("#pair-form:not([hidden])")
     page.evaluate(SAID)
     held: list[Any] = []
@@ -78,7 +66,7 @@ def test_a_look_on_its_way_when_the_search_is_stopped_changes_nothing_it_says(br
 
 def test_signing_out_in_another_tab_ends_the_search_in_words(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="en-US")
-    sign_up(page, server, "Leaver")
+    sign_up_as(page, server, "Leaver")
     page.wait_for_selector("#pair-form:not([hidden])")
     page.click("#pair-button")
     page.wait_for_selector("#pair-waiting:not([hidden])")
@@ -93,7 +81,7 @@ def test_signing_out_in_another_tab_ends_the_search_in_words(browser: Any, serve
 
 def test_a_rating_that_is_no_number_is_refused_not_dropped(browser: Any, server: Server) -> None:
     page = new_page(browser, locale="en-US")
-    sign_up(page, server, "Numbers")
+    sign_up_as(page, server, "Numbers")
     page.wait_for_selector("#pair-form:not([hidden])")
     page.focus("#pair-form input[name=rating_min]")
     page.keyboard.type("1e")  # a number field holding no number reads as empty to scripts

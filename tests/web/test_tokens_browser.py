@@ -5,22 +5,14 @@ refuses it. The page passes axe-core in English and German and fits a phone's wi
 
 from __future__ import annotations
 
-import json
-import secrets
-import time
 import urllib.error
 import urllib.request
 from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, Page, Server, new_page
-from sqlalchemy import insert
+from browser_people import Person
 from test_accessibility import audit
-
-from tendays.server.matches.text import name_key
-from tendays.server.people.accounts import session_hash
-from tendays.server.storage.schema import AccountTable, SessionTable
-from tendays.server.storage.store import Store
 
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 # slow: starts tendays serve (and Chromium)
@@ -28,53 +20,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is missing"),
 ]
-
-
-class Person:
-    """An account with a live session, made in the database (no password to hash)."""
-
-    def __init__(self, server: Server, name: str) -> None:
-        self.server, self.name = server, name
-        self.session, self.csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-        now = time.time()
-        store = Store(server.database)
-        try:
-            with store.engine.begin() as db:
-                self.id = db.execute(
-                    insert(AccountTable)
-                    .values(name=name, name_key=name_key(name), password_hash="-", created=now)
-                    .returning(AccountTable.id)
-                ).scalar_one()
-                db.execute(
-                    insert(SessionTable).values(
-                        id_hash=session_hash(self.session),
-                        account_id=self.id,
-                        csrf=self.csrf,
-                        created=now,
-                        expires=now + 3600,
-                    )
-                )
-        finally:
-            store.close()
-
-    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-        request = urllib.request.Request(
-            f"{self.server.url}{path}",
-            data=None if body is None else json.dumps(body).encode(),
-            method=method,
-            headers={
-                "Content-Type": "application/json",
-                "Cookie": f"tendays_session={self.session}",
-                "X-CSRF-Token": self.csrf,
-            },
-        )
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return json.load(answer)
-
-    def page(self, browser: Any, locale: str = "en-US", **options: Any) -> Page:
-        page = new_page(browser, locale=locale, **options)
-        page.context.add_cookies([{"name": "tendays_session", "value": self.session, "url": self.server.url}])
-        return page
 
 
 def token_status(server: Server, token: str) -> int:

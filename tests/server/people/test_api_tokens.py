@@ -8,67 +8,22 @@ requests sent at once (exactly as many pass as the rule allows)."""
 from __future__ import annotations
 
 import hashlib
-import secrets
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 import pytest
 from fastapi import Depends, FastAPI
+from people_helpers import engine_of, person
 from server_helpers import TestClient, Ticker, at_once, settings
-from sqlalchemy import String, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import String, select, update
 
 from tendays.server.face.app import Limits, create_app
 from tendays.server.face.door.bearer import Bearer, bearer, person_or_bearer, token_alive
-from tendays.server.matches.text import name_key
-from tendays.server.people.accounts import Account, AccountError, session_hash
+from tendays.server.people.accounts import Account, AccountError
 from tendays.server.people.api_tokens import MOST_LIVE_TOKENS, TokenScope, make_token
-from tendays.server.storage.schema import AccountTable, ApiTokenTable, SessionTable
+from tendays.server.storage.schema import AccountTable, ApiTokenTable
 from tendays.server.storage.store import Store
-
-EVERY_SCOPE = [scope.value for scope in TokenScope]
-
-
-@dataclass(frozen=True)
-class Person:
-    """An account with a live session (made in the database: no password to hash)."""
-
-    id: int
-    name: str
-    session: str
-    csrf: str
-
-    def call(self, client: TestClient, method: str, path: str, body: Any = None, csrf: bool = True) -> Any:
-        client.cookies.clear()
-        headers = {"Cookie": f"tendays_session={self.session}"}
-        if csrf:
-            headers["X-CSRF-Token"] = self.csrf
-        return client.request(method, path, json=body, headers=headers)
-
-    def make_token(self, client: TestClient, scopes: list[str] | None = None, name: str = "my bot") -> str:
-        made = self.call(client, "POST", "/api/tokens", {"name": name, "scopes": scopes or EVERY_SCOPE})
-        assert made.status_code == 201, made.text
-        token: str = made.json()["token"]
-        return token
-
-
-def person(engine: Engine, name: str) -> Person:
-    now = time.time()
-    session, csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-    with engine.begin() as db:
-        account_id = db.execute(
-            insert(AccountTable)
-            .values(name=name, name_key=name_key(name), password_hash="x", created=now)
-            .returning(AccountTable.id)
-        ).scalar_one()
-        db.execute(
-            insert(SessionTable).values(
-                id_hash=session_hash(session), account_id=account_id, csrf=csrf, created=now, expires=now + 3600
-            )
-        )
-    return Person(int(account_id), name, session, csrf)
 
 
 def with_token(client: TestClient, method: str, path: str, token: str, body: Any = None) -> Any:
@@ -115,11 +70,6 @@ def alive(client: TestClient, token_id: int) -> bool:
     return bool(portal.call(token_alive, client.app, token_id))
 
 
-def engine_of(client: TestClient) -> Engine:
-    engine: Engine = client.app.state.lobby.journal.store.engine  # type: ignore[attr-defined]
-    return engine
-
-
 def test_a_token_is_shown_once_and_kept_only_as_its_hash(tokens_client: TestClient) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
@@ -155,7 +105,7 @@ def test_a_token_is_shown_once_and_kept_only_as_its_hash(tokens_client: TestClie
 def test_the_token_acts_for_its_account_and_a_revoked_one_is_refused(tokens_client: TestClient) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
-    token = ann.make_token(client, ["challenge:write"])
+    token = ann.token(client, "challenge:write")
     owner = with_token(client, "GET", "/api/token", token)
     assert owner.status_code == 200, owner.text
     assert owner.json() == {
@@ -177,7 +127,7 @@ def test_the_token_acts_for_its_account_and_a_revoked_one_is_refused(tokens_clie
 def test_a_token_is_revoked_only_by_its_owner(tokens_client: TestClient) -> None:
     client = tokens_client
     ann, ben = person(engine_of(client), "Ann"), person(engine_of(client), "Ben")
-    token = ann.make_token(client)
+    token = ann.token(client)
     token_id = with_token(client, "GET", "/api/token", token).json()["id"]
     for missing in (token_id, token_id + 1000):
         refused = ben.call(client, "DELETE", f"/api/tokens/{missing}")
@@ -202,13 +152,13 @@ def test_no_token_or_an_unknown_one_is_401_with_the_challenge(tokens_client: Tes
 def test_scopes_are_enforced_and_named(tokens_client: TestClient) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
-    board = ann.make_token(client, ["board:play", "challenge:write"])
+    board = ann.token(client, "board:play", "challenge:write")
     refused = with_token(client, "POST", "/test/play", board)
     assert refused.status_code == 403
     assert refused.json()["detail"] == "this call needs a token with the scope bot:play; this token does not have it"
-    played = with_token(client, "POST", "/test/play", ann.make_token(client, ["bot:play"]))
+    played = with_token(client, "POST", "/test/play", ann.token(client, "bot:play"))
     assert played.status_code == 200 and played.json() == {"name": "Ann"}
-    challenge_only = ann.make_token(client, ["challenge:write"])
+    challenge_only = ann.token(client, "challenge:write")
     assert with_token(client, "POST", "/test/either", challenge_only).status_code == 403
     assert with_token(client, "POST", "/test/either", board).json() == {"name": "Ann"}
 
@@ -216,7 +166,7 @@ def test_scopes_are_enforced_and_named(tokens_client: TestClient) -> None:
 def test_a_token_needs_no_csrf_but_a_cookie_still_does(tokens_client: TestClient) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
-    token = ann.make_token(client, ["bot:play"])
+    token = ann.token(client, "bot:play")
     assert with_token(client, "POST", "/test/play", token).status_code == 200  # no CSRF header, no cookie
     without = ann.call(client, "POST", "/test/either", csrf=False)
     assert without.status_code == 403 and "X-CSRF-Token" in without.json()["detail"]
@@ -229,7 +179,7 @@ def test_a_token_needs_no_csrf_but_a_cookie_still_does(tokens_client: TestClient
 def test_a_token_cannot_make_or_list_tokens(tokens_client: TestClient) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
-    token = ann.make_token(client)
+    token = ann.token(client)
     made = with_token(client, "POST", "/api/tokens", token, {"name": "more", "scopes": ["bot:play"]})
     assert made.status_code == 401
     assert with_token(client, "GET", "/api/tokens", token).status_code == 401
@@ -264,7 +214,7 @@ def test_a_token_that_cannot_be_is_refused_in_words(
 def test_a_token_of_a_suspended_or_closed_account_is_refused(tokens_client: TestClient, status: str) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
-    token = ann.make_token(client)
+    token = ann.token(client)
     token_id = with_token(client, "GET", "/api/token", token).json()["id"]
     with engine_of(client).begin() as db:
         db.execute(update(AccountTable).where(AccountTable.id == ann.id).values(status=status))
@@ -280,7 +230,7 @@ def test_a_token_of_a_suspended_or_closed_account_is_refused(tokens_client: Test
 def test_token_alive_says_no_once_revoked(tokens_client: TestClient) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
-    token_id = with_token(client, "GET", "/api/token", ann.make_token(client)).json()["id"]
+    token_id = with_token(client, "GET", "/api/token", ann.token(client)).json()["id"]
     assert alive(client, token_id) is True
     assert ann.call(client, "DELETE", f"/api/tokens/{token_id}").status_code == 200
     assert alive(client, token_id) is False
@@ -289,7 +239,7 @@ def test_token_alive_says_no_once_revoked(tokens_client: TestClient) -> None:
 def test_last_used_is_written_at_most_once_a_minute(tokens_client: TestClient) -> None:
     client = tokens_client
     ann = person(engine_of(client), "Ann")
-    token = ann.make_token(client)
+    token = ann.token(client)
     assert ann.call(client, "GET", "/api/tokens").json()["tokens"][0]["last_used"] is None
     with_token(client, "GET", "/api/token", token)
     first = ann.call(client, "GET", "/api/tokens").json()["tokens"][0]["last_used"]
@@ -307,12 +257,12 @@ def test_tokens_made_at_once_never_pass_the_cap(tokens_client: TestClient) -> No
     client = tokens_client
     ann = person(engine_of(client), "Ann")
     room, burst = 4, 24
-    revoked = [ann.make_token(client, name=f"old {n}") for n in range(3)]
+    revoked = [ann.token(client, name=f"old {n}") for n in range(3)]
     for token in revoked:  # revoked tokens do not count
         token_id = with_token(client, "GET", "/api/token", token).json()["id"]
         assert ann.call(client, "DELETE", f"/api/tokens/{token_id}").status_code == 200
     for n in range(MOST_LIVE_TOKENS - room):
-        ann.make_token(client, name=f"kept {n}")
+        ann.token(client, name=f"kept {n}")
     answers = at_once(
         burst, lambda n: ann.call(client, "POST", "/api/tokens", {"name": f"burst {n}", "scopes": ["bot:play"]})
     )
@@ -363,7 +313,7 @@ def test_a_tokens_requests_at_once_pass_exactly_its_per_minute_limit(db_url: str
     most, burst = 7, 20
     with tokens_app(db_url, per_minute=most) as client:
         ann, ben = person(engine_of(client), "Ann"), person(engine_of(client), "Ben")
-        token, other = ann.make_token(client), ben.make_token(client)
+        token, other = ann.token(client), ben.token(client)
         answers = at_once(burst, lambda n: with_token(client, "GET", "/api/token", token))
         statuses = [answer.status_code for answer in answers]
         assert statuses.count(200) == most and statuses.count(429) == burst - most, statuses

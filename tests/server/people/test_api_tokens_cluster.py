@@ -5,16 +5,13 @@ exactly its per-minute limit; a token revoked through one is refused by the othe
 from __future__ import annotations
 
 import hashlib
-import json
 import time
-import urllib.error
-import urllib.request
-from typing import Any
 
 import pytest
 
 pytest.importorskip("psycopg")
 from cluster_nodes import Node  # noqa: E402
+from people_helpers import node_call, node_sign_up  # noqa: E402
 from server_helpers import at_once  # noqa: E402
 from sqlalchemy import create_engine, func, insert, select  # noqa: E402
 
@@ -28,27 +25,9 @@ ROOM = 5  # tokens left before the cap
 BURST = 30
 
 
-def call(
-    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[int, Any, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.status, json.load(answer), answer.headers
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read()), error.headers
-
-
 def test_the_cap_and_the_per_minute_limit_hold_across_two_processes(postgres_url: str, nodes: list[Node]) -> None:
     nodes += [Node(postgres_url, TOKEN_REQUESTS_PER_MINUTE=str(PER_MINUTE)) for _ in range(2)]
-    status, session, headers = call(
-        nodes[0], "POST", "/api/accounts", {"name": "Maker", "password": "a long enough secret"}
-    )
-    assert status == 201, session
-    signed = {"Cookie": headers["Set-Cookie"].split(";")[0], "X-CSRF-Token": session["csrf"]}
+    signed = node_sign_up(nodes[0], "Maker")
     engine = create_engine(postgres_url)
     try:
         with engine.begin() as db:  # live tokens up to ROOM short of the cap
@@ -68,7 +47,9 @@ def test_the_cap_and_the_per_minute_limit_hold_across_two_processes(postgres_url
             )
         made = at_once(
             BURST,
-            lambda n: call(nodes[n % 2], "POST", "/api/tokens", {"name": f"burst {n}", "scopes": ["bot:play"]}, signed),
+            lambda n: node_call(
+                nodes[n % 2], "POST", "/api/tokens", {"name": f"burst {n}", "scopes": ["bot:play"]}, signed
+            ),
         )
         statuses = [status for status, _body, _headers in made]
         assert statuses.count(201) == ROOM and statuses.count(409) == BURST - ROOM, statuses
@@ -81,16 +62,16 @@ def test_the_cap_and_the_per_minute_limit_hold_across_two_processes(postgres_url
         assert live == MOST_LIVE_TOKENS
         token = next(body["token"] for status, body, _headers in made if status == 201)
         bearer = {"Authorization": f"Bearer {token}"}
-        used = at_once(BURST, lambda n: call(nodes[n % 2], "GET", "/api/token", None, bearer))
+        used = at_once(BURST, lambda n: node_call(nodes[n % 2], "GET", "/api/token", None, bearer))
         statuses = [status for status, _body, _headers in used]
         assert statuses.count(200) == PER_MINUTE and statuses.count(429) == BURST - PER_MINUTE, statuses
         refused = next(headers for status, _body, headers in used if status == 429)
         assert 1 <= int(refused["Retry-After"]) <= 60
         other = next(body for status, body, _headers in made if status == 201 and body["token"] != token)
         other_bearer = {"Authorization": f"Bearer {other['token']}"}
-        assert call(nodes[1], "GET", "/api/token", None, other_bearer)[0] == 200
-        assert call(nodes[0], "DELETE", f"/api/tokens/{other['id']}", None, signed)[0] == 200
-        status, body, headers = call(nodes[1], "GET", "/api/token", None, other_bearer)
+        assert node_call(nodes[1], "GET", "/api/token", None, other_bearer)[0] == 200
+        assert node_call(nodes[0], "DELETE", f"/api/tokens/{other['id']}", None, signed)[0] == 200
+        status, body, headers = node_call(nodes[1], "GET", "/api/token", None, other_bearer)
         assert status == 401 and headers["WWW-Authenticate"] == "Bearer", body
     finally:
         engine.dispose()

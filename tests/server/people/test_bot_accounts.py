@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from people_helpers import SignedUp, engine_of
 from rated_helpers import play_past_the_draft
-from server_helpers import TestClient, Ticker, another_browser, at_once, open_table, settings
+from server_helpers import TestClient, Ticker, at_once, open_table, settings
 from sqlalchemy import insert, select, update
 
 from tendays.server.face.app import Limits, create_app
@@ -30,51 +31,22 @@ from tendays.server.storage.store import Store
 
 pytestmark = pytest.mark.slow  # Argon2id hashing: every sign-up and sign-in
 
-PASSWORD = "a long enough secret"
 BOT_ONLY = "a bot account plays only through the Bot API (docs/protocol.md)"
-
-
-class Person:
-    """A signed-up person with a browser of their own on the test client's running server."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = client
-        self.browser = another_browser(client)
-        answer = self.browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
-        assert answer.status_code == 201, answer.text
-        self.browser.headers["X-CSRF-Token"] = answer.json()["csrf"]
-        with engine_of(client).connect() as db:
-            self.name, self.id = name, db.scalar(select(AccountTable.id).where(AccountTable.name == name))
-
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        return self.browser.request(method, path, json=body)
-
-    def token(self, *scopes: str) -> str:
-        made = self.call("POST", "/api/tokens", {"name": "my program", "scopes": list(scopes)})
-        assert made.status_code == 201, made.text
-        return str(made.json()["token"])
-
-    def challenge(self, to: str, **asked: Any) -> Any:
-        return self.call("POST", "/api/challenges", {"to": to, "edition": "usa", **asked})
-
-
-def engine_of(client: TestClient) -> Any:
-    return client.app.state.lobby.journal.store.engine  # type: ignore[attr-defined]
 
 
 def upgrade(client: TestClient, token: str) -> Any:
     return client.post("/api/bot/account/upgrade", headers={"Authorization": f"Bearer {token}"})
 
 
-def a_bot(client: TestClient, name: str = "Robo") -> Person:
-    robo = Person(client, name)
+def a_bot(client: TestClient, name: str = "Robo") -> SignedUp:
+    robo = SignedUp(client, name)
     made = upgrade(client, robo.token("bot:play"))
     assert made.status_code == 200, made.text
     return robo
 
 
 def test_an_account_that_never_played_becomes_a_bot_account_once_and_for_good(client: TestClient) -> None:
-    robo = Person(client, "Robo")
+    robo = SignedUp(client, "Robo")
     token = robo.token("bot:play")
     assert client.get("/api/players/robo").json()["bot_account"] is False
     made = upgrade(client, token)
@@ -89,7 +61,7 @@ def test_an_account_that_never_played_becomes_a_bot_account_once_and_for_good(cl
 
 
 def test_the_upgrade_needs_a_bot_play_token(client: TestClient) -> None:
-    ann = Person(client, "Ann")
+    ann = SignedUp(client, "Ann")
     refused = upgrade(client, ann.token("board:play"))
     assert refused.status_code == 403 and "bot:play" in refused.json()["detail"]
     nobody = client.post("/api/bot/account/upgrade")
@@ -100,7 +72,7 @@ def test_the_upgrade_needs_a_bot_play_token(client: TestClient) -> None:
 
 
 def test_an_account_that_has_played_stays_a_person(client: TestClient) -> None:
-    ann, ben = Person(client, "Ann"), Person(client, "Ben")
+    ann, ben = SignedUp(client, "Ann"), SignedUp(client, "Ben")
     challenge = ann.challenge("Ben").json()
     assert ben.call("POST", f"/api/challenges/{challenge['id']}/accept").status_code == 200
     refused = upgrade(client, ben.token("bot:play"))
@@ -112,7 +84,7 @@ def test_an_account_that_has_played_stays_a_person(client: TestClient) -> None:
 
 
 def test_an_open_seek_holds_the_upgrade_back(client: TestClient) -> None:
-    ann = Person(client, "Ann")
+    ann = SignedUp(client, "Ann")
     token = ann.token("bot:play")
     assert ann.call("POST", "/api/seeks", {"edition": "usa"}).status_code == 201
     refused = upgrade(client, token)
@@ -124,7 +96,7 @@ def test_an_open_seek_holds_the_upgrade_back(client: TestClient) -> None:
 
 
 def test_of_many_upgrades_at_once_one_decides(client: TestClient) -> None:
-    robo = Person(client, "Robo")
+    robo = SignedUp(client, "Robo")
     token = robo.token("bot:play")
     answers = at_once(6, lambda _n: upgrade(client, token))
     assert Counter(a.status_code for a in answers) == {200: 1, 409: 5}
@@ -132,7 +104,7 @@ def test_of_many_upgrades_at_once_one_decides(client: TestClient) -> None:
 
 
 def test_a_bot_account_is_refused_the_sites_own_ways_to_play_in_words(client: TestClient) -> None:
-    robo, ann = a_bot(client), Person(client, "Ann")
+    robo, ann = a_bot(client), SignedUp(client, "Ann")
     seek = robo.call("POST", "/api/seeks", {"edition": "usa"})
     assert (seek.status_code, seek.json()["detail"]) == (403, BOT_ONLY)
     two = [{"kind": "human"}, {"kind": "human"}]
@@ -143,7 +115,7 @@ def test_a_bot_account_is_refused_the_sites_own_ways_to_play_in_words(client: Te
     joined = robo.call("POST", f"/api/games/{game.json()['id']}/join", {"name": "Robo"})
     assert (joined.status_code, joined.json()["detail"]) == (403, BOT_ONLY)
     # German readers read it in German
-    german = robo.browser.post("/api/seeks", json={"edition": "usa"}, headers={"Accept-Language": "de"})
+    german = robo.call("POST", "/api/seeks", {"edition": "usa"}, **{"Accept-Language": "de"})
     assert (german.status_code, german.json()["detail"]) == (
         403,
         "ein Bot-Konto spielt nur über die Bot-API (docs/protocol.md)",
@@ -153,7 +125,7 @@ def test_a_bot_account_is_refused_the_sites_own_ways_to_play_in_words(client: Te
 
 
 def test_a_bot_accounts_seat_is_marked_and_its_table_socket_refuses_it(client: TestClient) -> None:
-    robo, ann = a_bot(client), Person(client, "Ann")
+    robo, ann = a_bot(client), SignedUp(client, "Ann")
     challenge = ann.challenge("Robo", rated=True).json()
     accepted = robo.call("POST", f"/api/challenges/{challenge['id']}/accept")
     assert accepted.status_code == 200, accepted.text
@@ -199,7 +171,7 @@ def settle(client: TestClient, account_id: int, rating: float) -> None:
 
 
 def test_the_leaderboard_marks_bot_accounts_and_hides_them_on_request(client: TestClient) -> None:
-    robo, ann = a_bot(client), Person(client, "Ann")
+    robo, ann = a_bot(client), SignedUp(client, "Ann")
     settle(client, robo.id, 40.0)
     settle(client, ann.id, 30.0)
     board = client.get("/api/leaderboard?edition=usa").json()
@@ -229,7 +201,7 @@ def two_at_once(db_url: str) -> Iterator[TestClient]:
 def test_a_bot_plays_at_most_its_games_at_once_however_many_accepts_come_together(two_at_once: TestClient) -> None:
     client = two_at_once
     robo = a_bot(client)
-    people = [Person(client, f"Player{n}") for n in range(5)]
+    people = [SignedUp(client, f"Player{n}") for n in range(5)]
     challenges = [p.challenge("Robo").json()["id"] for p in people]
     answers = at_once(5, lambda n: robo.call("POST", f"/api/challenges/{challenges[n]}/accept"))
     assert Counter(a.status_code for a in answers) == {200: 2, 409: 3}
@@ -328,7 +300,7 @@ def test_a_bot_that_stalls_loses_a_rated_game_on_the_clock_as_a_person_would(db_
 
 
 def test_a_bot_account_enters_only_tournaments_that_allow_bots_with_its_token(client: TestClient) -> None:
-    robo, ann = a_bot(client), Person(client, "Ann")
+    robo, ann = a_bot(client), SignedUp(client, "Ann")
     token = {"Authorization": f"Bearer {robo.token('bot:play')}"}
     event = {"kind": "arena", "edition": "usa", "minutes": 30, "starts_at": time.time() + 3600}
     people_only = ann.call("POST", "/api/tournaments", {**event, "name": "People"}).json()["id"]
@@ -353,7 +325,7 @@ def test_a_bot_account_enters_only_tournaments_that_allow_bots_with_its_token(cl
     standings = client.get(f"/api/tournaments/{open_to_bots}").json()["standings"]
     assert [s["withdrawn"] for s in standings if s["name"] == "Robo"] == [True]
     # an entry holds an upgrade back as a seek does
-    cat = Person(client, "Cat")
+    cat = SignedUp(client, "Cat")
     assert cat.call("POST", f"/api/tournaments/{open_to_bots}/join").status_code == 200
     held = upgrade(client, cat.token("bot:play"))
     assert (held.status_code, held.json()["detail"]) == (

@@ -10,8 +10,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from server_helpers import TestClient, another_browser, at_once
-from sqlalchemy import select, update
+from people_helpers import SignedUp, engine_of
+from server_helpers import PASSWORD, TestClient, another_browser, at_once
+from sqlalchemy import update
 
 from tendays.server.people.accounts import Account
 from tendays.server.people.challenges import CLAIM_GRACE, ChallengeBook
@@ -21,32 +22,9 @@ from tendays.server.storage.schema import AccountTable, ChallengeTable, GameTabl
 pytestmark = pytest.mark.slow  # Argon2id hashing: every sign-up and sign-in
 
 LIVE = {"kind": "live", "per_move": 60}
-PASSWORD = "a long enough secret"
 
 
-class Person:
-    """A signed-up person with a browser of their own on the test client's running server."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.browser = another_browser(client)
-        answer = self.browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
-        assert answer.status_code == 201, answer.text
-        self.browser.headers["X-CSRF-Token"] = answer.json()["csrf"]
-        with engine_of(client).connect() as db:
-            self.name, self.id = name, db.scalar(select(AccountTable.id).where(AccountTable.name == name))
-
-    def call(self, method: str, path: str, body: Any = None, **headers: str) -> Any:
-        return self.browser.request(method, path, json=body, headers=headers)
-
-    def challenge(self, to: str | None, **asked: Any) -> Any:
-        return self.call("POST", "/api/challenges", {"to": to, "edition": "usa", **asked})
-
-
-def engine_of(client: TestClient) -> Any:
-    return client.app.state.lobby.journal.store.engine  # type: ignore[attr-defined]
-
-
-def inbox(client: TestClient, person: Person) -> list[dict[str, Any]]:
+def inbox(client: TestClient, person: SignedUp) -> list[dict[str, Any]]:
     with engine_of(client).connect() as db:
         return [n.to_json() for n in inbox_of(db, person.id, None, 50).notifications]
 
@@ -56,7 +34,7 @@ def statuses(answers: list[Any]) -> Counter[int]:
 
 
 def test_a_challenge_is_told_listed_and_accepted_into_a_game_of_both_accounts(client: TestClient) -> None:
-    ann, ben = Person(client, "Ann"), Person(client, "Ben")
+    ann, ben = SignedUp(client, "Ann"), SignedUp(client, "Ben")
     posted = ann.challenge("ben", clock=LIVE, rated=True, options={"days": 10, "swap": True})
     assert posted.status_code == 201, posted.text
     challenge = posted.json()
@@ -113,7 +91,7 @@ def test_a_challenge_is_told_listed_and_accepted_into_a_game_of_both_accounts(cl
 
 
 def test_a_decline_gives_its_reason_in_the_challengers_language(client: TestClient) -> None:
-    ann, ben = Person(client, "Ann"), Person(client, "Ben")
+    ann, ben = SignedUp(client, "Ann"), SignedUp(client, "Ben")
     challenge = ann.challenge("Ben").json()
     wrong = ben.call("POST", f"/api/challenges/{challenge['id']}/decline", {"reason": "bored"})
     assert wrong.status_code == 422
@@ -145,7 +123,7 @@ def test_a_decline_gives_its_reason_in_the_challengers_language(client: TestClie
 
 
 def test_the_rules_are_refused_in_words(client: TestClient) -> None:
-    ann, ben, cat = Person(client, "Ann"), Person(client, "Ben"), Person(client, "Cat")
+    ann, ben, cat = SignedUp(client, "Ann"), SignedUp(client, "Ben"), SignedUp(client, "Cat")
     anonymous = another_browser(client)
     body = {"to": "Ben", "edition": "usa"}
     assert anonymous.post("/api/challenges", json=body).status_code == 401
@@ -194,7 +172,7 @@ def test_the_rules_are_refused_in_words(client: TestClient) -> None:
 
 
 def test_an_open_link_goes_to_its_first_taker_outside_any_block(client: TestClient) -> None:
-    ann, ben, cat = Person(client, "Ann"), Person(client, "Ben"), Person(client, "Cat")
+    ann, ben, cat = SignedUp(client, "Ann"), SignedUp(client, "Ben"), SignedUp(client, "Cat")
     link = ann.challenge(None, clock={"kind": "correspondence", "per_move": 86400}).json()
     assert link["to"] is None and link["expires_at"] > link["expires_at"] - 3 * 86400
     assert another_browser(client).get(f"/api/challenges/{link['id']}").json()["status"] == "open"
@@ -213,7 +191,7 @@ def test_an_open_link_goes_to_its_first_taker_outside_any_block(client: TestClie
 
 
 def test_requests_at_once_make_one_game_and_keep_the_limits(client: TestClient) -> None:
-    ann, ben, cat, dan = (Person(client, name) for name in ("Ann", "Ben", "Cat", "Dan"))
+    ann, ben, cat, dan = (SignedUp(client, name) for name in ("Ann", "Ben", "Cat", "Dan"))
     # three takers of one open link at once: one game
     link = ann.challenge(None).json()
     takers = [ben, cat, dan]
@@ -242,7 +220,7 @@ def test_requests_at_once_make_one_game_and_keep_the_limits(client: TestClient) 
 
 
 def test_a_claim_whose_game_was_never_made_is_given_back(client: TestClient) -> None:
-    ann, ben = Person(client, "Ann"), Person(client, "Ben")
+    ann, ben = SignedUp(client, "Ann"), SignedUp(client, "Ben")
     # the server is full: the accept is refused in words and the challenge is open again
     full = ann.challenge("Ben").json()
     lobby = client.app.state.lobby  # type: ignore[attr-defined]

@@ -5,20 +5,18 @@ list), and the cap held by a burst of follows at once."""
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from server_helpers import HUMAN, TestClient, at_once
+from people_helpers import Person, engine_of, new_table, person
+from server_helpers import TestClient, at_once
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
 
-from tendays.server.matches.text import name_key
-from tendays.server.people.accounts import Account, AccountError, session_hash
+from tendays.server.people.accounts import AccountError
 from tendays.server.people.follows import FOLLOWING_CAP, follow
 from tendays.server.people.presence import touch
 from tendays.server.storage.schema import (
@@ -26,64 +24,8 @@ from tendays.server.storage.schema import (
     BlockTable,
     FollowTable,
     GameTable,
-    SessionTable,
 )
 from tendays.server.storage.store import Store
-
-
-@dataclass(frozen=True)
-class Person:
-    """An account with a live session (made in the database: no password to hash)."""
-
-    id: int
-    name: str
-    session: str
-    csrf: str
-
-    @property
-    def account(self) -> Account:
-        return Account(self.id, self.name)
-
-    def call(self, client: TestClient, method: str, path: str, body: Any = None, csrf: bool = True) -> Any:
-        client.cookies.clear()
-        headers = {"Cookie": f"tendays_session={self.session}"}
-        if csrf:
-            headers["X-CSRF-Token"] = self.csrf
-        return client.request(method, path, json=body, headers=headers)
-
-
-def person(engine: Engine, name: str) -> Person:
-    now = time.time()
-    session, csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-    with engine.begin() as db:
-        account_id = db.execute(
-            insert(AccountTable)
-            .values(name=name, name_key=name_key(name), password_hash="x", created=now)
-            .returning(AccountTable.id)
-        ).scalar_one()
-        db.execute(
-            insert(SessionTable).values(
-                id_hash=session_hash(session), account_id=account_id, csrf=csrf, created=now, expires=now + 3600
-            )
-        )
-    return Person(int(account_id), name, session, csrf)
-
-
-def engine_of(client: TestClient) -> Engine:
-    engine: Engine = client.app.state.lobby.journal.store.engine  # type: ignore[attr-defined]
-    return engine
-
-
-def new_table(client: TestClient, host: Person, *guests: Person, seats: int = 2) -> str:
-    """A game of ``seats`` human seats, the host's, the guests joined (signed in: their seats are
-    their accounts')."""
-    created = host.call(client, "POST", "/api/games", {"edition": "usa", "name": "x", "seats": [HUMAN] * seats})
-    assert created.status_code == 201, created.text
-    game_id: str = created.json()["id"]
-    for guest in guests:
-        joined = guest.call(client, "POST", f"/api/games/{game_id}/join", {"name": "x"})
-        assert joined.status_code == 200, joined.text
-    return game_id
 
 
 def listed(client: TestClient, who: Person) -> list[dict[str, Any]]:

@@ -3,17 +3,14 @@ follows sent to both at once never passes the cap, and the rest are refused in w
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import pytest
 
 pytest.importorskip("psycopg")
 from cluster_nodes import Node  # noqa: E402
+from people_helpers import node_call, node_sign_up  # noqa: E402
 from sqlalchemy import create_engine, func, insert, select  # noqa: E402
 
 from tendays.server.people.follows import FOLLOWING_CAP  # noqa: E402
@@ -26,27 +23,9 @@ ROOM = 7  # follows left before the cap
 ROUNDS = 5
 
 
-def call(
-    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[int, dict[str, Any], Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            return answer.status, json.load(answer), answer.headers
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read()), error.headers
-
-
 def test_a_burst_of_follows_to_two_processes_never_passes_the_cap(postgres_url: str, nodes: list[Node]) -> None:
     nodes += [Node(postgres_url) for _ in range(2)]
-    status, session, headers = call(
-        nodes[0], "POST", "/api/accounts", {"name": "Follower", "password": "a long enough secret"}
-    )
-    assert status == 201, session
-    signed = {"Cookie": headers["Set-Cookie"].split(";")[0], "X-CSRF-Token": session["csrf"]}
+    signed = node_sign_up(nodes[0], "Follower")
     engine = create_engine(postgres_url)
     try:
         now = time.time()
@@ -76,7 +55,9 @@ def test_a_burst_of_follows_to_two_processes_never_passes_the_cap(postgres_url: 
             )
         with ThreadPoolExecutor(BURST) as pool:  # every follow at once, half to each process
             answers = list(
-                pool.map(lambda i: call(nodes[i % 2], "PUT", f"/api/following/Player{i}", None, signed), range(BURST))
+                pool.map(
+                    lambda i: node_call(nodes[i % 2], "PUT", f"/api/following/Player{i}", None, signed), range(BURST)
+                )
             )
         statuses = [status for status, _body, _headers in answers]
         assert statuses.count(200) == ROOM and statuses.count(409) == BURST - ROOM, statuses
@@ -88,15 +69,15 @@ def test_a_burst_of_follows_to_two_processes_never_passes_the_cap(postgres_url: 
                 db.scalar(select(func.count()).select_from(FollowTable).where(FollowTable.follower_id == me))
                 == FOLLOWING_CAP
             )
-        status, listed, _headers = call(nodes[1], "GET", "/api/following", None, signed)
+        status, listed, _headers = node_call(nodes[1], "GET", "/api/following", None, signed)
         assert status == 200 and len(listed["following"]) == FOLLOWING_CAP
         for round_ in range(ROUNDS):  # again at the edge: one unfollowed, then one place for ten at once
             gone = listed["following"][round_]["name"]
-            assert call(nodes[0], "DELETE", f"/api/following/{gone}", None, signed)[0] == 200
+            assert node_call(nodes[0], "DELETE", f"/api/following/{gone}", None, signed)[0] == 200
             with ThreadPoolExecutor(10) as pool:
                 answers = list(
                     pool.map(
-                        lambda i: call(nodes[i % 2], "PUT", f"/api/following/Fresh{i}", None, signed),
+                        lambda i: node_call(nodes[i % 2], "PUT", f"/api/following/Fresh{i}", None, signed),
                         range(round_ * 10, round_ * 10 + 10),
                     )
                 )

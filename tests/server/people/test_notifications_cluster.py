@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +14,7 @@ import pytest
 
 pytest.importorskip("psycopg")
 from cluster_nodes import Node  # noqa: E402
+from people_helpers import node_ask  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
@@ -29,12 +28,12 @@ class Browser:
     """A new account signed in on a process: its cookie and CSRF token work on every process."""
 
     def __init__(self, node: Node, name: str) -> None:
-        answer, headers = call(node, "POST", "/api/accounts", {"name": name, "password": PASSWORD})
+        answer, headers = node_ask(node, "POST", "/api/accounts", {"name": name, "password": PASSWORD})
         self.csrf: str = answer["csrf"]
         self.cookie: str = headers["Set-Cookie"].split(";")[0]
 
     def ask(self, node: Node, method: str, path: str, body: Any = None) -> Message:
-        return call(node, method, path, body, {"Cookie": self.cookie, "X-CSRF-Token": self.csrf})[0]
+        return node_ask(node, method, path, body, {"Cookie": self.cookie, "X-CSRF-Token": self.csrf})[0]
 
     @contextlib.contextmanager
     def page(self, node: Node) -> Iterator[ClientConnection]:
@@ -43,21 +42,6 @@ class Browser:
             f"ws://127.0.0.1:{node.port}/ws/me", open_timeout=10, additional_headers={"Cookie": self.cookie}
         ) as conn:
             yield conn
-
-
-def call(
-    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[Message, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            text = answer.read()
-            return (json.loads(text) if text else {}), answer.headers
-    except urllib.error.HTTPError as error:
-        raise AssertionError(f"{method} {path}: {error.code} {error.read().decode()}") from None
 
 
 def heard(conn: ClientConnection) -> Message:

@@ -6,86 +6,29 @@ refusals in words, and the blocks in one's own data."""
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import HUMAN, TestClient
+from people_helpers import Person, engine_of, new_table, person
+from server_helpers import TestClient
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Engine
 from starlette.testclient import WebSocketTestSession
 
-from tendays.server.matches.text import name_key
-from tendays.server.people.accounts import Account, AccountError, session_hash
+from tendays.server.people.accounts import AccountError
 from tendays.server.people.blocks import block
 from tendays.server.people.reports import REPORT_TEXT, REPORTS_PER_DAY, report
 from tendays.server.people.seeks import SeekBook, SeekStatus
 from tendays.server.settings import Pace
-from tendays.server.storage.schema import AccountTable, BlockTable, ReportTable, SessionTable
+from tendays.server.storage.schema import BlockTable, ReportTable
 from tendays.server.storage.store import Store
 
 HIDDEN = "(hidden: you blocked this player)"
 STATIC = Path(__file__).resolve().parents[3] / "src" / "tendays" / "web" / "static"
-
-
-@dataclass(frozen=True)
-class Person:
-    """An account with a live session (made in the database: no password to hash)."""
-
-    id: int
-    name: str
-    session: str
-    csrf: str
-
-    @property
-    def account(self) -> Account:
-        return Account(self.id, self.name)
-
-    def headers(self, csrf: bool = True) -> dict[str, str]:
-        cookie = {"Cookie": f"tendays_session={self.session}"}
-        return {**cookie, "X-CSRF-Token": self.csrf} if csrf else cookie
-
-    def call(self, client: TestClient, method: str, path: str, body: Any = None, csrf: bool = True) -> Any:
-        client.cookies.clear()
-        return client.request(method, path, json=body, headers=self.headers(csrf))
-
-
-def person(engine: Engine, name: str) -> Person:
-    now = time.time()
-    session, csrf = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-    with engine.begin() as db:
-        account_id = db.execute(
-            insert(AccountTable)
-            .values(name=name, name_key=name_key(name), password_hash="x", created=now)
-            .returning(AccountTable.id)
-        ).scalar_one()
-        db.execute(
-            insert(SessionTable).values(
-                id_hash=session_hash(session), account_id=account_id, csrf=csrf, created=now, expires=now + 3600
-            )
-        )
-    return Person(int(account_id), name, session, csrf)
-
-
-def engine_of(client: TestClient) -> Engine:
-    engine: Engine = client.app.state.lobby.journal.store.engine  # type: ignore[attr-defined]
-    return engine
-
-
-def game_of(client: TestClient, *people: Person) -> str:
-    """A game of two human seats, the first person's, the others joined."""
-    created = people[0].call(client, "POST", "/api/games", {"edition": "usa", "name": "x", "seats": [HUMAN, HUMAN]})
-    assert created.status_code == 201, created.text
-    for other in people[1:]:
-        joined = other.call(client, "POST", f"/api/games/{created.json()['id']}/join", {"name": "x"})
-        assert joined.status_code == 200, joined.text
-    game_id: str = created.json()["id"]
-    return game_id
 
 
 def reports_in(engine: Engine, reporter: int) -> int:
@@ -101,7 +44,7 @@ def reports_in(engine: Engine, reporter: int) -> int:
 def test_a_report_of_a_player_for_their_game_is_written_once(client: TestClient) -> None:
     engine = engine_of(client)
     ann, ben = person(engine, "Ann"), person(engine, "Ben")
-    game = game_of(client, ann, ben)
+    game = new_table(client, ann, ben)
     body = {"player": "ben", "reason": "abuse", "game": game, "text": "Rude in the chat,\r\nthree times."}
     first = ann.call(client, "POST", "/api/reports", body)
     assert first.status_code == 201, first.text
@@ -173,7 +116,7 @@ def test_a_report_needs_a_signed_in_person_and_their_csrf_token(client: TestClie
 def test_a_game_the_player_did_not_sit_at_is_refused(client: TestClient) -> None:
     engine = engine_of(client)
     ann, ben, cid = person(engine, "Ann"), person(engine, "Ben"), person(engine, "Cid")
-    game = game_of(client, ann, cid)
+    game = new_table(client, ann, cid)
     answer = ann.call(client, "POST", "/api/reports", {"player": "Ben", "reason": "cheating", "game": game})
     assert answer.status_code == 422 and f"Ben did not play in game '{game}'" in answer.json()["detail"]
     assert (
@@ -280,11 +223,11 @@ def test_nobody_joins_a_table_with_someone_who_blocks_them_or_whom_they_block(cl
     engine = engine_of(client)
     ann, ben, cid = person(engine, "Ann"), person(engine, "Ben"), person(engine, "Cid")
     assert ann.call(client, "PUT", "/api/blocks/Ben").status_code == 200
-    game = game_of(client, ann)
+    game = new_table(client, ann)
     refused = ben.call(client, "POST", f"/api/games/{game}/join", {"name": "x"})
     assert refused.status_code == 409, refused.text
     assert refused.json()["detail"] == "you cannot play at this table: a player there does not play with you"
-    other = game_of(client, ben)
+    other = new_table(client, ben)
     mine = ann.call(client, "POST", f"/api/games/{other}/join", {"name": "x"})
     assert mine.status_code == 409
     assert mine.json()["detail"].startswith("you blocked Ben, who sits at this table")
@@ -337,7 +280,7 @@ def next_of(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
 def test_the_blocked_players_chat_is_hidden_from_the_blocker_alone(client: TestClient) -> None:
     engine = engine_of(client)
     ann, ben = person(engine, "Ann"), person(engine, "Ben")
-    game = game_of(client, ann, ben)
+    game = new_table(client, ann, ben)
     url = f"/ws/games/{game}"
     with (
         client.websocket_connect(url, headers=ann.headers(False)) as ws_ann,
@@ -376,7 +319,7 @@ def test_the_blocked_players_chat_is_hidden_from_the_blocker_alone(client: TestC
 def test_no_rematch_is_offered_to_someone_who_blocks_the_asker(client: TestClient) -> None:
     engine = engine_of(client)
     ann, ben = person(engine, "Ann"), person(engine, "Ben")
-    game = game_of(client, ann, ben)
+    game = new_table(client, ann, ben)
     url = f"/ws/games/{game}"
     with (
         client.websocket_connect(url, headers=ann.headers(False)) as ws_ann,

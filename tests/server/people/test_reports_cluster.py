@@ -3,17 +3,14 @@ sent to both at once writes at most the day's limit, and the rest are refused in
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import pytest
 
 pytest.importorskip("psycopg")
 from cluster_nodes import Node  # noqa: E402
+from people_helpers import node_call, node_sign_up  # noqa: E402
 from sqlalchemy import create_engine, func, insert, select  # noqa: E402
 
 from tendays.server.people.reports import REPORTS_PER_DAY  # noqa: E402
@@ -24,29 +21,11 @@ pytestmark = pytest.mark.slow  # starts tendays serve processes on PostgreSQL
 BURST = 30
 
 
-def call(
-    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[int, dict[str, Any], Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            return answer.status, json.load(answer), answer.headers
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read()), error.headers
-
-
 def test_a_burst_of_reports_to_two_processes_writes_at_most_the_days_limit(
     postgres_url: str, nodes: list[Node]
 ) -> None:
     nodes += [Node(postgres_url) for _ in range(2)]
-    status, session, headers = call(
-        nodes[0], "POST", "/api/accounts", {"name": "Reporter", "password": "a long enough secret"}
-    )
-    assert status == 201, session
-    signed = {"Cookie": headers["Set-Cookie"].split(";")[0], "X-CSRF-Token": session["csrf"]}
+    signed = node_sign_up(nodes[0], "Reporter")
     engine = create_engine(postgres_url)
     try:
         with engine.begin() as db:  # the players reported (no password to hash)
@@ -59,7 +38,7 @@ def test_a_burst_of_reports_to_two_processes_writes_at_most_the_days_limit(
         with ThreadPoolExecutor(BURST) as pool:  # every report at once, half to each process
             answers = list(
                 pool.map(
-                    lambda i: call(
+                    lambda i: node_call(
                         nodes[i % 2], "POST", "/api/reports", {"player": f"Player{i}", "reason": "abuse"}, signed
                     ),
                     range(BURST),

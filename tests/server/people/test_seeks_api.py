@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import pytest
+from people_helpers import SignedUp
 from server_helpers import TestClient
 
 from tendays.server.storage.schema import SeatTable
@@ -17,26 +18,7 @@ pytestmark = pytest.mark.slow  # Argon2id hashing: every sign-up and sign-in
 LIVE = {"kind": "live", "per_move": 60}
 
 
-class Person:
-    """A signed-up person on the shared test client: their cookie and CSRF token, put on for each request."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.client = client
-        client.cookies.clear()
-        answer = client.post("/api/accounts", json={"name": name, "password": "a long enough secret"})
-        assert answer.status_code == 201, answer.text
-        self.name, self.csrf = name, answer.json()["csrf"]
-        self.cookies = dict(client.cookies)
-
-    def call(self, method: str, path: str, body: Any = None, csrf: bool = True) -> Any:
-        self.client.cookies.clear()
-        for key, value in self.cookies.items():
-            self.client.cookies.set(key, value)
-        headers = {"X-CSRF-Token": self.csrf} if csrf else {}
-        return self.client.request(method, path, json=body, headers=headers)
-
-
-def wait_for_game(person: Person, seek_id: str, seconds: float = 5.0) -> dict[str, Any]:
+def wait_for_game(person: SignedUp, seek_id: str, seconds: float = 5.0) -> dict[str, Any]:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         answer = person.call("GET", f"/api/seeks/{seek_id}")
@@ -48,7 +30,7 @@ def wait_for_game(person: Person, seek_id: str, seconds: float = 5.0) -> dict[st
 
 
 def test_two_seeks_become_one_rated_game_within_a_second(client: TestClient) -> None:
-    ann, ben = Person(client, "Ann"), Person(client, "Ben")
+    ann, ben = SignedUp(client, "Ann"), SignedUp(client, "Ben")
     posted = ann.call("POST", "/api/seeks", {"edition": "usa", "pace": LIVE})
     assert posted.status_code == 201, posted.text
     assert posted.json()["game"] is None and posted.json()["status"] == "open"
@@ -70,7 +52,7 @@ def test_two_seeks_become_one_rated_game_within_a_second(client: TestClient) -> 
 
 
 def test_only_the_owner_reads_or_cancels_a_seek(client: TestClient) -> None:
-    ann, ben = Person(client, "Ann"), Person(client, "Ben")
+    ann, ben = SignedUp(client, "Ann"), SignedUp(client, "Ben")
     seek_id = ann.call("POST", "/api/seeks", {"edition": "germany"}).json()["id"]
     for method in ("GET", "DELETE"):
         refused = ben.call(method, f"/api/seeks/{seek_id}")
@@ -86,7 +68,7 @@ def test_anonymous_forged_and_malformed_seeks_are_refused_in_words(client: TestC
     client.cookies.clear()
     anonymous = client.post("/api/seeks", json={"edition": "usa"})
     assert anonymous.status_code == 401 and "sign in" in anonymous.json()["detail"]
-    ann = Person(client, "Ann")
+    ann = SignedUp(client, "Ann")
     assert ann.call("POST", "/api/seeks", {"edition": "usa"}, csrf=False).status_code == 403
     for body, words in (
         ({"edition": "mars"}, "mars"),
@@ -101,5 +83,5 @@ def test_anonymous_forged_and_malformed_seeks_are_refused_in_words(client: TestC
 
 @pytest.mark.parametrize("path", ["/api/seeks/no-such-seek", "/api/seeks/bad%20id"])
 def test_an_unknown_seek_is_404_or_422_in_words(client: TestClient, path: str) -> None:
-    answer = Person(client, "Ann").call("GET", path)
+    answer = SignedUp(client, "Ann").call("GET", path)
     assert answer.status_code in (404, 422) and answer.json()["detail"]

@@ -10,8 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +17,7 @@ import pytest
 
 pytest.importorskip("psycopg")
 from cluster_nodes import Node  # noqa: E402
+from people_helpers import node_ask  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
@@ -33,31 +32,16 @@ class Browser:
     """A browser signed in to Alice: its session cookie and CSRF token work on every process."""
 
     def __init__(self, node: Node, path: str = "/api/session", password: str = PASSWORD) -> None:
-        answer, headers = call(node, "POST", path, {"name": "Alice", "password": password})
+        answer, headers = node_ask(node, "POST", path, {"name": "Alice", "password": password})
         self.csrf: str = answer["csrf"]
         self.cookie: str = headers["Set-Cookie"].split(";")[0]
 
     def ask(self, node: Node, method: str, path: str, body: Any = None) -> Message:
-        return call(node, method, path, body, {"Cookie": self.cookie, "X-CSRF-Token": self.csrf})[0]
+        return node_ask(node, method, path, body, {"Cookie": self.cookie, "X-CSRF-Token": self.csrf})[0]
 
     def table(self, node: Node, game: str) -> contextlib.AbstractContextManager[ClientConnection]:
         """The table of Alice's seat, opened signed in (no seat link)."""
         return sit(node, game, {"account": True}, {"Cookie": self.cookie})
-
-
-def call(
-    node: Node, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[Message, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"{node.base}{path}", data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            text = answer.read()
-            return (json.loads(text) if text else {}), answer.headers
-    except urllib.error.HTTPError as error:
-        raise AssertionError(f"{method} {path}: {error.code} {error.read().decode()}") from None
 
 
 @contextlib.contextmanager

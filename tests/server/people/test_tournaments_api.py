@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from server_helpers import PASSWORD, TestClient, another_browser, at_once
+from people_helpers import SignedUp
+from server_helpers import TestClient, at_once
 from sqlalchemy import func, select, update
 
 from tendays.server.storage.schema import RatingTable, TournamentEntrantTable, TournamentTable
@@ -20,20 +21,7 @@ ARENA = {"name": "Friday arena", "kind": "arena", "edition": "usa", "minutes": 3
 SWISS = {"name": "Small Swiss", "kind": "swiss", "edition": "usa", "rounds": 3}
 
 
-class Person:
-    """A signed-up person in a browser of their own on the running test server."""
-
-    def __init__(self, client: TestClient, name: str) -> None:
-        self.browser = another_browser(client)
-        answer = self.browser.post("/api/accounts", json={"name": name, "password": PASSWORD})
-        assert answer.status_code == 201, answer.text
-        self.name, self.csrf = name, answer.json()["csrf"]
-
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        return self.browser.request(method, path, json=body, headers={"X-CSRF-Token": self.csrf})
-
-
-def created(person: Person, body: dict[str, Any]) -> int:
+def created(person: SignedUp, body: dict[str, Any]) -> int:
     answer = person.call("POST", "/api/tournaments", body)
     assert answer.status_code == 201, answer.text
     assert answer.json()["url"] == f"/tournaments/{answer.json()['id']}"
@@ -46,7 +34,7 @@ def refused(answer: Any, status: int, words: str) -> None:
 
 
 def test_a_tournament_is_created_listed_and_read_in_the_contracts_shape(client: TestClient) -> None:
-    ann = Person(client, "Ann")
+    ann = SignedUp(client, "Ann")
     later = time.time() + 3600
     swiss = created(
         ann,
@@ -82,7 +70,7 @@ def test_a_tournament_is_created_listed_and_read_in_the_contracts_shape(client: 
 
 def test_what_cannot_be_an_event_is_refused_in_words(client: TestClient) -> None:
     refused(client.post("/api/tournaments", json=ARENA), 401, "sign in")
-    ann = Person(client, "Ann")
+    ann = SignedUp(client, "Ann")
     refused(ann.call("POST", "/api/tournaments", {**ARENA, "minutes": 5}), 422, "20 to 180 minutes")
     refused(ann.call("POST", "/api/tournaments", {**ARENA, "minutes": None, "rounds": 3}), 422, "minutes")
     refused(ann.call("POST", "/api/tournaments", {**ARENA, "table_size": 3}), 422, "two players")
@@ -102,7 +90,7 @@ def test_what_cannot_be_an_event_is_refused_in_words(client: TestClient) -> None
 
 
 def test_joining_withdrawing_and_pausing_follow_the_rules(client: TestClient) -> None:
-    ann, ben = Person(client, "Ann"), Person(client, "Ben")
+    ann, ben = SignedUp(client, "Ann"), SignedUp(client, "Ben")
     arena = created(ann, {**ARENA, "starts_at": time.time() + 3600})
     swiss = created(ann, {**SWISS, "starts_at": time.time() + 3600, "rating_min": 30})
     assert ben.call("POST", f"/api/tournaments/{arena}/join").status_code == 200
@@ -156,7 +144,7 @@ def test_joining_withdrawing_and_pausing_follow_the_rules(client: TestClient) ->
 
 
 def test_a_burst_of_joins_by_one_person_makes_one_entry(client: TestClient) -> None:
-    ann = Person(client, "Ann")
+    ann = SignedUp(client, "Ann")
     arena = created(ann, {**ARENA, "starts_at": time.time() + 3600})
     answers = at_once(8, lambda _n: ann.call("POST", f"/api/tournaments/{arena}/join").status_code)
     assert sorted(answers) == [200] + [409] * 7
@@ -166,7 +154,7 @@ def test_a_burst_of_joins_by_one_person_makes_one_entry(client: TestClient) -> N
 
 
 def test_creation_is_limited_per_person_per_day(client: TestClient) -> None:
-    ann = Person(client, "Ann")
+    ann = SignedUp(client, "Ann")
     answers = at_once(8, lambda _n: ann.call("POST", "/api/tournaments", {**ARENA, "starts_at": time.time() + 60}))
     assert sorted(a.status_code for a in answers) == [201] * 5 + [429] * 3
     assert all("Retry-After" in a.headers for a in answers if a.status_code == 429)
@@ -176,7 +164,7 @@ def test_creation_is_limited_per_person_per_day(client: TestClient) -> None:
 
 
 def test_the_chat_takes_plain_lines_limits_them_and_hides_the_blocked(client: TestClient) -> None:
-    ann, ben = Person(client, "Ann"), Person(client, "Ben")
+    ann, ben = SignedUp(client, "Ann"), SignedUp(client, "Ben")
     arena = created(ann, {**ARENA, "starts_at": time.time() + 3600})
     refused(client.post(f"/api/tournaments/{arena}/chat", json={"text": "hi"}), 401, "sign in")
     assert ann.call("POST", f"/api/tournaments/{arena}/chat", {"text": "good luck  all"}).status_code == 201

@@ -9,10 +9,11 @@ hash."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import or_, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Row
 
 from ..storage.schema import (
     AccountTable,
@@ -38,19 +39,28 @@ __all__ = ["account_data"]
 
 
 def account_data(db: Connection, account_id: int) -> dict[str, Any]:
+    def own(table: Any, by: Any, only: tuple[Any, ...] = ()) -> Sequence[Row[Any]]:
+        """The account's rows of ``table`` (its ``only`` columns, or all), in the order ``by``."""
+        query = select(*only) if only else select(table)
+        return db.execute(query.where(table.account_id == account_id).order_by(by)).all()
+
+    def named(table: Any, mine: Any, theirs: Any) -> Sequence[Row[Any]]:
+        """The rows of ``table`` whose ``mine`` is the account, oldest first, each with the
+        ``name`` of the account in ``theirs``."""
+        query = select(table, AccountTable.name).join(AccountTable, AccountTable.id == theirs)
+        return db.execute(query.where(mine == account_id).order_by(table.created)).all()
+
     account = db.execute(
         select(AccountTable.name, AccountTable.created).where(AccountTable.id == account_id)
     ).one()
-    sessions = db.execute(
-        select(SessionTable.created, SessionTable.expires)
-        .where(SessionTable.account_id == account_id)
-        .order_by(SessionTable.created)
-    ).all()
-    devices = db.execute(
-        select(KnownDeviceTable.created, KnownDeviceTable.expires)
-        .where(KnownDeviceTable.account_id == account_id)
-        .order_by(KnownDeviceTable.created)
-    ).all()
+    sessions = own(
+        SessionTable, SessionTable.created, only=(SessionTable.created, SessionTable.expires)
+    )
+    devices = own(
+        KnownDeviceTable,
+        KnownDeviceTable.created,
+        only=(KnownDeviceTable.created, KnownDeviceTable.expires),
+    )
     seats = db.execute(
         select(
             SeatTable.game_id,
@@ -68,48 +78,19 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
         .where(SeatTable.account_id == account_id)
         .order_by(GameTable.created)
     ).all()
-    ratings = db.execute(
-        select(RatingTable)
-        .where(RatingTable.account_id == account_id)
-        .order_by(RatingTable.edition)
-    ).all()
-    history = db.execute(
-        select(RatingHistoryTable)
-        .where(RatingHistoryTable.account_id == account_id)
-        .order_by(RatingHistoryTable.at)
-    ).all()
-    seeks = db.execute(
-        select(SeekTable).where(SeekTable.account_id == account_id).order_by(SeekTable.created)
-    ).all()
-    blocks = db.execute(
-        select(AccountTable.name, BlockTable.created)
-        .join(AccountTable, AccountTable.id == BlockTable.blocked_id)
-        .where(BlockTable.blocker_id == account_id)
-        .order_by(BlockTable.created)
-    ).all()
-    follows = db.execute(
-        select(AccountTable.name, FollowTable.created)
-        .join(AccountTable, AccountTable.id == FollowTable.followed_id)
-        .where(FollowTable.follower_id == account_id)
-        .order_by(FollowTable.created)
-    ).all()
-    reports = db.execute(
-        select(ReportTable, AccountTable.name)
-        .join(AccountTable, AccountTable.id == ReportTable.reported_id)
-        .where(ReportTable.reporter_id == account_id)
-        .order_by(ReportTable.created)
-    ).all()
+    ratings = own(RatingTable, RatingTable.edition)
+    history = own(RatingHistoryTable, RatingHistoryTable.at)
+    seeks = own(SeekTable, SeekTable.created)
+    blocks = named(BlockTable, BlockTable.blocker_id, BlockTable.blocked_id)
+    follows = named(FollowTable, FollowTable.follower_id, FollowTable.followed_id)
+    reports = named(ReportTable, ReportTable.reporter_id, ReportTable.reported_id)
     entries = db.execute(
         select(TournamentEntrantTable, TournamentTable.name.label("tournament_name"))
         .join(TournamentTable, TournamentTable.id == TournamentEntrantTable.tournament_id)
         .where(TournamentEntrantTable.account_id == account_id)
         .order_by(TournamentEntrantTable.joined)
     ).all()
-    tournament_lines = db.execute(
-        select(TournamentChatTable)
-        .where(TournamentChatTable.account_id == account_id)
-        .order_by(TournamentChatTable.at)
-    ).all()
+    tournament_lines = own(TournamentChatTable, TournamentChatTable.at)
     challenges = db.execute(
         select(ChallengeTable)
         .where(
@@ -126,11 +107,7 @@ def account_data(db: Connection, account_id: int) -> dict[str, Any]:
     }
     known = select(AccountTable.id, AccountTable.name).where(AccountTable.id.in_(people))
     names = dict(db.execute(known).all())
-    inbox = db.execute(
-        select(NotificationTable)
-        .where(NotificationTable.account_id == account_id)
-        .order_by(NotificationTable.created)
-    ).all()
+    inbox = own(NotificationTable, NotificationTable.created)
     return {
         "account": {"name": account.name, "created": account.created},
         "sessions": [{"created": s.created, "expires": s.expires} for s in sessions],

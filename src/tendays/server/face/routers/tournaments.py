@@ -85,6 +85,19 @@ async def act(request: Request, function: Any, *args: Any) -> dict[str, bool]:
     return {"ok": True}
 
 
+async def _read_for_reader(request: Request, function: Any, tournament_id: int) -> Any:
+    """``function(engine, tournament_id, reader)`` on the database thread, ``reader`` the id of
+    the account signed in (or None); a refusal in words."""
+    journal = _journal(request)
+    reader = await signed_in(request)
+    try:
+        return await journal.read(
+            function, journal.store.engine, tournament_id, None if reader is None else reader.id
+        )
+    except TournamentError as error:
+        raise tournament_refusal(error) from None
+
+
 def tournaments_router() -> APIRouter:
     router = APIRouter(tags=["tournaments"])
 
@@ -164,17 +177,7 @@ def tournaments_router() -> APIRouter:
         responses=_ONE,
     )
     async def read_tournament(request: Request, tournament_id: TournamentId) -> JSONResponse:
-        journal = _journal(request)
-        reader = await signed_in(request)
-        try:
-            page = await journal.read(
-                tournament_page,
-                journal.store.engine,
-                tournament_id,
-                None if reader is None else reader.id,
-            )
-        except TournamentError as error:
-            raise tournament_refusal(error) from None
+        page = await _read_for_reader(request, tournament_page, tournament_id)
         return JSONResponse(page, headers={"Cache-Control": "no-store"})
 
     @router.post(
@@ -224,17 +227,7 @@ def tournaments_router() -> APIRouter:
         responses=_ONE,
     )
     async def read_chat(request: Request, tournament_id: TournamentId) -> ChatLines:
-        journal = _journal(request)
-        reader = await signed_in(request)
-        try:
-            lines = await journal.read(
-                chat_lines,
-                journal.store.engine,
-                tournament_id,
-                None if reader is None else reader.id,
-            )
-        except TournamentError as error:
-            raise tournament_refusal(error) from None
+        lines = await _read_for_reader(request, chat_lines, tournament_id)
         return ChatLines.model_validate({"lines": lines})
 
     @router.post(
