@@ -3,19 +3,30 @@
 Used by ``benchmarks/server_load.py --idle-connections N``: before the games start, N spectators
 open the table sockets of ``--idle-tables`` games that wait for a player (so their tables do not
 change: the connections stay idle, as a site's many open pages do), say hello, read the table and
-then only listen. The server's resident memory is read before and after they open; its difference,
-divided by N, is the memory a connection costs. They stay open while the games are played, so the
-games' latency and CPU are measured beside them.
+then only listen, answering the server's pings. The server's resident memory is read before and
+after they open; its difference, divided by N, is the memory a connection costs. They stay open
+while the games are played, so the games' latency and CPU are measured beside them.
 
-The open-files limit of this process (and of the servers it starts) is raised to its hard limit:
+They are other people's browsers, not the players', so they live in a child process of their own
+(this file run as a script): the players' client process measures its moves' latency without also
+serving 10,000 sockets on its one event loop. ``--idle-ping S`` makes each send the browser's
+``ping`` message every S seconds (the browser's table page sends one every 25 s; the inbox's
+``/ws/me`` page sends nothing); by default they send nothing after their hello.
+
+The open-files limit of this process (and of the processes it starts) is raised to its hard limit:
 every connection is a file descriptor at both ends.
+
+    python benchmarks/load_sockets.py --port 8000 --count 1000   # hold 1000 until stdin closes
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import random
 import resource
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +34,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-__all__ = ["IdleSockets", "raise_open_files", "rss_kb"]
+__all__ = ["IdleSockets", "open_idle", "raise_open_files", "rss_kb"]
 
 # connections opened at once: within the server's listen backlog
 OPENING_AT_ONCE = 200
@@ -46,15 +57,16 @@ def rss_kb(pid: int) -> int:
 
 
 @dataclass
-class IdleSockets:
-    """N spectators on a few waiting tables of one server, open until :meth:`close`."""
+class Holder:
+    """The child's side: N spectators on a few waiting tables of one server."""
 
     port: int
     count: int
     tables: int
+    ping_every: float = 0.0  # seconds between the browser's ``ping`` messages; 0: none
     connections: list[ClientConnection] = field(default_factory=list)
     readers: list[asyncio.Task[None]] = field(default_factory=list)
-    received: int = 0  # messages after the first table: none while the tables wait
+    received: int = 0  # messages after the first table (pongs to --idle-ping's pings apart)
     failed: int = 0
 
     async def open(self, http: httpx.AsyncClient) -> None:
@@ -85,7 +97,7 @@ class IdleSockets:
             except (OSError, TimeoutError, ValueError) as error:
                 self.failed += 1
                 if self.failed == 1:
-                    print("an idle connection failed:", repr(error))
+                    print("an idle connection failed:", repr(error), file=sys.stderr)
                 return
             if first.get("type") != "state":
                 self.failed += 1
@@ -95,11 +107,25 @@ class IdleSockets:
         self.readers.append(asyncio.create_task(self._listen(ws)))
 
     async def _listen(self, ws: ClientConnection) -> None:
+        pinging = None
+        if self.ping_every:
+            pinging = asyncio.create_task(self._ping(ws))
         try:
-            async for _message in ws:
-                self.received += 1
+            async for message in ws:
+                if not (self.ping_every and '"pong"' in str(message)):
+                    self.received += 1
         except Exception:  # the server closed it: counted as not held at the end
             pass
+        finally:
+            if pinging is not None:
+                pinging.cancel()
+
+    async def _ping(self, ws: ClientConnection) -> None:
+        """The browser's ``ping`` message every ``ping_every`` seconds, from a random start."""
+        await asyncio.sleep(random.uniform(0, self.ping_every))
+        while True:
+            await ws.send('{"type":"ping"}')
+            await asyncio.sleep(self.ping_every)
 
     def held(self) -> int:
         """The connections still open."""
@@ -111,23 +137,94 @@ class IdleSockets:
         await asyncio.gather(*(ws.close() for ws in self.connections), return_exceptions=True)
 
 
-async def open_idle(port: int, pid: int, count: int, tables: int) -> tuple[IdleSockets, Any]:
-    """Open ``count`` idle connections on the server (``port``, process ``pid``); return them and
-    the figures: the server's memory before and after, and per connection."""
-    idle = IdleSockets(port, count, tables)
+async def hold(args: argparse.Namespace) -> None:
+    """The child: open the connections, say how many on one line, then say how many are still
+    held at each line read from stdin, and close them when stdin closes."""
+    raise_open_files()
+    holder = Holder(args.port, args.count, args.tables, args.idle_ping)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{args.port}", timeout=60) as http:
+        await holder.open(http)
+    print(json.dumps({"opened": len(holder.connections), "failed": holder.failed}), flush=True)
+    loop = asyncio.get_running_loop()
+    while await loop.run_in_executor(None, sys.stdin.readline):
+        print(json.dumps({"held": holder.held(), "received": holder.received}), flush=True)
+    await holder.close()
+
+
+@dataclass
+class IdleSockets:
+    """The parent's handle on the child process that holds the idle connections."""
+
+    child: asyncio.subprocess.Process
+
+    async def _line(self) -> dict[str, Any]:
+        assert self.child.stdout is not None
+        line = await self.child.stdout.readline()
+        if not line:
+            raise SystemExit("the idle connections' process ended")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    async def finish(self) -> dict[str, Any]:
+        """How many are still open and what they received; then close them all."""
+        assert self.child.stdin is not None
+        self.child.stdin.write(b"report\n")
+        await self.child.stdin.drain()
+        report = await self._line()
+        self.child.stdin.close()
+        await self.child.wait()
+        return {"idle_held_at_end": report["held"], "idle_messages": report["received"]}
+
+
+async def open_idle(
+    port: int, pid: int, count: int, tables: int, ping_every: float = 0.0
+) -> tuple[IdleSockets, Any]:
+    """Open ``count`` idle connections on the server (``port``, process ``pid``) from a child
+    process; return its handle and the figures: the server's memory before and after, and per
+    connection."""
     before = rss_kb(pid)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-        await idle.open(http)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        __file__,
+        "--port",
+        str(port),
+        "--count",
+        str(count),
+        "--tables",
+        str(tables),
+        "--idle-ping",
+        str(ping_every),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    idle = IdleSockets(child)
+    opened = await idle._line()
     await asyncio.sleep(1.0)  # the server's side of the last ones settles
     after = rss_kb(pid)
-    opened = len(idle.connections)
     figures = {
-        "idle_connections": opened,
-        "idle_failed": idle.failed,
+        "idle_connections": opened["opened"],
+        "idle_failed": opened["failed"],
         "idle_tables": tables,
+        "idle_ping_s": ping_every,
+        "idle_in": "a child process",
         "rss_mb_before_idle": round(before / 1024, 1),
         "rss_mb": round(after / 1024, 1),
-        "rss_kb_per_connection": round((after - before) / opened, 1) if opened else None,
+        "rss_kb_per_connection": round((after - before) / opened["opened"], 1)
+        if opened["opened"]
+        else None,
         "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
     }
     return idle, figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--idle-ping", type=float, default=0.0, metavar="SECONDS")
+    asyncio.run(hold(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

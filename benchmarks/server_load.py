@@ -8,6 +8,7 @@
     python benchmarks/server_load.py --processes 3 --kills 6 --lease 3  # and kill -9 one every few
                                                                         # seconds
     python benchmarks/server_load.py --idle-connections 10000 --json  # and 10,000 idle sockets
+                                                                      # (benchmarks/load_sockets.py)
 
 Starts ``tendays serve`` as a subprocess (bots without pacing, a fresh SQLite file: every move is
 committed before it is acknowledged, as in production), creates N games at once, each with two human
@@ -42,7 +43,8 @@ games to time however short the games are.
 Reported: games finished, accepted moves per second (people's and bots'), the latency of a person's
 move (from sending the move to receiving the new table, which is the acknowledgement), the server's
 CPU time per move, and the mean size of a table message. The clients run in this process, so they
-share the machine's cores with the server.
+share the machine's cores with the server; the idle connections of ``--idle-connections`` (other
+people's open pages) are held by a child process of their own (benchmarks/load_sockets.py).
 """
 
 from __future__ import annotations
@@ -293,7 +295,11 @@ async def run_load(
     try:
         if args.idle_connections:
             idle, tally.idle = await open_idle(
-                ports[0], servers[0].process.pid, args.idle_connections, args.idle_tables
+                ports[0],
+                servers[0].process.pid,
+                args.idle_connections,
+                args.idle_tables,
+                args.idle_ping,
             )
             tally.cpu_mark = sum(s.cpu() for s in servers)  # the games' CPU counts from here
         start = time.perf_counter()
@@ -310,10 +316,8 @@ async def run_load(
         return tally, time.perf_counter() - start
     finally:
         if idle is not None:
-            tally.idle["idle_held_at_end"] = idle.held()
-            tally.idle["idle_messages"] = idle.received
             tally.idle["rss_mb_end"] = round(rss_kb(servers[0].process.pid) / 1024, 1)
-            await idle.close()
+            tally.idle.update(await idle.finish())
         for client in clients:
             await client.aclose()
 
@@ -642,6 +646,14 @@ def main() -> int:
         default=100,
         metavar="T",
         help="the waiting tables the idle connections watch (default 100)",
+    )
+    parser.add_argument(
+        "--idle-ping",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="each idle connection sends the browser's ping message this often (the table page "
+        "sends one every 25 s; default 0: nothing after its hello, as the inbox's page)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(

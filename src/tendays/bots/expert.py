@@ -33,6 +33,10 @@ With ``value_leaf`` (the ``expert+value`` bot) a rollout stops that many turns a
 is worth the learned chance to finish first of the position it reached (:mod:`tendays.bots.value`),
 in the games that value was fitted for; elsewhere it plays to the end.
 
+With ``start`` (a bot) and ``playout`` (a move rule on full states) at a table, the move to beat is
+that bot's and every player's rollout moves are that rule's (``expert+apprentice``: the race bot's
+move, the apprentice's playouts, :mod:`tendays.bots.apprentice`).
+
 The budget is a number of rollouts per decision (deterministic given the RNG) or a time in seconds.
 With a budget of zero the expert plays exactly like the greedy bot (with ``learned_start``, like the
 learned bot after the draft), so its edge over the move it starts from is the search's.
@@ -102,6 +106,8 @@ class ExpertBot:
         read_rivals: bool = False,
         learned_start: bool = False,
         value_leaf: int | None = None,
+        start: Bot | None = None,
+        playout: Callable[[State, random.Random], Move] | None = None,
     ) -> None:
         if iterations is not None and iterations < 0:
             raise ValueError(f"the number of rollouts must not be negative, not {iterations}")
@@ -115,6 +121,8 @@ class ExpertBot:
         self.read_rivals = read_rivals
         self.learned_start = learned_start
         self.value_leaf = value_leaf
+        self.start = start
+        self.playout = playout or playout_move
         self._learned: Bot | None = None
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
@@ -213,6 +221,8 @@ class ExpertBot:
     ) -> Move:
         """The move the search must clearly beat: with ``learned_start``, the solo race's alone
         and the learned bot's after the draft where it plays this game; otherwise greedy's."""
+        if self.start is not None and view.options.players > 1:
+            return self.start.choose(view, rng)
         if self.learned_start and view.options.players == 1:
             # Alone, the solo race's judge (every journey the rack could become) finishes far
             # sooner than greedy's yardstick or the learned bot's, draft included (solo.py).
@@ -351,7 +361,7 @@ class ExpertBot:
             turns < limit or (judge is not None and state.phase is not Phase.DRAW)
         ):
             before = state.turn
-            state = apply(state, playout_move(state, rng))
+            state = apply(state, self.playout(state, rng))
             turns += state.turn != before
         if judge is not None:
             return judge(state, me)
@@ -374,7 +384,7 @@ class ExpertBot:
             p = state.current
             if p == me:
                 before = state.turn
-                state = apply(state, playout_move(state, rng))
+                state = apply(state, self.playout(state, rng))
                 if state.turn != before:
                     turns += 1
                     if turns >= _PLAYOUT_TURNS:

@@ -23,7 +23,9 @@ from .fallible import FallibleBot
 from .greedy import GreedyBot
 
 if TYPE_CHECKING:
-    from tendays.engine import Options
+    import random
+
+    from tendays.engine import Move, Options, State
 
     from .opponent_model import OpponentModel
 
@@ -114,6 +116,29 @@ def _expert_valued(budget: str) -> Bot:
     return _expert(budget, "expert+value", read_rivals=True, learned_start=True, value_leaf=4)
 
 
+def _apprentice(budget: str) -> Bot:
+    if budget:
+        raise ValueError(f"the apprentice takes no budget, so apprentice:{budget} means nothing")
+    from .apprentice import ApprenticeBot
+
+    return ApprenticeBot()
+
+
+def _expert_apprenticed(budget: str) -> Bot:
+    from .apprentice import ApprenticeBot
+    from .race import RaceBot
+
+    policy = ApprenticeBot().policy
+    return _expert(
+        budget,
+        "expert+apprentice",
+        read_rivals=True,
+        learned_start=True,
+        start=RaceBot(),
+        playout=policy.state_move,
+    )
+
+
 def _expert(
     budget: str,
     name: str = "expert",
@@ -122,6 +147,8 @@ def _expert(
     read_rivals: bool = False,
     learned_start: bool = False,
     value_leaf: int | None = None,
+    start: Bot | None = None,
+    playout: Callable[[State, random.Random], Move] | None = None,
 ) -> Bot:
     iterations: int | None = READING_ITERATIONS if read_rivals else DEFAULT_ITERATIONS
     think: float | None = None
@@ -147,6 +174,8 @@ def _expert(
         read_rivals=read_rivals,
         learned_start=learned_start,
         value_leaf=value_leaf,
+        start=start,
+        playout=playout,
     )
 
 
@@ -265,6 +294,18 @@ BOTS: dict[str, BotEntry] = {
             "expert+learned judging each look-ahead four turns on by a learned chance to finish "
             "first (two-player 10-day USA games; elsewhere it plays to the end)",
             _expert_valued,
+            budget="ROLLOUTS or SECONDSs",
+        ),
+        BotEntry(
+            "apprentice",
+            "a fast move scorer fitted to imitate the race bot and then the search's own choices",
+            _apprentice,
+        ),
+        BotEntry(
+            "expert+apprentice",
+            "the search with plausible rival racks starting from the race bot's move, every "
+            "player's look-ahead played by the apprentice",
+            _expert_apprenticed,
             budget="ROLLOUTS or SECONDSs",
         ),
         BotEntry(

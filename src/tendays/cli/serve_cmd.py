@@ -46,10 +46,10 @@ def _admin_token(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
-        from uvicorn.config import WS_PROTOCOLS
 
         from tendays.server.face.app import Limits, create_app
         from tendays.server.face.door.connections import ConnectionLimits, guarded_http
+        from tendays.server.face.door.keepalive import SpreadPings
         from tendays.server.face.door.logs import RedactSecrets
         from tendays.server.face.routers.admin import weak_token
         from tendays.server.face.routers.bot_streams import StreamEndingServer
@@ -145,9 +145,12 @@ def run(args: argparse.Namespace) -> int:
         # Tables are small JSON deltas; compressing each for every connection would cost more server
         # time than the bandwidth it saves.
         ws_per_message_deflate=False,
-        # websockets' sans-I/O protocol: the least CPU a message of the three uvicorn offers
-        # (docs/server.md, "Load"); uvloop is uvicorn's own choice wherever it exists.
-        ws="websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto",
+        # websockets' sans-I/O protocol, the least CPU a message of the three uvicorn offers
+        # (docs/server.md, "Load"), pinging silent connections at spread moments; uvloop is
+        # uvicorn's own choice wherever it exists.
+        ws=SpreadPings,
+        ws_ping_interval=args.websocket_ping or None,
+        ws_ping_timeout=args.websocket_ping or None,
         # Forwarded headers are read by the server's own guard, from --trusted-proxies only.
         proxy_headers=False,
         server_header=False,

@@ -210,6 +210,17 @@ SERVE_SETTINGS = (
         meaning="`critical`, `error`, `warning`, `info` or `debug`; `warning` for a quiet log",
     ),
     Setting(
+        "websocket-ping",
+        Kind.DURATION,
+        "20s",
+        "a WebSocket silent this long (to twice) is pinged, closed if unanswered as long; 0: none",
+        SettingGroup.SERVER,
+        metavar="DURATION",
+        meaning="a WebSocket silent for this long to twice as long (drawn for each, so connections "
+        "opened together are not pinged together) is pinged, and closed if no answer comes "
+        "within as long: a client that vanished is closed within three times this. `0`: no pings",
+    ),
+    Setting(
         "admin-token-file",
         Kind.TEXT,
         None,

@@ -126,6 +126,11 @@ class Edition:
         ]
         return build_tables(self.tiles, self.colors, neighbors)
 
+    @cached_property
+    def tile_ids(self) -> tuple[str, ...]:
+        """Each tile's id, by index: what the wire writes for a tile."""
+        return tuple(t.id for t in self.tiles)
+
     @property
     def tile_count(self) -> int:
         """Number of physical tiles (Berlin counts twice)."""

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from contextvars import ContextVar
 from functools import cache
 from importlib import resources
@@ -32,6 +31,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "DOMAIN",
     "FORMS",
+    "LanguageBlock",
     "Term",
     "available_languages",
     "current_language",
@@ -123,19 +123,32 @@ def current_language() -> str:
     return _LANGUAGE.get()
 
 
-@contextmanager
-def use_language(lang: str | None) -> Iterator[str]:
+class LanguageBlock:
+    """The ``with`` block of :func:`use_language`: a plain class, not a generator, since the
+    server enters one for nearly every sentence it words."""
+
+    __slots__ = ("_lang", "_token")
+
+    def __init__(self, lang: str | None) -> None:
+        self._lang = lang
+
+    def __enter__(self) -> str:
+        lang = self._lang
+        chosen = _LANGUAGE.get() if lang is None else match_language(lang)
+        self._token = _LANGUAGE.set(chosen)
+        return chosen
+
+    def __exit__(self, *exc: object) -> None:
+        _LANGUAGE.reset(self._token)
+
+
+def use_language(lang: str | None) -> LanguageBlock:
     """Write the engine's sentences in ``lang`` inside the block (this thread or task only).
 
     ``lang`` is matched like :func:`match_language` (``"de_DE.UTF-8"`` gives German); ``None`` keeps
-    the current language. Yields the language chosen.
+    the current language. The block's value (``as``) is the language chosen.
     """
-    chosen = current_language() if lang is None else match_language(lang)
-    token = _LANGUAGE.set(chosen)
-    try:
-        yield chosen
-    finally:
-        _LANGUAGE.reset(token)
+    return LanguageBlock(lang)
 
 
 def set_language(lang: str) -> str:

@@ -34,11 +34,15 @@ class Problem:
 
     def __str__(self) -> str:
         with use_language(self.lang):
-            if self.to_day is None:
-                return _("day {day}: {message}").format(day=self.day, message=self.message)
-            return _("day {day} → {to_day}: {message}").format(
-                day=self.day, to_day=self.to_day, message=self.message
-            )
+            return self._where()
+
+    def _where(self) -> str:
+        """What ``str`` gives, in the current language."""
+        if self.to_day is None:
+            return _("day {day}: {message}").format(day=self.day, message=self.message)
+        return _("day {day} → {to_day}: {message}").format(
+            day=self.day, to_day=self.to_day, message=self.message
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +70,18 @@ class Verdict:
     def to_json(self) -> dict[str, Any]:
         """The one JSON form of a verdict (``tendays check --json``, the
         server, the engine protocol)."""
+        problems = self.problems
+        langs = {p.lang for p in problems}
+        if len(langs) == 1:  # as a check writes them: one language block for them all
+            with use_language(langs.pop()):
+                said = [p._where() for p in problems]
+        else:
+            said = [str(p) for p in problems]
         return {
             "valid": self.valid,
             "problems": [
-                {"day": p.day, "to_day": p.to_day, "message": str(p)} for p in self.problems
+                {"day": p.day, "to_day": p.to_day, "message": message}
+                for p, message in zip(problems, said, strict=True)
             ],
             "links": [
                 {
@@ -95,6 +107,9 @@ class JourneyChecker:
         self._n = tables.n
         self.is_region: tuple[bool, ...] = tables.is_region
         self.neighbors: tuple[frozenset[int], ...] = tables.neighbors
+        # each step's link and problem, by (language, day, a, via or -1, b): a rack changes a day
+        # at a time, so most of a verdict's steps were explained before
+        self._steps: dict[tuple[str, int, int, int, int], tuple[Link, Problem | None]] = {}
 
     def connects(self, a: int, b: int, via: int | None = None) -> bool:
         """Whether region ``a`` connects to region ``b`` on foot (``via`` None)
@@ -207,17 +222,35 @@ class JourneyChecker:
                     problems.append(Problem(i + 1, message, i + 2, lang=lang))
                 continue
             if self.is_region[b]:
-                ok, message = self._explain_step(a, b)
-                links.append(Link(i + 1, i + 2, ok, message))
-                if not ok:
-                    problems.append(Problem(i + 1, message, i + 2, lang=lang))
+                link, problem = self._step(lang, i + 1, a, -1, b)
             elif i + 2 < days and (c := rack[i + 2]) is not None and self.is_region[c]:
-                ok, message = self._explain_hop(a, b, c)
-                links.append(Link(i + 1, i + 3, ok, message, via_day=i + 2))
-                if not ok:
-                    problems.append(Problem(i + 1, message, i + 3, lang=lang))
+                link, problem = self._step(lang, i + 1, a, b, c)
+            else:
+                continue
+            links.append(link)
+            if problem is not None:
+                problems.append(problem)
         problems.sort(key=lambda p: (p.day, p.to_day or 0))
         return Verdict(tuple(problems), tuple(links))
+
+    def _step(self, lang: str, day: int, a: int, via: int, b: int) -> tuple[Link, Problem | None]:
+        """The link from region ``a`` on ``day`` to region ``b`` (through ``via``; -1: on foot),
+        and its problem if it does not connect, in ``lang`` (the current language): worked out
+        once."""
+        key = (lang, day, a, via, b)
+        step = self._steps.get(key)
+        if step is None:
+            if len(self._steps) > 100_000:
+                self._steps.clear()
+            if via < 0:
+                ok, message = self._explain_step(a, b)
+                link = Link(day, day + 1, ok, message)
+            else:
+                ok, message = self._explain_hop(a, via, b)
+                link = Link(day, day + 2, ok, message, via_day=day + 1)
+            problem = None if ok else Problem(day, message, link.to_day, lang=lang)
+            step = self._steps[key] = (link, problem)
+        return step
 
     def _explain_step(self, a: int, b: int) -> tuple[bool, str]:
         words = self.edition.words()

@@ -63,6 +63,12 @@ _OPENING = {"[", "{", ord("["), ord("{")}
 def check_depth(text: str | bytes, most: int = MAX_DEPTH) -> None:
     """Raise ``json.JSONDecodeError`` if ``text``'s arrays and objects nest deeper than ``most``."""
     if isinstance(text, bytes):
+        openings = text.count(b"[") + text.count(b"{")
+    else:
+        openings = text.count("[") + text.count("{")
+    if openings <= most:
+        return  # too few openings to nest deeper, whatever the strings hold (most messages)
+    if isinstance(text, bytes):
         kinds: list[str | int] = [
             found[0][0] for found in _BRACKET_BYTES.finditer(_STRING_BYTES.sub(b'""', text))
         ]

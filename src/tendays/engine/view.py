@@ -90,7 +90,7 @@ def view(state: State, player: int | None) -> PlayerView:
         forced_pile=state.forced_pile,
         piles=state.piles,
         draw_pile_size=len(state.draw_pile),
-        rack_counts=tuple(sum(t is not None for t in r) for r in state.racks),
+        rack_counts=tuple(len(r) - r.count(None) for r in state.racks),
         racks=state.racks if reveal else None,
         winner=state.winner,
         events=state.events,

@@ -107,17 +107,20 @@ def move_from_json(data: dict[str, Any] | str) -> Move:
         raise InvalidMoveError(_("not a move: {data}").format(data=repr(data))) from None
 
 
-def view_to_json(view: PlayerView, *, events: bool = True) -> dict[str, Any]:
+def view_to_json(view: PlayerView, *, events: bool = True, moves: bool = True) -> dict[str, Any]:
     """A view as a JSON object: every field public to the viewer, nothing more.
 
     ``events=False`` leaves out the public history (``"events": null``), for senders that send it
-    apart, a piece at a time.
+    apart, a piece at a time; ``moves=False`` the legal moves (``"legal_moves": []``), for senders
+    that write their own.
     """
     edition = view.edition
+    ids = edition.tile_ids
 
     def rack(r: Rack | None) -> list[str | None] | None:
-        return None if r is None else [_tile_id(edition, t) for t in r]
+        return None if r is None else [None if t is None else ids[t] for t in r]
 
+    in_hand = view.in_hand
     return {
         "edition": edition.id,
         "options": view.options.to_json(),
@@ -126,16 +129,16 @@ def view_to_json(view: PlayerView, *, events: bool = True) -> dict[str, Any]:
         "current": view.current,
         "turn": view.turn,
         "rack": rack(view.rack),
-        "in_hand": _tile_id(edition, view.in_hand),
+        "in_hand": None if in_hand is None else ids[in_hand],
         "taken_from": view.taken_from,
         "forced_pile": view.forced_pile,
-        "piles": [[_tile_id(edition, t) for t in pile] for pile in view.piles],
+        "piles": [[ids[t] for t in pile] for pile in view.piles],
         "draw_pile": view.draw_pile_size,
         "rack_counts": list(view.rack_counts),
         "racks": None if view.racks is None else [rack(r) for r in view.racks],
         "winner": view.winner,
         "events": [event_to_json(edition, e) for e in view.events] if events else None,
-        "legal_moves": [m.to_json() for m in view.legal_moves()],
+        "legal_moves": [m.to_json() for m in view.legal_moves()] if moves else [],
     }
 
 

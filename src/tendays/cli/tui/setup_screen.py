@@ -48,6 +48,16 @@ def _rated(rating: float | None) -> str:
     return "" if rating is None else "; " + _("rated {rating}").format(rating=f"{rating:.1f}")
 
 
+def _bot_names() -> str:
+    """Every bot's name, the expert's variants after it (``expert (+model, +rivals)``), so the help
+    keeps its few lines at 80x24 as bots are added."""
+    plain = [name for name in BOTS if not name.startswith("expert+")]
+    variants = [name.removeprefix("expert") for name in BOTS if name.startswith("expert+")]
+    if "expert" in plain and variants:
+        plain[plain.index("expert")] = "expert (" + ", ".join(variants) + ")"
+    return ", ".join(plain)
+
+
 def players_help() -> str:
     # The levels' descriptions are marked for the catalogues where the registry defines them.
     levels = ", ".join(
@@ -58,7 +68,7 @@ def players_help() -> str:
         "Players in turn order: me or a name for each person (several people share the keyboard; "
         "{prefix}NAME for a name that looks like a bot's); for a bot, a level: {levels}; or a bot "
         "by name: {bots}"
-    ).format(prefix=PERSON_PREFIX, levels=levels, bots=", ".join(BOTS))
+    ).format(prefix=PERSON_PREFIX, levels=levels, bots=_bot_names())
 
 
 class TickBox(Checkbox):

@@ -82,6 +82,7 @@ class Absence:
         self._settings = settings
         self._chat = chat
         self._timer: asyncio.TimerHandle | None = None
+        self._armed_for: float | None = None  # the deadline the timer was set for by arm_clock
         self._closed = False
 
     def someone_there(self) -> bool:
@@ -98,7 +99,6 @@ class Absence:
     def arm_clock(self) -> None:
         """Wake up at the turn's deadline (again after a restart: the deadline is stored, not
         counted); only the process that drives the game keeps the alarm."""
-        self.disarm()
         c, table = self._table.clock, self._table
         if (
             self._closed
@@ -107,21 +107,27 @@ class Absence:
             or c.deadline is None
             or table.status != MatchStatus.PLAYING
         ):
+            self.disarm()
             return
+        if self._timer is not None and self._armed_for == c.deadline:
+            return  # a move that kept the turn (a draw before its placing) kept the deadline
+        self.disarm()
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(max(0.0, c.deadline - time.time()), self._on_deadline)
+        self._armed_for = c.deadline
 
     def disarm(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._armed_for = None
 
     def close(self) -> None:
         self._closed = True
         self.disarm()
 
     def _on_deadline(self) -> None:
-        self._timer = None
+        self._timer, self._armed_for = None, None
         task = asyncio.create_task(self._time_out(), name=f"clock of game {self._table.id}")
         task.add_done_callback(_log_failure)
 

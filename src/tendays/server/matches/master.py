@@ -35,7 +35,17 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tendays import bots
-from tendays.engine import Edition, Game, GameRecord, Move, Options, State, load_edition, view
+from tendays.engine import (
+    Edition,
+    Game,
+    GameRecord,
+    Move,
+    Options,
+    Phase,
+    State,
+    load_edition,
+    view,
+)
 from tendays.engine.i18n import gettext as _
 
 from ..settings import MasterSettings
@@ -149,9 +159,13 @@ class Match:
 
     @property
     def status(self) -> MatchStatus:
-        if self.state.is_over or self.ended is not None:
+        # asked several times a move: plain loops, not generators
+        if self.ended is not None or self._state.phase is Phase.OVER:
             return MatchStatus.OVER
-        return MatchStatus.PLAYING if self.all_taken else MatchStatus.WAITING
+        for seat in self.seats:
+            if not seat.taken:
+                return MatchStatus.WAITING
+        return MatchStatus.PLAYING
 
     @property
     def all_taken(self) -> bool:

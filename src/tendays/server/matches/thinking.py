@@ -5,10 +5,12 @@ The match master asks the engine's turn loop for the next decision
 :meth:`Thinker.choose` has the bot answer it off the event loop. The random bot answers in
 microseconds and runs in place. Every other bot thinks in worker processes: the greedy bot takes
 milliseconds and the expert a fifth of a second or more of pure Python, and on a thread either would
-hold the interpreter lock while the event loop waits for it, delaying every table of the server. A
-view crosses to a worker with its edition reduced to the edition's id, and each worker keeps its own
-bots. Hints (well under a millisecond) run on a thread. With no worker processes (``processes=0``,
-as in the tests) bots think on the thread pool too.
+hold the interpreter lock while the event loop waits for it, delaying every table of the server. The
+event loop writes each turn to a worker's pipe itself (:mod:`.workers`; on Windows through
+``ProcessPoolExecutor``). A view crosses with its edition reduced to the edition's id and its
+events and moves as their fields, and each worker keeps its own bots. Hints (well under a
+millisecond) run on a thread. With no worker processes (``processes=0``, as in the tests) bots think
+on the thread pool too.
 """
 
 from __future__ import annotations
@@ -16,18 +18,32 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import copyreg
+import dataclasses
 import multiprocessing
+import operator
 import os
 import random
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from tendays.bots import Bot, RandomBot, make_bot
-from tendays.engine import Decision, Edition, Move, PlayerView, available_editions, load_edition
+from tendays.engine import (
+    Decision,
+    Edition,
+    Event,
+    Move,
+    Options,
+    PlayerView,
+    available_editions,
+    load_edition,
+)
+
+from .workers import Workers
 
 __all__ = ["Thinker"]
 
@@ -40,6 +56,42 @@ def _reduce_edition(edition: Edition) -> tuple[Callable[[str], Edition], tuple[s
     # Editions are loaded by id and cached, so a worker rebuilds one from its id (and keeps its
     # journey tables) instead of unpickling the whole map each time.
     return load_edition, (edition.id,)
+
+
+def _reducers() -> dict[type, Callable[[Any], Any]]:
+    """How what crosses to a worker is pickled: an edition as its id, a view and what it holds
+    as their fields."""
+    reducers: dict[type, Callable[[Any], Any]] = {Edition: _reduce_edition}
+    for cls in (PlayerView, Event, Move, Options):
+        reducers[cls] = _by_fields(cls)
+    return reducers
+
+
+def _call(
+    pool: Workers | Executor, function: Callable[..., T], args: tuple[Any, ...]
+) -> Awaitable[T]:
+    """The awaitable answer of ``function(*args)`` in ``pool``."""
+    if isinstance(pool, Workers):
+        return pool.submit(function, *args)
+    return asyncio.get_running_loop().run_in_executor(pool, function, *args)
+
+
+def _outcome_seen(future: Any) -> None:
+    """Take a warm-up's outcome, so a failed one is not reported as never retrieved."""
+    if not future.cancelled():
+        future.exception()
+
+
+def _by_fields(cls: type[T]) -> Callable[[T], tuple[type[T], tuple[Any, ...]]]:
+    """A reducer that sends a dataclass as its fields, read in one C call: the default reads them
+    in Python, one ``fields()`` walk per object, and a view holds one event per move played."""
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    get = operator.attrgetter(*names)
+
+    def reduce(item: T) -> tuple[type[T], tuple[Any, ...]]:
+        return cls, get(item)
+
+    return reduce
 
 
 def _choose_in_worker(spec: str, seen: PlayerView, rng: random.Random) -> Move:
@@ -73,20 +125,23 @@ class Thinker:
     def __init__(self, processes: int = 1, threads: int = 2) -> None:
         self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="tendays-think")
         self._processes_wanted = processes
-        self._processes: ProcessPoolExecutor | None = None
+        self._processes: Workers | Executor | None = None
 
-    def _process_pool(self) -> Executor:
+    def _process_pool(self) -> Workers | Executor:
         if self._processes is None:
-            copyreg.pickle(Edition, _reduce_edition)
             # spawn, not fork: the server process has threads, and a
             # forked lock could be held forever.
-            spawn = multiprocessing.get_context("spawn")
-            self._processes = ProcessPoolExecutor(
-                self._processes_wanted,
-                mp_context=spawn,
-                initializer=_exit_with_parent,
-                initargs=(os.getpid(),),
-            )
+            if sys.platform == "win32":  # its event loop watches no pipes: the executor's threads
+                for cls, reduce in _reducers().items():
+                    copyreg.pickle(cls, reduce)
+                self._processes = ProcessPoolExecutor(
+                    self._processes_wanted,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_exit_with_parent,
+                    initargs=(os.getpid(),),
+                )
+            else:
+                self._processes = Workers(self._processes_wanted, reducers=_reducers())
         return self._processes
 
     def warm_up(self) -> None:
@@ -94,7 +149,17 @@ class Thinker:
         if self._processes_wanted > 0:
             pool = self._process_pool()
             for _ in range(self._processes_wanted):
-                pool.submit(_warm_up)
+                pool.submit(_warm_up).add_done_callback(_outcome_seen)
+
+    async def _in_worker(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker process."""
+        pool = self._process_pool()
+        try:
+            return await _call(pool, function, args)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start fresh workers and call again once.
+            self._discard_pool(pool)
+            return await _call(self._process_pool(), function, args)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` on a thread, in the caller's context (its language,
@@ -111,17 +176,7 @@ class Thinker:
         if isinstance(bot, RandomBot):
             return bot.choose(seen, rng)
         if self._processes_wanted > 0:
-            loop = asyncio.get_running_loop()
-            try:
-                return await loop.run_in_executor(
-                    self._process_pool(), _choose_in_worker, spec, seen, rng
-                )
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): start fresh workers and think again once.
-                self._discard_pool()
-                return await loop.run_in_executor(
-                    self._process_pool(), _choose_in_worker, spec, seen, rng
-                )
+            return await self._in_worker(_choose_in_worker, spec, seen, rng)
         return await self.run(bot.choose, seen, rng)
 
     async def compute(self, function: Callable[..., T], *args: Any) -> T:
@@ -130,18 +185,19 @@ class Thinker:
         (a module's function, plain data). Give one piece at a time, so the bots of live tables are
         never queued behind a batch."""
         if self._processes_wanted > 0:
-            loop = asyncio.get_running_loop()
-            try:
-                return await loop.run_in_executor(self._process_pool(), function, *args)
-            except BrokenProcessPool:
-                self._discard_pool()
-                return await loop.run_in_executor(self._process_pool(), function, *args)
+            return await self._in_worker(function, *args)
         return await self.run(function, *args)
 
-    def _discard_pool(self) -> None:
-        if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
-            self._processes = None
+    def _discard_pool(self, pool: Workers | Executor | None = None) -> None:
+        """End the worker processes (only ``pool``'s, if it is still the one in use)."""
+        processes = self._processes
+        if processes is None or (pool is not None and pool is not processes):
+            return  # another caller started fresh workers already
+        if isinstance(processes, Workers):
+            processes.close()
+        else:
+            processes.shutdown(wait=False, cancel_futures=True)
+        self._processes = None
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)

@@ -17,7 +17,7 @@ everything else once for all.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -131,6 +131,10 @@ class TableEncoder:
         self._log_names: tuple[tuple[int, str, str | None, str | None], ...] = ()
         self._log_seats: Sequence[SeatInfo] = ()
         self._seats: dict[str, list[Json]] = {}  # the shared seats, their names in each language
+        # the seats' names as lists give them (listed_name) and as the log says them
+        # (seat_name), by language, for _log_names
+        self._listed: dict[str, list[str | None]] = {}
+        self._said: dict[str, tuple[str, ...]] = {}
         self._log_length = 0
         # as stored: a notice's text is its stored form (tendays.server.matches.notices)
         self._chat_lines: list[Json] = []
@@ -159,7 +163,9 @@ class TableEncoder:
         log = self._log.setdefault(lang, [])
         if len(log) < self._log_length:
             with use_language(lang):
-                names = tuple(s.shown_name for s in self._log_seats)
+                names = self._said.get(lang)
+                if names is None:
+                    names = self._said[lang] = tuple(s.shown_name for s in self._log_seats)
                 for event in self._events[len(log) : self._log_length]:
                     entry = {
                         "text": describe_event(self.edition, event, names),
@@ -248,7 +254,8 @@ class TableEncoder:
             }
             names = tuple((s.seat, s.kind, s.name, s.bot) for s in seats)
             if names != self._log_names:
-                self._log, self._log_names = {}, names  # the log's sentences name the players
+                # the log's sentences name the players
+                self._log, self._listed, self._said, self._log_names = {}, {}, {}, names
             self._log_seats, self._seats = tuple(seats), {}
             self._events, self._log_length = spectator.events, len(spectator.events)
             self._shared_key = key
@@ -259,11 +266,15 @@ class TableEncoder:
         (:func:`listed_name`)."""
         named = self._seats.get(lang)
         if named is None:
-            with use_language(lang):
-                named = self._seats[lang] = [
-                    {**s, "name": listed_name(s["seat"], s["kind"], s["name"], s["bot"])}
-                    for s in seats
-                ]
+            listed = self._listed.get(lang)
+            if listed is None:
+                with use_language(lang):
+                    listed = self._listed[lang] = [
+                        listed_name(s["seat"], s["kind"], s["name"], s["bot"]) for s in seats
+                    ]
+            named = self._seats[lang] = [
+                {**s, "name": name} for s, name in zip(seats, listed, strict=True)
+            ]
         return named
 
     def table(
@@ -291,7 +302,7 @@ class TableEncoder:
             mine is not None and (mine["left"] or mine["away"])
         )
         moves = seen.legal_moves() if offered else ()
-        game = view_to_json(replace(seen, legal=()), events=False)
+        game = view_to_json(seen, events=False, moves=False)
         del game["events"]  # the log, with its sentences, stands in for it
         game["legal_moves"] = [_move_json(m) for m in moves]
         game["you"] = game.pop("player")

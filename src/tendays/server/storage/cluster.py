@@ -18,19 +18,11 @@ of the holding process (bots, the clock) also carry its lease epoch, checked in 
 by updating the game's row: a paused owner that wakes after its games were taken over finds its
 epoch gone and its moves refused.
 
-Every write also notifies the others (``pg_notify``, delivered when the transaction commits). A
-game's notices go to one of :data:`SHARDS` channels (:func:`channel`: ``tendays_g_N``), and a
-process listens only to the shards of the games it has in memory, so its work grows with its own
-games, not the site's. Notices about no game go to the site channel ``tendays``, which every
-process hears.
-
-A notice reads ``SENDER GAME WHAT`` (:func:`announcement`); a stored move's WHAT carries the move
-and the clock after it (:class:`MoveNotice`), so the others follow it without reading the database;
+Every write also notifies the others (``pg_notify``, delivered when the transaction commits; the
+channels and the format are in :mod:`tendays.server.storage.notices`). A process listens only to
+the channels of the games it has in memory, so its work grows with its own games, not the site's.
 ``taken EPOCH`` (:func:`taken`) says a process took the game's lease, so the one that held it stops
-driving at once. Notices about no game name the game ``*``: "released" (a process gave its leases
-back) and ``sessions ACCOUNT`` (:func:`sessions_ended`: sessions of an account ended, its table
-connections are checked by whoever holds them) and ``inbox ACCOUNT`` (:func:`inbox_changed`: the
-account's inbox changed, its open pages read it again).
+driving at once; "released" (game ``*``) that a process gave its leases back.
 """
 
 from __future__ import annotations
@@ -39,20 +31,31 @@ import asyncio
 import contextlib
 import logging
 import time
-import zlib
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import text
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import make_url
 
 from ..settings import MasterSettings
 from ..vocabulary import ChangeKind
 from .database import database_url
 from .leases import LeaseStore, taken
+from .notices import (
+    CHANNEL,
+    SHARDS,
+    MoveNotice,
+    announcement,
+    channel,
+    inbox_changed,
+    notify,
+    notify_all,
+    read_announcement,
+    sessions_ended,
+)
 
 __all__ = [
     "CHANNEL",
+    "SHARDS",
     "Cluster",
     "Database",
     "Driver",
@@ -61,6 +64,7 @@ __all__ = [
     "channel",
     "inbox_changed",
     "notify",
+    "notify_all",
     "read_announcement",
     "sessions_ended",
     "taken",
@@ -68,103 +72,14 @@ __all__ = [
 
 T = TypeVar("T")
 
-CHANNEL = "tendays"  # the site's LISTEN/NOTIFY channel: notices about no game
-SHARDS = 256  # the channels of games' notices
 _WATCH_WAIT = 5.0  # seconds a game's reader waits to hear its notices, at most
-
-
-def channel(game_id: str) -> str:
-    """The channel of a game's notices (:data:`CHANNEL` for ``*``, no game). Every process computes
-    the same one: a hash of the id."""
-    if game_id == "*":
-        return CHANNEL
-    return f"{CHANNEL}_g_{zlib.crc32(game_id.encode()) % SHARDS}"
-
 
 log = logging.getLogger("tendays.server")
 
 
-def announcement(sender: str, game_id: str, what: str) -> str:
-    """A notice: ``sender`` (a process, :attr:`Store.owner`) changed ``game_id``; ``what``: how,
-    opening with a :class:`~tendays.server.vocabulary.ChangeKind` (a seat, the chat, the ending, a
-    rematch, a :class:`MoveNotice`), or ``released`` with game "*": it gave its leases back."""
-    return f"{sender} {game_id} {what}"
-
-
-def notify(db: Connection, sender: str, game_id: str, what: str) -> None:
-    """On PostgreSQL, tell the other server processes (once ``db``'s transaction commits) what
-    ``sender`` changed; elsewhere nothing (one process alone, or none)."""
-    if db.dialect.name == "postgresql":
-        db.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": channel(game_id), "payload": announcement(sender, game_id, what)},
-        )
-
-
-def sessions_ended(account_id: int) -> str:
-    """The WHAT of a notice (game ``*``): sessions of the account ended."""
-    return f"{ChangeKind.SESSIONS} {account_id}"
-
-
-def inbox_changed(account_id: int) -> str:
-    """The WHAT of a notice (game ``*``): the account's inbox changed."""
-    return f"{ChangeKind.INBOX} {account_id}"
-
-
-def read_announcement(payload: str) -> tuple[str, str, str]:
-    """(sender, game id, what) of an :func:`announcement`; missing parts are empty."""
-    sender, game_id, what = (payload.split(" ", 2) + ["", ""])[:3]
-    return sender, game_id, what
-
-
-class MoveNotice(NamedTuple):
-    """A stored move as the other server processes hear of it, written ``move NUMBER SEAT AT
-    DEADLINE STARTED BANK TIMEOUTS TEXT`` ("-" for none; the text may hold spaces)."""
-
-    number: int
-    seat: int
-    move: str
-    at: float
-    deadline: float | None
-    turn_started: float | None
-    bank: float | None
-    timeouts: int | None
-
-    def text(self) -> str:
-        def part(value: float | None) -> str:
-            return "-" if value is None else repr(value)
-
-        return (
-            f"{ChangeKind.MOVE} {self.number} {self.seat} {self.at!r} {part(self.deadline)} "
-            f"{part(self.turn_started)} {part(self.bank)} {part(self.timeouts)} {self.move}"
-        )
-
-    @staticmethod
-    def read(text: str) -> MoveNotice:
-        """The move of a notice's :meth:`text`; ``ValueError`` if it is not one."""
-        kind, number, seat, at, deadline, started, bank, timeouts, move = text.split(" ", 8)
-        if kind != ChangeKind.MOVE:
-            raise ValueError(f"not a move: {text[:40]!r}")
-
-        def value(part: str) -> float | None:
-            return None if part == "-" else float(part)
-
-        spent = value(timeouts)
-        return MoveNotice(
-            int(number),
-            int(seat),
-            move,
-            float(at),
-            value(deadline),
-            value(started),
-            value(bank),
-            None if spent is None else int(spent),
-        )
-
-
 class SharedStore(Protocol):
-    """What the cluster reads of the :class:`~tendays.server.storage.store.Store` (which writes
-    notices in this module's format, so this module does not import it)."""
+    """What the cluster reads of the :class:`~tendays.server.storage.store.Store` (which sends
+    the notices this module hears, so this module does not import it)."""
 
     @property
     def owner(self) -> str: ...

@@ -29,7 +29,6 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..vocabulary import ChangeKind
-from .cluster import notify
 from .database import (
     DatabaseBusy,
     DatabaseLock,
@@ -41,6 +40,7 @@ from .database import (
 from .game_reads import load_stored_games, open_game_page, operator_game_page
 from .leases import LeaseStore
 from .move_writes import write_moves
+from .notices import notify, notify_all
 from .rows import (
     ChatRow,
     MoveConflict,
@@ -80,6 +80,10 @@ class Store:
         """Tell the other server processes, once this transaction
         commits, that ``game_id`` changed."""
         notify(db, self.owner, game_id, what)
+
+    def _announce_all(self, db: Connection, changes: list[tuple[str, str]]) -> None:
+        """:meth:`_announce` of every (game id, what), with one statement."""
+        notify_all(db, self.owner, changes)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -226,7 +230,7 @@ class Store:
         or wholly after these moves."""
         try:
             with self.engine.begin() as db:
-                write_moves(db, rows, self._announce)
+                write_moves(db, rows, self._announce_all)
         except IntegrityError as error:
             raise MoveConflict(f"a move of this number is already stored: {error.orig}") from None
 
