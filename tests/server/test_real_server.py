@@ -150,16 +150,20 @@ def test_a_clock_survives_kill_9(tmp_path: Path, running: list[Served]) -> None:
     assert table["version"] == 0 and deadline > time.time() + 4
     first.kill()  # kill -9, at once
     running.append(Served(db, port, "--live-min", "1s"))
+    restarted = time.time()
     second = running[1]
     again = second.table(bob)
-    assert again["version"] == 0 and again["game"]["clock"]["deadline"] == deadline  # neither reset nor lost
-    assert time.time() < deadline  # (had the restart reset the clock, the turn would run out 6 s after it)
-    while time.time() < deadline + 5:
-        latest = second.table(bob)
-        if latest["version"] > 0:
-            break
+    if again["version"] == 0:  # the turn still runs: the same deadline, neither reset nor lost
+        assert again["game"]["clock"]["deadline"] == deadline
+    else:  # a crowded machine took longer than the turn to restart: it ran out while the server was down
+        assert time.time() > deadline
+    # the stand-in plays the turn once it ran out (its worker may still be starting on a busy machine)
+    limit = max(deadline, restarted) + 15
+    latest = again
+    while time.time() < limit and latest["version"] == 0:
         time.sleep(0.2)
-    assert latest["version"] >= 1 and time.time() < deadline + 5
+        latest = second.table(bob)
+    assert latest["version"] >= 1 and time.time() < limit
     lines = [line["text"] for line in latest["game"]["chat"]]
     assert (
         "Alice ran out of time: the normal bot played the turn" in lines
