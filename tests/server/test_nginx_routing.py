@@ -171,6 +171,18 @@ class Seat:
         self.conn = None
 
 
+def reconnect(seat: Seat, deadline: float) -> None:
+    """Connect again as the browser does, trying until ``deadline``: on a busy machine the survivor
+    may take longer than one handshake's wait to answer."""
+    while True:
+        try:
+            seat.connect()
+            return
+        except Exception:
+            assert time.monotonic() < deadline, "no process took the connection again"
+            time.sleep(0.2)
+
+
 def play(seats: list[Seat], moves: int, acked: dict[tuple[str, int], str]) -> int:
     """Play ``moves`` moves (the people's and the bot's), reconnecting through nginx when a connection
     drops; record each acknowledged move by its game and number."""
@@ -182,7 +194,7 @@ def play(seats: list[Seat], moves: int, acked: dict[tuple[str, int], str]) -> in
             try:
                 seat.read(0.05)
             except Exception:  # its process is gone: the browser reconnects, nginx sends it on
-                seat.connect()
+                reconnect(seat, deadline)
         table = max((s.latest for s in seats), key=lambda m: m["version"])
         version = table["version"]
         if version >= start + moves or table["game"]["status"] == "over":
