@@ -94,12 +94,16 @@ def _one_short(state: State) -> tuple[tuple[int | None, ...], int, int]:
     raise AssertionError("no spoiler found")
 
 
+def _racks_with(state: State, rack: tuple[int | None, ...]) -> tuple[tuple[int | None, ...], ...]:
+    """Every rack of ``state``, the current player's replaced by ``rack``."""
+    return tuple(rack if p == state.current else r for p, r in enumerate(state.racks))
+
+
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_it_completes_the_journey_as_the_race_bot_does(seed: int) -> None:
     state = _after_draft(seed)
     rack, tile, day = _one_short(state)
-    me = state.current
-    racks = tuple(rack if p == me else r for p, r in enumerate(state.racks))
+    me, racks = state.current, _racks_with(state, rack)
     holding = dataclasses.replace(state, racks=racks, phase=Phase.PLACE, in_hand=tile)
     seen = view(holding, me)
     move = ApprenticeBot().choose(seen, random.Random(0))
@@ -111,8 +115,7 @@ def test_it_completes_the_journey_as_the_race_bot_does(seed: int) -> None:
 def test_it_takes_the_face_up_tile_that_completes_the_journey(seed: int) -> None:
     state = _after_draft(seed)
     rack, tile, _ = _one_short(state)
-    me = state.current
-    racks = tuple(rack if p == me else r for p, r in enumerate(state.racks))
+    me, racks = state.current, _racks_with(state, rack)
     piles = (state.piles[0], (*state.piles[1], tile), state.piles[2])
     offered = dataclasses.replace(state, racks=racks, piles=piles)
     seen = view(offered, me)

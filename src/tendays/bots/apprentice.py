@@ -28,6 +28,7 @@ from pathlib import Path
 from tendays.engine import Edition, Move, MoveKind, Phase, PlayerView, State, knowledge_of
 
 from .distance import analyze
+from .fitted import read_fitted
 from .greedy import TileOdds, swapped, with_tile
 
 __all__ = [
@@ -337,21 +338,15 @@ class Apprentice:
 @cache
 def load(path: Path = WEIGHTS) -> Apprentice | None:
     """The shipped apprentice, or ``None`` without numpy or weights."""
-    try:
-        import numpy as np
-    except ImportError:
+    data = read_fitted(path, FEATURES)
+    if data is None:
         return None
-    if not path.exists():
-        return None
-    with np.load(path) as data:
-        if [str(n) for n in data["features"]] != list(FEATURES):
-            raise ValueError(f"{path} was fitted on other features than this module computes")
-        return Apprentice(
-            edition=str(data["edition"]),
-            days=int(data["days"]),
-            players=int(data["players"]),
-            weights=tuple(tuple(float(x) for x in row) for row in data["weights"]),
-        )
+    return Apprentice(
+        edition=str(data["edition"]),
+        days=int(data["days"]),
+        players=int(data["players"]),
+        weights=tuple(tuple(float(x) for x in row) for row in data["weights"]),
+    )
 
 
 class ApprenticeBot:

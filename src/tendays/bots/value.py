@@ -21,6 +21,7 @@ from pathlib import Path
 from tendays.engine import Phase, State
 
 from .distance import analyze
+from .fitted import read_fitted
 
 __all__ = ["FEATURES", "PositionValue", "position_features", "value_for"]
 
@@ -100,23 +101,16 @@ class PositionValue:
 @cache
 def load(path: Path = WEIGHTS) -> PositionValue | None:
     """The shipped model, or ``None`` without numpy or weights."""
-    try:
-        import numpy as np
-    except ImportError:
+    data = read_fitted(path, FEATURES)
+    if data is None:
         return None
-    if not path.exists():
-        return None
-    with np.load(path) as data:
-        names = [str(n) for n in data["features"]]
-        if names != FEATURES:
-            raise ValueError(f"{path} was trained on other features than this module computes")
-        return PositionValue(
-            edition=str(data["edition"]),
-            days=int(data["days"]),
-            players=int(data["players"]),
-            weights=tuple(float(w) for w in data["weights"]),
-            bias=float(data["bias"]),
-        )
+    return PositionValue(
+        edition=str(data["edition"]),
+        days=int(data["days"]),
+        players=int(data["players"]),
+        weights=tuple(float(w) for w in data["weights"]),
+        bias=float(data["bias"]),
+    )
 
 
 def value_for(state: State) -> PositionValue | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tendays.server.storage.cluster import MoveNotice, announcement, read_announcement
+from tendays.server.storage.notices import MoveNotice, announcement, read_announcement
 from tendays.server.storage.rows import MoveRow
 
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tendays.engine import Game, Options
-from tendays.server.storage.cluster import CHANNEL, SHARDS, channel, read_announcement
+from tendays.server.storage.notices import CHANNEL, SHARDS, channel, read_announcement
 from tendays.server.storage.rows import MoveConflict, MoveRow, StoredGame, StoredSeat, read_options
 
 

@@ -30,8 +30,8 @@ from sqlalchemy import and_, delete, event, func, insert, or_, select, text, upd
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from ..storage.cluster import inbox_changed
-from ..storage.cluster import notify as cluster_notify
+from ..storage.notices import inbox_changed
+from ..storage.notices import notify as cluster_notify
 from ..storage.schema import UNREAD_YOUR_MOVE_SQL, NotificationTable
 
 __all__ = [

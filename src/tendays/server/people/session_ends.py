@@ -36,7 +36,7 @@ from sqlalchemy.engine import Connection
 
 from ..matches.lobby import Lobby
 from ..matches.seats import hash_token, new_token
-from ..storage.cluster import notify, sessions_ended
+from ..storage.notices import notify, sessions_ended
 from ..storage.schema import GameTable, SeatTable, SessionTable
 from ..vocabulary import ChangeKind
 

@@ -40,35 +40,9 @@ from ..settings import MasterSettings
 from ..vocabulary import ChangeKind
 from .database import database_url
 from .leases import LeaseStore, taken
-from .notices import (
-    CHANNEL,
-    SHARDS,
-    MoveNotice,
-    announcement,
-    channel,
-    inbox_changed,
-    notify,
-    notify_all,
-    read_announcement,
-    sessions_ended,
-)
+from .notices import CHANNEL, channel, read_announcement
 
-__all__ = [
-    "CHANNEL",
-    "SHARDS",
-    "Cluster",
-    "Database",
-    "Driver",
-    "MoveNotice",
-    "announcement",
-    "channel",
-    "inbox_changed",
-    "notify",
-    "notify_all",
-    "read_announcement",
-    "sessions_ended",
-    "taken",
-]
+__all__ = ["Cluster", "Database", "Driver", "taken"]
 
 T = TypeVar("T")
 

@@ -13,7 +13,7 @@ from tendays.engine import Options
 
 from ..settings import Pace
 from ..vocabulary import ChatKind
-from .cluster import MoveNotice
+from .notices import MoveNotice
 
 __all__ = [
     "ChatRow",
@@ -119,7 +119,7 @@ class MoveRow:
 
     def notice(self) -> str:
         """The move as the other server processes hear of it
-        (:class:`~tendays.server.storage.cluster.MoveNotice`)."""
+        (:class:`~tendays.server.storage.notices.MoveNotice`)."""
         return MoveNotice(
             self.number,
             self.seat,
