@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -39,14 +40,22 @@ class Node:
             "TENDAYS_BOT_WORKERS": "0",
             **{f"TENDAYS_{name}": value for name, value in settings.items()},
         }
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
-        )
-        wait_until_serving(self.process, self.base)
+        # A file, not a pipe: a pipe nobody reads until the end fills with the warnings of a long run
+        # (takeovers, kills) and then blocks the server's every write, and so its event loop.
+        handle, self._printed = tempfile.mkstemp(prefix="tendays-serve-", suffix=".log")
+        os.close(handle)
+        with open(self._printed, "a") as printed:  # appending: every write lands at the end
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
+                stdout=printed,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=env,
+            )
+        try:
+            wait_until_serving(self.process, self.base)
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}{self.output()}") from None
 
     def post(self, path: str, body: Message) -> Message:
         return post_json(self.base, path, body)
@@ -66,11 +75,14 @@ class Node:
         self.process.wait(30)
 
     def output(self) -> str:
-        """What a stopped server printed."""
-        if not self.alive() and self.process.stdout is not None and not self.process.stdout.closed:
-            self._printed = self.process.stdout.read()
-            self.process.stdout.close()
-        return getattr(self, "_printed", "")
+        """What the server has printed so far."""
+        with open(self._printed) as printed:
+            return printed.read()
+
+    def forget(self) -> None:
+        """Remove what a stopped server printed."""
+        with contextlib.suppress(OSError):
+            os.unlink(self._printed)
 
 
 class Player:

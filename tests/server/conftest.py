@@ -80,4 +80,4 @@ def nodes() -> Iterator[list[Any]]:
     yield started
     for node in started:
         node.kill()
-        node.output()
+        node.forget()

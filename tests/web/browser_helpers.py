@@ -8,6 +8,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -86,13 +87,17 @@ class Server:
             json.dumps(self.settings),
             json.dumps(self.limits),
         ]
+        # What it prints goes to a file: a pipe nobody reads while the server runs fills with a long
+        # run's warnings and then blocks the server's every write, and so its event loop.
+        printed = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            command, stdout=subprocess.DEVNULL, stderr=printed, env={**os.environ, "PYTHONUNBUFFERED": "1"}
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                error = self.process.stderr.read().decode() if self.process.stderr else ""
+                printed.seek(0)
+                error = printed.read().decode(errors="replace")
                 raise RuntimeError(f"tendays serve exited with {self.process.returncode}: {error}")
             try:
                 with urllib.request.urlopen(f"{self.url}/health", timeout=1) as answer:
