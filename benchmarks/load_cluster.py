@@ -9,12 +9,15 @@ puts a game's two seats on two processes and sends no header, as a proxy that sp
 does: then every move travels between processes.
 
 :func:`compare_one` runs the same load on one process (on PostgreSQL) in a child run and puts its
-figures beside the N-process ones.
+figures beside the N-process ones. :func:`database_counts` reads what the database was asked
+(transactions; with ``--pg-stats``, :func:`count_statements` loads ``pg_stat_statements`` and the
+notice and fence statements are counted too), so a run can say what each move cost it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -22,7 +25,15 @@ import zlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-__all__ = ["ROUTE_HEADERS", "compare_one", "game_home", "idle_cpu"]
+__all__ = [
+    "ROUTE_HEADERS",
+    "compare_one",
+    "count_statements",
+    "database_counts",
+    "game_home",
+    "idle_cpu",
+    "per_move",
+]
 
 # What the shipped nginx adds to a table connection (face/sockets/table.py reads it).
 ROUTE_HEADERS = {"X-Tendays-Route": "game"}
@@ -92,3 +103,77 @@ def compare_one(argv: list[str], result: dict[str, Any]) -> dict[str, Any]:
         "cpu_net_ratio_vs_one_process": ratio("cpu_ms_per_move_net"),
         "p99_ratio_vs_one_process": ratio("p99_ms"),
     }
+
+
+class Cluster(Protocol):
+    """What is read of the benchmark's throwaway PostgreSQL cluster (tests/server/postgres.py)."""
+
+    data: str
+
+    def url(self, database: str) -> str: ...
+    def _run(self, program: str, *args: str) -> None: ...
+    def _admin(self, sql: str, database: str = "postgres") -> None: ...
+
+
+def count_statements(cluster: Cluster, database: str) -> None:
+    """Load ``pg_stat_statements`` into ``cluster`` (a restart) and create it in ``database``."""
+    cluster._admin("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
+    log = os.path.join(os.path.dirname(cluster.data), "log")  # not the caller's pipe: it stays open
+    cluster._run("pg_ctl", "-D", cluster.data, "-l", log, "-w", "restart")
+    cluster._admin("CREATE EXTENSION pg_stat_statements", database)
+
+
+# Counted in pg_stat_statements: (name, what the statement's text holds). "rows" of a notice
+# statement are the notices it sent.
+_STATEMENTS = {"notify": "pg_notify(", "fence": "SET lease_epoch=games.lease_epoch"}
+
+
+def database_counts(cluster: Cluster, database: str, statements: bool) -> dict[str, float]:
+    """The database's committed transactions so far (every commit, and every listening session's
+    wake-up at a notifying commit) and, with ``statements``, the calls and rows of the notice and
+    fence statements since the last call (which resets them)."""
+    import psycopg
+
+    with psycopg.connect(cluster.url(database), autocommit=True) as db:
+        counts: dict[str, float] = {}
+        row = db.execute(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+        counts["transactions"] = float(row[0]) if row else 0.0
+        if statements:
+            for name, holds in _STATEMENTS.items():
+                calls, rows = db.execute(
+                    "SELECT coalesce(sum(calls), 0), coalesce(sum(rows), 0) "
+                    "FROM pg_stat_statements WHERE query LIKE %s",
+                    (f"%{holds}%",),
+                ).fetchone() or (0, 0)
+                counts[f"{name}_statements"], counts[f"{name}_rows"] = float(calls), float(rows)
+            top = db.execute(
+                "SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) "
+                "FROM pg_stat_statements ORDER BY calls DESC LIMIT 12"
+            ).fetchall()
+            for number, (calls, query) in enumerate(top):
+                counts[f"top {number} {query}"] = float(calls)
+            db.execute("SELECT pg_stat_statements_reset()")
+        # the statistics of the transactions are sent to the collector now and then: make them so
+        db.execute("SELECT pg_stat_clear_snapshot()")
+    return counts
+
+
+def per_move(before: dict[str, float], after: dict[str, float], moves: int) -> dict[str, Any]:
+    """What the database was asked a move between two :func:`database_counts`."""
+    if not moves:
+        return {}
+    names = {"transactions": "db_transactions_per_move"}
+    names |= {f"{n}_statements": f"{n}_statements_per_move" for n in _STATEMENTS}
+    names["notify_rows"] = "notices_per_move"
+    asked: dict[str, Any] = {
+        label: round((after[key] - (0.0 if key != "transactions" else before[key])) / moves, 3)
+        for key, label in names.items()
+        if key in after
+    }
+    # keyed "N query": two statements may open alike
+    top = {k.split(" ", 1)[1]: round(v / moves, 3) for k, v in after.items() if k[:4] == "top "}
+    if top:
+        asked["statements_per_move"] = top  # the most called, by calls a move
+    return asked

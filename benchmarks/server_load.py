@@ -32,7 +32,9 @@ behind a proxy that spreads connections, so every move also travels between proc
 (LISTEN/NOTIFY). ``--compare-one`` runs the same load on one process on PostgreSQL as well and gives
 the ratios (``cpu_ratio_vs_one_process``, ``p99_ratio_vs_one_process``); ``--idle-window S``
 measures the processes' idle CPU first and gives the CPU per move less it
-(``cpu_ms_per_move_net``). ``--kills K`` kills a process with SIGKILL every ``--kill-every``
+(``cpu_ms_per_move_net``). On the throwaway PostgreSQL a run also gives the database's transactions
+a move (``db_transactions_per_move``); ``--pg-stats`` adds the notices and the statements a move
+(``pg_stat_statements``). ``--kills K`` kills a process with SIGKILL every ``--kill-every``
 seconds (round the processes) and starts it again; its clients reconnect to another process, as the
 browser does (with ``--route game``, all of a game's to the same one, which takes the game over).
 The failover time is from the kill to the next bot move of each game the killed process drove (only
@@ -66,7 +68,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from load_cluster import ROUTE_HEADERS, compare_one, game_home, idle_cpu
+from load_cluster import (
+    ROUTE_HEADERS,
+    compare_one,
+    count_statements,
+    database_counts,
+    game_home,
+    idle_cpu,
+    per_move,
+)
 from load_sockets import IdleSockets, open_idle, raise_open_files, rss_kb
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -655,6 +665,12 @@ def main() -> int:
         help="each idle connection sends the browser's ping message this often (the table page "
         "sends one every 25 s; default 0: nothing after its hello, as the inbox's page)",
     )
+    parser.add_argument(
+        "--pg-stats",
+        action="store_true",
+        help="on the throwaway PostgreSQL, also count the notice and fence statements a move "
+        "(loads pg_stat_statements; the database's transactions a move are always given)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--in-process",
@@ -684,6 +700,8 @@ def main() -> int:
             cluster = postgres_cluster()
             cluster._admin("CREATE DATABASE tendays_load")
             args.db = cluster.url("tendays_load")
+            if args.pg_stats:
+                count_statements(cluster, "tendays_load")
         db = args.db or f"sqlite:///{Path(folder) / 'load.db'}"
         log = Path(folder) / "server.log"
         servers = [Server(db, log, args.lease) for _ in range(max(1, args.processes))]
@@ -694,8 +712,14 @@ def main() -> int:
             # what the servers and the database spend doing nothing, a second (--idle-window)
             idle_per_s = idle_cpu(servers, database_cpu, args.idle_window)
             cpu_before = sum(s.cpu() for s in servers)
+            asked = (
+                {} if cluster is None else database_counts(cluster, "tendays_load", args.pg_stats)
+            )
             db_before, client_before = database_cpu(), time.process_time()
             tally, wall = asyncio.run(run_load(args, servers, db if shared else None))
+            if cluster is not None and not args.kills:
+                after = database_counts(cluster, "tendays_load", args.pg_stats)
+                asked = per_move(asked, after, tally.moves)
             server_cpu = sum(s.cpu() for s in servers) - (
                 cpu_before if tally.cpu_mark is None else tally.cpu_mark
             )
@@ -746,6 +770,8 @@ def main() -> int:
     # The short names: p50/p99 of a person's move, CPU of the servers and the database per move.
     result["p50_ms"], result["p99_ms"] = result["latency_p50_ms"], result["latency_p99_ms"]
     result.update(tally.idle)
+    if cluster is not None and not args.kills:
+        result.update(asked)  # what the database was asked a move
     counted = server_cpu + (db_cpu if not args.kills else 0.0)
     result["cpu_ms_per_move"] = round(1000 * counted / tally.moves, 3) if tally.moves else None
     if args.idle_window and tally.moves and not args.kills:

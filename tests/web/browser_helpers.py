@@ -75,6 +75,7 @@ class Server:
             else {"creates_per_minute": 0, "joins_per_minute": 0, "connections_per_minute": 0, "connections_at_once": 0}
         )
         self.process: subprocess.Popen[bytes] | None = None
+        self.printed = ""  # the file its output goes to, once started
 
     def start(self) -> None:
         command = [
@@ -89,15 +90,15 @@ class Server:
         ]
         # What it prints goes to a file: a pipe nobody reads while the server runs fills with a long
         # run's warnings and then blocks the server's every write, and so its event loop.
-        printed = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=printed, env={**os.environ, "PYTHONUNBUFFERED": "1"}
-        )
+        handle, self.printed = tempfile.mkstemp(prefix="tendays-browser-serve-", suffix=".log")
+        with os.fdopen(handle, "ab") as printed:
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=printed, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                printed.seek(0)
-                error = printed.read().decode(errors="replace")
+                error = Path(self.printed).read_text(errors="replace")
                 raise RuntimeError(f"tendays serve exited with {self.process.returncode}: {error}")
             try:
                 with urllib.request.urlopen(f"{self.url}/health", timeout=1) as answer:
@@ -112,6 +113,8 @@ class Server:
             self.process.kill()
             self.process.wait(10)
         self.process = None
+        if self.printed:
+            Path(self.printed).unlink(missing_ok=True)
 
 
 def new_page(browser: Any, width: int = 1280, height: int = 900, **options: Any) -> Page:

@@ -83,8 +83,26 @@ def check_depth(text: str | bytes, most: int = MAX_DEPTH) -> None:
             )
 
 
+# json.loads builds a decoder for each call given a parse_int; these are kept, by the options given
+# beside it (a table's message, several a second on each connection, is read with the same ones),
+# as json.loads keeps its own default decoder
+_DECODERS: dict[tuple[tuple[str, Any], ...], json.JSONDecoder] = {}
+
+
 def loads(text: str | bytes, **options: Any) -> Any:
     """``json.loads`` of ``text``, refusing nesting deeper than :data:`MAX_DEPTH` and whole numbers
     longer than :data:`MAX_DIGITS` digits (``json.JSONDecodeError``)."""
     check_depth(text)
-    return json.loads(text, **{"parse_int": _bounded_int, **options})
+    options = {"parse_int": _bounded_int, **options}
+    if "cls" in options or not isinstance(text, str) or text.startswith("\ufeff"):
+        return json.loads(text, **options)
+    key = tuple(options.items())
+    try:
+        decoder = _DECODERS.get(key)
+    except TypeError:  # an option that is no key (none of tendays' own)
+        return json.loads(text, **options)
+    if decoder is None:
+        if len(_DECODERS) > 32:  # options made afresh for each call: keep none for long
+            _DECODERS.clear()
+        decoder = _DECODERS[key] = json.JSONDecoder(**options)
+    return decoder.decode(text)

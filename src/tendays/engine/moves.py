@@ -22,6 +22,8 @@ from .i18n import gettext as _
 __all__ = ["InvalidMoveError", "Move", "MoveKind"]
 
 _NUMBER = re.compile(r"[0-9]{1,2}")
+# moves already read, by their text (Move.from_text)
+_PARSED: dict[str, Move] = {}
 
 
 class InvalidMoveError(ValueError):
@@ -92,6 +94,19 @@ class Move:
     @classmethod
     def from_text(cls, text: str) -> Move:
         """Parse the notation; raises :class:`InvalidMoveError` with the expected form."""
+        # a server reads a move of a few kinds and numbers at every turn: each text parsed once
+        known = _PARSED.get(text) if cls is Move else None
+        if known is not None:
+            return known
+        move = cls._parse(text)
+        if cls is Move:
+            if len(_PARSED) >= 4096:
+                _PARSED.clear()
+            _PARSED[text] = move
+        return move
+
+    @classmethod
+    def _parse(cls, text: str) -> Move:
         parts = text.strip().lower().split()
         if not parts:
             raise InvalidMoveError(_("empty move"))

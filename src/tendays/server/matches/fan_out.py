@@ -36,23 +36,33 @@ class FanOut:
         self._table = table
         self._encoder = encoder
         self.subscribers: list[Subscriber] = []
+        self._seat_infos: dict[tuple[Any, ...], SeatInfo] = {}
 
     def seat_infos(self) -> list[SeatInfo]:
-        """The public facts of every seat, whether someone is at it included."""
-        return [
-            SeatInfo(
+        """The public facts of every seat, whether someone is at it included. A seat whose facts
+        did not change is the same object as before (asked at every move, and compared by the
+        encoder: the same object compares at once)."""
+        table, known = self._table, self._seat_infos
+        infos = []
+        for s in table.seats:
+            facts = (
                 s.index,
                 s.kind,
                 s.name,
                 s.bot,
-                self._table.connected(s.index),
+                table.connected(s.index),
                 s.away,
                 s.left,
-                account=s.account_id is not None,
-                bot_account=s.bot_account,
+                s.account_id is not None,
+                s.bot_account,
             )
-            for s in self._table.seats
-        ]
+            info = known.get(facts)
+            if info is None:
+                if len(known) > 64:
+                    known.clear()
+                info = known[facts] = SeatInfo(*facts)
+            infos.append(info)
+        return infos
 
     def state_message(self, subscriber: Subscriber) -> Outgoing:
         """The current table as the subscriber's seat (None: a spectator)

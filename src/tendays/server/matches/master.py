@@ -163,7 +163,7 @@ class Match:
         if self.ended is not None or self._state.phase is Phase.OVER:
             return MatchStatus.OVER
         for seat in self.seats:
-            if not seat.taken:
+            if seat.token_hash is None and seat.kind != SeatKind.BOT:  # not seat.taken, inlined
                 return MatchStatus.WAITING
         return MatchStatus.PLAYING
 

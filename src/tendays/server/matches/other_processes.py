@@ -9,6 +9,11 @@ connections to one process, so that one stores, views and sends its moves), stop
 whose lease another process took, and drives the games this process took over. Each match follows
 its own changes (:class:`~tendays.server.matches.following.Follower`); this is the part that knows
 every held game.
+
+A game read here is registered as followed by this process before it is read, so the process that
+stores its moves announces them here (:mod:`tendays.server.storage.leases`); this process lets go of
+the games it no longer holds at each lease renewal, and at once of a game another process took
+that no connection here watches.
 """
 
 from __future__ import annotations
@@ -75,6 +80,9 @@ class OtherProcesses:
         self.cluster: Listening | None = None
         # games whose lease is being taken here: not given back as stray meanwhile
         self._taking: set[str] = set()
+        # games this process may be registered as following (unfollowed once not held)
+        self._followed: set[str] = set()
+        self._letting_go: set[asyncio.Task[None]] = set()
 
     def changed(self, game_id: str, notice: str = "") -> None:
         """Another process changed a game: if held here, follow it (notices of one game in their
@@ -98,11 +106,16 @@ class OtherProcesses:
         match = self._held.matches.get(game_id)
         if match is None or not match.driving or match.epoch is None or match.epoch >= epoch:
             return
+        self._followed.add(game_id)  # the taker made this process a follower
         log.info(
             "game %s is held by another server process now (its connections went there)", game_id
         )
         match.drive(None)
         self._held.forget_if_unused(match)
+        if game_id not in self._held.matches:  # no connection here: its moves need no notice
+            letting_go = asyncio.get_running_loop().create_task(self._let_go(now=True))
+            self._letting_go.add(letting_go)
+            letting_go.add_done_callback(self._letting_go.discard)
 
     async def serve_here(self, match: Match) -> None:
         """A table connection of ``match`` came to this process: take the game's lease unless it
@@ -148,9 +161,12 @@ class OtherProcesses:
         was asked for. :class:`LobbyError` (409) for a game this server cannot play."""
         self._loading[game_id] += 1
         try:
-            if self.cluster is not None:
+            if self.cluster is None:
+                stored = await self._journal.run(self._journal.store.load_game, game_id)
+            else:
                 await self.cluster.watch(game_id)
-            stored = await self._journal.run(self._journal.store.load_game, game_id)
+                self._followed.add(game_id)
+                stored = await self._journal.run(self._follow_and_read, game_id)
         finally:
             self._loading[game_id] -= 1
             if not self._loading[game_id]:
@@ -166,6 +182,13 @@ class OtherProcesses:
         if match is not None and (following := self._follow(game_id)) is not None:
             await asyncio.shield(following)
         return match
+
+    def _follow_and_read(self, game_id: str) -> StoredGame | None:
+        """On the database thread: register as following ``game_id`` (its notices are heard
+        already), then read it. Every move is either announced here or in the read."""
+        store = self._journal.store
+        store.leases.follow(game_id)
+        return store.load_game(game_id)
 
     async def _refresh(self, game_id: str) -> None:
         try:
@@ -195,6 +218,7 @@ class OtherProcesses:
         ]
         # taken but not driven (reading it failed, or it ended here): let any process take it again
         if stray:
+            self._followed |= set(stray)  # given back, this process follows them
             await self._journal.run(self._journal.store.leases.release, stray)
         for match in list(matches.values()):
             if not match.driving or match.epoch is None or match.status == MatchStatus.OVER:
@@ -206,8 +230,30 @@ class OtherProcesses:
                     "game %s is driven by another server process now (its lease was taken over)",
                     match.id,
                 )
+                self._followed.add(match.id)  # whoever took it made this process a follower
                 match.drive(None)
                 self._held.forget_if_unused(match)
+        self._followed |= set(matches)
+        await self._let_go()
+
+    async def _let_go(self, now: bool = False) -> None:
+        """Stop following the games followed but no longer held: their moves need no notice for
+        this process. Which they are is decided as the statement is handed to the database thread
+        (no wait in between), so it runs before the registration of any read that starts later
+        and cannot undo it; a game being read or taken is kept. ``now``: on its own (not at a
+        renewal), a failure only logged (the registrations left cost notices nobody hears)."""
+        held = self._held.matches
+        gone = sorted(g for g in self._followed if g not in held and not self._loading[g])
+        gone = [g for g in gone if g not in self._taking]
+        self._followed -= set(gone)
+        if not gone:
+            return
+        try:
+            await self._journal.run(self._journal.store.leases.unfollow, gone)
+        except Exception:
+            if not now:
+                raise
+            log.exception("letting go of %d game(s) held elsewhere now failed", len(gone))
 
     async def took(self, leases: dict[str, int], since: float) -> None:
         for game_id, epoch in leases.items():
@@ -231,4 +277,4 @@ class OtherProcesses:
     async def close(self) -> None:
         for task in self._refreshing.values():
             task.cancel()
-        await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
+        await asyncio.gather(*self._refreshing.values(), *self._letting_go, return_exceptions=True)

@@ -7,10 +7,11 @@ microseconds and runs in place. Every other bot thinks in worker processes: the 
 milliseconds and the expert a fifth of a second or more of pure Python, and on a thread either would
 hold the interpreter lock while the event loop waits for it, delaying every table of the server. The
 event loop writes each turn to a worker's pipe itself (:mod:`.workers`; on Windows through
-``ProcessPoolExecutor``). A view crosses with its edition reduced to the edition's id and its
-events and moves as their fields, and each worker keeps its own bots. Hints (well under a
-millisecond) run on a thread. With no worker processes (``processes=0``, as in the tests) bots think
-on the thread pool too.
+``ProcessPoolExecutor``). A view crosses with its edition reduced to the edition's id, its
+history packed (each event once per game) and its moves as their fields, the random stream as its
+state's words, and the answer comes back as the move's place among the legal moves; each worker
+keeps its own bots. Hints (well under a millisecond) run on a thread. With no worker processes
+(``processes=0``, as in the tests) bots think on the thread pool too.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ import multiprocessing
 import operator
 import os
 import random
+import struct
 import sys
 import threading
 import time
+from array import array
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -36,6 +40,8 @@ from tendays.engine import (
     Decision,
     Edition,
     Event,
+    EventKind,
+    EventLog,
     Move,
     Options,
     PlayerView,
@@ -60,11 +66,97 @@ def _reduce_edition(edition: Edition) -> tuple[Callable[[str], Edition], tuple[s
 
 def _reducers() -> dict[type, Callable[[Any], Any]]:
     """How what crosses to a worker is pickled: an edition as its id, a view and what it holds
-    as their fields."""
-    reducers: dict[type, Callable[[Any], Any]] = {Edition: _reduce_edition}
+    as their fields, the public history packed (:func:`_reduce_log`), a random stream as its
+    state's words."""
+    reducers: dict[type, Callable[[Any], Any]] = {
+        Edition: _reduce_edition,
+        EventLog: _reduce_log,
+        random.Random: _reduce_random,
+    }
     for cls in (PlayerView, Event, Move, Options):
         reducers[cls] = _by_fields(cls)
     return reducers
+
+
+# An event packed as seven signed 16-bit numbers: its kind's index, then its fields (None: -1).
+_PACKED = struct.Struct("<7h")
+_KINDS = tuple(EventKind)
+_KIND_INDEX = {kind: index for index, kind in enumerate(_KINDS)}
+# The packed events of the logs sent lately, by line of play (EventLog.lineage): a bot's view
+# holds the game's whole history, and each turn adds an event or two to it.
+_SENT_LOGS: OrderedDict[int, tuple[object, list[bytes]]] = OrderedDict()
+_SENT_LOGS_KEPT = 1024
+# In a worker: the events unpacked so far, by their packed bytes (most recur from game to game).
+_UNPACKED: dict[bytes, Event] = {}
+
+
+def _pack(event: Event) -> bytes:
+    player, tile = event.player, event.tile
+    return _PACKED.pack(
+        _KIND_INDEX[event.kind],
+        -1 if player is None else player,
+        event.day,
+        event.day2,
+        event.pile,
+        -1 if tile is None else tile,
+        event.count,
+    )
+
+
+def _reduce_log(log: EventLog) -> tuple[Any, ...]:
+    """A game's history crosses as one string of packed events, each packed once per line of
+    play: pickling the events one by one took most of a bot turn's handoff."""
+    lineage = log.lineage()
+    sent = _SENT_LOGS.get(id(lineage))
+    if sent is None or sent[0] is not lineage:
+        sent = _SENT_LOGS[id(lineage)] = (lineage, [])
+        if len(_SENT_LOGS) > _SENT_LOGS_KEPT:
+            _SENT_LOGS.popitem(last=False)
+    else:
+        _SENT_LOGS.move_to_end(id(lineage))
+    packed = sent[1]
+    if len(packed) < len(log):
+        try:
+            packed.extend(_pack(event) for event in log[len(packed) :])
+        except struct.error:  # a field beyond 16 bits: the events one by one, as pickle would
+            return EventLog, (list(log),)
+    return _unpack_log, (b"".join(packed[: len(log)]),)
+
+
+def _unpack_log(data: bytes) -> EventLog:
+    """The history :func:`_reduce_log` packed."""
+    events = []
+    for start in range(0, len(data), _PACKED.size):
+        chunk = data[start : start + _PACKED.size]
+        event = _UNPACKED.get(chunk)
+        if event is None:
+            if len(_UNPACKED) > 100_000:
+                _UNPACKED.clear()
+            kind, player, day, day2, pile, tile, count = _PACKED.unpack(chunk)
+            event = _UNPACKED[chunk] = Event(
+                _KINDS[kind],
+                None if player < 0 else player,
+                day,
+                day2,
+                pile,
+                None if tile < 0 else tile,
+                count,
+            )
+        events.append(event)
+    return EventLog(events)
+
+
+def _reduce_random(rng: random.Random) -> tuple[Any, ...]:
+    """A random stream as its state, the 625 words as one string: pickled as a tuple of numbers
+    (the default), half of them too large for pickle's short form, it cost as much as the view."""
+    version, words, gauss = rng.getstate()
+    return _random_from, (version, array("I", words).tobytes(), gauss)
+
+
+def _random_from(version: int, words: bytes, gauss: float | None) -> random.Random:
+    rng = random.Random(0)
+    rng.setstate((version, tuple(array("I", words)), gauss))
+    return rng
 
 
 def _call(
@@ -99,6 +191,14 @@ def _choose_in_worker(spec: str, seen: PlayerView, rng: random.Random) -> Move:
     if bot is None:
         bot = _WORKER_BOTS[spec] = make_bot(spec)
     return bot.choose(seen, rng)
+
+
+def _choice_in_worker(spec: str, seen: PlayerView, rng: random.Random) -> int | Move:
+    """:func:`_choose_in_worker`'s move as its place among the legal moves (a number crosses
+    back for less than a move); a move that is not legal as itself."""
+    move = _choose_in_worker(spec, seen, rng)
+    legal = seen.legal_moves()
+    return legal.index(move) if move in legal else move
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -176,7 +276,8 @@ class Thinker:
         if isinstance(bot, RandomBot):
             return bot.choose(seen, rng)
         if self._processes_wanted > 0:
-            return await self._in_worker(_choose_in_worker, spec, seen, rng)
+            choice = await self._in_worker(_choice_in_worker, spec, seen, rng)
+            return seen.legal_moves()[choice] if isinstance(choice, int) else choice
         return await self.run(bot.choose, seen, rng)
 
     async def compute(self, function: Callable[..., T], *args: Any) -> T:

@@ -148,7 +148,6 @@ class Turns:
         table = self._table
         async with table.lock:
             self._check_turn(version)
-            name = table.seats[table.state.current].shown_name
             mover = table.state.current
             # the person's first move after the draft (the abort rule counts it, not a bot's)
             first_after_draft = (
@@ -159,6 +158,7 @@ class Turns:
             try:
                 state = table.game.play(move, seat)
             except OutOfTurnError:
+                name = table.seats[mover].shown_name
                 raise Rejected(
                     RejectionCode.OUT_OF_TURN, _("it is {name}'s turn, not yours").format(name=name)
                 ) from None

@@ -5,13 +5,14 @@ The ``game`` object is the engine's view JSON (:func:`tendays.engine.wire.view_t
 server's additions around it: the game's id and status, the seats, the log with its sentences, and
 the journeys as verdicts (:meth:`~tendays.engine.Verdict.to_json`). Only
 :class:`~tendays.engine.PlayerView` values are encoded, never the full state, so what a connection
-receives is exactly what ``view(state, seat)`` allows. The additions every seat shares are built
-once per change, as plain data; each message is then one ``orjson.dumps``. The log and the chat only
-ever grow, so each entry is encoded once, as an ``orjson.Fragment``, and a table carries only the
-entries its connection does not have yet (``log_from``, ``chat_from``): the cost of a move does not
-grow with the length of the game. The sentences are written in each connection's language
-(``Subscriber.lang``): the log, the verdicts and the table's notices are cached per language,
-everything else once for all.
+receives is exactly what ``view(state, seat)`` allows. What several messages share (the view's
+fields every seat sees alike, the seats, a rack and its verdict) is encoded once, as
+``orjson.Fragment`` values kept by what they are made of, and each message is one ``orjson.dumps``
+of a few dozen values around them. The log and the chat only ever grow, so each entry is encoded
+once, and a table carries only the entries its connection does not have yet (``log_from``,
+``chat_from``): the cost of a move does not grow with the length of the game. The sentences are
+written in each connection's language (``Subscriber.lang``): the log, the verdicts and the table's
+notices are cached per language, everything else once for all.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from tendays.bots import LEVELS
 from tendays.engine import Edition, Event, Move, PlayerView, checker_for, describe_event
 from tendays.engine.i18n import current_language, use_language
 from tendays.engine.i18n import gettext as _
-from tendays.engine.wire import event_to_json, view_to_json
+from tendays.engine.wire import PHASE_NAMES, event_to_json
 
 from ..vocabulary import ChatKind, MatchStatus, SeatKind
 from .messages import Outgoing, chat_message, state_message
@@ -130,7 +131,8 @@ class TableEncoder:
         # the seats the log names
         self._log_names: tuple[tuple[int, str, str | None, str | None], ...] = ()
         self._log_seats: Sequence[SeatInfo] = ()
-        self._seats: dict[str, list[Json]] = {}  # the shared seats, their names in each language
+        # the shared seats, with their names in each language, encoded
+        self._seats: dict[str, orjson.Fragment] = {}
         # the seats' names as lists give them (listed_name) and as the log says them
         # (seat_name), by language, for _log_names
         self._listed: dict[str, list[str | None]] = {}
@@ -141,22 +143,39 @@ class TableEncoder:
         self._chat: dict[str, list[orjson.Fragment]] = {}  # per language
         # a line shown in its stead to a reader who blocked its writer, by (language, index)
         self._hidden_chat: dict[tuple[str, int], orjson.Fragment] = {}
-        self._journeys: dict[tuple[str, tuple[int | None, ...]], Json] = {}
+        self._journeys: dict[tuple[str, tuple[int | None, ...]], orjson.Fragment] = {}
+        self._ids = edition.tile_ids
+        self._rack_json: dict[Rack, orjson.Fragment] = {}
+        # the view's fields every seat sees alike, encoded once per change (_public_of)
+        self._public: tuple[Any, ...] = ()
+        self._options: tuple[Any, orjson.Fragment] | None = None
         self._racks: Sequence[Rack] | None = None  # every rack, once they are revealed to all
         self._shared_key: tuple[Any, ...] | None = None
         self._shared: Json = {}
 
-    def journey(self, rack: Rack, lang: str | None = None) -> Json:
+    def journey(self, rack: Rack, lang: str | None = None) -> orjson.Fragment:
         """The verdict on ``rack``, as :meth:`~tendays.engine.Verdict.to_json` gives it, in ``lang``
-        (or the current language)."""
+        (or the current language), encoded once."""
         lang = lang or current_language()
         key = (lang, tuple(rack))
         verdict = self._journeys.get(key)
         if verdict is None:
             if len(self._journeys) > 256:
                 self._journeys.clear()
-            verdict = self._journeys[key] = self._checker.check(rack, lang=lang).to_json()
+            checked = self._checker.check(rack, lang=lang).to_json()
+            verdict = self._journeys[key] = orjson.Fragment(orjson.dumps(checked))
         return verdict
+
+    def _rack(self, rack: Rack) -> orjson.Fragment:
+        """A rack's tiles by id, encoded once (a rack changes by one tile a move)."""
+        encoded = self._rack_json.get(rack)
+        if encoded is None:
+            if len(self._rack_json) > 64:
+                self._rack_json.clear()
+            ids = self._ids
+            tiles = [None if t is None else ids[t] for t in rack]
+            encoded = self._rack_json[rack] = orjson.Fragment(orjson.dumps(tiles))
+        return encoded
 
     def _log_in(self, lang: str) -> list[orjson.Fragment]:
         """The log entries in ``lang``, encoded up to the shared additions' length."""
@@ -261,9 +280,9 @@ class TableEncoder:
             self._shared_key = key
         return self._shared
 
-    def _seats_in(self, seats: list[Json], lang: str) -> list[Json]:
+    def _seats_in(self, seats: list[Json], lang: str) -> orjson.Fragment:
         """The shared seats with the bots' and deleted accounts' names in ``lang``
-        (:func:`listed_name`)."""
+        (:func:`listed_name`), encoded once per change."""
         named = self._seats.get(lang)
         if named is None:
             listed = self._listed.get(lang)
@@ -272,10 +291,57 @@ class TableEncoder:
                     listed = self._listed[lang] = [
                         listed_name(s["seat"], s["kind"], s["name"], s["bot"]) for s in seats
                     ]
-            named = self._seats[lang] = [
-                {**s, "name": name} for s, name in zip(seats, listed, strict=True)
-            ]
+            named = self._seats[lang] = orjson.Fragment(
+                orjson.dumps([{**s, "name": name} for s, name in zip(seats, listed, strict=True)])
+            )
         return named
+
+    def _public_of(self, seen: PlayerView) -> tuple[Any, ...]:
+        """The fields of ``seen`` that every viewer of its table sees alike, as the wire writes
+        them (:func:`~tendays.engine.wire.view_to_json`), worked out once per change: a move
+        changes them for every seat at once."""
+        key = (
+            seen.piles,
+            seen.racks,
+            seen.rack_counts,
+            seen.phase,
+            seen.current,
+            seen.turn,
+            seen.taken_from,
+            seen.forced_pile,
+            seen.draw_pile_size,
+            seen.winner,
+            seen.options,
+            seen.edition.id,
+        )
+        if self._public[:1] != (key,):
+            ids = self._ids
+            options = self._options
+            if options is None or options[0] != seen.options:
+                options = self._options = (
+                    seen.options,
+                    orjson.Fragment(orjson.dumps(seen.options.to_json())),
+                )
+            racks = seen.racks
+            self._public = (
+                key,
+                seen.edition.id,
+                options[1],
+                PHASE_NAMES[seen.phase],
+                orjson.Fragment(orjson.dumps([[ids[t] for t in pile] for pile in seen.piles])),
+                list(seen.rack_counts),
+                None
+                if racks is None
+                else orjson.Fragment(
+                    orjson.dumps(
+                        [
+                            None if r is None else [None if t is None else ids[t] for t in r]
+                            for r in racks
+                        ]
+                    )
+                ),
+            )
+        return self._public
 
     def table(
         self,
@@ -292,7 +358,11 @@ class TableEncoder:
         """The ``state`` message for the viewer of ``seen``, with the ``shared`` additions, the
         ``extra`` facts of the table (clock, end, rematch), and the log entries and chat lines from
         the given ones on (those of the ``hidden`` seats hidden), its sentences in ``lang`` (or the
-        current language)."""
+        current language).
+
+        The ``game`` object is :func:`~tendays.engine.wire.view_to_json`'s, its keys in the same
+        order, with the viewer's own fields written here and the rest taken from
+        :meth:`_public_of`."""
         lang = lang or current_language()
         # Moves are offered only in a game being played, and never to a seat a bot plays (its person
         # left or is away): an ended game, or a seat handed over, offers nothing
@@ -302,24 +372,42 @@ class TableEncoder:
             mine is not None and (mine["left"] or mine["away"])
         )
         moves = seen.legal_moves() if offered else ()
-        game = view_to_json(seen, events=False, moves=False)
-        del game["events"]  # the log, with its sentences, stands in for it
-        game["legal_moves"] = [_move_json(m) for m in moves]
-        game["you"] = game.pop("player")
+        _, edition, options, phase, piles, rack_counts, racks = self._public_of(seen)
+        rack, in_hand = seen.rack, seen.in_hand
         if status == MatchStatus.WAITING:
             # Before every seat is taken nobody holds anything, whatever the dealt state says.
-            game["in_hand"] = None
-        game["journey"] = None if seen.rack is None else self.journey(seen.rack, lang)
-        game.update(shared)
-        game["seats"] = self._seats_in(shared["seats"], lang)
-        game["journeys"] = (
-            None if self._racks is None else [self.journey(r, lang) for r in self._racks]
-        )
-        game.update(extra)
+            in_hand = None
         log, chat = self._log_in(lang), self._chat_in(lang)
         log_end, chat_end = self._log_length, len(chat)
         log_from, chat_from = min(log_from, log_end), min(chat_from, chat_end)
-        game["log_from"], game["log"] = log_from, log[log_from:log_end]
-        game["chat_from"] = chat_from
-        game["chat"] = self._chat_for(lang, chat_from, chat_end, hidden)
+        game = {
+            "edition": edition,
+            "options": options,
+            "phase": phase,
+            "current": seen.current,
+            "turn": seen.turn,
+            "rack": None if rack is None else self._rack(rack),
+            "in_hand": None if in_hand is None else self._ids[in_hand],
+            "taken_from": seen.taken_from,
+            "forced_pile": seen.forced_pile,
+            "piles": piles,
+            "draw_pile": seen.draw_pile_size,
+            "rack_counts": rack_counts,
+            "racks": racks,
+            "winner": seen.winner,
+            # the log, with its sentences, stands in for the view's events
+            "legal_moves": [_move_json(m) for m in moves],
+            "you": seen.player,
+            "journey": None if rack is None else self.journey(rack, lang),
+            **shared,
+            "seats": self._seats_in(shared["seats"], lang),
+            "journeys": (
+                None if self._racks is None else [self.journey(r, lang) for r in self._racks]
+            ),
+            **extra,
+            "log_from": log_from,
+            "log": log[log_from:log_end],
+            "chat_from": chat_from,
+            "chat": self._chat_for(lang, chat_from, chat_end, hidden),
+        }
         return state_message(version, game, log_end, chat_end)

@@ -21,6 +21,7 @@ from ..matches.lobby import Lobby
 from ..matches.master import Match
 from ..matches.seats import LobbyError
 from ..vocabulary import SeatKind
+from .tournament_leases import anything_to_run
 from .tournament_running import (
     LostLease,
     TableToMake,
@@ -102,6 +103,8 @@ class Director:
         """One look at every tournament: renew and take leases, make the series' next events, step
         each held tournament, and make the games of its new tables."""
         ttl, run = self.settings.lease_ttl, self.journal.run
+        if not self.held and not await self.journal.read(anything_to_run, self.engine):
+            return  # most looks of most processes: no tournament, no series
         await run(make_series_events, self.engine, time.time())
         if time.monotonic() >= self._renew_at:  # a third of the lease, as games' leases
             self._renew_at = time.monotonic() + self.settings.lease_renew

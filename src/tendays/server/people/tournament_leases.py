@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import exists, func, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from ..storage.schema import TournamentTable
+from ..storage.schema import TournamentSeriesTable, TournamentTable
 from .tournament_spec import TournamentStatus
 
 _ACTIVE = [TournamentStatus.UPCOMING.value, TournamentStatus.RUNNING.value]
@@ -39,6 +39,15 @@ def renew(engine: Engine, owner: str, ttl: float, now: float) -> dict[int, int]:
             .returning(TournamentTable.id, TournamentTable.lease_epoch)
         ).all()
     return {int(row[0]): int(row[1]) for row in rows}
+
+
+def anything_to_run(engine: Engine) -> bool:
+    """Whether any tournament is not over or any series is active: if not, a director's look has
+    nothing to make, claim or step (one read, where the look is several statements)."""
+    with engine.connect() as db:
+        running = exists().where(TournamentTable.status.in_(_ACTIVE))
+        series = exists().where(TournamentSeriesTable.active.is_(True))
+        return bool(db.scalar(select(or_(running, series))))
 
 
 def claim(engine: Engine, owner: str, ttl: float, now: float, limit: int = 100) -> dict[int, int]:

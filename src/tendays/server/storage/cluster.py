@@ -18,9 +18,11 @@ of the holding process (bots, the clock) also carry its lease epoch, checked in 
 by updating the game's row: a paused owner that wakes after its games were taken over finds its
 epoch gone and its moves refused.
 
-Every write also notifies the others (``pg_notify``, delivered when the transaction commits; the
-channels and the format are in :mod:`tendays.server.storage.notices`). A process listens only to
-the channels of the games it has in memory, so its work grows with its own games, not the site's.
+Every write that another process may need also notifies the others (``pg_notify``, delivered when
+the transaction commits; the channels and the format are in :mod:`tendays.server.storage.notices`):
+a move only when a process besides its writer holds the game, its lease owner or a follower
+(:mod:`tendays.server.storage.leases`). A process listens only to the channels of the games it has
+in memory, so its work grows with its own games, not the site's.
 ``taken EPOCH`` (:func:`taken`) says a process took the game's lease, so the one that held it stops
 driving at once; "released" (game ``*``) that a process gave its leases back.
 """

@@ -52,6 +52,10 @@ from .rows import (
 )
 from .schema import AccountTable, ChatLineTable, GameTable, MoveTable, SeatTable, upgrade
 
+# A chat line's row (one a few moves): built once, so that SQLAlchemy compiles it once and each
+# line is only its values.
+_INSERT_CHAT = insert(ChatLineTable)
+
 __all__ = [
     "DatabaseBusy",
     "DatabaseLock",
@@ -74,6 +78,7 @@ class Store:
         # This process, as lease owner and as the sender of notifications.
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.leases = LeaseStore(self.engine, self.owner, self._announce)
+        self._held: Connection | None = None
         upgrade(self.engine)
 
     def _announce(self, db: Connection, game_id: str, what: str) -> None:
@@ -86,7 +91,22 @@ class Store:
         notify_all(db, self.owner, changes)
 
     def close(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
         self.engine.dispose()
+
+    def _writer(self) -> Connection:
+        """The connection the moves and chat lines are written on, kept between transactions: a
+        checkout and a checkin of the pool for each batch (and on PostgreSQL the pool's ping) cost
+        more than the batch's statements. Used by one thread, the Journal's; one that failed is
+        replaced."""
+        held = self._held
+        if held is None or held.closed or held.invalidated:
+            if held is not None:
+                held.close()
+            held = self._held = self.engine.connect()
+        return held
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -229,8 +249,9 @@ class Store:
         the commit, so a takeover (which raises the epoch) comes wholly before
         or wholly after these moves."""
         try:
-            with self.engine.begin() as db:
-                write_moves(db, rows, self._announce_all)
+            db = self._writer()
+            with db.begin():
+                write_moves(db, rows, self._announce_all, self.owner)
         except IntegrityError as error:
             raise MoveConflict(f"a move of this number is already stored: {error.orig}") from None
 
@@ -265,16 +286,18 @@ class Store:
         """Store a line; :class:`MoveConflict` if its number was taken
         (by another server process)."""
         try:
-            with self.engine.begin() as db:
+            db = self._writer()
+            with db.begin():
                 db.execute(
-                    insert(ChatLineTable).values(
-                        game_id=game_id,
-                        number=row.number,
-                        seat=row.seat,
-                        kind=row.kind,
-                        text=row.text,
-                        at=row.at,
-                    )
+                    _INSERT_CHAT,
+                    {
+                        "game_id": game_id,
+                        "number": row.number,
+                        "seat": row.seat,
+                        "kind": row.kind,
+                        "text": row.text,
+                        "at": row.at,
+                    },
                 )
                 self._announce(db, game_id, ChangeKind.CHAT)
         except IntegrityError as error:

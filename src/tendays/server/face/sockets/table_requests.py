@@ -41,9 +41,10 @@ def parse_request(message: Mapping[str, Any], limits: Limits) -> Request | Rejec
         if len(data) > limits.max_message_bytes:
             return _too_large(limits)
         return Rejected(RejectionCode.MALFORMED, _("messages are JSON text, not binary"))
-    if (
-        len(text) > limits.max_message_bytes
-        or len(text.encode("utf-8", "replace")) > limits.max_message_bytes
+    # a character is at most 4 bytes of UTF-8: a short text is not encoded to be measured
+    if len(text) > limits.max_message_bytes or (
+        4 * len(text) > limits.max_message_bytes
+        and len(text.encode("utf-8", "replace")) > limits.max_message_bytes
     ):
         return _too_large(limits)
     try:

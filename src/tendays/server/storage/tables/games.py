@@ -16,6 +16,7 @@ from sqlalchemy import (
     Text,
     text,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Base
@@ -58,6 +59,11 @@ class GameTable(Base):
     # Revision 0012: the seat whose turn it is, written with every move that passes the turn (the
     # lobby's "your move" list); null before the first move: seat 0 begins.
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Revision 0014 (PostgreSQL): the server processes besides the lease owner that hold the game in
+    # memory and need its moves' notices (storage/leases.py); null: none. Unused on SQLite.
+    followers: Mapped[list[str] | None] = mapped_column(
+        ARRAY(String(64)).with_variant(Text(), "sqlite"), nullable=True
+    )
 
 
 # The condition of the indexes that hold only the seats that have an account or a compared name.
