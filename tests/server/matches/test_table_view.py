@@ -1,0 +1,58 @@
+"""A table's ``game`` object is the engine's view as :func:`tendays.engine.wire.view_to_json` writes it:
+the server writes those fields itself, from parts encoded once per change, and this test holds the two
+to the same values and order for every seat and a spectator, move after move."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from server_helpers import settings
+
+from tendays.engine import view
+from tendays.engine.wire import view_to_json
+from tendays.server.matches.lobby import Lobby
+from tendays.server.settings import Pace
+from tendays.server.storage.journal import Journal
+from tendays.server.storage.store import Store
+
+
+def engine_fields(seat: int | None, state: Any) -> dict[str, Any]:
+    """What the engine's wire says of ``state`` to ``seat``, less what a table writes otherwise (the
+    history is the log; the viewer is ``you``)."""
+    expected = view_to_json(view(state, seat), events=True)
+    del expected["events"]
+    expected["you"] = expected.pop("player")
+    return expected
+
+
+async def test_every_table_holds_the_engines_view_of_its_viewer(tmp_path: Path) -> None:
+    lobby = Lobby(Journal(Store(f"sqlite:///{tmp_path / 'games.db'}")), settings())
+    lobby.restore()
+    lobby.start()
+    try:
+        match, _ = await lobby.create(
+            "usa", [("human", None), ("human", None)], {"turn_limit": 60}, "Ann", Pace("live", 60.0, 120.0)
+        )
+        await match.join("Bea")
+        viewers = {0: match.subscribe(0), 1: match.subscribe(1), None: match.subscribe(None)}
+        rng, compared = random.Random(11), 0
+        for _ in range(70):
+            if match.state.is_over:
+                break
+            seat = match.state.current
+            await match.submit(seat, str(rng.choice(match.state.legal_moves())), match.version)
+            for viewer, subscriber in viewers.items():
+                tables = [json.loads(t) for t in subscriber.drain() if json.loads(t)["type"] == "state"]
+                game = tables[-1]["game"]
+                expected = engine_fields(viewer, match.state)
+                assert {key: game[key] for key in expected} == expected
+                order = [key for key in game if key in expected and key != "you"]
+                assert order == [key for key in expected if key != "you"]
+                compared += 1
+    finally:
+        await lobby.close()
+        await lobby.journal.close()
+    assert compared > 100
