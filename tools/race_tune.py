@@ -26,7 +26,7 @@ from tendays.bots import Bot, make_bot, solo
 from tendays.bots.distance import analyze, bit_indices, graph_for
 from tendays.bots.race import RaceBot
 from tendays.bots.reading import TableFacts, table_facts
-from tendays.bots.rivals import distance_shares, sample_distance
+from tendays.bots.rivals import distance_shares, journey_ends, sample_distance
 from tendays.engine import (
     Edition,
     Game,
@@ -266,18 +266,8 @@ def _sample_rack(
         if t is not None:
             held[t] += 1
     pool = [max(0, c - h) for c, h in zip(graph.counts, held, strict=True)]
-    mask = 0
-    for t, count in enumerate(pool):
-        if count > 0:
-            mask |= graph.mask_of(t)
-    masks = [graph.mask_of(t) if t is not None else mask for t in rack]
-    masks[0] &= graph.all_regions
-    masks[-1] &= graph.all_regions
-    backward = [0] * days
-    backward[-1] = masks[-1]
-    for d in range(days - 2, -1, -1):
-        backward[d] = masks[d] & graph.pre(backward[d + 1])
-    if not backward[0]:
+    backward = journey_ends(graph, rack, pool)
+    if backward is None:
         return None
     refused = facts.passed_now[player]
     state_tile = graph.state_tile

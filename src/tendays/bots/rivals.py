@@ -22,10 +22,10 @@ from importlib import resources
 
 from tendays.engine import Edition, Knowledge
 
-from .distance import analyze, bit_indices, graph_for
+from .distance import JourneyGraph, analyze, bit_indices, graph_for
 from .reading import TableFacts
 
-__all__ = ["distance_shares", "plausible_days", "sample_distance"]
+__all__ = ["distance_shares", "journey_ends", "plausible_days", "sample_distance"]
 
 _TRIES = 12  # journeys tried for one rack before settling for an inconsistent one
 
@@ -53,6 +53,26 @@ def sample_distance(table: Sequence[Sequence[float]], replaced: int, rng: random
     return 1 + rng.choices(range(len(row)), weights=row)[0]
 
 
+def journey_ends(
+    graph: JourneyGraph, rack: Sequence[int | None], free: Sequence[int]
+) -> list[int] | None:
+    """Per day, the regions from which a journey through ``rack`` can still be completed over the
+    later days: a seen day keeps its tile, a hidden day takes any tile with copies in ``free`` (per
+    tile). ``None`` when no journey is left."""
+    spare = 0
+    for t, count in enumerate(free):
+        if count > 0:
+            spare |= graph.mask_of(t)
+    masks = [graph.mask_of(t) if t is not None else spare for t in rack]
+    masks[0] &= graph.all_regions
+    masks[-1] &= graph.all_regions
+    ends = [0] * len(rack)
+    ends[-1] = masks[-1]
+    for d in range(len(rack) - 2, -1, -1):
+        ends[d] = masks[d] & graph.pre(ends[d + 1])
+    return ends if ends[0] else None
+
+
 def plausible_days(
     edition: Edition,
     knowledge: Knowledge,
@@ -76,18 +96,8 @@ def plausible_days(
     available = list(knowledge.unseen_counts)
     for t in spoken_for:
         available[t] -= 1
-    unseen = 0
-    for t, count in enumerate(available):
-        if count > 0:
-            unseen |= graph.mask_of(t)
-    masks = [graph.mask_of(t) if t is not None else unseen for t in rack]
-    masks[0] &= graph.all_regions
-    masks[-1] &= graph.all_regions
-    backward = [0] * days
-    backward[-1] = masks[-1]
-    for d in range(days - 2, -1, -1):
-        backward[d] = masks[d] & graph.pre(backward[d + 1])
-    if not backward[0]:
+    backward = journey_ends(graph, rack, available)
+    if backward is None:
         return None
     refused = facts.passed_now[player]
     state_tile = graph.state_tile
