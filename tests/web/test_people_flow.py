@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, Page, Server, click_move, is_over, legal_buttons, new_page, open_lobby
+from browser_helpers import CHROMIUM, TIMEOUT_MS, Page, Server, click_move, is_over, legal_buttons, new_page, open_lobby
 from browser_helpers import sign_up as sign_up_on_page
 from test_accessibility import audit
 
@@ -97,16 +98,21 @@ def play_to_the_end(tables: list[Table]) -> None:
 
 
 def rating_of(page: Page, name: str) -> float:
-    """The player's USA rating once the profile shows one (a game is rated just after it ends)."""
-    handle = page.wait_for_function(
-        """async (name) => {
-            const answer = await (await fetch(`/api/players/${name}`)).json();
-            return answer.ratings && answer.ratings.usa ? answer.ratings.usa.rating : null;
-        }""",
-        arg=name,
-        polling=100,
-    )
-    return float(handle.json_value())
+    """The player's USA rating once the profile shows one (a game is rated just after it ends).
+    Asked again until it does: a waiting predicate that returns a promise counts as true at once."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        rating = page.evaluate(
+            """async (name) => {
+                const answer = await (await fetch(`/api/players/${name}`)).json();
+                return answer.ratings && answer.ratings.usa ? answer.ratings.usa.rating : null;
+            }""",
+            name,
+        )
+        if rating is not None:
+            return float(rating)
+        assert time.monotonic() < deadline, f"{name}'s profile never showed a USA rating"
+        page.wait_for_timeout(100)
 
 
 @pytest.fixture(scope="module")
