@@ -23,10 +23,10 @@ import time
 from dataclasses import dataclass
 
 from tendays.bots import Bot, make_bot, solo
-from tendays.bots.distance import analyze, bit_indices, graph_for
+from tendays.bots.distance import analyze, graph_for
 from tendays.bots.race import RaceBot
 from tendays.bots.reading import TableFacts, table_facts
-from tendays.bots.rivals import distance_shares, journey_ends, sample_distance
+from tendays.bots.rivals import distance_shares, journey_ends, sample_distance, walk_journey
 from tendays.engine import (
     Edition,
     Game,
@@ -270,53 +270,38 @@ def _sample_rack(
     if backward is None:
         return None
     refused = facts.passed_now[player]
-    state_tile = graph.state_tile
     for _ in range(_TRIES):
-        counts = list(pool)
+        journey = walk_journey(graph, rack, backward, list(pool), rng)
+        if journey is None:
+            continue
         unseen = list(knowledge.unseen_counts)
-        journey: dict[int, int] = {}
         must: list[int] = []  # days whose journey tile the player cannot hold
-        previous = -1
-        for d in range(days):
-            reachable = (graph.succ[previous] if d else graph.all_regions) & backward[d]
-            states = [
-                s
-                for s in bit_indices(reachable)
-                if rack[d] is not None or counts[state_tile[s]] > 0
-            ]
-            if not states:
-                break
-            previous = rng.choice(states)
-            if rack[d] is None:
-                t = state_tile[previous]
-                counts[t] -= 1
-                journey[d] = t
-                if unseen[t] > 0:
-                    unseen[t] -= 1
-                else:
-                    must.append(d)
-        else:
-            if len(must) > distance:
-                continue
-            others = [d for d in hidden if d not in must]
-            spoilt = must + rng.sample(others, min(distance - len(must), len(others)))
-            spare = [t for t, n in enumerate(unseen) for _ in range(n)]
-            full: list[int | None] = list(rack)
-            for d, t in journey.items():
-                full[d] = t
-            for d in spoilt:
-                wrong = [t for t in spare if t != journey[d]]
-                if not wrong:
-                    break
-                tile = rng.choice(wrong)
-                spare.remove(tile)
-                full[d] = tile
+        for d, t in journey.items():  # in the order of the days
+            if unseen[t] > 0:
+                unseen[t] -= 1
             else:
-                analysis = analyze(edition, full)
-                if analysis.distance == distance and not any(
-                    t in refused for outs in analysis.outs for t in outs
-                ):
-                    return full  # type: ignore[return-value]
+                must.append(d)
+        if len(must) > distance:
+            continue
+        others = [d for d in hidden if d not in must]
+        spoilt = must + rng.sample(others, min(distance - len(must), len(others)))
+        spare = [t for t, n in enumerate(unseen) for _ in range(n)]
+        full: list[int | None] = list(rack)
+        for d, t in journey.items():
+            full[d] = t
+        for d in spoilt:
+            wrong = [t for t in spare if t != journey[d]]
+            if not wrong:
+                break
+            tile = rng.choice(wrong)
+            spare.remove(tile)
+            full[d] = tile
+        else:
+            analysis = analyze(edition, full)
+            if analysis.distance == distance and not any(
+                t in refused for outs in analysis.outs for t in outs
+            ):
+                return full  # type: ignore[return-value]
     return None
 
 

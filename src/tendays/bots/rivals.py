@@ -25,7 +25,7 @@ from tendays.engine import Edition, Knowledge
 from .distance import JourneyGraph, analyze, bit_indices, graph_for
 from .reading import TableFacts
 
-__all__ = ["distance_shares", "journey_ends", "plausible_days", "sample_distance"]
+__all__ = ["distance_shares", "journey_ends", "plausible_days", "sample_distance", "walk_journey"]
 
 _TRIES = 12  # journeys tried for one rack before settling for an inconsistent one
 
@@ -73,6 +73,34 @@ def journey_ends(
     return ends if ends[0] else None
 
 
+def walk_journey(
+    graph: JourneyGraph,
+    rack: Sequence[int | None],
+    ends: Sequence[int],
+    counts: list[int],
+    rng: random.Random,
+) -> dict[int, int] | None:
+    """A journey drawn day by day through ``rack``'s seen days, within ``ends``
+    (:func:`journey_ends`): the tile of each hidden day (day index to tile), each taken from
+    ``counts`` (copies per tile, counted down in place). ``None`` when the walk runs out of
+    tiles."""
+    state_tile = graph.state_tile
+    journey: dict[int, int] = {}
+    previous = -1
+    for d in range(len(rack)):
+        reachable = (graph.succ[previous] if d else graph.all_regions) & ends[d]
+        states = [
+            s for s in bit_indices(reachable) if rack[d] is not None or counts[state_tile[s]] > 0
+        ]
+        if not states:
+            return None
+        previous = rng.choice(states)
+        if rack[d] is None:
+            counts[state_tile[previous]] -= 1
+            journey[d] = state_tile[previous]
+    return journey
+
+
 def plausible_days(
     edition: Edition,
     knowledge: Knowledge,
@@ -100,26 +128,11 @@ def plausible_days(
     if backward is None:
         return None
     refused = facts.passed_now[player]
-    state_tile = graph.state_tile
     chosen: dict[int, int] = {}
     for _ in range(_TRIES):
         counts = list(available)
-        journey: dict[int, int] = {}
-        previous = -1
-        for d in range(days):
-            reachable = (graph.succ[previous] if d else graph.all_regions) & backward[d]
-            states = [
-                s
-                for s in bit_indices(reachable)
-                if rack[d] is not None or counts[state_tile[s]] > 0
-            ]
-            if not states:
-                break
-            previous = rng.choice(states)
-            if rack[d] is None:
-                counts[state_tile[previous]] -= 1
-                journey[d] = state_tile[previous]
-        else:
+        journey = walk_journey(graph, rack, backward, counts, rng)
+        if journey is not None:
             spare = [t for t, n in enumerate(counts) for _ in range(n)]
             spoilt = rng.sample(hidden, min(distance, len(hidden), len(spare)))
             for d in spoilt:
