@@ -22,8 +22,10 @@ with warnings.catch_warnings():
 from sqlalchemy import insert
 from starlette.testclient import WebSocketTestSession
 
+from tendays.server.matches.lobby import Lobby
 from tendays.server.matches.seats import hash_token
 from tendays.server.settings import MasterSettings
+from tendays.server.storage.journal import Journal
 from tendays.server.storage.schema import GameTable, MoveTable, SeatTable
 from tendays.server.storage.store import Store
 
@@ -33,8 +35,10 @@ __all__ = [
     "TestClient",
     "Ticker",
     "bot",
+    "close_lobby",
     "join",
     "new_game",
+    "open_lobby",
     "open_table",
     "settings",
     "write_game_row",
@@ -66,6 +70,21 @@ class Ticker:
     def __call__(self) -> float:
         self.now += self.step
         return self.now
+
+
+def open_lobby(url: str, **changes: Any) -> Lobby:
+    """A lobby on the database at ``url`` with :func:`settings` (``changes`` over them), its games
+    restored and its work started, as the server runs it."""
+    lobby = Lobby(Journal(Store(url)), settings(**changes))
+    lobby.restore()
+    lobby.start()
+    return lobby
+
+
+async def close_lobby(lobby: Lobby) -> None:
+    """Stop a lobby :func:`open_lobby` made, and its journal."""
+    await lobby.close()
+    await lobby.journal.close()
 
 
 @contextlib.contextmanager

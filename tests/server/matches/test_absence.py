@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import settings
+from server_helpers import close_lobby as close
+from server_helpers import open_lobby as open_lobby_at
 
 from tendays.server.matches.lobby import Lobby
 from tendays.server.matches.master import Match
@@ -18,8 +19,6 @@ from tendays.server.matches.notices import N_, render_notice
 from tendays.server.matches.seats import LobbyError, Rejected, Subscriber
 from tendays.server.matches.timing import TurnClock
 from tendays.server.settings import Pace, PaceLimits
-from tendays.server.storage.journal import Journal
-from tendays.server.storage.store import Store
 
 HUMAN: tuple[str, None] = ("human", None)
 QUICK = PaceLimits(live_min=0.05)
@@ -28,15 +27,7 @@ QUICK = PaceLimits(live_min=0.05)
 def open_lobby(path: Path, **changes: Any) -> Lobby:
     values: dict[str, Any] = {"paces": QUICK, "timeouts_to_bot": 2}
     values.update(changes)
-    lobby = Lobby(Journal(Store(f"sqlite:///{path / 'games.db'}")), settings(**values))
-    lobby.restore()
-    lobby.start()
-    return lobby
-
-
-async def close(lobby: Lobby) -> None:
-    await lobby.close()
-    await lobby.journal.close()
+    return open_lobby_at(f"sqlite:///{path / 'games.db'}", **values)
 
 
 async def until(condition: Any, seconds: float = 20.0) -> None:

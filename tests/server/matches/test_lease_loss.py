@@ -8,19 +8,14 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from server_helpers import settings
+from server_helpers import close_lobby, open_lobby
 
-from tendays.server.matches.lobby import Lobby
-from tendays.server.storage.journal import Journal
 from tendays.server.storage.rows import MoveConflict, MoveRow
-from tendays.server.storage.store import Store
 
 
 @pytest.mark.slow  # waits on a clock or a timeout
 async def test_a_bot_move_refused_after_its_driver_stopped_is_taken_back(tmp_path: Path) -> None:
-    lobby = Lobby(Journal(Store(f"sqlite:///{tmp_path / 't.db'}")), settings(bot_processes=0))
-    lobby.restore()
-    lobby.start()
+    lobby = open_lobby(f"sqlite:///{tmp_path / 't.db'}", bot_processes=0)
     storing, refuse = asyncio.Event(), asyncio.Event()
     stored = lobby.journal.append_move
 
@@ -45,5 +40,4 @@ async def test_a_bot_move_refused_after_its_driver_stopped_is_taken_back(tmp_pat
         assert match.game.move_count == match.version == before  # the refused move is not in the game
         assert match.state.current == 1  # still the bot's turn, as stored
     finally:
-        await lobby.close()
-        await lobby.journal.close()
+        await close_lobby(lobby)

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import SEED, settings, write_game_row
+from server_helpers import SEED, write_game_row
+from server_helpers import close_lobby as close
+from server_helpers import open_lobby as open_lobby_at
 from sqlalchemy import select
 
 from tendays.engine import RULES_VERSION, Game, GameRecord, Options, Phase
@@ -18,21 +20,11 @@ from tendays.server.matches.lobby import Lobby
 from tendays.server.matches.master import Match
 from tendays.server.matches.seat_bots import SeatBots
 from tendays.server.matches.seats import LobbyError, Rejected
-from tendays.server.storage.journal import Journal
 from tendays.server.storage.schema import GameTable
-from tendays.server.storage.store import Store
 
 
 def open_lobby(path: Path, **changes: Any) -> Lobby:
-    lobby = Lobby(Journal(Store(f"sqlite:///{path / 'games.db'}")), settings(**changes))
-    lobby.restore()
-    lobby.start()
-    return lobby
-
-
-async def close(lobby: Lobby) -> None:
-    await lobby.close()
-    await lobby.journal.close()
+    return open_lobby_at(f"sqlite:///{path / 'games.db'}", **changes)
 
 
 async def wait_for(match: Match, version: int) -> None:

@@ -8,16 +8,13 @@ import typing
 from pathlib import Path
 
 import pytest
-from server_helpers import settings
+from server_helpers import close_lobby, open_lobby
 
 from tendays.server.matches.absence import Absence, AbsentTable
 from tendays.server.matches.chat import Chat, ChatTable
 from tendays.server.matches.following import FollowedTable, Follower
-from tendays.server.matches.lobby import Lobby
 from tendays.server.matches.master import Match
 from tendays.server.matches.seat_bots import BotTable, SeatBots
-from tendays.server.storage.journal import Journal
-from tendays.server.storage.store import Store
 
 MATCH_MODULES = (
     "matches.master",
@@ -68,9 +65,7 @@ def test_no_class_of_the_match_is_built_on_another_server_class(name: str) -> No
 
 
 async def test_the_match_composes_each_helper_and_answers_all_its_protocol_asks(tmp_path: Path) -> None:
-    lobby = Lobby(Journal(Store(f"sqlite:///{tmp_path / 'games.db'}")), settings())
-    lobby.restore()
-    lobby.start()
+    lobby = open_lobby(f"sqlite:///{tmp_path / 'games.db'}")
     try:
         match, _ = await lobby.create("usa", [("human", None), ("bot", "random")], {}, "Alice")
         assert type(match).__mro__ == (Match, object)
@@ -81,5 +76,4 @@ async def test_the_match_composes_each_helper_and_answers_all_its_protocol_asks(
             missing = sorted(name for name in members if not hasattr(match, name))
             assert not missing, f"the match lacks {missing} of {protocol.__name__}"
     finally:
-        await lobby.close()
-        await lobby.journal.close()
+        await close_lobby(lobby)

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import pytest
 from alembic import command
 from alembic.config import Config
-from server_helpers import settings
+from server_helpers import close_lobby, open_lobby
 from sqlalchemy import MetaData, Table, insert, select, text
 
 from tendays.engine import Options
@@ -21,7 +21,6 @@ from tendays.server.matches.lobby import Lobby
 from tendays.server.matches.lookalikes import name_skeleton
 from tendays.server.matches.seats import LobbyError, hash_token
 from tendays.server.matches.text import name_key
-from tendays.server.storage.journal import Journal
 from tendays.server.storage.rows import SeatRefused, SeatRule, StoredGame, StoredSeat
 from tendays.server.storage.schema import MIGRATIONS, AccountTable, SeatTable
 from tendays.server.storage.store import Store
@@ -171,12 +170,9 @@ def test_an_anonymous_person_cannot_sit_under_a_registered_name(db_url: str) -> 
 
 @pytest.fixture
 async def lobby(db_url: str) -> AsyncIterator[Lobby]:
-    made = Lobby(Journal(Store(db_url)), settings())
-    made.restore()
-    made.start()
+    made = open_lobby(db_url)
     yield made
-    await made.close()
-    await made.journal.close()
+    await close_lobby(made)
 
 
 async def test_three_joins_sent_at_once_by_one_account_give_it_one_seat_of_a_rated_game(lobby: Lobby) -> None:

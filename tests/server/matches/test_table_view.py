@@ -9,14 +9,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from server_helpers import settings
+from server_helpers import close_lobby, open_lobby
 
 from tendays.engine import view
 from tendays.engine.wire import view_to_json
-from tendays.server.matches.lobby import Lobby
 from tendays.server.settings import Pace
-from tendays.server.storage.journal import Journal
-from tendays.server.storage.store import Store
 
 
 def engine_fields(seat: int | None, state: Any) -> dict[str, Any]:
@@ -29,9 +26,7 @@ def engine_fields(seat: int | None, state: Any) -> dict[str, Any]:
 
 
 async def test_every_table_holds_the_engines_view_of_its_viewer(tmp_path: Path) -> None:
-    lobby = Lobby(Journal(Store(f"sqlite:///{tmp_path / 'games.db'}")), settings())
-    lobby.restore()
-    lobby.start()
+    lobby = open_lobby(f"sqlite:///{tmp_path / 'games.db'}")
     try:
         match, _ = await lobby.create(
             "usa", [("human", None), ("human", None)], {"turn_limit": 60}, "Ann", Pace("live", 60.0, 120.0)
@@ -53,6 +48,5 @@ async def test_every_table_holds_the_engines_view_of_its_viewer(tmp_path: Path) 
                 assert order == [key for key in expected if key != "you"]
                 compared += 1
     finally:
-        await lobby.close()
-        await lobby.journal.close()
+        await close_lobby(lobby)
     assert compared > 100

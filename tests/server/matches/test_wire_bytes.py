@@ -9,14 +9,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from server_helpers import settings
+from server_helpers import close_lobby, open_lobby
 
 from tendays.engine.i18n import use_language
 from tendays.server.matches import messages
-from tendays.server.matches.lobby import Lobby
 from tendays.server.settings import Pace
-from tendays.server.storage.journal import Journal
-from tendays.server.storage.store import Store
 from tendays.server.vocabulary import RejectionCode
 
 
@@ -26,9 +23,7 @@ def standard(text: str) -> str:
 
 
 async def test_tables_and_chat_are_the_standard_librarys_bytes(tmp_path: Path) -> None:
-    lobby = Lobby(Journal(Store(f"sqlite:///{tmp_path / 'games.db'}")), settings())
-    lobby.restore()
-    lobby.start()
+    lobby = open_lobby(f"sqlite:///{tmp_path / 'games.db'}")
     try:
         match, _ = await lobby.create(
             "germany",
@@ -50,8 +45,7 @@ async def test_tables_and_chat_are_the_standard_librarys_bytes(tmp_path: Path) -
                 await match.say(seat, "Grüße… <script>\u2028 ✓")
         sent = english.drain() + german.drain()
     finally:
-        await lobby.close()
-        await lobby.journal.close()
+        await close_lobby(lobby)
     assert any(json.loads(text)["type"] == "chat" for text in sent)
     assert any("ü" in text for text in sent)  # the German log, as written
     for text in sent:
