@@ -6,15 +6,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
-from server_helpers import free_port, post_json, wait_until_serving
+from server_helpers import free_port, post_json, start_serve, wait_until_serving
 from websockets.sync.client import ClientConnection, connect
 
 __all__ = ["LEASE", "Message", "Node", "Player"]
@@ -40,18 +39,10 @@ class Node:
             "TENDAYS_BOT_WORKERS": "0",
             **{f"TENDAYS_{name}": value for name, value in settings.items()},
         }
-        # A file, not a pipe: a pipe nobody reads until the end fills with the warnings of a long run
-        # (takeovers, kills) and then blocks the server's every write, and so its event loop.
-        handle, self._printed = tempfile.mkstemp(prefix="tendays-serve-", suffix=".log")
+        handle, printed = tempfile.mkstemp(prefix="tendays-serve-", suffix=".log")
         os.close(handle)
-        with open(self._printed, "a") as printed:  # appending: every write lands at the end
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
-                stdout=printed,
-                stderr=subprocess.STDOUT,
-                text=True,
-                env=env,
-            )
+        self._printed = Path(printed)
+        self.process = start_serve(env, self._printed)
         try:
             wait_until_serving(self.process, self.base)
         except AssertionError as failure:
@@ -76,13 +67,11 @@ class Node:
 
     def output(self) -> str:
         """What the server has printed so far."""
-        with open(self._printed) as printed:
-            return printed.read()
+        return self._printed.read_text()
 
     def forget(self) -> None:
         """Remove what a stopped server printed."""
-        with contextlib.suppress(OSError):
-            os.unlink(self._printed)
+        self._printed.unlink(missing_ok=True)
 
 
 class Player:

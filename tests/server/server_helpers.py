@@ -6,6 +6,7 @@ import contextlib
 import json
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -13,6 +14,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 with warnings.catch_warnings():
@@ -41,6 +43,7 @@ __all__ = [
     "open_lobby",
     "open_table",
     "settings",
+    "start_serve",
     "write_game_row",
 ]
 
@@ -210,6 +213,21 @@ def post_json(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(request, timeout=10) as answer:
         result: dict[str, Any] = json.load(answer)
         return result
+
+
+def start_serve(env: dict[str, str], printed: Path) -> subprocess.Popen[str]:
+    """``tendays serve --log-level warning`` with ``env``, what it prints appended to the file
+    ``printed``: a file, not a pipe, since a pipe nobody reads while the server runs fills with a
+    long run's warnings (takeovers, kills) and then blocks the server's every write, and so its
+    event loop."""
+    with printed.open("a") as out:  # appending: every write lands at the end
+        return subprocess.Popen(
+            [sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
 
 
 def wait_until_serving(process: subprocess.Popen[str], base: str, seconds: float = 60.0) -> None:

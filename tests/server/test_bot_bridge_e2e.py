@@ -34,7 +34,7 @@ from typing import Any
 import httpx
 import pytest
 from bot_audit import audit_frames
-from server_helpers import free_port, wait_until_serving
+from server_helpers import free_port, start_serve, wait_until_serving
 from sqlalchemy import insert, select
 
 from tendays.bots.registry import make_bot
@@ -82,14 +82,7 @@ class Served:
             "TENDAYS_PORT": str(self.port),
             "TENDAYS_BOT_WORKERS": "0",
         }
-        with self.log.open("a") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "tendays", "serve", "--log-level", "warning"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                text=True,
-                env=env,
-            )
+        self.process = start_serve(env, self.log)
         wait_until_serving(self.process, self.url, WAIT)
 
     def kill(self) -> None:

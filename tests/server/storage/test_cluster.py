@@ -103,9 +103,11 @@ def test_three_servers_play_one_game_through_a_kill_and_a_rolling_restart(postgr
     owner, epoch = lease_owner(url, alice["id"])
     assert owner is not None and f":{first.process.pid}:" not in owner and epoch >= 2  # taken over
 
+    first.forget()
     nodes[0] = Node(url, first.port)  # back, then every process restarted in turn
     for index in range(3):
         nodes[index].stop()
+        nodes[index].forget()
         nodes[index] = Node(url, nodes[index].port)
         version = play(players, nodes, 6, acked, rng)
     moves = stored_moves(url, alice["id"])
