@@ -257,48 +257,33 @@ class SeekBook:
         account's: it opens signed in, so a copy of the database need not hold its token); the ids
         of the seeks still open (oldest first), to pair again. Most sweeps find nothing to do:
         one look says so (every process sweeps twice a second, idle or not)."""
-        due = or_(
-            SeekTable.status == SeekStatus.OPEN,
-            and_(SeekTable.status == SeekStatus.PAIRED, SeekTable.game_id.is_(None)),
-            and_(
-                SeekTable.status == SeekStatus.PAIRED,
-                SeekTable.token.is_not(None),
-                SeekTable.created < now - self.expiry,
-            ),
+        waiting = SeekTable.status == SeekStatus.OPEN
+        unmade = and_(SeekTable.status == SeekStatus.PAIRED, SeekTable.game_id.is_(None))
+        old_token = and_(
+            SeekTable.status == SeekStatus.PAIRED,
+            SeekTable.token.is_not(None),
+            SeekTable.created < now - self.expiry,
         )
         with self.engine.connect() as db:
+            due = or_(waiting, unmade, old_token)
             if db.scalar(select(SeekTable.id).where(due).limit(1)) is None:
                 return []
         with self.engine.begin() as db:
             db.execute(
                 update(SeekTable)
-                .where(
-                    SeekTable.status == SeekStatus.PAIRED,
-                    SeekTable.game_id.is_(None),
-                    SeekTable.created < now - PAIRING_GRACE,
-                )
+                .where(unmade, SeekTable.created < now - PAIRING_GRACE)
                 # its game was never made: waits again
                 .values(status=SeekStatus.OPEN, created=now)
             )
             db.execute(
                 update(SeekTable)
-                .where(SeekTable.status == SeekStatus.OPEN, SeekTable.created < now - self.expiry)
+                .where(waiting, SeekTable.created < now - self.expiry)
                 .values(status=SeekStatus.EXPIRED)
             )
-            db.execute(
-                update(SeekTable)
-                .where(
-                    SeekTable.status == SeekStatus.PAIRED,
-                    SeekTable.token.is_not(None),
-                    SeekTable.created < now - self.expiry,
-                )
-                .values(token=None)
-            )
+            db.execute(update(SeekTable).where(old_token).values(token=None))
             return list(
                 db.scalars(
-                    select(SeekTable.id)
-                    .where(SeekTable.status == SeekStatus.OPEN)
-                    .order_by(SeekTable.created, SeekTable.id)
+                    select(SeekTable.id).where(waiting).order_by(SeekTable.created, SeekTable.id)
                 )
             )
 
