@@ -40,6 +40,7 @@ __all__ = ["SoftRack", "soft_costs", "solo_move"]
 T = 0.35  # temperature of the soft minimum: lower weighs only the cheapest completions
 EMPTY = 0.7  # cost of a day still empty in the draft: some drafted tile will fill it
 _TOP, _MINE, _BURIED, _ELSEWHERE = 1.0, 2.0, 3.5, 5.0  # costs of a tile by where it is
+_UNSEEN, _SCARCE = 1.0, 0.8  # an unseen tile: _UNSEEN + _SCARCE / sqrt(its copies in the draw pile)
 _IMPOSSIBLE = 99.0
 _DRAW_EDGE = 0.05  # how much better than drawing a face-up tile must look to be taken
 
@@ -98,7 +99,7 @@ def soft_costs(knowledge: Knowledge, rack: Rack, held: int | None, draw_pile: in
         if knowledge.visible_count[tile]:
             cost = _TOP
         if unseen:
-            cost = min(cost, 1.0 + 0.8 / math.sqrt(unseen * max(share, 0.1)))
+            cost = min(cost, _UNSEEN + _SCARCE / math.sqrt(unseen * max(share, 0.1)))
         if mine[tile]:
             cost = min(cost, _MINE)
         if knowledge.buried_count[tile]:
@@ -253,11 +254,17 @@ def solo_move(
         assert held is not None
         return min(moves, key=lambda m: (soft.with_tile(m.day - 1, held), m.day))
     if view.phase is Phase.DRAW:
-        return _draw(view, moves, soft, costs)
+        return _draw(view, moves, soft, costs, knowledge.visible_count)
     return _place(view, moves, soft, costs, given, covered)
 
 
-def _draw(view: PlayerView, moves: Sequence[Move], soft: SoftRack, costs: list[float]) -> Move:
+def _draw(
+    view: PlayerView,
+    moves: Sequence[Move],
+    soft: SoftRack,
+    costs: list[float],
+    visible: Sequence[int],
+) -> Move:
     takes = [
         (soft.best_with(view.piles[m.pile - 1][-1]), m) for m in moves if m.kind is MoveKind.TAKE
     ]
@@ -266,7 +273,9 @@ def _draw(view: PlayerView, moves: Sequence[Move], soft: SoftRack, costs: list[f
         return draw or min(takes, key=lambda sm: (sm[0], sm[1].pile))[1]
     # drawing: the expected soft distance after the best use of an unseen tile
     here = soft.distance
-    chances = [(t, math.exp(-c)) for t, c in enumerate(costs) if _TOP < c < _BURIED]
+    # roughly the tiles a draw may bring: none face up, none whose only copies are known to be
+    # buried or in another rack (read off where the tile is, not its cost, so _TOP can vary)
+    chances = [(t, math.exp(-c)) for t, c in enumerate(costs) if not visible[t] and c < _BURIED]
     total = sum(w for _, w in chances) or 1.0
     drawn = sum(w * min(here, soft.best_with(t)) for t, w in chances) / total
     best, take = min(takes, key=lambda sm: (sm[0], sm[1].pile))
