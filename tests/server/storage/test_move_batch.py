@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from server_helpers import write_game_row
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 
 from tendays.server.storage.rows import MoveConflict, MoveRow
 from tendays.server.storage.schema import GameTable, MoveTable, SeatTable
@@ -62,6 +63,7 @@ def _write(url: str) -> dict[str, Any]:
         store.append_moves(BATCH)
         with pytest.raises(MoveConflict):  # a move whose number is stored: none of the batch is
             store.append_moves([MoveRow("a", 4, 0, "m4", at=20.0), MoveRow("b", 2, 1, "again", at=20.0)])
+        store.append_moves([MoveRow("a", 4, 0, "m4", at=21.0, touch=False)])  # and its connection writes on
     finally:
         store.close()
     return _rows(url)
@@ -74,4 +76,23 @@ def test_a_batch_leaves_the_same_rows_on_sqlite_and_postgresql(tmp_path: Path, p
     assert on_postgres == on_sqlite
     assert on_sqlite["games"]["a"][:4] == (13.0, 50.0, 13.0, 0)  # the last touched move's clock
     assert on_sqlite["games"]["b"][4:] == (True, 14.0)  # ended by its last move
-    assert len(on_sqlite["moves"]) == len(BATCH)
+    assert len(on_sqlite["moves"]) == len(BATCH) + 1  # and the move after the refused batch
+
+
+def test_a_lost_connection_fails_its_batch_and_the_next_batch_is_stored(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'lost.db'}"
+    write_game_row(url, "a", OPTIONS)
+    store = Store(url)
+    try:
+        store.append_moves([MoveRow("a", 1, 0, "m1", at=1.0)])
+        held = store._writer()
+        raw = held.connection.dbapi_connection
+        assert raw is not None
+        raw.close()  # the database went away under the kept connection
+        with pytest.raises(DBAPIError):
+            store.append_moves([MoveRow("a", 2, 1, "m2", at=2.0)])
+        assert held.invalidated
+        store.append_moves([MoveRow("a", 2, 1, "m2", at=2.0)])  # on a new connection
+    finally:
+        store.close()
+    assert [move[1] for move in _rows(url)["moves"]] == [1, 2]

@@ -21,9 +21,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Update, bindparam, case, delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -167,20 +168,36 @@ class _AlreadyPlaced(Exception):
     """The game's places were written before: roll back, nothing to do."""
 
 
+@cache
+def _claim(seats: int) -> Update:
+    """The statement that writes the places of a game of ``seats`` seats, each where none is
+    written yet; built once for each number of seats (compiled once, as every game ends)."""
+    return (
+        update(SeatTable)
+        .where(
+            SeatTable.game_id == bindparam("b_game"),
+            SeatTable.seat < seats,
+            SeatTable.place.is_(None),
+        )
+        .values(
+            place=case({s: bindparam(f"b_place{s}") for s in range(seats)}, value=SeatTable.seat)
+        )
+    )
+
+
+# Built once: the game's row as rating reads it.
+_GAME = select(GameTable.edition, GameTable.rated, GameTable.ended).where(
+    GameTable.id == bindparam("b_game")
+)
+
+
 def _rate_in(db: Connection, game_id: str, seat_places: Sequence[int], at: float) -> None:
-    claimed = 0
-    for seat, place in enumerate(seat_places):
-        claimed += db.execute(
-            update(SeatTable)
-            .where(SeatTable.game_id == game_id, SeatTable.seat == seat, SeatTable.place.is_(None))
-            .values(place=place)
-        ).rowcount
+    places = {f"b_place{seat}": place for seat, place in enumerate(seat_places)}
+    claimed = db.execute(_claim(len(seat_places)), {"b_game": game_id, **places}).rowcount
     if claimed != len(seat_places):
         raise _AlreadyPlaced
     game_ended(db, game_id, seat_places)  # told once, with the places
-    game = db.execute(
-        select(GameTable.edition, GameTable.rated, GameTable.ended).where(GameTable.id == game_id)
-    ).one_or_none()
+    game = db.execute(_GAME, {"b_game": game_id}).one_or_none()
     if game is None or not game.rated:
         return
     seats = db.execute(

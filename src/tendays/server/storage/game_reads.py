@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, exists, func, select
+from sqlalchemy import Row, bindparam, exists, func, select
 from sqlalchemy.engine import Engine
 
 from tendays.engine import Options
@@ -105,64 +106,103 @@ def load_stored_games(
     the first ``moves_known`` and the chat lines numbered above ``chat_known``; a row that cannot
     be read is logged and left out."""
     with engine.connect() as db:
-        games: dict[str, StoredGame] = {}
-        for row in db.execute(select(GameTable).where(where).order_by(GameTable.created)):
-            try:
-                options = read_options(row.options)
-                pace = Pace.from_json(json.loads(row.clock)) if row.clock else None
-            # one unreadable row must not stop the others
-            except (ValueError, KeyError, TypeError) as error:
-                log.error(
-                    "game %s cannot be read, so it is not served: its options: %s",
-                    row.id,
-                    error,
-                )
-                continue
-            games[row.id] = _stored_game(row, options, pace)
+        games = _games(db.execute(select(GameTable).where(where).order_by(GameTable.created)))
         if not games:
             return []
         ids = list(games)
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            for seat in db.execute(
-                select(SeatTable, AccountTable.bot.label("bot_account"))
-                .outerjoin(AccountTable, AccountTable.id == SeatTable.account_id)
-                .where(SeatTable.game_id.in_(chunk))
-                .order_by(SeatTable.game_id, SeatTable.seat)
-            ):
-                games[seat.game_id].seats.append(
-                    StoredSeat(
-                        seat.seat,
-                        seat.kind,
-                        seat.bot,
-                        seat.name,
-                        seat.token_hash,
-                        seat.bank,
-                        seat.timeouts or 0,
-                        bool(seat.away),
-                        bool(seat.left),
-                        bool(seat.reserved),
-                        bool(seat.end_vote),
-                        seat.account_id,
-                        moved_after_draft=bool(seat.moved_after_draft),
-                        bot_account=bool(seat.bot_account),
-                    )
-                )
-            for move in db.execute(
-                select(MoveTable.game_id, MoveTable.move)
-                .where(MoveTable.game_id.in_(chunk), MoveTable.number > moves_known)
-                .order_by(MoveTable.game_id, MoveTable.number)
-            ):
-                games[move.game_id].moves.append(move.move)
-            for line in db.execute(
-                select(ChatLineTable)
-                .where(ChatLineTable.game_id.in_(chunk), ChatLineTable.number > chat_known)
-                .order_by(ChatLineTable.game_id, ChatLineTable.number)
-            ):
-                games[line.game_id].chat.append(
-                    ChatRow(line.number, line.seat, ChatKind(line.kind), line.text, line.at)
-                )
+            _add_seats(games, db.execute(_SEATS.where(SeatTable.game_id.in_(chunk))))
+            moves = MoveTable.game_id.in_(chunk), MoveTable.number > moves_known
+            _add_moves(games, db.execute(_MOVES.where(*moves)))
+            chat = ChatLineTable.game_id.in_(chunk), ChatLineTable.number > chat_known
+            _add_chat(games, db.execute(_CHAT.where(*chat)))
     return list(games.values())
+
+
+def load_stored_game(
+    engine: Engine, game_id: str, moves_known: int = 0, chat_known: int = 0
+) -> StoredGame | None:
+    """:func:`load_stored_games` of one game (None: no such game, or unreadable), with statements
+    built once: a game is read this way each time a process takes it over or follows another
+    process's change to it, and building and keying four statements cost more than running
+    them."""
+    with engine.connect() as db:
+        games = _games(db.execute(_ONE_GAME, {"b_id": game_id}))
+        if not games:
+            return None
+        known = {"b_id": game_id, "b_moves": moves_known, "b_chat": chat_known}
+        _add_seats(games, db.execute(_ONE_SEATS, known))
+        _add_moves(games, db.execute(_ONE_MOVES, known))
+        _add_chat(games, db.execute(_ONE_CHAT, known))
+    return games[game_id]
+
+
+# The parts of a game's record, each in its order; the statements of one game built once.
+_SEATS = (
+    select(SeatTable, AccountTable.bot.label("bot_account"))
+    .outerjoin(AccountTable, AccountTable.id == SeatTable.account_id)
+    .order_by(SeatTable.game_id, SeatTable.seat)
+)
+_MOVES = select(MoveTable.game_id, MoveTable.move).order_by(MoveTable.game_id, MoveTable.number)
+_CHAT = select(ChatLineTable).order_by(ChatLineTable.game_id, ChatLineTable.number)
+_ONE_GAME = select(GameTable).where(GameTable.id == bindparam("b_id"))
+_ONE_SEATS = _SEATS.where(SeatTable.game_id == bindparam("b_id"))
+_ONE_MOVES = _MOVES.where(
+    MoveTable.game_id == bindparam("b_id"), MoveTable.number > bindparam("b_moves")
+)
+_ONE_CHAT = _CHAT.where(
+    ChatLineTable.game_id == bindparam("b_id"), ChatLineTable.number > bindparam("b_chat")
+)
+
+
+def _games(rows: Iterable[Row[Any]]) -> dict[str, StoredGame]:
+    """The games of ``rows`` (of the games' table) by id, without seats, moves or chat."""
+    games: dict[str, StoredGame] = {}
+    for row in rows:
+        try:
+            options = read_options(row.options)
+            pace = Pace.from_json(json.loads(row.clock)) if row.clock else None
+        # one unreadable row must not stop the others
+        except (ValueError, KeyError, TypeError) as error:
+            log.error("game %s cannot be read, so it is not served: its options: %s", row.id, error)
+            continue
+        games[row.id] = _stored_game(row, options, pace)
+    return games
+
+
+def _add_seats(games: dict[str, StoredGame], rows: Iterable[Row[Any]]) -> None:
+    for seat in rows:
+        games[seat.game_id].seats.append(
+            StoredSeat(
+                seat.seat,
+                seat.kind,
+                seat.bot,
+                seat.name,
+                seat.token_hash,
+                seat.bank,
+                seat.timeouts or 0,
+                bool(seat.away),
+                bool(seat.left),
+                bool(seat.reserved),
+                bool(seat.end_vote),
+                seat.account_id,
+                moved_after_draft=bool(seat.moved_after_draft),
+                bot_account=bool(seat.bot_account),
+            )
+        )
+
+
+def _add_moves(games: dict[str, StoredGame], rows: Iterable[Row[Any]]) -> None:
+    for move in rows:
+        games[move.game_id].moves.append(move.move)
+
+
+def _add_chat(games: dict[str, StoredGame], rows: Iterable[Row[Any]]) -> None:
+    for line in rows:
+        games[line.game_id].chat.append(
+            ChatRow(line.number, line.seat, ChatKind(line.kind), line.text, line.at)
+        )
 
 
 def _utc(moment: datetime) -> datetime:

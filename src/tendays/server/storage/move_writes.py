@@ -12,15 +12,22 @@ On PostgreSQL the statement locks the row of every game of the batch and reads w
 its moves' notices (the lease owner and the followers, :mod:`tendays.server.storage.leases`): a
 move of a game that no other process holds is announced to nobody. A process that registers as a
 follower updates the same row, so it comes wholly before the batch (and is told) or after it (and
-reads the move)."""
+reads the move).
+
+On PostgreSQL and SQLite the batch's statements go straight to the driver's cursor, their SQL
+written once: SQLAlchemy's execution of a statement (its compiled form's cache, its parameters, its
+result) cost more than the database's own work on the batch. They run in the same transaction, and a
+driver's error is raised as SQLAlchemy would raise it (:func:`_driver`)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import bindparam, insert, text, tuple_, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 from .rows import MoveConflict, MoveRow
 from .tables.games import GameTable, MoveTable, SeatTable
@@ -108,6 +115,32 @@ SELECT id, lease_epoch, lease_owner, followers FROM fenced
 """
 )
 
+# What a statement compiles to for a dialect, kept: its SQL and, for a positional paramstyle, its
+# parameters in order, each the name a row's values give it by or the value the statement fixes
+# (``finished=True``); None for a named paramstyle. The statements above are the one home of each.
+_GIVEN = object()
+Compiled = tuple[str, tuple[tuple[str, Any], ...] | None]
+_COMPILED: dict[tuple[int, str], Compiled] = {}
+
+
+def _compiled(db: Connection, statement: Any) -> Compiled:
+    key = (id(statement), db.dialect.name)
+    found = _COMPILED.get(key)
+    if found is None:
+        compiled = statement.compile(dialect=db.dialect)
+        fixed = compiled.params  # the statement's own values (and None where a row gives one)
+        order = compiled.positiontup
+        found = (
+            compiled.string,
+            None
+            if order is None
+            else tuple(
+                (name, _GIVEN if compiled.binds[name].required else fixed[name]) for name in order
+            ),
+        )
+        _COMPILED[key] = found
+    return found
+
 
 def write_moves(db: Connection, rows: list[MoveRow], announce: AnnounceAll, writer: str) -> None:
     """Store ``rows`` in ``db``'s transaction: fence each game's lease epoch, insert the moves,
@@ -115,16 +148,19 @@ def write_moves(db: Connection, rows: list[MoveRow], announce: AnnounceAll, writ
     processes that hold their games (``writer``: this process). :class:`MoveConflict` if a game's
     lease epoch moved on."""
     fenced = sorted({(r.game_id, r.epoch) for r in rows if r.epoch is not None})
-    if db.dialect.name == "postgresql":
-        found = db.execute(_BATCH, _batch_values(rows)).all()
+    dialect = db.dialect.name
+    if dialect == "postgresql":
+        found = _run(db, _BATCH, [_batch_values(rows)], many=False)
         _check_fence(fenced, {(row[0], int(row[1])) for row in found})
         heard = {row[0] for row in found if _others(writer, row[2], row[3])}
-        announce(db, [(r.game_id, r.notice()) for r in rows if r.game_id in heard])
+        if heard:
+            announce(db, [(r.game_id, r.notice()) for r in rows if r.game_id in heard])
         return
     if fenced:
         held = {(row[0], int(row[1])) for row in db.execute(_FENCE, {"b_fenced": fenced})}
         _check_fence(fenced, held)
-    db.execute(
+    _run(
+        db,
         _INSERT_MOVE,
         [{"game_id": r.game_id, "number": r.number, "seat": r.seat, "move": r.move} for r in rows],
     )
@@ -140,21 +176,66 @@ def write_moves(db: Connection, rows: list[MoveRow], announce: AnnounceAll, writ
         if r.touch
     ]
     if touched:
-        db.execute(_AFTER_MOVE, touched)
+        _run(db, _AFTER_MOVE, touched)
     finished = [{"b_id": r.game_id, "b_at": r.at} for r in rows if r.finished]
     if finished:
-        db.execute(_FINISHED, finished)
+        _run(db, _FINISHED, finished)
     seats = [
         {"b_id": r.game_id, "b_seat": r.seat, "b_bank": r.bank, "b_timeouts": r.timeouts}
         for r in rows
         if r.timeouts is not None
     ]
     if seats:
-        db.execute(_SEAT_CLOCK, seats)
+        _run(db, _SEAT_CLOCK, seats)
     firsts = [{"b_id": r.game_id, "b_seat": r.seat} for r in rows if r.first_after_draft]
     if firsts:
-        db.execute(_MOVED_AFTER_DRAFT, firsts)
-    announce(db, [(r.game_id, r.notice()) for r in rows])
+        _run(db, _MOVED_AFTER_DRAFT, firsts)
+    # SQLite is one process alone: nobody to announce the moves to
+
+
+def _run(db: Connection, statement: Any, values: list[dict[str, Any]], many: bool = True) -> Any:
+    """``statement`` over each of ``values`` on the driver's cursor, its SQL compiled once for the
+    dialect (``many`` False: once, with ``values[0]``, and the rows it returns)."""
+    sql, order = _compiled(db, statement)
+    params: list[Any] = (
+        values
+        if order is None
+        else [tuple(v[n] if f is _GIVEN else f for n, f in order) for v in values]
+    )
+    return _driver(db, sql, params if many else params[0], many=many)
+
+
+def _driver(db: Connection, sql: str, params: Any, many: bool = True) -> list[Any]:
+    """Run ``sql`` on the driver's cursor of ``db``, in its transaction (``many``: once for each
+    of ``params``); the rows it returns. A driver's error is raised as SQLAlchemy's (an
+    :class:`~sqlalchemy.exc.IntegrityError` for a key taken), and a connection that was lost is
+    invalidated, as SQLAlchemy does, so that the store replaces it."""
+    raw = db.connection.dbapi_connection
+    assert raw is not None
+    cursor = raw.cursor()
+    try:
+        if many:
+            cursor.executemany(sql, params)
+            return []
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+    except db.dialect.loaded_dbapi.Error as error:
+        lost = db.dialect.is_disconnect(error, raw, cursor)
+        if lost:
+            db.invalidate(error)
+        raise DBAPIError.instance(
+            sql,
+            None,
+            error,
+            db.dialect.loaded_dbapi.Error,
+            hide_parameters=True,
+            connection_invalidated=lost,
+            dialect=db.dialect,
+            ismulti=many,
+        ) from error
+    finally:
+        with contextlib.suppress(Exception):  # a connection invalidated closed it already
+            cursor.close()
 
 
 def _check_fence(fenced: list[tuple[str, int]], held: set[tuple[str, int]]) -> None:

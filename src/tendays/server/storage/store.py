@@ -37,7 +37,12 @@ from .database import (
     make_engine,
     redact_url,
 )
-from .game_reads import load_stored_games, open_game_page, operator_game_page
+from .game_reads import (
+    load_stored_game,
+    load_stored_games,
+    open_game_page,
+    operator_game_page,
+)
 from .leases import LeaseStore
 from .move_writes import write_moves
 from .notices import notify, notify_all
@@ -371,8 +376,7 @@ class Store:
     # -- reading ---------------------------------------------------------------------------
 
     def load_game(self, game_id: str) -> StoredGame | None:
-        games = self._load(GameTable.id == game_id)
-        return games[0] if games else None
+        return load_stored_game(self.engine, game_id)
 
     def load_unfinished(self) -> list[StoredGame]:
         return self._load(GameTable.finished.is_(False))
@@ -389,8 +393,7 @@ class Store:
         """The game's row and seats, with only the moves after the first ``moves_known`` and the
         chat lines numbered above ``chat_known``: what another server process
         added since this one last looked."""
-        games = self._load(GameTable.id == game_id, moves_known, chat_known)
-        return games[0] if games else None
+        return load_stored_game(self.engine, game_id, moves_known, chat_known)
 
     def page_ids(self, show: str, offset: int, limit: int) -> tuple[list[str], int]:
         """One page of open games' ids and their count (:func:`~.game_reads.open_game_page`)."""
