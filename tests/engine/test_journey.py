@@ -208,3 +208,17 @@ def test_the_verdict_knows_how_many_tiles_the_box_holds(
         str(p) for p in result.problems if "tile" in p.message and "only" in p.message
     ] == problems
     assert result.valid is (not problems)
+
+
+def test_a_checker_says_the_same_in_each_language_however_often_asked() -> None:
+    """The problems a checker keeps (empty days, transport at an end or twice in a row) and what
+    each says are kept by language: a verdict in one never carries another's words."""
+    edition = load_edition("usa")
+    rack = [edition.tile(t).index for t in ["plane-blue", "car", "plane-pink", "OH"]] + [None]
+    seen = {}
+    for lang in ("en", "de", "en", "de"):
+        said = checker_for(edition).check(rack, lang=lang).to_json()
+        assert seen.setdefault(lang, said) == said
+    assert seen["en"] != seen["de"]
+    assert [p["day"] for p in seen["en"]["problems"]] == [1, 1, 2, 5]
+    assert "empty" in seen["en"]["problems"][-1]["message"]

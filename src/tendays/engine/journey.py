@@ -33,16 +33,26 @@ class Problem:
     lang: str = field(default=DEFAULT_LANGUAGE, compare=False)
 
     def __str__(self) -> str:
-        with use_language(self.lang):
-            return self._where()
-
-    def _where(self) -> str:
-        """What ``str`` gives, in the current language."""
         if self.to_day is None:
-            return _("day {day}: {message}").format(day=self.day, message=self.message)
-        return _("day {day} → {to_day}: {message}").format(
+            return _where(self.lang, False).format(day=self.day, message=self.message)
+        return _where(self.lang, True).format(
             day=self.day, to_day=self.to_day, message=self.message
         )
+
+
+# the sentence that says where a problem is, by language and whether it is a step's: a verdict is
+# written again whenever a rack's day changes, each of its problems with it
+_WHERE: dict[tuple[str, bool], str] = {}
+
+
+def _where(lang: str, across: bool) -> str:
+    where = _WHERE.get((lang, across))
+    if where is None:
+        with use_language(lang):
+            where = _WHERE[lang, across] = (
+                _("day {day} → {to_day}: {message}") if across else _("day {day}: {message}")
+            )
+    return where
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +81,7 @@ class Verdict:
         """The one JSON form of a verdict (``tendays check --json``, the
         server, the engine protocol)."""
         problems = self.problems
-        langs = {p.lang for p in problems}
-        if len(langs) == 1:  # as a check writes them: one language block for them all
-            with use_language(langs.pop()):
-                said = [p._where() for p in problems]
-        else:
-            said = [str(p) for p in problems]
+        said = [str(p) for p in problems]
         return {
             "valid": self.valid,
             "problems": [
@@ -96,6 +101,11 @@ class Verdict:
         }
 
 
+def _place_of(problem: Problem) -> tuple[int, int]:
+    """Where a verdict lists a problem: by its day, then the day its step reaches."""
+    return problem.day, problem.to_day or 0
+
+
 class JourneyChecker:
     """Checks racks of one edition against its connection tables. Get one with
     :func:`checker_for`."""
@@ -110,6 +120,9 @@ class JourneyChecker:
         # each step's link and problem, by (language, day, a, via or -1, b): a rack changes a day
         # at a time, so most of a verdict's steps were explained before
         self._steps: dict[tuple[str, int, int, int, int], tuple[Link, Problem | None]] = {}
+        self._empty: dict[tuple[str, int], Problem] = {}  # an empty day's problem, by language
+        # the problems of a transport tile at an end and of two in a row, by language and place
+        self._said: dict[tuple[str, int, int, Any], Problem] = {}
 
     def connects(self, a: int, b: int, via: int | None = None) -> bool:
         """Whether region ``a`` connects to region ``b`` on foot (``via`` None)
@@ -167,8 +180,13 @@ class JourneyChecker:
         problems: list[Problem] = []
         links: list[Link] = []
         seen: dict[int, list[int]] = {}
+        empty = self._empty
         for day, t in enumerate(rack, 1):
             if t is None:
+                problem = empty.get((lang, day))
+                if problem is not None:
+                    problems.append(problem)
+                    continue
                 # TRANSLATORS: a verdict names what breaks a journey, after "day 3: " or
                 # "day 3 → 5: ". A rack is a player's row of days. In these sentences {tile}, {a},
                 # {b}, {region}, {link}, {skip} and {transport} are tile names ("Ohio",
@@ -176,9 +194,12 @@ class JourneyChecker:
                 # "das Auto") and "{tile:The}" the same at the start of a sentence. {noun} is the
                 # edition's word for a region ("state"); a translation
                 # may leave out any placeholder.
-                problems.append(Problem(day, _("this day is still empty"), lang=lang))
+                problem = empty[lang, day] = Problem(day, _("this day is still empty"), lang=lang)
+                problems.append(problem)
             else:
                 seen.setdefault(t, []).append(day)
+        if len(seen) + len(problems) == days:
+            seen = {}  # no tile twice: every tile's box holds at least one
         for t, on_days in seen.items():
             count = tiles[t].count
             for day in on_days[count:]:
@@ -197,29 +218,36 @@ class JourneyChecker:
                         lang=lang,
                     )
                 )
+        said = self._said
         for day, at_start in ((1, True), (days, False)):
             t = rack[day - 1]
             if t is not None and not self.is_region[t]:
-                message = (
-                    _("the journey must start in a {noun}, not with {tile:the}")
-                    if at_start
-                    else _("the journey must end in a {noun}, not with {tile:the}")
-                )
-                problems.append(
-                    Problem(
+                problem = said.get((lang, day, t, at_start))
+                if problem is None:
+                    message = (
+                        _("the journey must start in a {noun}, not with {tile:the}")
+                        if at_start
+                        else _("the journey must end in a {noun}, not with {tile:the}")
+                    )
+                    problem = said[lang, day, t, at_start] = Problem(
                         day, message.format(noun=words.region_noun, tile=words.tile(t)), lang=lang
                     )
-                )
+                problems.append(problem)
         for i in range(days - 1):
             a, b = rack[i], rack[i + 1]
             if a is None or b is None:
                 continue
             if not self.is_region[a]:
                 if not self.is_region[b]:
-                    message = _(
-                        "two transport tiles in a row ({first:the}, then {second:the})"
-                    ).format(first=words.tile(a), second=words.tile(b))
-                    problems.append(Problem(i + 1, message, i + 2, lang=lang))
+                    problem = said.get((lang, i + 1, a, b))
+                    if problem is None:
+                        message = _(
+                            "two transport tiles in a row ({first:the}, then {second:the})"
+                        ).format(first=words.tile(a), second=words.tile(b))
+                        problem = said[lang, i + 1, a, b] = Problem(
+                            i + 1, message, i + 2, lang=lang
+                        )
+                    problems.append(problem)
                 continue
             if self.is_region[b]:
                 link, problem = self._step(lang, i + 1, a, -1, b)
@@ -230,7 +258,7 @@ class JourneyChecker:
             links.append(link)
             if problem is not None:
                 problems.append(problem)
-        problems.sort(key=lambda p: (p.day, p.to_day or 0))
+        problems.sort(key=_place_of)
         return Verdict(tuple(problems), tuple(links))
 
     def _step(self, lang: str, day: int, a: int, via: int, b: int) -> tuple[Link, Problem | None]:

@@ -158,9 +158,13 @@ class Move:
         return data
 
     def __str__(self) -> str:
-        arity = _ARITY[self.kind]
-        args = (self.a, self.b)[:arity]
-        return " ".join([self.kind.value, *map(str, args)])
+        # written for every move a server stores: no enum lookups (an enum's hash is Python's)
+        kind = self.kind
+        if kind is MoveKind.DRAW:
+            return kind._value_
+        if kind is MoveKind.SWAP or kind is MoveKind.REPLACE:
+            return f"{kind._value_} {self.a} {self.b}"
+        return f"{kind._value_} {self.a}"
 
     def __repr__(self) -> str:
         return f"Move.from_text({str(self)!r})"

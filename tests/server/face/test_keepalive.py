@@ -196,6 +196,52 @@ def test_no_pings_when_turned_off() -> None:
     assert transport.frames() == [] and not transport.closed
 
 
+@pytest.mark.parametrize("text", ['{"type":"pong"}', "…\u2028<script>ü" * 40, "ü€😀" * 30000])
+def test_utf8_text_goes_out_as_the_frame_a_text_send_writes(text: str) -> None:
+    """The scope's SEND_UTF8 writes for UTF-8 bytes what ``websocket.send`` writes for the text
+    (short, 16-bit and 64-bit lengths)."""
+    by_send, sent = opened(Clock())
+    by_utf8, sent_utf8 = opened(Clock())
+    send_utf8 = by_utf8.scope["extensions"][keepalive.UTF8_TEXT]["send"]
+    asyncio.run(by_send.send({"type": "websocket.send", "text": text}))
+    asyncio.run(send_utf8(text.encode()))
+    assert sent_utf8.written == sent.written and len(sent.written) > len(text.encode())
+
+
+def test_utf8_text_is_written_at_once_only_while_the_socket_takes_it() -> None:
+    by_send, sent = opened(Clock())
+    protocol, transport = opened(Clock())
+    write = protocol.scope["extensions"][keepalive.UTF8_TEXT]["write"]
+    asyncio.run(by_send.send({"type": "websocket.send", "text": "{}"}))
+    assert write(b"{}") is True and transport.written == sent.written
+    transport.written.clear()
+    protocol.pause_writing()  # the socket's buffer is full
+    assert write(b"{}") is False and transport.written == b""
+
+    async def send_when_drained() -> None:
+        sending = asyncio.ensure_future(protocol.send_utf8(b"{}"))
+        await asyncio.sleep(0)
+        assert not sending.done() and transport.written == b""
+        protocol.resume_writing()
+        await sending
+
+    asyncio.run(send_when_drained())
+    assert transport.written == sent.written
+
+
+def test_utf8_text_is_refused_once_the_connection_closed() -> None:
+    protocol, transport = opened(Clock())
+    asyncio.run(protocol.send({"type": "websocket.close", "code": 1000}))
+    transport.written.clear()
+    with pytest.raises(OSError):  # uvicorn's ClientDisconnected, as its own send raises
+        asyncio.run(protocol.scope["extensions"][keepalive.UTF8_TEXT]["send"](b"{}"))
+    assert protocol.write_utf8(b"{}") is False
+    protocol.connection_lost(None)
+    with pytest.raises(OSError):
+        asyncio.run(protocol.send_utf8(b"{}"))
+    assert protocol.write_utf8(b"{}") is False and transport.written == b""
+
+
 def _frames(sock: socket.socket) -> Iterator[tuple[int, bytes]]:
     """The server's frames on a raw socket (never answered), until it closes."""
     data = b""

@@ -111,6 +111,26 @@ async def test_timeouts_are_played_by_the_bot_then_the_seat_is_handed_over_and_t
     await close(lobby)
 
 
+@pytest.mark.slow  # waits on a clock
+async def test_a_timer_left_for_an_earlier_deadline_times_out_nobody(tmp_path: Path) -> None:
+    """The clock's timer is not set again when a turn passes: woken at the turn's old deadline, it
+    looks again, and only the deadline of the turn being played times a seat out."""
+    lobby = open_lobby(tmp_path)
+    match, _ = await lobby.create("usa", [HUMAN, HUMAN], {"days": 5}, "Alice", Pace("live", 0.5))
+    await match.join("Bob")
+    assert match.clock is not None and match.clock.deadline is not None
+    first = match.clock.deadline
+    await asyncio.sleep(0.25)
+    mover = match.state.current
+    await match.submit(mover, str(match.state.legal_moves()[0]), match.version)
+    assert match.state.current != mover and match.clock.deadline > first + 0.2
+    await asyncio.sleep(first - time.time() + 0.1)  # the first deadline has passed
+    assert [s.timeouts for s in match.seats] == [0, 0] and match.stand_in_turn is None
+    await until(lambda: match.seats[match.state.current].timeouts > 0 or match.version > 1)
+    assert time.time() >= first + 0.2
+    await close(lobby)
+
+
 async def test_a_game_whose_only_person_times_out_ends_as_abandoned(tmp_path: Path) -> None:
     lobby = open_lobby(tmp_path)
     match, _ = await lobby.create("usa", [HUMAN, ("bot", "easy")], {"days": 5}, "Alice", Pace("live", 0.2))

@@ -50,3 +50,27 @@ async def test_every_table_holds_the_engines_view_of_its_viewer(tmp_path: Path) 
     finally:
         await close_lobby(lobby)
     assert compared > 100
+
+
+async def test_every_tables_seats_follow_the_racks_and_the_connections(tmp_path: Path) -> None:
+    """The seats' part of a table is kept while the seats and the racks' sizes stay the same: it is
+    never sent stale, through the draft (racks growing) and as a seat comes and goes."""
+    lobby = open_lobby(f"sqlite:///{tmp_path / 'games.db'}")
+    try:
+        match, _ = await lobby.create("usa", [("human", None), ("human", None)], {}, "Ann")
+        await match.join("Bea")
+        match.subscribe(0)
+        spectator, bea = match.subscribe(None), None
+        rng = random.Random(5)
+        for step in range(40):
+            if step == 10:
+                bea = match.subscribe(1)
+            if step == 25 and bea is not None:
+                match.unsubscribe(bea)
+            await match.submit(match.state.current, str(rng.choice(match.state.legal_moves())), match.version)
+            tables = [json.loads(t) for t in spectator.drain()]
+            seats = [t for t in tables if t["type"] == "state"][-1]["game"]["seats"]
+            assert [s["tiles"] for s in seats] == [len(r) - r.count(None) for r in match.state.racks]
+            assert [s["connected"] for s in seats] == [True, 10 <= step < 25]
+    finally:
+        await close_lobby(lobby)

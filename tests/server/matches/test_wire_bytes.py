@@ -73,4 +73,4 @@ def test_clock_figures_are_written_as_the_standard_library_writes_them() -> None
     figures = [round(rng.uniform(0, 2e9), rng.choice((0, 1, 3))) for _ in range(20_000)]
     figures += [0.0, -0.0, 0.5, 119.9, 1e15]
     for figure in figures:
-        assert messages.dumps(figure) == json.dumps(figure)
+        assert messages.dumps(figure).decode() == json.dumps(figure)

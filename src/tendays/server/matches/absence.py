@@ -109,8 +109,12 @@ class Absence:
         ):
             self.disarm()
             return
-        if self._timer is not None and self._armed_for == c.deadline:
-            return  # a move that kept the turn (a draw before its placing) kept the deadline
+        armed_for = self._armed_for
+        if self._timer is not None and armed_for is not None and armed_for <= c.deadline:
+            # The timer set for this deadline, or an earlier one, stays: a turn that passes moves
+            # the deadline later, and a timer woken early looks again (_time_out) instead of
+            # being cancelled and set again at every turn.
+            return
         self.disarm()
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(max(0.0, c.deadline - time.time()), self._on_deadline)

@@ -31,19 +31,24 @@ __all__ = [
 Json = dict[str, Any]
 
 
-def dumps(message: Any) -> str:
-    """Compact JSON, as sent on the wire."""
-    return orjson.dumps(message).decode()
+def dumps(message: Any) -> bytes:
+    """Compact JSON, as sent on the wire: its UTF-8 bytes."""
+    return orjson.dumps(message)
 
 
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """An encoded message for one connection. A newer table replaces an unsent older one."""
 
-    text: str
+    # the text as UTF-8, as orjson writes it and as the WebSocket frame carries it
+    data: bytes
     is_table: bool = False
     log_end: int = 0  # a table: the log entries and chat lines its receiver has once it is sent
     chat_end: int = 0
+
+    @property
+    def text(self) -> str:
+        return self.data.decode()
 
     @classmethod
     def of(cls, message: Json) -> Outgoing:

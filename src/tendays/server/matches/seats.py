@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -141,8 +141,23 @@ class Subscriber:
         self.chat_queued = 0
         self._box: deque[Outgoing] = deque()
         self._ready = asyncio.Event()
+        # Writes a message's UTF-8 text to the connection at once if it can take it, and says
+        # whether it did (set by the table socket where the server offers it): a message then
+        # goes out from where it is made, without waking the connection's sending task.
+        self.write_now: Callable[[bytes], bool] | None = None
+        self._sending = False  # the sending task holds a message it has not written yet
 
     def put(self, message: Outgoing) -> None:
+        if self.write_now is not None and not self._box and not self._sending:
+            # nothing waits before it, so the order is kept
+            try:
+                written = self.write_now(message.data)
+            except Exception:  # the connection broke: the sending task meets it too, and ends
+                written = False
+            if written:
+                self.chat_queued = max(self.chat_queued, message.chat_end)
+                self._sent(message)
+                return
         if message.is_table and self._box:
             self._box = deque(item for item in self._box if not item.is_table)
         self._box.append(message)
@@ -152,23 +167,40 @@ class Subscriber:
     def pending(self) -> int:
         return len(self._box)
 
-    def _take(self) -> str:
+    def _take(self) -> bytes:
         message = self._box.popleft()
+        self._sent(message)
+        return message.data
+
+    def _sent(self, message: Outgoing) -> None:
         if message.is_table:
             self.log_known = message.log_end
         self.chat_known = max(self.chat_known, message.chat_end)
-        return message.text
 
     async def get(self) -> str:
         """The next message to send, waiting for one."""
+        return (await self.get_data()).decode()
+
+    async def get_data(self) -> bytes:
+        """The next message to send as UTF-8, waiting for one."""
         while not self._box:
             self._ready.clear()
             await self._ready.wait()
         return self._take()
 
+    async def send_each(self, send: Callable[[bytes], Awaitable[None]]) -> None:
+        """Send every message put, in order, through ``send`` (UTF-8 text), until it raises."""
+        while True:
+            data = await self.get_data()
+            self._sending = True
+            try:
+                await send(data)
+            finally:
+                self._sending = False
+
     def drain(self) -> list[str]:
         """Every message waiting now (for tests that read without waiting)."""
-        return [self._take() for _ in range(len(self._box))]
+        return [self._take().decode() for _ in range(len(self._box))]
 
     def resync(self) -> None:
         """The connection asks for the whole table again (its copy

@@ -57,6 +57,23 @@ def _move_json(move: Move) -> orjson.Fragment:
     return encoded
 
 
+# Each tuple of legal moves' JSON list, encoded once. The engine hands every state with the same
+# moves one shared tuple (engine/legal.py), so a tuple is found by its identity, not by hashing
+# its moves; an entry holds its tuple, so no other tuple can take its id while it is kept.
+_LEGAL: dict[int, tuple[tuple[Move, ...], orjson.Fragment]] = {}
+
+
+def _moves_json(moves: tuple[Move, ...]) -> orjson.Fragment:
+    known = _LEGAL.get(id(moves))
+    if known is not None and known[0] is moves:
+        return known[1]
+    encoded = orjson.Fragment(orjson.dumps([_move_json(m) for m in moves]))
+    if len(_LEGAL) >= 1024:
+        _LEGAL.clear()
+    _LEGAL[id(moves)] = (moves, encoded)
+    return encoded
+
+
 # The name stored for the seats of a deleted account: the same in every
 # language; readers see it in theirs.
 DELETED_PLAYER = N_("deleted player")
@@ -152,6 +169,8 @@ class TableEncoder:
         self._racks: Sequence[Rack] | None = None  # every rack, once they are revealed to all
         self._shared_key: tuple[Any, ...] | None = None
         self._shared: Json = {}
+        self._seats_key: tuple[Any, ...] | None = None  # the seats and rack sizes of _seat_list
+        self._seat_list: list[Json] = []
 
     def journey(self, rack: Rack, lang: str | None = None) -> orjson.Fragment:
         """The verdict on ``rack``, as :meth:`~tendays.engine.Verdict.to_json` gives it, in ``lang``
@@ -252,10 +271,10 @@ class TableEncoder:
         if key != self._shared_key:
             spectator = seen
             self._racks = spectator.racks
-            self._shared = {
-                "id": self.game_id,
-                "status": status,
-                "seats": [
+            # the seats' part changes with the seats and the racks' sizes, not with every move
+            seats_key = (key[2], spectator.rack_counts)
+            if seats_key != self._seats_key:
+                self._seat_list = [
                     {
                         "seat": s.seat,
                         "name": s.name,
@@ -269,13 +288,13 @@ class TableEncoder:
                         "tiles": spectator.rack_counts[s.seat],
                     }
                     for s in seats
-                ],
-            }
-            names = tuple((s.seat, s.kind, s.name, s.bot) for s in seats)
-            if names != self._log_names:
-                # the log's sentences name the players
-                self._log, self._listed, self._said, self._log_names = {}, {}, {}, names
-            self._log_seats, self._seats = tuple(seats), {}
+                ]
+                names = tuple((s.seat, s.kind, s.name, s.bot) for s in seats)
+                if names != self._log_names:
+                    # the log's sentences name the players
+                    self._log, self._listed, self._said, self._log_names = {}, {}, {}, names
+                self._log_seats, self._seats, self._seats_key = key[2], {}, seats_key
+            self._shared = {"id": self.game_id, "status": status, "seats": self._seat_list}
             self._events, self._log_length = spectator.events, len(spectator.events)
             self._shared_key = key
         return self._shared
@@ -396,7 +415,7 @@ class TableEncoder:
             "racks": racks,
             "winner": seen.winner,
             # the log, with its sentences, stands in for the view's events
-            "legal_moves": [_move_json(m) for m in moves],
+            "legal_moves": _moves_json(moves),
             "you": seen.player,
             "journey": None if rack is None else self.journey(rack, lang),
             **shared,

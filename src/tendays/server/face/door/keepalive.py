@@ -13,16 +13,33 @@ sans-I/O protocol, which
   vanished without closing is closed within ``2 * interval + timeout`` of its last word.
 
 ``tendays serve --websocket-ping`` sets both (docs/deploy.md).
+
+It also offers the application an ASGI extension in each connection's scope, :data:`UTF8_TEXT`,
+to send a text frame whose text is UTF-8 already (as orjson writes it): the same frame as a
+``websocket.send`` of that text, without decoding it to send and encoding it again. Its ``send``
+waits while the socket's buffer is full, as ``websocket.send`` does; its ``write`` writes only if
+it can at once (the connection open, its buffer not full) and says whether it did, so a message
+can go out from where it is made, without waking a sending task.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+from websockets.protocol import State
 
-__all__ = ["SpreadPings"]
+__all__ = ["UTF8_TEXT", "SendUtf8", "SpreadPings", "WriteUtf8"]
+
+# The scope's extension that sends text frames of UTF-8 bytes (absent under other servers): its
+# "send" is a SendUtf8, its "write" a WriteUtf8.
+UTF8_TEXT = "tendays.websocket.utf8_text"
+SendUtf8 = Callable[[bytes], Awaitable[None]]
+WriteUtf8 = Callable[[bytes], bool]
 
 # Jitter for a keep-alive is not a game's chance: no seed is wanted.
 _jitter = random.Random()
@@ -41,6 +58,39 @@ class SpreadPings(WebSocketsSansIOProtocol):
         are about 1 KiB of each open socket), and look for silence from now."""
         del self.request, self.response
         super().start_keepalive()
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        if self.handshake_initiated and not self.close_sent:  # the application's task starts next
+            self.scope["extensions"][UTF8_TEXT] = {"send": self.send_utf8, "write": self.write_utf8}
+
+    def _shut(self) -> bool:
+        """Whether no more text may be sent: not accepted, closing or closed."""
+        return (
+            self.disconnected
+            or self.close_sent
+            or not self.handshake_complete
+            or self.conn.state is not State.OPEN
+            or self.transport.is_closing()
+        )
+
+    def write_utf8(self, data: bytes) -> bool:
+        """Write ``data``, UTF-8 text, in one text frame now if the connection can take it (open,
+        its buffer not full); False: nothing was written."""
+        if not self.writable.is_set() or self._shut():
+            return False
+        self.conn.send_text(data)  # websockets frames it (its data is UTF-8 bytes already)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+    async def send_utf8(self, data: bytes) -> None:
+        """Send ``data``, UTF-8 text, in one text frame: :meth:`send` of a ``websocket.send`` with
+        that text, less the text's decoding and encoding (uvicorn's ``ClientDisconnected`` once
+        the connection is closing)."""
+        while not self.write_utf8(data):
+            if self._shut():
+                raise ClientDisconnected()
+            await self.writable.wait()
 
     def data_received(self, data: bytes) -> None:
         self.heard = self.loop.time()

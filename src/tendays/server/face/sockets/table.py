@@ -45,6 +45,7 @@ from ...people.blocks import blocked_by
 from ...people.bot_accounts import bot_only_refusal
 from ...people.session_ends import Ending, HeldTable, SessionEnds, close_once
 from ...vocabulary import ClientKind, RejectionCode
+from ..door.keepalive import UTF8_TEXT, SendUtf8, WriteUtf8
 from ..door.limits import Limits
 from .table_requests import HELLO, answer, asked_language, parse_request
 
@@ -248,7 +249,7 @@ async def _play(
     limiter = RateLimiter(limits.messages_per_second, limits.clock)
 
     async def close(why: Ending) -> None:
-        sender.cancel()
+        _stop_sending(sender, subscriber)
         with use_language(subscriber.lang):
             words = _ending_words(why)
         await _refuse(websocket, RejectionCode(why.value), words, SESSION_ENDED_CLOSE)
@@ -292,7 +293,7 @@ async def _play(
     except WebSocketDisconnect:
         pass
     finally:
-        sender.cancel()
+        _stop_sending(sender, subscriber)
         if held is not None and ends is not None:
             ends.tables.discard(held)
         match.unsubscribe(subscriber)
@@ -354,7 +355,20 @@ async def _refuse(websocket: WebSocket, code: RejectionCode, message: str, close
         await websocket.close(close_code, message.encode()[:120].decode("utf-8", "ignore"))
 
 
+def _stop_sending(sender: asyncio.Task[None], subscriber: Subscriber) -> None:
+    subscriber.write_now = None  # nothing more goes out, not even from where it is made
+    sender.cancel()
+
+
 async def _send_all(websocket: WebSocket, subscriber: Subscriber) -> None:
+    utf8 = (websocket.scope.get("extensions") or {}).get(UTF8_TEXT)
     with contextlib.suppress(Exception):  # the connection went away; the receiving side cleans up
+        if utf8 is not None:
+            # tendays serve: each text frame straight from orjson's bytes, and written at once
+            # where the socket can take it
+            write: WriteUtf8 = utf8["write"]
+            send: SendUtf8 = utf8["send"]
+            subscriber.write_now = write
+            await subscriber.send_each(send)
         while True:
             await websocket.send_text(await subscriber.get())
