@@ -35,11 +35,20 @@ class Player(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What the player to move must decide: their seat, their view, and their random stream."""
+    """What the player to move must decide: their seat, their view, and their random stream,
+    derived from the game's ``seed`` and the ``number`` of the move decided."""
 
     seat: int
     view: PlayerView
-    rng: random.Random
+    seed: int
+    number: int
+
+    @property
+    def rng(self) -> random.Random:
+        """The decision's random stream, from its start: each reading makes it anew (seeding one
+        costs as much as a bot's quick move, and a server's bot thinks in another process, which
+        makes it there from the seed)."""
+        return decision_rng(self.seed, self.seat, self.number)
 
 
 def next_decision(game: Game) -> Decision | None:
@@ -48,7 +57,7 @@ def next_decision(game: Game) -> Decision | None:
     if state.is_over:
         return None
     seat = state.current
-    return Decision(seat, view(state, seat), decision_rng(game.seed, seat, game.move_count))
+    return Decision(seat, view(state, seat), game.seed, game.move_count)
 
 
 def play_bots(

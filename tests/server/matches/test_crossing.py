@@ -35,8 +35,9 @@ def test_a_long_history_and_its_random_stream_cross_unchanged() -> None:
         assert crossed_rng.getstate() == decision.rng.getstate()
         assert crossed_rng.random() == decision.rng.random()
         if turn % 10 == 0:  # the bot decides the same on either side
-            here = _choose_in_worker("normal", seen, random.Random(turn))
-            choice = _choice_in_worker("normal", crossed_view, random.Random(turn))
+            here = _choose_in_worker("normal", seen, decision.rng)
+            where = (decision.seed, decision.seat, decision.number)
+            choice = _choice_in_worker("normal", crossed_view, *where)
             assert isinstance(choice, int) and seen.legal_moves()[choice] == here
         game.play(rng.choice(seen.legal_moves()), decision.seat)
 

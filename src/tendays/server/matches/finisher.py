@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .master import Match
 
+# Told when the turn of a game passes; answers with what to run, or None when nothing is to be done.
+TurnPassed = Callable[["Match", int, int | None], Coroutine[Any, Any, None] | None]
+
 __all__ = ["Finisher"]
 
 
@@ -26,8 +29,9 @@ class Finisher:
         # another, and must not mind.
         self.on_finished: Callable[[Match], Coroutine[Any, Any, None]] | None = None
         # Told when the turn of a game passes to a seat here (match, seat, the mover or None when
-        # the game starts).
-        self.on_turn: Callable[[Match, int, int | None], Coroutine[Any, Any, None]] | None = None
+        # the game starts); it answers at once with what to run, or None: nothing to do (a task a
+        # move for nothing costs more than the check).
+        self.on_turn: TurnPassed | None = None
         self.pending: set[asyncio.Task[None]] = set()
 
     def finished(self, match: Match) -> None:
@@ -38,7 +42,9 @@ class Finisher:
     def turn(self, match: Match, seat: int, mover: int | None) -> None:
         """The turn of a game passed here: tell :attr:`on_turn`."""
         if self.on_turn is not None:
-            self._run(self.on_turn(match, seat, mover), f"turn of game {match.id}")
+            told = self.on_turn(match, seat, mover)
+            if told is not None:
+                self._run(told, f"turn of game {match.id}")
 
     def _run(self, told: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(told, name=name)

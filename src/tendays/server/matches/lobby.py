@@ -30,7 +30,7 @@ from ..storage.cluster import Cluster
 from ..storage.journal import Journal
 from ..storage.rows import SeatRefused, StoredGame
 from ..vocabulary import MatchStatus
-from .finisher import Finisher
+from .finisher import Finisher, TurnPassed
 from .master import Match
 from .new_games import NewGame, seat_holders
 from .other_processes import OtherProcesses
@@ -45,7 +45,6 @@ __all__ = ["Lobby"]
 log = logging.getLogger("tendays.server")
 
 Finished = Callable[[Match], Coroutine[Any, Any, None]]
-TurnPassed = Callable[[Match, int, int | None], Coroutine[Any, Any, None]]
 
 
 class Lobby:

@@ -46,6 +46,7 @@ from tendays.engine import (
     Options,
     PlayerView,
     available_editions,
+    decision_rng,
     load_edition,
 )
 
@@ -193,10 +194,11 @@ def _choose_in_worker(spec: str, seen: PlayerView, rng: random.Random) -> Move:
     return bot.choose(seen, rng)
 
 
-def _choice_in_worker(spec: str, seen: PlayerView, rng: random.Random) -> int | Move:
-    """:func:`_choose_in_worker`'s move as its place among the legal moves (a number crosses
-    back for less than a move); a move that is not legal as itself."""
-    move = _choose_in_worker(spec, seen, rng)
+def _choice_in_worker(spec: str, seen: PlayerView, seed: int, seat: int, number: int) -> int | Move:
+    """:func:`_choose_in_worker`'s move, with the random stream of ``seat`` for the game's move
+    ``number`` made here from the game's ``seed``, as its place among the legal moves (a number
+    crosses back for less than a move); a move that is not legal as itself."""
+    move = _choose_in_worker(spec, seen, decision_rng(seed, seat, number))
     legal = seen.legal_moves()
     return legal.index(move) if move in legal else move
 
@@ -272,13 +274,14 @@ class Thinker:
     async def choose(self, spec: str, bot: Bot, decision: Decision) -> Move:
         """The answer of ``bot`` (named ``spec``) to ``decision``, thought
         out where it delays no table."""
-        seen, rng = decision.view, decision.rng
+        seen = decision.view
         if isinstance(bot, RandomBot):
-            return bot.choose(seen, rng)
-        if self._processes_wanted > 0:
-            choice = await self._in_worker(_choice_in_worker, spec, seen, rng)
+            return bot.choose(seen, decision.rng)
+        if self._processes_wanted > 0:  # the worker makes the random stream from the seed
+            where = (decision.seed, decision.seat, decision.number)
+            choice = await self._in_worker(_choice_in_worker, spec, seen, *where)
             return seen.legal_moves()[choice] if isinstance(choice, int) else choice
-        return await self.run(bot.choose, seen, rng)
+        return await self.run(bot.choose, seen, decision.rng)
 
     async def compute(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the worker processes (on a thread when there are none), for long

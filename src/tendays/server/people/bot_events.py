@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,11 +166,16 @@ def watch_games(lobby: Lobby) -> None:
         except Exception:  # the game goes on; its players' streams read again at their keep-alive
             log.exception("game %s: the event streams of its players could not be woken", match.id)
 
-    async def turn(match: Match, seat: int, mover: int | None) -> None:
-        if turned is not None:
-            await turned(match, seat, mover)
-        if mover is None:  # the game starts
-            await wake_seated(match)
+    def turn(match: Match, seat: int, mover: int | None) -> Coroutine[Any, Any, None] | None:
+        told = turned(match, seat, mover) if turned is not None else None
+        if mover is not None:  # a turn passes: only what the lobby's hook has to do, if anything
+            return told
+        return started(match, told)
+
+    async def started(match: Match, told: Coroutine[Any, Any, None] | None) -> None:
+        if told is not None:
+            await told
+        await wake_seated(match)
 
     async def over(match: Match) -> None:
         if finished is not None:

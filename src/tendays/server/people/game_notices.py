@@ -105,31 +105,43 @@ def turn_passed(
             )
 
 
-def turn_hook(journal: Journal) -> Callable[[Match, int, int | None], Coroutine[Any, Any, None]]:
+def turn_hook(
+    journal: Journal,
+) -> Callable[[Match, int, int | None], Coroutine[Any, Any, None] | None]:
     """The lobby's ``on_turn``: the turn of ``match`` passed to ``seat`` from ``mover`` (None: the
-    game just started)."""
+    game just started). It answers at once, with the notification's writing to run, or None when
+    there is none to write (a live game's turns, every move of them, start nothing)."""
 
-    async def told(match: Match, seat: int, mover: int | None) -> None:
+    def told(match: Match, seat: int, mover: int | None) -> Coroutine[Any, Any, None] | None:
         if match.clock is None or match.clock.pace.kind != PaceKind.CORRESPONDENCE:
-            return
+            return None
         seats = match.seats
         to_account = seats[seat].account_id if not seats[seat].played_by_bot else None
         from_account = None if mover is None else seats[mover].account_id
         if to_account is None and from_account is None:
-            return
+            return None
         opponents = [s.shown_name for s in seats if s.index != seat]
+        return write(match.id, seat, to_account, from_account, opponents)
+
+    async def write(
+        game_id: str,
+        seat: int,
+        to_account: int | None,
+        from_account: int | None,
+        opponents: list[str],
+    ) -> None:
         try:
             await journal.run(
                 turn_passed,
                 journal.store.engine,
-                match.id,
+                game_id,
                 seat,
                 to_account,
                 from_account,
                 opponents,
             )
         except Exception:  # the move stands; only its notification is lost
-            log.exception("game %s: the 'your move' notification could not be written", match.id)
+            log.exception("game %s: the 'your move' notification could not be written", game_id)
 
     return told
 
