@@ -4,6 +4,7 @@ take it, and otherwise waits in order, a newer table replacing an unsent older o
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from tendays.server.matches.messages import Outgoing
 from tendays.server.matches.seats import Subscriber
@@ -88,3 +89,28 @@ def test_a_write_that_fails_leaves_the_message_to_the_sender() -> None:
     box.write_now = broken
     box.put(table(2))  # the table is told everyone else regardless
     assert box.drain() == ['{"table":2}']
+
+
+def test_the_sending_task_lets_go_of_a_message_once_sent() -> None:
+    """An idle connection waits for its next message for hours: it must not keep its last one
+    (a new connection's first table holds the whole log) alive meanwhile."""
+
+    async def scenario() -> None:
+        box = Subscriber(0, lang="en")
+        sent: list[int] = []
+        data = f'{{"table":{"x" * 5000}}}'.encode()
+
+        async def send(message: bytes) -> None:
+            sent.append(id(message))
+
+        box.put(Outgoing(data, is_table=True, log_end=1))
+        held = sys.getrefcount(data)  # this frame's, the message's and the box's references
+        task = asyncio.create_task(box.send_each(send))
+        while not sent:
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the task is back waiting for the next message
+        assert sent == [id(data)]
+        assert sys.getrefcount(data) < held  # only this frame's (and the argument's) are left
+        task.cancel()
+
+    asyncio.run(scenario())

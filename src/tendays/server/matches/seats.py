@@ -197,6 +197,9 @@ class Subscriber:
                 await send(data)
             finally:
                 self._sending = False
+                # let go of it while waiting for the next: a new connection's first table (its
+                # whole log) would otherwise stay held by every idle connection
+                del data
 
     def drain(self) -> list[str]:
         """Every message waiting now (for tests that read without waiting)."""
