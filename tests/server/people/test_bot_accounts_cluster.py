@@ -61,10 +61,21 @@ def test_accepts_sent_at_once_through_two_processes_never_pass_the_bots_most_gam
             for n, link in enumerate(links)
         ]
     )
-    assert sorted(status for status, _body in answers) == [200] * MOST + [409] * (8 - MOST), answers
+    accepted = [n for n, (status, _body) in enumerate(answers) if status == 200]
+    # Never past the most. A burst may be refused a moment early: while a claimed game is being
+    # made, the game and its claim both count (bot_accounts.refuse_when_busy).
+    assert 1 <= len(accepted) <= MOST, answers
+    assert sorted(status for status, _body in answers) == [200] * len(accepted) + [409] * (8 - len(accepted)), answers
     assert {body["detail"] for status, body in answers if status == 409} == {
         f"Robo is already playing {MOST} games, its most at once"
     }
+    # Once the burst's games are made, refused accepts tried again fill the bot's games exactly.
+    for n, link in enumerate(links):
+        if n not in accepted and len(accepted) < MOST:
+            status, body = send(nodes[n % 2], (ann, ben)[n // 4], "POST", f"/api/challenges/{link}/accept")
+            assert status == 200, body
+            accepted.append(n)
+    assert len(accepted) == MOST
     assert unfinished_games(postgres_url, "Robo") == MOST
     status, listed = send(nodes[1], robo, "GET", "/api/challenges")
     assert status == 200
