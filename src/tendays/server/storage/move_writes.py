@@ -14,9 +14,10 @@ move of a game that no other process holds is announced to nobody. A process tha
 follower updates the same row, so it comes wholly before the batch (and is told) or after it (and
 reads the move).
 
-On PostgreSQL and SQLite the batch's statements go straight to the driver's cursor, their SQL
-written once: SQLAlchemy's execution of a statement (its compiled form's cache, its parameters, its
-result) cost more than the database's own work on the batch. They run in the same transaction, and a
+The batch's statements go straight to the driver's cursor, each compiled once for the dialect from
+its SQLAlchemy statement below (:func:`_compiled`): SQLAlchemy's execution of a statement (its
+compiled form's cache, its parameters, its result) cost more than the database's own work on the
+batch. They run in the same transaction, and a
 driver's error is raised as SQLAlchemy would raise it (:func:`_driver`)."""
 
 from __future__ import annotations
